@@ -1,0 +1,174 @@
+"""Decryption shares ``x_k·a`` with Chaum-Pedersen (DLEQ) proofs.
+
+To open the ciphertext ``(a, b)`` at some position, every seat ``k`` but the
+owner publishes ``D_k = x_k·a`` and proves ``log_G X_k = log_a D_k`` without
+revealing ``x_k``. The proof's challenge hashes the context (table, round,
+seat), the seat's key, the position and the whole ciphertext, so a share proof
+replayed for another card, position, round or seat fails. The owner adds its
+own share privately: ``M = b - ΣD_k``.
+
+>>> from crypto.context import Context
+>>> from crypto.elgamal import encrypt
+>>> from crypto.group import hash_to_point, mul_base
+>>> x0, x1 = 5, 9
+>>> M = hash_to_point(b"doc", b"card")
+>>> c = encrypt(M, mul_base(x0 + x1), 1234)
+>>> ctx = Context(b"t", 0, 1)
+>>> s1 = make_share(x1, mul_base(x1), c, 7, ctx)
+>>> verify_share(s1, mul_base(x1), c, 7, ctx)
+>>> unblind(c, [s1.share, share_point(x0, c)]) == M
+True
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+from crypto.codec import Reader, encode_ciphertext, encode_scalar, encode_u32
+from crypto.context import Context, challenge
+from crypto.elgamal import Ciphertext
+from crypto.errors import VerificationError
+from crypto.group import (
+    POINT_BYTES,
+    SCALAR_BYTES,
+    GroupError,
+    L,
+    Point,
+    is_point,
+    mul,
+    mul_base,
+    random_scalar,
+    sub,
+    sum_points,
+)
+
+__all__ = [
+    "DecryptionShare",
+    "ShareCheck",
+    "make_share",
+    "share_point",
+    "unblind",
+    "verify_share",
+    "verify_shares",
+]
+
+_SHARE_DOMAIN = b"decryption-share"
+
+_PARALLEL_THRESHOLD = 32
+"""Below this many shares, the thread pool's overhead outweighs its gain."""
+
+
+@dataclass(frozen=True, slots=True)
+class DecryptionShare:
+    """``D = x·a`` with a DLEQ proof ``(c, s)`` that ``log_G X = log_a D``."""
+
+    share: Point
+    challenge: int
+    response: int
+
+    ENCODED_BYTES = POINT_BYTES + 2 * SCALAR_BYTES
+
+    def encode(self) -> bytes:
+        """``D ‖ c ‖ s``, 96 bytes."""
+        return self.share + encode_scalar(self.challenge) + encode_scalar(self.response)
+
+    @classmethod
+    def decode(cls, data: bytes) -> DecryptionShare:
+        """The share ``data`` encodes; :class:`DecodeError` if malformed."""
+        reader = Reader(data)
+        share = cls(reader.point(), reader.scalar(), reader.scalar())
+        reader.finish()
+        return share
+
+
+def share_point(secret: int, ciphertext: Ciphertext) -> Point:
+    """``x·a``: a seat's decryption share of ``ciphertext``, without a proof (kept private)."""
+    return mul(secret, ciphertext[0])
+
+
+def _statement(
+    key: Point, ciphertext: Ciphertext, position: int, share: Point
+) -> tuple[bytes, ...]:
+    return (key, encode_u32(position), encode_ciphertext(ciphertext), share)
+
+
+def make_share(
+    secret: int, key: Point, ciphertext: Ciphertext, position: int, context: Context
+) -> DecryptionShare:
+    """The share of ``ciphertext`` at ``position`` by ``context.seat``, whose key is ``key``."""
+    share = share_point(secret, ciphertext)
+    nonce = random_scalar()
+    c = challenge(
+        _SHARE_DOMAIN,
+        context,
+        *_statement(key, ciphertext, position, share),
+        mul_base(nonce),
+        mul(nonce, ciphertext[0]),
+    )
+    return DecryptionShare(share, c, (nonce + c * secret) % L)
+
+
+def verify_share(
+    share: DecryptionShare, key: Point, ciphertext: Ciphertext, position: int, context: Context
+) -> None:
+    """Check a share by ``context.seat`` (key ``key``); :class:`VerificationError` if bad."""
+    if not is_point(share.share):
+        raise VerificationError(
+            context.seat, f"share for position {position} is not a group element"
+        )
+    try:
+        commitment_base = sub(mul_base(share.response), mul(share.challenge, key))
+        commitment_card = sub(mul(share.response, ciphertext[0]), mul(share.challenge, share.share))
+    except GroupError:
+        raise VerificationError(
+            context.seat, f"share proof for position {position} is degenerate"
+        ) from None
+    expected = challenge(
+        _SHARE_DOMAIN,
+        context,
+        *_statement(key, ciphertext, position, share.share),
+        commitment_base,
+        commitment_card,
+    )
+    if expected != share.challenge:
+        raise VerificationError(
+            context.seat, f"decryption share proof for position {position} does not verify"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ShareCheck:
+    """One share to verify, with everything its proof is checked against."""
+
+    share: DecryptionShare
+    key: Point
+    ciphertext: Ciphertext
+    position: int
+    context: Context
+
+    def run(self) -> None:
+        """Verify the share; :class:`VerificationError` naming ``context.seat`` otherwise."""
+        verify_share(self.share, self.key, self.ciphertext, self.position, self.context)
+
+
+def verify_shares(checks: Sequence[ShareCheck]) -> None:
+    """Verify many shares, on threads when there are enough (libsodium releases the GIL).
+
+    The first failing check in ``checks`` order raises its :class:`VerificationError`.
+    """
+    workers = min(os.cpu_count() or 1, 8)
+    if len(checks) < _PARALLEL_THRESHOLD or workers == 1:
+        for check in checks:
+            check.run()
+        return
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        for _ in pool.map(ShareCheck.run, checks, chunksize=8):
+            pass
+
+
+def unblind(ciphertext: Ciphertext, shares: Iterable[Point]) -> Point:
+    """``b - ΣD``: the card's point once every seat's share (the owner's included) is in."""
+    return sub(ciphertext[1], sum_points(shares))
