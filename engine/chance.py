@@ -1,0 +1,86 @@
+"""Chance, kept outside the rules.
+
+The rules core never draws a random number. When it needs chance it stops at a
+chance node and waits to be told the outcome:
+
+- :class:`Deal`: ``count`` cards from draw pile ``pile`` go to ``seat``;
+- :class:`Choice`: a fair random choice of one of ``seats``, for ``purpose``.
+
+Offline, :class:`SeededChance` answers from a seed (and from a scenario's given
+deck order); on the network the mental-poker deal and the commit-reveal coin
+answer instead. Every answer is a pure function of the seed and the game state,
+so a replayed game can be continued exactly where the original would have gone.
+
+>>> chance = SeededChance(seed=7)
+>>> chance.choose(Choice((0, 1, 2), "first battle marker"), index=0) in (0, 1, 2)
+True
+>>> chance.deal(Deal(seat=0, count=3), pile=0, epoch=1, contents=["1", "2", "3", "4"], dealt=0)
+('1', '3', '2')
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.cards import sort_cards
+
+__all__ = ["ChanceNode", "Choice", "Deal", "SeededChance"]
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """``count`` cards from the top of the draw pile to ``seat``."""
+
+    seat: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """A fair random choice of one of ``seats``; ``purpose`` says what it decides."""
+
+    seats: tuple[int, ...]
+    purpose: str
+
+
+ChanceNode = Deal | Choice
+
+
+class SeededChance:
+    """Answers chance nodes from a seed.
+
+    A draw pile is shuffled afresh each time it is re-formed (each ``epoch``): its
+    order is the sorted contents shuffled by a generator seeded with (seed, pile,
+    epoch); ``explicit`` gives the order of a pile at epoch 0 instead (a scenario's
+    deck, top first).
+    """
+
+    def __init__(self, seed: int, explicit: dict[int, Sequence[str]] | None = None) -> None:
+        self.seed = seed
+        self._explicit = {pile: tuple(order) for pile, order in (explicit or {}).items()}
+        self._orders: dict[tuple[int, int], tuple[str, ...]] = {}
+
+    def deal(
+        self, node: Deal, *, pile: int, epoch: int, contents: Sequence[str], dealt: int
+    ) -> tuple[str, ...]:
+        """The next ``node.count`` cards of pile ``pile``, ``dealt`` cards into ``epoch``.
+
+        ``contents`` is what the pile held when the epoch began.
+        """
+        key = (pile, epoch)
+        order = self._orders.get(key)
+        if order is None:
+            if epoch == 0 and pile in self._explicit:
+                order = self._explicit[pile]
+            else:
+                shuffled = list(sort_cards(contents))
+                random.Random(f"{self.seed}/pile/{pile}/{epoch}").shuffle(shuffled)
+                order = tuple(shuffled)
+            self._orders[key] = order
+        return order[dealt : dealt + node.count]
+
+    def choose(self, node: Choice, *, index: int) -> int:
+        """The outcome of the ``index``-th fair random choice of the game."""
+        return random.Random(f"{self.seed}/choice/{index}").choice(node.seats)
