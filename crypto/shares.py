@@ -26,6 +26,7 @@ import os
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import cache
 
 from crypto.codec import Reader, encode_ciphertext, encode_scalar, encode_u32
 from crypto.context import Context, challenge
@@ -57,8 +58,9 @@ __all__ = [
 
 _SHARE_DOMAIN = b"decryption-share"
 
-_PARALLEL_THRESHOLD = 32
-"""Below this many shares, the thread pool's overhead outweighs its gain."""
+_PARALLEL_THRESHOLD = 8
+"""Below this many shares, handing them to the thread pool costs more than it saves."""
+_WORKERS = min(os.cpu_count() or 1, 8)
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,14 +161,24 @@ def verify_shares(checks: Sequence[ShareCheck]) -> None:
 
     The first failing check in ``checks`` order raises its :class:`VerificationError`.
     """
-    workers = min(os.cpu_count() or 1, 8)
-    if len(checks) < _PARALLEL_THRESHOLD or workers == 1:
+    if len(checks) < _PARALLEL_THRESHOLD or _WORKERS == 1:
         for check in checks:
             check.run()
         return
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        for _ in pool.map(ShareCheck.run, checks, chunksize=8):
-            pass
+    chunk = -(-len(checks) // _WORKERS)
+    for _ in _pool().map(_run_all, [checks[i : i + chunk] for i in range(0, len(checks), chunk)]):
+        pass
+
+
+def _run_all(checks: Sequence[ShareCheck]) -> None:
+    for check in checks:
+        check.run()
+
+
+@cache
+def _pool() -> ThreadPoolExecutor:
+    """One pool for the process, made on first use (a pool per call costs more than it saves)."""
+    return ThreadPoolExecutor(max_workers=_WORKERS, thread_name_prefix="share-check")
 
 
 def unblind(ciphertext: Ciphertext, shares: Iterable[Point]) -> Point:

@@ -1,0 +1,531 @@
+"""The deck as the peer layer drives it: one :class:`Deck` per seat, no algebra needed outside.
+
+A game's deck goes through these steps, every one of them made by one seat and
+accepted (verified, then applied) by every seat, the maker included:
+
+1. **keys** - every seat publishes :attr:`Deck.announcement`; :meth:`Deck.accept_keys`
+   checks every proof and builds the joint key and the starting deck
+   ``(G, M_c + Y)``, one ciphertext per physical card in the order given;
+2. **shuffle** - seats 0, 1, ... in turn publish :meth:`Deck.make_shuffle`
+   (re-encrypt and permute with a proof of shuffle); :meth:`Deck.accept_shuffle`;
+3. **deal** - for cards dealt to a seat, every other seat publishes
+   :meth:`Deck.make_shares`; :meth:`Deck.accept_shares`; the owner then calls
+   :meth:`Deck.open` to learn its card privately;
+4. **face up** - the owner publishes :meth:`Deck.make_reveal` (its own share and
+   the card it claims); :meth:`Deck.accept_reveal` tells everyone the card;
+5. **reshuffle** - :meth:`Deck.reshuffle` starts a new round from chosen cards
+   (hidden ones stay hidden, face-up ones come back as fresh encryptions of
+   their known points, kept ones stay out) and the shuffle chain runs again;
+6. **audit** - at the end, given every seat's secret, :meth:`Deck.audit`
+   decrypts every card of the game and checks every claim.
+
+Making never changes the deck; accepting does, so a peer that replays the
+logs (its own included) rebuilds the same deck. Cards are addressed by
+:class:`Slot` ``(round, position)``: round 0 is the first deck, each reshuffle
+starts the next round, and a card keeps its slot while it stays out of the deck
+(in a hand, on the table). Every check either passes or raises one
+:class:`VerificationError` naming the seat to blame; a call made out of order
+by the caller itself raises :class:`ValueError`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from crypto.cards import Codebook, PhysicalCard
+from crypto.codec import (
+    CIPHERTEXT_BYTES,
+    Reader,
+    decode_ciphertexts,
+    encode_ciphertexts,
+    encode_text,
+    encode_u32,
+)
+from crypto.context import Context
+from crypto.elgamal import Ciphertext, decrypt, trivial
+from crypto.errors import DecodeError, VerificationError
+from crypto.group import L, Point, mul, mul_base, random_scalar
+from crypto.keys import KeyAnnouncement, joint_key, prove_key
+from crypto.shares import (
+    DecryptionShare,
+    ShareCheck,
+    make_share,
+    share_point,
+    unblind,
+    verify_shares,
+)
+from crypto.shuffle import ShuffleProof, shuffle, verify_shuffle
+
+__all__ = ["Claim", "Deck", "Reveal", "ShareBatch", "ShuffleStep", "Slot"]
+
+
+class Slot(NamedTuple):
+    """Where a card was dealt from: a position in the deck of a round."""
+
+    round: int
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
+class ShuffleStep:
+    """A seat's shuffled deck and its proof of shuffle."""
+
+    deck: tuple[Ciphertext, ...]
+    proof: ShuffleProof
+
+    def encode(self) -> bytes:
+        """The ciphertexts, then the proof."""
+        return encode_ciphertexts(self.deck) + self.proof.encode()
+
+    @classmethod
+    def decode(cls, data: bytes, n: int) -> ShuffleStep:
+        """The step of an ``n``-card deck ``data`` encodes; :class:`DecodeError` if malformed."""
+        if len(data) < n * CIPHERTEXT_BYTES:
+            raise DecodeError(f"a shuffle step of {n} cards is truncated")
+        deck = decode_ciphertexts(data[: n * CIPHERTEXT_BYTES], n)
+        return cls(tuple(deck), ShuffleProof.decode(data[n * CIPHERTEXT_BYTES :], n))
+
+
+@dataclass(frozen=True, slots=True)
+class ShareBatch:
+    """A seat's decryption shares for cards of one round dealt to ``owner``.
+
+    Positions are strictly increasing, so a batch has exactly one encoding.
+    """
+
+    round: int
+    owner: int
+    positions: tuple[int, ...]
+    shares: tuple[DecryptionShare, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.positions) != len(self.shares):
+            raise ValueError("a share batch needs one share per position")
+        if any(a >= b for a, b in zip(self.positions, self.positions[1:], strict=False)):
+            raise ValueError("share batch positions must be strictly increasing")
+
+    def encode(self) -> bytes:
+        """Round, owner, count (``u32`` each), the positions (``u32``), then the shares."""
+        return (
+            encode_u32(self.round)
+            + encode_u32(self.owner)
+            + encode_u32(len(self.positions))
+            + b"".join(encode_u32(p) for p in self.positions)
+            + b"".join(s.encode() for s in self.shares)
+        )
+
+    @classmethod
+    def decode(cls, data: bytes) -> ShareBatch:
+        """The batch ``data`` encodes; :class:`DecodeError` if malformed."""
+        reader = Reader(data)
+        round_, owner, count = reader.u32(), reader.u32(), reader.u32()
+        if reader.remaining != count * (4 + DecryptionShare.ENCODED_BYTES):
+            raise DecodeError(f"a batch of {count} shares has the wrong length")
+        positions = tuple(reader.u32() for _ in range(count))
+        shares = tuple(
+            DecryptionShare.decode(reader.take(DecryptionShare.ENCODED_BYTES))
+            for _ in range(count)
+        )
+        reader.finish()
+        try:
+            return cls(round_, owner, positions, shares)
+        except ValueError as exc:
+            raise DecodeError(str(exc)) from None
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """The owner of a card shows it: its own share of the card, and the card it claims."""
+
+    slot: Slot
+    card: str
+    share: DecryptionShare
+
+    def encode(self) -> bytes:
+        """Round and position (``u32``), the card name (length-prefixed), then the share."""
+        return (
+            encode_u32(self.slot.round)
+            + encode_u32(self.slot.position)
+            + encode_text(self.card)
+            + self.share.encode()
+        )
+
+    @classmethod
+    def decode(cls, data: bytes) -> Reveal:
+        """The reveal ``data`` encodes; :class:`DecodeError` if malformed."""
+        reader = Reader(data)
+        slot = Slot(reader.u32(), reader.u32())
+        card = reader.text()
+        share = DecryptionShare.decode(reader.take(DecryptionShare.ENCODED_BYTES))
+        reader.finish()
+        return cls(slot, card, share)
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """A seat's statement, recorded by the engine, that the card at ``slot`` was ``card``."""
+
+    seat: int
+    slot: Slot
+    card: str
+
+
+@dataclass(slots=True)
+class _Round:
+    """One deck's life: where its cards came from, each shuffle step, and what was dealt."""
+
+    sources: tuple[Slot | PhysicalCard, ...]
+    """For each starting position: the hidden slot it came from, or the known card."""
+    steps: list[tuple[Ciphertext, ...]]
+    owners: dict[int, int] = field(default_factory=dict)
+    shares: dict[int, dict[int, Point]] = field(default_factory=dict)
+    opened: dict[int, PhysicalCard] = field(default_factory=dict)
+    revealed: dict[int, PhysicalCard] = field(default_factory=dict)
+
+    @property
+    def deck(self) -> tuple[Ciphertext, ...]:
+        return self.steps[-1]
+
+
+class Deck:
+    """One seat's view of the mental-poker deck of one game.
+
+    ``cards`` lists the deck card by card (``["10", "10", "heroine", ...]``);
+    ``secret`` is this seat's ElGamal secret (fresh unless given, e.g. when a
+    peer restarts from storage).
+    """
+
+    def __init__(
+        self,
+        table: bytes,
+        seats: int,
+        seat: int,
+        cards: Iterable[str],
+        secret: int | None = None,
+    ) -> None:
+        if not 0 <= seat < seats:
+            raise ValueError(f"seat {seat} is not one of {seats} seats")
+        if secret is not None and not 0 < secret < L:
+            raise ValueError("a secret is a non-zero scalar below L")
+        self.table = table
+        self.seats = seats
+        self.seat = seat
+        self.codebook = Codebook(cards)
+        if not self.codebook.cards:
+            raise ValueError("a deck needs at least one card")
+        self.secret = random_scalar() if secret is None else secret
+        self.announcement: KeyAnnouncement = prove_key(self.secret, self._context(0, seat))
+        """This seat's key and proof, to publish first."""
+        self.keys: tuple[Point, ...] = ()
+        self.joint_key: Point | None = None
+        self._rounds: list[_Round] = []
+        self._returned: set[Slot] = set()
+        self._made_step: ShuffleStep | None = None
+
+    # -- state ---------------------------------------------------------------------------------
+
+    def _context(self, round_: int, seat: int) -> Context:
+        return Context(self.table, round_, seat)
+
+    @property
+    def round(self) -> int:
+        """The current round (0 for the first deck), -1 before the keys are in."""
+        return len(self._rounds) - 1
+
+    @property
+    def cards(self) -> tuple[Ciphertext, ...]:
+        """The current deck of ciphertexts."""
+        return self._current().deck
+
+    @property
+    def next_shuffler(self) -> int | None:
+        """The seat whose shuffle step the current round awaits; None once every seat has."""
+        done = len(self._current().steps) - 1
+        return done if done < self.seats else None
+
+    @property
+    def ready(self) -> bool:
+        """True once every seat has shuffled the current round's deck: cards may be dealt."""
+        return bool(self._rounds) and self.next_shuffler is None
+
+    def _current(self) -> _Round:
+        if not self._rounds:
+            raise ValueError("the deck starts once every seat's key is in")
+        return self._rounds[-1]
+
+    def _round_of(self, slot: Slot) -> _Round:
+        if not 0 <= slot.round < len(self._rounds):
+            raise ValueError(f"no round {slot.round} yet")
+        record = self._rounds[slot.round]
+        if not 0 <= slot.position < len(record.deck):
+            raise ValueError(f"round {slot.round} has no position {slot.position}")
+        return record
+
+    def owner_of(self, slot: Slot) -> int | None:
+        """The seat the card at ``slot`` was dealt to, if any."""
+        return self._round_of(slot).owners.get(slot.position)
+
+    def missing_shares(self, slot: Slot) -> list[int]:
+        """The seats, other than the card's owner, whose share of ``slot`` is not in yet."""
+        record = self._round_of(slot)
+        have = record.shares.get(slot.position, {})
+        owner = record.owners.get(slot.position)
+        return [s for s in range(self.seats) if s != owner and s not in have]
+
+    def known_card(self, slot: Slot) -> str | None:
+        """The card at ``slot`` if this seat knows it (opened it, or saw it revealed)."""
+        record = self._round_of(slot)
+        card = record.revealed.get(slot.position) or record.opened.get(slot.position)
+        return None if card is None else card.name
+
+    # -- keys ----------------------------------------------------------------------------------
+
+    def accept_keys(self, announcements: Sequence[KeyAnnouncement]) -> None:
+        """Check every seat's key proof (seat ``i`` is the i-th) and start the first deck."""
+        if self._rounds:
+            raise ValueError("the keys are already in")
+        if len(announcements) != self.seats:
+            raise ValueError(f"{self.seats} seats need {self.seats} keys")
+        if announcements[self.seat].key != self.announcement.key:
+            raise ValueError(f"the key given for seat {self.seat} is not this deck's own")
+        self.joint_key = joint_key(announcements, self._context(0, 0))
+        self.keys = tuple(a.key for a in announcements)
+        start = tuple(trivial(point, self.joint_key) for point in self.codebook.points)
+        self._rounds.append(_Round(sources=self.codebook.cards, steps=[start]))
+
+    def _key(self) -> Point:
+        if self.joint_key is None:
+            raise ValueError("the deck starts once every seat's key is in")
+        return self.joint_key
+
+    # -- shuffle -------------------------------------------------------------------------------
+
+    def make_shuffle(self) -> ShuffleStep:
+        """This seat's shuffle of the current deck, with its proof (to publish, then accept)."""
+        if self.next_shuffler != self.seat:
+            raise ValueError(f"seat {self.seat} is not the one to shuffle now")
+        deck, proof = shuffle(self.cards, self._key(), self._context(self.round, self.seat))
+        self._made_step = ShuffleStep(tuple(deck), proof)
+        return self._made_step
+
+    def accept_shuffle(self, seat: int, step: ShuffleStep) -> None:
+        """Verify ``seat``'s shuffle step and make its deck the current one."""
+        if seat != self.next_shuffler:
+            raise VerificationError(seat, "shuffled out of turn")
+        if len(step.deck) != len(self.cards):
+            raise VerificationError(seat, "shuffle step has the wrong number of cards")
+        if step is not self._made_step:  # a step this very object made needs no second check
+            context = self._context(self.round, seat)
+            verify_shuffle(self.cards, step.deck, self._key(), step.proof, context)
+        self._made_step = None
+        self._current().steps.append(step.deck)
+
+    # -- deal ----------------------------------------------------------------------------------
+
+    def make_shares(self, owner: int, positions: Iterable[int]) -> ShareBatch:
+        """This seat's shares of the current round's cards at ``positions``, dealt to ``owner``."""
+        if owner == self.seat:
+            raise ValueError("a seat never publishes shares of its own cards")
+        if not self.ready:
+            raise ValueError("cards are dealt once every seat has shuffled")
+        ordered = tuple(sorted(set(positions)))
+        record = self._current()
+        context = self._context(self.round, self.seat)
+        shares = []
+        for position in ordered:
+            dealt_to = record.owners.get(position, owner)
+            if dealt_to != owner:
+                raise ValueError(f"position {position} is dealt to seat {dealt_to}")
+            ciphertext = self._round_of(Slot(self.round, position)).deck[position]
+            key = self.keys[self.seat]
+            shares.append(make_share(self.secret, key, ciphertext, position, context))
+        return ShareBatch(self.round, owner, ordered, tuple(shares))
+
+    def accept_shares(self, seat: int, batch: ShareBatch) -> None:
+        """Verify ``seat``'s shares and record them (and who the cards are dealt to)."""
+        if not 0 <= seat < self.seats:
+            raise ValueError(f"no seat {seat}")
+        if batch.owner == seat:
+            raise VerificationError(seat, "published shares of its own cards")
+        if not 0 <= batch.owner < self.seats:
+            raise VerificationError(seat, f"dealt cards to seat {batch.owner}, who is not playing")
+        if not 0 <= batch.round < len(self._rounds) or (
+            batch.round == self.round and not self.ready
+        ):
+            raise VerificationError(seat, f"shares for round {batch.round}, which is not dealt")
+        record = self._rounds[batch.round]
+        context = self._context(batch.round, seat)
+        checks = []
+        for position, share in zip(batch.positions, batch.shares, strict=True):
+            if position >= len(record.deck):
+                raise VerificationError(seat, f"share for position {position}, beyond the deck")
+            dealt_to = record.owners.get(position, batch.owner)
+            if dealt_to != batch.owner:
+                raise VerificationError(
+                    seat, f"position {position} is dealt to seat {dealt_to}, not {batch.owner}"
+                )
+            ciphertext = record.deck[position]
+            checks.append(ShareCheck(share, self.keys[seat], ciphertext, position, context))
+        verify_shares(checks)
+        for position, share in zip(batch.positions, batch.shares, strict=True):
+            record.owners[position] = batch.owner
+            record.shares.setdefault(position, {})[seat] = share.share
+
+    def open(self, slot: Slot) -> str:
+        """The card dealt to this seat at ``slot``, from the others' shares and this seat's own."""
+        record = self._round_of(slot)
+        if record.owners.get(slot.position) != self.seat:
+            raise ValueError(f"{slot} is not dealt to seat {self.seat}")
+        missing = self.missing_shares(slot)
+        if missing:
+            raise ValueError(f"{slot} still needs shares from seats {missing}")
+        ciphertext = record.deck[slot.position]
+        points = [*record.shares[slot.position].values(), share_point(self.secret, ciphertext)]
+        card = self._card(unblind(ciphertext, points))
+        record.opened[slot.position] = card
+        return card.name
+
+    def _card(self, point: Point) -> PhysicalCard:
+        card = self.codebook.card_of(point)
+        if card is None:
+            # Verified keys, shuffles and shares cannot lead here: the deck state is corrupt.
+            raise RuntimeError("a verified card decrypts to no card of the deck")
+        return card
+
+    # -- face up -------------------------------------------------------------------------------
+
+    def make_reveal(self, slot: Slot) -> Reveal:
+        """Show this seat's card at ``slot`` to everyone: its share with proof, and the card."""
+        record = self._round_of(slot)
+        card = record.opened.get(slot.position)
+        if card is None:
+            self.open(slot)
+            card = record.opened[slot.position]
+        share = make_share(
+            self.secret,
+            self.keys[self.seat],
+            record.deck[slot.position],
+            slot.position,
+            self._context(slot.round, self.seat),
+        )
+        return Reveal(slot, card.name, share)
+
+    def accept_reveal(self, seat: int, reveal: Reveal) -> str:
+        """Check ``seat``'s reveal against the card dealt to it; return the card's name."""
+        try:
+            record = self._round_of(reveal.slot)
+        except ValueError as exc:
+            raise VerificationError(seat, f"reveals a card that does not exist: {exc}") from None
+        position = reveal.slot.position
+        owner = record.owners.get(position)
+        if owner != seat:
+            raise VerificationError(seat, f"reveals {reveal.slot}, which is not dealt to it")
+        if reveal.slot in self._returned:
+            raise VerificationError(seat, f"reveals {reveal.slot}, which went back into the deck")
+        missing = self.missing_shares(reveal.slot)
+        if missing:
+            raise ValueError(f"{reveal.slot} still needs shares from seats {missing}")
+        ciphertext = record.deck[position]
+        context = self._context(reveal.slot.round, seat)
+        verify_shares([ShareCheck(reveal.share, self.keys[seat], ciphertext, position, context)])
+        shares = [*record.shares[position].values(), reveal.share.share]
+        card = self._card(unblind(ciphertext, shares))
+        if card.name != reveal.card:
+            raise VerificationError(
+                seat, f"claims {reveal.card!r} at {reveal.slot}, but the card is {card.name!r}"
+            )
+        record.revealed[position] = card
+        return card.name
+
+    # -- reshuffle -----------------------------------------------------------------------------
+
+    def reshuffle(self, hidden: Sequence[Slot], face_up: Sequence[Slot]) -> None:
+        """Start a new round from ``hidden`` cards (kept hidden) and ``face_up`` (revealed) ones.
+
+        Hidden cards go back as their ciphertexts, face-up ones as fresh public
+        encryptions of their known points; every other card (in hands) stays
+        out. The new deck lists the hidden cards, then the face-up ones, in the
+        order given; then every seat shuffles it again.
+        """
+        if not self.ready:
+            raise ValueError("a reshuffle starts from a shuffled deck")
+        slots = [*hidden, *face_up]
+        if len(set(slots)) != len(slots):
+            raise ValueError("a card can go back into the deck only once")
+        if not slots:
+            raise ValueError("a reshuffle needs at least one card")
+        if self._returned.intersection(slots):
+            raise ValueError(f"{sorted(self._returned.intersection(slots))} already went back")
+        start: list[Ciphertext] = []
+        sources: list[Slot | PhysicalCard] = []
+        for slot in hidden:
+            start.append(self._round_of(slot).deck[slot.position])
+            sources.append(slot)
+        for slot in face_up:
+            card = self._round_of(slot).revealed.get(slot.position)
+            if card is None:
+                raise ValueError(f"{slot} was never revealed, so it cannot come back face up")
+            start.append(trivial(self.codebook.point_of(card), self._key()))
+            sources.append(card)
+        self._returned.update(slots)
+        self._rounds.append(_Round(sources=tuple(sources), steps=[tuple(start)]))
+
+    # -- audit ---------------------------------------------------------------------------------
+
+    def audit(self, secrets: Sequence[int], claims: Iterable[Claim] = ()) -> dict[Slot, str]:
+        """Check the whole game once every seat has revealed its secret; return every card.
+
+        Checks each secret against its seat's key, that each shuffle step only
+        moved cards, that every recorded share was ``x_k·a``, every reveal and
+        opening, and each of ``claims``; the first failure raises
+        :class:`VerificationError` naming the seat to blame.
+        """
+        if len(secrets) != self.seats or not self._rounds:
+            raise ValueError(f"an audit needs the {self.seats} secrets of a started game")
+        for seat, secret in enumerate(secrets):
+            if not 0 < secret < L or mul_base(secret) != self.keys[seat]:
+                raise VerificationError(seat, "revealed secret does not match its public key")
+        whole = sum(secrets) % L
+        cards: dict[Slot, PhysicalCard] = {}
+        for round_, record in enumerate(self._rounds):
+            sources = [s if isinstance(s, PhysicalCard) else cards[s] for s in record.sources]
+            expected = Counter(sources)
+            for seat, deck in enumerate(record.steps[1:]):
+                found = Counter(self.codebook.card_of(decrypt(c, whole)) for c in deck)
+                if found != expected:
+                    raise VerificationError(seat, f"shuffle of round {round_} changed the cards")
+            for position, ciphertext in enumerate(record.deck):
+                card = self._card(decrypt(ciphertext, whole))
+                cards[Slot(round_, position)] = card
+                self._audit_slot(record, position, ciphertext, card, secrets)
+        for claim in claims:
+            actual = cards.get(claim.slot)
+            if actual is None:
+                raise VerificationError(claim.seat, f"claims {claim.slot}, not in the game")
+            owner = self._rounds[claim.slot.round].owners.get(claim.slot.position)
+            if owner is not None and owner != claim.seat:
+                raise VerificationError(claim.seat, f"claims {claim.slot}, dealt to seat {owner}")
+            if actual.name != claim.card:
+                raise VerificationError(
+                    claim.seat, f"claimed {claim.card!r} at {claim.slot}, but it is {actual.name!r}"
+                )
+        return {slot: card.name for slot, card in cards.items()}
+
+    def _audit_slot(
+        self,
+        record: _Round,
+        position: int,
+        ciphertext: Ciphertext,
+        card: PhysicalCard,
+        secrets: Sequence[int],
+    ) -> None:
+        for seat, share in record.shares.get(position, {}).items():
+            if share != mul(secrets[seat], ciphertext[0]):
+                raise VerificationError(seat, f"share for position {position} was not x·a")
+        owner = record.owners.get(position)
+        for known in (record.revealed.get(position), record.opened.get(position)):
+            if owner is not None and known is not None and known != card:
+                raise VerificationError(owner, f"position {position} was shown as {known}")
