@@ -1,0 +1,220 @@
+"""The whole deal through the deck API: keys, shuffle chain, deal, reveal, reshuffle, audit."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+import pytest
+
+from crypto.deck import Claim, Deck, Reveal, ShareBatch, ShuffleStep, Slot
+from crypto.errors import DecodeError, VerificationError
+from crypto.keys import KeyAnnouncement
+
+NAMES = ["1", "2", "3", "4", "5", "6", "10", "heroine", "spy", "drummer", "winter", "bishop"]
+
+
+def deck_names(size: int) -> list[str]:
+    """A deck with many identical cards, as the real editions have."""
+    return [NAMES[i % len(NAMES)] for i in range(size)]
+
+
+class Table:
+    """Every seat's deck, with each message passed through its encoding to every seat."""
+
+    def __init__(self, seats: int, names: Sequence[str], table: bytes = b"table-1") -> None:
+        self.names = list(names)
+        self.decks = [Deck(table, seats, seat, names) for seat in range(seats)]
+        announcements = [
+            KeyAnnouncement.decode(d.announcement.encode()) for d in self.decks
+        ]
+        for deck in self.decks:
+            deck.accept_keys(announcements)
+
+    def shuffle_all(self) -> None:
+        for seat, maker in enumerate(self.decks):
+            assert maker.next_shuffler == seat
+            step = maker.make_shuffle()
+            wire = step.encode()
+            for deck in self.decks:
+                received = step if deck is maker else ShuffleStep.decode(wire, len(deck.cards))
+                deck.accept_shuffle(seat, received)
+        assert all(deck.ready for deck in self.decks)
+
+    def deal(self, owner: int, positions: Sequence[int]) -> list[Slot]:
+        for maker in self.decks:
+            if maker.seat != owner:
+                wire = maker.make_shares(owner, positions).encode()
+                for deck in self.decks:
+                    deck.accept_shares(maker.seat, ShareBatch.decode(wire))
+        round_ = self.decks[0].round
+        return [Slot(round_, p) for p in positions]
+
+    def reveal(self, owner: int, slot: Slot) -> list[str]:
+        wire = self.decks[owner].make_reveal(slot).encode()
+        return [deck.accept_reveal(owner, Reveal.decode(wire)) for deck in self.decks]
+
+    def audit(self, claims: Sequence[Claim] = ()) -> dict[Slot, str]:
+        secrets = [deck.secret for deck in self.decks]
+        first, last = (deck.audit(secrets, claims) for deck in (self.decks[0], self.decks[-1]))
+        assert first == last
+        return first
+
+
+def deal_round_robin(table: Table, count: int) -> dict[int, list[Slot]]:
+    seats = len(table.decks)
+    hands = {
+        seat: table.deal(seat, [p for p in range(count) if p % seats == seat])
+        for seat in range(seats)
+    }
+    return hands
+
+
+CASES = [(seats, 23) for seats in range(2, 7)] + [(3, 96), (6, 110)]
+
+
+@pytest.mark.parametrize(("seats", "size"), CASES)
+def test_every_seat_opens_exactly_its_own_cards_and_together_they_are_the_deck(
+    seats: int, size: int
+) -> None:
+    table = Table(seats, deck_names(size))
+    table.shuffle_all()
+    hands = deal_round_robin(table, size)
+    opened: Counter[str] = Counter()
+    for seat, slots in hands.items():
+        deck = table.decks[seat]
+        opened.update(deck.open(slot) for slot in slots)
+        other = table.decks[(seat + 1) % seats]
+        with pytest.raises(ValueError, match="not dealt to"):
+            other.open(slots[0])
+    assert opened == Counter(deck_names(size))
+    for seat, slots in hands.items():
+        names = table.reveal(seat, slots[0])
+        assert names == [table.decks[seat].known_card(slots[0])] * seats
+    cards = table.audit()
+    assert Counter(cards.values()) == Counter(deck_names(size))
+
+
+def test_shuffle_chain_runs_seat_by_seat_and_moves_the_cards() -> None:
+    table = Table(3, deck_names(12))
+    start = table.decks[0].cards
+    assert [d.next_shuffler for d in table.decks] == [0, 0, 0]
+    with pytest.raises(ValueError, match="not the one to shuffle"):
+        table.decks[1].make_shuffle()
+    table.shuffle_all()
+    assert table.decks[0].next_shuffler is None
+    assert not set(start) & set(table.decks[0].cards)
+    assert len({d.cards for d in table.decks}) == 1
+
+
+def test_cards_cannot_be_dealt_before_every_seat_has_shuffled() -> None:
+    table = Table(2, deck_names(5))
+    with pytest.raises(ValueError, match="shuffled"):
+        table.decks[0].make_shares(1, [0])
+
+
+def test_a_seat_never_makes_shares_of_its_own_cards() -> None:
+    table = Table(2, deck_names(5))
+    table.shuffle_all()
+    with pytest.raises(ValueError, match="own cards"):
+        table.decks[0].make_shares(0, [0])
+
+
+def test_opening_waits_for_every_other_seats_share() -> None:
+    table = Table(3, deck_names(6))
+    table.shuffle_all()
+    wire = table.decks[1].make_shares(0, [2]).encode()
+    table.decks[0].accept_shares(1, ShareBatch.decode(wire))
+    assert table.decks[0].missing_shares(Slot(0, 2)) == [2]
+    with pytest.raises(ValueError, match=r"needs shares from seats \[2\]"):
+        table.decks[0].open(Slot(0, 2))
+
+
+def test_partial_reshuffle_keeps_kept_cards_out_and_loses_nothing() -> None:
+    names = deck_names(24)
+    table = Table(3, names)
+    table.shuffle_all()
+    hands = {seat: table.deal(seat, range(4 * seat, 4 * seat + 4)) for seat in range(3)}
+    for deck in table.decks:
+        for slot in hands[deck.seat]:
+            deck.open(slot)
+    face_up = [hands[0][0], hands[1][0]]
+    for slot, seat in zip(face_up, (0, 1), strict=True):
+        table.reveal(seat, slot)
+    kept = hands[0][1:] + hands[1][1:]
+    discarded_hidden = hands[2]
+    undealt = [Slot(0, p) for p in range(12, 24)]
+    hidden = undealt + discarded_hidden
+    old_ciphertexts = [table.decks[0].cards[slot.position] for slot in hidden]
+    for deck in table.decks:
+        deck.reshuffle(hidden, face_up)
+        assert deck.round == 1 and deck.next_shuffler == 0
+        # Hidden cards go back as the very ciphertexts they were: nothing is decrypted.
+        assert list(deck.cards[: len(hidden)]) == old_ciphertexts
+    table.shuffle_all()
+    size = len(hidden) + len(face_up)
+    new_hands = {seat: table.deal(seat, range(seat, size, 3)) for seat in range(3)}
+    new_cards: Counter[str] = Counter()
+    for seat, slots in new_hands.items():
+        new_cards.update(table.decks[seat].open(slot) for slot in slots)
+    kept_cards = Counter(table.decks[s.position // 4].known_card(s) for s in kept)
+    assert new_cards + kept_cards == Counter(names)
+    cards = table.audit()
+    assert Counter(cards[s] for s in kept) == kept_cards
+    assert Counter(cards[Slot(1, p)] for p in range(size)) == new_cards
+
+
+def test_a_card_goes_back_into_the_deck_only_once() -> None:
+    table = Table(2, deck_names(6))
+    table.shuffle_all()
+    table.decks[0].reshuffle([Slot(0, 0), Slot(0, 1)], [])
+    with pytest.raises(ValueError, match="only once"):
+        table.decks[1].reshuffle([Slot(0, 0), Slot(0, 0)], [])
+    table.decks[1].reshuffle([Slot(0, 0), Slot(0, 1)], [])
+    table.shuffle_all()
+    with pytest.raises(ValueError, match="already went back"):
+        table.decks[0].reshuffle([Slot(0, 1)], [])
+
+
+def test_only_a_revealed_card_comes_back_face_up() -> None:
+    table = Table(2, deck_names(6))
+    table.shuffle_all()
+    with pytest.raises(ValueError, match="never revealed"):
+        table.decks[0].reshuffle([], [Slot(0, 0)])
+
+
+def test_audit_returns_every_card_and_checks_claims() -> None:
+    table = Table(3, deck_names(9))
+    table.shuffle_all()
+    slots = table.deal(2, [4, 5])
+    card = table.decks[2].open(slots[0])
+    cards = table.audit([Claim(2, slots[0], card)])
+    assert len(cards) == 9 and cards[slots[0]] == card
+
+
+def test_decoding_refuses_malformed_deck_messages() -> None:
+    table = Table(2, deck_names(4))
+    table.shuffle_all()
+    batch = table.decks[0].make_shares(1, [1, 3]).encode()
+    step_len = len(table.decks[0].cards)
+    for bad in (batch[:-1], batch + b"\x00", batch[:12] + batch[16:20] + batch[12:16] + batch[20:]):
+        with pytest.raises(DecodeError):
+            ShareBatch.decode(bad)
+    with pytest.raises(DecodeError):
+        ShuffleStep.decode(b"\x00" * 10, step_len)
+    table.deal(1, [1])
+    reveal = table.decks[1].make_reveal(Slot(0, 1)).encode()
+    assert Reveal.decode(reveal).encode() == reveal
+    for bad in (reveal[:-1], reveal + b"\x00"):
+        with pytest.raises(DecodeError):
+            Reveal.decode(bad)
+
+
+def test_audit_blames_a_seat_whose_revealed_secret_is_not_its_key() -> None:
+    table = Table(3, deck_names(5))
+    table.shuffle_all()
+    secrets = [deck.secret for deck in table.decks]
+    secrets[1] += 1
+    with pytest.raises(VerificationError) as err:
+        table.decks[0].audit(secrets)
+    assert err.value.seat == 1
