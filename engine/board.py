@@ -40,8 +40,8 @@ Napoli:  Ancona Roma Spoleto
 def _parse_borders(text: str) -> dict[str, frozenset[str]]:
     borders: dict[str, frozenset[str]] = {}
     for line in text.strip().splitlines():
-        region, neighbours = line.split(":")
-        borders[region] = frozenset(neighbours.split())
+        name, listed = line.split(":")
+        borders[name] = frozenset(listed.split())
     for region, neighbours in borders.items():
         for other in neighbours:
             if region not in borders[other]:

@@ -19,7 +19,8 @@ __all__ = ["EDITIONS", "OPTIONS", "Edition", "Victory"]
 OPTIONS: dict[str, str] = {
     "sieges": "the owner of a region may defend it: battles may be fought in controlled regions, "
     "and the owner may pass and come back until he plays a card (seed 002)",
-    "cede": "the battle-marker holder may hand it to the left instead of choosing a battle (seed 002)",
+    "cede": "the battle-marker holder may hand it to the left instead of opening a battle "
+    "(seed 002)",
 }
 
 
@@ -32,17 +33,46 @@ class Victory:
 
 
 def _deck(**counts: int) -> tuple[tuple[str, int], ...]:
-    named = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "ten": "10"}
+    named = {
+        "one": "1",
+        "two": "2",
+        "three": "3",
+        "four": "4",
+        "five": "5",
+        "six": "6",
+        "ten": "10",
+    }
     return tuple((named.get(card, card), n) for card, n in counts.items() if n)
 
 
 _NEW_DECK = _deck(
-    one=10, two=8, three=8, four=8, five=8, six=8, ten=8, heroine=3, drummer=6, winter=3,
-    spring=3, scarecrow=16, bishop=6,
+    one=10,
+    two=8,
+    three=8,
+    four=8,
+    five=8,
+    six=8,
+    ten=8,
+    heroine=3,
+    drummer=6,
+    winter=3,
+    spring=3,
+    scarecrow=16,
+    bishop=6,
 )
 _CLASSIC_DECK = _deck(
-    one=15, two=8, three=8, four=8, five=8, six=8, ten=8, heroine=3, drummer=6, winter=3,
-    scarecrow=15, bishop=3,
+    one=15,
+    two=8,
+    three=8,
+    four=8,
+    five=8,
+    six=8,
+    ten=8,
+    heroine=3,
+    drummer=6,
+    winter=3,
+    scarecrow=15,
+    bishop=3,
 )
 
 
@@ -64,9 +94,10 @@ class Edition:
     favor: Literal["empty-region", "uncontrolled-or-off", "none"] = "empty-region"
     ends_battle: str = "turncoat"
     scarecrow_any_row: bool = False
-    scarecrow_stays_in_row: bool = True
+    specials_stay_in_row: bool = True
+    """False: a played Scarecrow or Bishop goes straight to the discard pile (FFG)."""
     seasons_replace: bool = True
-    """True: a new season card discards the one in play; False: it discards only the other season."""
+    """True: a season card discards the one in play; False: only the other season's cards."""
     marker_card: str | None = "spy"
     """The card whose strict majority takes the battle marker (Spy, Courtesan), if any."""
     tie_marker: Literal["random", "next-clockwise", "holder-or-owner"] = "random"
@@ -125,8 +156,20 @@ EDITIONS: dict[str, Edition] = {
         min_players=2,
         max_players=2,
         cards=_deck(
-            one=2, two=2, three=2, four=2, five=2, six=2, ten=2, heroine=1, drummer=1, winter=1,
-            spring=1, scarecrow=3, bishop=1, turncoat=1,
+            one=2,
+            two=2,
+            three=2,
+            four=2,
+            five=2,
+            six=2,
+            ten=2,
+            heroine=1,
+            drummer=1,
+            winter=1,
+            spring=1,
+            scarecrow=3,
+            bishop=1,
+            turncoat=1,
         ),
         hand_size=8,
         board=False,
@@ -146,7 +189,7 @@ EDITIONS: dict[str, Edition] = {
         cards=(*_NEW_DECK, ("courtesan", 12), ("surrender", 3)),
         favor="uncontrolled-or-off",
         ends_battle="surrender",
-        scarecrow_stays_in_row=False,
+        specials_stay_in_row=False,
         seasons_replace=False,
         marker_card="courtesan",
         tie_marker="next-clockwise",

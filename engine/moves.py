@@ -86,7 +86,7 @@ class Move:
 
     @classmethod
     def parse(cls, text: str) -> Move:
-        """The move that ``text`` spells (any case, any spacing); :class:`InvalidMoveError` if none."""
+        """The move ``text`` spells (any case and spacing); :class:`InvalidMoveError` if none."""
         return _parse(" ".join(text.lower().split()))
 
 

@@ -46,7 +46,7 @@ def highest_mercenary(rows: Sequence[Sequence[str]]) -> int:
 
 
 def strength(row: Sequence[str], season: str | None, highest: int) -> int:
-    """The strength of ``row`` with ``season`` in play; ``highest`` as from :func:`highest_mercenary`.
+    """The strength of ``row`` under ``season``; ``highest`` as from :func:`highest_mercenary`.
 
     >>> strength(("10", "10", "heroine", "spy"), "spring", 10)
     37

@@ -1,0 +1,37 @@
+"""The rules of Condottiere, for every edition: pure, deterministic, no I/O, no clock,
+no randomness of its own.
+
+>>> from engine import Game
+>>> g = Game.new("zman-duel", players=2, seed=3)
+>>> g.phase, len(g.hand(0)), len(g.hand(1))
+('battle', 8, 8)
+"""
+
+from engine.board import ADJACENT, REGIONS
+from engine.cards import CARDS
+from engine.chance import ChanceNode, Choice, Deal, SeededChance
+from engine.editions import EDITIONS, OPTIONS, Edition, Victory
+from engine.game import Game, SeatView
+from engine.moves import IllegalMoveError, InvalidMoveError, Move, MoveError
+from engine.strength import Step
+
+__all__ = [
+    "ADJACENT",
+    "CARDS",
+    "EDITIONS",
+    "OPTIONS",
+    "REGIONS",
+    "ChanceNode",
+    "Choice",
+    "Deal",
+    "Edition",
+    "Game",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "Move",
+    "MoveError",
+    "SeatView",
+    "SeededChance",
+    "Step",
+    "Victory",
+]

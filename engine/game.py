@@ -1,0 +1,1332 @@
+"""The rules core: one :class:`Game` class runs every edition, omniscient or as one seat.
+
+A game is a state machine. It is always in one phase:
+
+=================  =====================================================================
+``battle-choice``  the battle-marker holder opens a battle (``battle Firenze``) or cedes
+``battle``         the seat ``to_act`` plays a card or passes
+``favor``          the seat that played a Bishop places the Favor marker
+``discard``        after a battle, seats holding cards decide to ``discard`` or ``keep``
+``retain``         FFG: the last seat with cards keeps up to two of them
+``chance``         waiting to be told a chance outcome (see :mod:`engine.chance`)
+``over``           ``winners`` holds the winning seats (empty for a drawn duel)
+=================  =====================================================================
+
+Chance never happens inside the rules: :attr:`Game.chance` names the node the game
+waits for and :meth:`Game.resolve` answers it. :meth:`Game.new` and :meth:`Game.setup`
+answer from a seed; :meth:`Game.observe` builds the engine one seat runs on the
+network, which knows only its own cards.
+
+>>> g = Game.new("zman", players=3, seed=1)
+>>> g.phase, g.to_act == g.battle_marker, [g.hand_size(s) for s in range(3)]
+('battle-choice', True, [10, 10, 10])
+>>> g.play("battle Firenze")
+>>> g.phase, g.battle_region
+('battle', 'Firenze')
+
+Rule decisions taken where the rulebooks and the design are silent are listed in
+``engine/RULES.md``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from engine.board import REGIONS, largest_group, region_named
+from engine.cards import CARD_ORDER, MERCENARY_VALUE, SEASONS, card_name, sort_cards
+from engine.chance import ChanceNode, Choice, Deal, SeededChance
+from engine.editions import EDITIONS, OPTIONS, Edition
+from engine.moves import IllegalMoveError, InvalidMoveError, Move
+from engine.strength import Step, breakdown, highest_mercenary, strength
+
+__all__ = ["Game", "SeatView"]
+
+RECORD_FORMAT = 1
+
+_PASS = Move("pass")
+_CEDE = Move("cede")
+_DISCARD = Move("discard")
+_KEEP = Move("keep")
+_FAVOR_NONE = Move("favor")
+
+
+@cache
+def _play(card: str, target: str | None = None, target_seat: int | None = None) -> Move:
+    return Move("play", card=card, target=target, target_seat=target_seat)
+
+
+@cache
+def _battle(region: str) -> Move:
+    return Move("battle", region=region)
+
+
+@cache
+def _favor(region: str) -> Move:
+    return Move("favor", region=region)
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """Everything one seat may know, and nothing more."""
+
+    seat: int
+    edition: str
+    players: int
+    phase: str
+    to_act: int | None
+    hand: tuple[str, ...]
+    hand_sizes: tuple[int, ...]
+    rows: tuple[tuple[str, ...], ...]
+    strengths: tuple[int, ...]
+    season: str | None
+    control: Mapping[str, int]
+    favor: str | None
+    battle_region: str | None
+    battle_marker: int
+    passed: frozenset[int]
+    discard_pile: tuple[str, ...]
+    out_of_game: int
+    draw_pile_sizes: tuple[int, ...]
+    battles_won: tuple[int, ...]
+    winners: tuple[int, ...]
+    legal_moves: tuple[Move, ...]
+
+
+class Game:
+    """One game of Condottiere. Build it with :meth:`new`, :meth:`setup`, :meth:`replay` or
+    :meth:`observe`; drive it with :meth:`play` (and :meth:`resolve` when chance is manual)."""
+
+    # ------------------------------------------------------------------ construction
+
+    def __init__(
+        self,
+        header: Mapping[str, Any],
+        *,
+        observer: int | None = None,
+        chance: SeededChance | None = None,
+    ) -> None:
+        """Build a game from a record header; prefer :meth:`new`, :meth:`setup`, :meth:`observe`."""
+        name = header["edition"]
+        if name not in EDITIONS:
+            raise ValueError(f"unknown edition {name!r}; choose one of {', '.join(EDITIONS)}")
+        edition = EDITIONS[name]
+        players = int(header["players"])
+        if not edition.min_players <= players <= edition.max_players:
+            span = (
+                f"{edition.min_players} to {edition.max_players}"
+                if edition.min_players != edition.max_players
+                else f"exactly {edition.min_players}"
+            )
+            raise ValueError(f"{name} is played by {span} players, not {players}")
+        options = frozenset(header.get("options", ()))
+        for option in options:
+            if option not in edition.options:
+                allowed = ", ".join(sorted(edition.options)) or "none"
+                known = "" if option in OPTIONS else " (no such option)"
+                raise ValueError(f"{name} has no option {option!r}{known}; its options: {allowed}")
+        if observer is not None and not 0 <= observer < players:
+            raise ValueError(f"seat {observer} is not at a table of {players}")
+        self.edition: Edition = edition
+        self.players = players
+        self.options = options
+        self.observer = observer
+        self._header = {
+            "format": RECORD_FORMAT,
+            "edition": name,
+            "players": players,
+            "options": sorted(options),
+            "seed": header.get("seed"),
+            "setup": header.get("setup"),
+        }
+        self._chance_source = chance
+        self._events: list[list[Any]] = []
+        decks = 2 if edition.per_seat_decks else 1
+        self._deck_total = edition.deck_counter()
+        self._hands: list[Counter[str]] = [Counter() for _ in range(players)]
+        self._unknown = [0] * players
+        self._sizes = [0] * players
+        self._piles: list[Counter[str]] = [Counter() for _ in range(decks)]
+        self._pile_sizes = [0] * decks
+        self._pile_epoch = [0] * decks
+        self._pile_start: list[tuple[str, ...]] = [() for _ in range(decks)]
+        self._pile_dealt = [0] * decks
+        self._discard: Counter[str] = Counter()
+        self._out: list[Counter[str]] = [Counter() for _ in range(decks)]
+        self._rows: list[list[str]] = [[] for _ in range(players)]
+        self._bishop_removed: list[list[str]] = [[] for _ in range(players)]
+        self._season_cards: list[tuple[str, int]] = []
+        self._control: dict[str, int] = {}
+        self._favor: str | None = None
+        self._battle_region: str | None = None
+        self._marker = 0
+        self._phase = "chance"
+        self._to_act: int | None = None
+        self._passed: set[int] = set()
+        self._played: set[int] = set()
+        self._defender: int | None = None
+        self._battles_won = [0] * players
+        self._winners: tuple[int, ...] = ()
+        self._final_battle = False
+        self._participants: tuple[int, ...] = tuple(range(players))
+        self.chance: ChanceNode | None = None
+        """The chance node the game waits for, or None."""
+        self._chance_queue: list[ChanceNode] = []
+        self._after_chance = ""
+        self._choices_made = 0
+        self._next_region: str | None = None
+        self._choosing_after_battle = False
+        self._cedes = 0
+        self._discard_queue: list[int] = []
+        self._after_discard = ""
+        self._favor_seat = 0
+        self._legal: list[Move] | None = None
+        setup = self._header["setup"]
+        if setup is None:
+            self._start_new()
+        else:
+            self._start_setup(setup)
+        self._settle()
+
+    @classmethod
+    def new(cls, edition: str, players: int, seed: int, options: Iterable[str] = ()) -> Game:
+        """A fresh game with every chance outcome answered from ``seed``."""
+        header = {"edition": edition, "players": players, "options": list(options), "seed": seed}
+        return cls(header, chance=SeededChance(seed))
+
+    @classmethod
+    def setup(
+        cls,
+        edition: str,
+        players: int,
+        *,
+        hands: Sequence[Sequence[str] | None] | None = None,
+        deck: Sequence[str] | Sequence[Sequence[str]] | None = None,
+        first: int = 0,
+        control: Mapping[str, int] | None = None,
+        favor: str | None = None,
+        battle: str | None = None,
+        seed: int = 0,
+        options: Iterable[str] = (),
+    ) -> Game:
+        """A scenario. ``hands[s]`` is seat s's hand (None: dealt from the seed); ``deck`` the
+        draw pile, top first (None: the rest of the edition's deck shuffled from the seed; with
+        a deck, cards in neither hands nor deck start in the discard pile; ``zman-duel`` takes
+        one deck per seat); ``first`` holds the battle marker; ``battle`` opens the battle in
+        that region at once. Chance is answered from ``seed``, as in :meth:`new`.
+        """
+        spec: dict[str, Any] = {
+            "hands": None if hands is None else [None if h is None else list(h) for h in hands],
+            "deck": None if deck is None else _deck_lists(edition, deck),
+            "first": first,
+            "control": dict(control or {}),
+            "favor": favor,
+            "battle": battle,
+        }
+        header = {
+            "edition": edition,
+            "players": players,
+            "options": list(options),
+            "seed": seed,
+            "setup": spec,
+        }
+        explicit = None if spec["deck"] is None else dict(enumerate(spec["deck"]))
+        return cls(header, chance=SeededChance(seed, explicit))
+
+    @classmethod
+    def observe(cls, record: Mapping[str, Any], seat: int) -> Game:
+        """The engine seat ``seat`` runs on the network: it knows only its own cards.
+
+        ``record`` is a record (its events are ignored) or a record header. Chance is
+        manual: a deal to another seat is resolved with ``None`` (only its hand size grows);
+        other seats' moves are checked against what they could hold.
+        """
+        return cls(record, observer=seat)
+
+    @classmethod
+    def replay(cls, record: Mapping[str, Any]) -> Game:
+        """Rebuild a game from :meth:`record`, move by move and outcome by outcome.
+
+        Raises ValueError when the record does not replay to itself.
+        """
+        if record.get("format") != RECORD_FORMAT:
+            raise ValueError(f"not a game record of format {RECORD_FORMAT}")
+        game = cls(record)
+        for event in record["events"]:
+            kind = event[0]
+            if kind == "auto":
+                continue
+            if kind == "move":
+                game.play(event[2], reveal=event[3] if len(event) > 3 else None)
+            elif kind == "deal":
+                game.resolve(event[2])
+            elif kind == "choice":
+                game.resolve(event[3])
+            else:
+                raise ValueError(f"unknown event {event!r}")
+        if game.record() != _jsonable(record):
+            raise ValueError("the record does not replay to the same game")
+        seed = record.get("seed")
+        if seed is not None:
+            setup = record.get("setup")
+            deck = None if setup is None else setup.get("deck")
+            game._chance_source = SeededChance(
+                seed, None if deck is None else dict(enumerate(deck))
+            )
+            game._settle()
+        return game
+
+    # ------------------------------------------------------------------ public state
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat that must act now; None while chance is pending and when the game is over."""
+        return self._to_act
+
+    @property
+    def phase(self) -> str:
+        return self._phase
+
+    @property
+    def control(self) -> dict[str, int]:
+        """Control markers on the board: region -> seat."""
+        return dict(self._control)
+
+    @property
+    def battle_region(self) -> str | None:
+        return self._battle_region
+
+    @property
+    def battle_marker(self) -> int:
+        """The seat holding the battle marker (the Condottiere token)."""
+        return self._marker
+
+    @property
+    def favor(self) -> str | None:
+        """The region holding the Favor marker, or None."""
+        return self._favor
+
+    @property
+    def season(self) -> str | None:
+        """``"winter"``, ``"spring"`` or None: the season card in play."""
+        return self._season_cards[-1][0] if self._season_cards else None
+
+    @property
+    def passed(self) -> frozenset[int]:
+        return frozenset(self._passed)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return self._winners
+
+    @property
+    def final_battle(self) -> bool:
+        """True during an FFG final battle among the players tied for most regions."""
+        return self._final_battle
+
+    @property
+    def discard_pile(self) -> tuple[str, ...]:
+        return sort_cards(self._discard.elements())
+
+    @property
+    def out_of_game(self) -> tuple[str, ...]:
+        """Cards that have left the game (``zman-duel``: every played card)."""
+        return sort_cards(card for out in self._out for card in out.elements())
+
+    @property
+    def draw_piles(self) -> tuple[tuple[str, ...], ...]:
+        """The contents of each draw pile (sorted, not in order). Omniscient games only."""
+        self._require_omniscient("the draw pile")
+        return tuple(sort_cards(pile.elements()) for pile in self._piles)
+
+    @property
+    def draw_pile_sizes(self) -> tuple[int, ...]:
+        return tuple(self._pile_sizes)
+
+    @property
+    def battles_won(self) -> tuple[int, ...]:
+        """Per seat: battles won (``zman-duel``) or regions controlled (the other editions)."""
+        if not self.edition.board:
+            return tuple(self._battles_won)
+        counts = Counter(self._control.values())
+        return tuple(counts[seat] for seat in range(self.players))
+
+    def hand(self, seat: int) -> tuple[str, ...]:
+        """``seat``'s hand in notation order (a seat-view engine knows only its own)."""
+        if self._unknown[seat]:
+            raise ValueError(f"seat {self.observer} cannot see seat {seat}'s hand")
+        return sort_cards(self._hands[seat].elements())
+
+    def hand_size(self, seat: int) -> int:
+        return self._sizes[seat]
+
+    def row(self, seat: int) -> tuple[str, ...]:
+        """The cards in ``seat``'s battle line, in the order they were played."""
+        return tuple(self._rows[seat])
+
+    def strength(self, seat: int) -> int:
+        return strength(self._rows[seat], self.season, highest_mercenary(self._rows))
+
+    def breakdown(self, seat: int) -> tuple[Step, ...]:
+        """How ``seat``'s strength comes about, step by step (Bishop, Winter, Drummer, Spring,
+        then Heroine/Spy/Courtesan); the last step's total is :meth:`strength`."""
+        return breakdown(
+            self._rows[seat], self.season, highest_mercenary(self._rows), self._bishop_removed[seat]
+        )
+
+    def view(self, seat: int) -> SeatView:
+        """What ``seat`` may know: its own hand, and the public state."""
+        own = self._unknown[seat] == 0 and (self.observer is None or self.observer == seat)
+        if not own:
+            raise ValueError(f"this engine does not know seat {seat}'s hand")
+        return SeatView(
+            seat=seat,
+            edition=self.edition.name,
+            players=self.players,
+            phase=self._phase,
+            to_act=self._to_act,
+            hand=self.hand(seat),
+            hand_sizes=tuple(self._sizes),
+            rows=tuple(tuple(row) for row in self._rows),
+            strengths=tuple(self.strength(s) for s in range(self.players)),
+            season=self.season,
+            control=dict(self._control),
+            favor=self._favor,
+            battle_region=self._battle_region,
+            battle_marker=self._marker,
+            passed=frozenset(self._passed),
+            discard_pile=self.discard_pile,
+            out_of_game=sum(out.total() for out in self._out),
+            draw_pile_sizes=tuple(self._pile_sizes),
+            battles_won=self.battles_won,
+            winners=self._winners,
+            legal_moves=tuple(self.legal_moves()) if self._to_act == seat else (),
+        )
+
+    def record(self) -> dict[str, Any]:
+        """The game as plain JSON-serialisable data: its header and every event so far."""
+        return {**self._header, "events": [list(event) for event in self._events]}
+
+    def copy(self) -> Game:
+        """An independent copy (for bots that look ahead)."""
+        other = object.__new__(Game)
+        other.__dict__.update(self.__dict__)
+        other._events = [list(event) for event in self._events]
+        other._hands = [Counter(hand) for hand in self._hands]
+        other._unknown = list(self._unknown)
+        other._sizes = list(self._sizes)
+        other._piles = [Counter(pile) for pile in self._piles]
+        other._pile_sizes = list(self._pile_sizes)
+        other._pile_epoch = list(self._pile_epoch)
+        other._pile_start = list(self._pile_start)
+        other._pile_dealt = list(self._pile_dealt)
+        other._discard = Counter(self._discard)
+        other._out = [Counter(out) for out in self._out]
+        other._rows = [list(row) for row in self._rows]
+        other._bishop_removed = [list(row) for row in self._bishop_removed]
+        other._season_cards = list(self._season_cards)
+        other._control = dict(self._control)
+        other._passed = set(self._passed)
+        other._played = set(self._played)
+        other._battles_won = list(self._battles_won)
+        other._chance_queue = list(self._chance_queue)
+        other._discard_queue = list(self._discard_queue)
+        other._legal = None
+        return other
+
+    def __repr__(self) -> str:
+        return (
+            f"<Game {self.edition.name} players={self.players} phase={self._phase} "
+            f"to_act={self._to_act} events={len(self._events)}>"
+        )
+
+    # ------------------------------------------------------------------ moves
+
+    def legal_moves(self) -> list[Move]:
+        """The moves ``to_act`` may play now (as far as this engine can know them)."""
+        if self._legal is None:
+            self._legal = self._generate_moves()
+        return list(self._legal)
+
+    def play(self, move: str | Move, *, reveal: Sequence[str] | None = None) -> None:
+        """Play ``move`` for :attr:`to_act`.
+
+        ``reveal`` gives the cards of a hand another seat discards (seat-view engines only).
+        Raises :class:`InvalidMoveError` for text that is not a move and
+        :class:`IllegalMoveError` for a move not legal now; the state is unchanged after either.
+        """
+        if isinstance(move, str):
+            move = Move.parse(move)
+        elif not isinstance(move, Move):
+            raise InvalidMoveError(f"{move!r} is not a move")
+        seat = self._to_act
+        if seat is None:
+            raise IllegalMoveError(
+                "the game is over"
+                if self._phase == "over"
+                else "the game waits for a chance outcome"
+            )
+        if move.verb == "play" and move.target_seat == seat:
+            move = _play(str(move.card), move.target)
+        if self._knows_hand(seat):
+            if self._legal is None:
+                self._legal = self._generate_moves()
+            if move not in self._legal:
+                raise IllegalMoveError(self._why_illegal(move, seat))
+            revealed = sort_cards(self._hands[seat].elements()) if move.verb == "discard" else None
+        else:
+            revealed = self._check_hidden_move(move, seat, reveal)
+        self._legal = None
+        self._events.append(
+            ["move", seat, str(move)]
+            if revealed is None
+            else ["move", seat, str(move), list(revealed)]
+        )
+        self._apply(move, seat, revealed)
+        self._settle()
+
+    def resolve(self, outcome: Sequence[str] | int | None) -> None:
+        """Answer the pending chance node: the dealt cards (None for a deal to another seat in
+        a seat-view engine), or the chosen seat."""
+        node = self.chance
+        if node is None:
+            raise ValueError("no chance outcome is awaited")
+        if isinstance(node, Choice):
+            if not isinstance(outcome, int) or outcome not in node.seats:
+                raise ValueError(f"the {node.purpose} must be one of seats {node.seats}")
+            self._choices_made += 1
+            self._events.append(["choice", node.purpose, list(node.seats), outcome])
+            self._next_chance()
+            self._continue(outcome)
+        else:
+            cards = self._check_deal(node, outcome)
+            pile = node.seat if self.edition.per_seat_decks else 0
+            self._events.append(["deal", node.seat, node.count if cards is None else list(cards)])
+            self._give(node.seat, pile, node.count, cards)
+            self._next_chance()
+            if self.chance is None:
+                self._continue(None)
+        self._legal = None
+        self._settle()
+
+    # ------------------------------------------------------------------ start
+
+    def _start_new(self) -> None:
+        for pile in range(len(self._piles)):
+            self._fill_pile(pile, self._deck_total)
+        self._ask_choice(tuple(range(self.players)), "first battle marker", "_first_marker")
+
+    def _first_marker(self, seat: int) -> None:
+        self._marker = seat
+        self._deal_round("_round_dealt")
+
+    def _round_dealt(self, _: object = None) -> None:
+        if self.edition.board:
+            self._open_choice()
+        else:
+            self._begin_battle(None)
+
+    def _start_setup(self, spec: Mapping[str, Any]) -> None:
+        edition = self.edition
+        n = self.players
+        hands = spec.get("hands") or [None] * n
+        if len(hands) != n:
+            raise ValueError(f"give {n} hands (None for a hand dealt from the seed)")
+        decks = spec.get("deck")
+        per_deck = [Counter(self._deck_total) for _ in self._piles]
+        for seat, hand in enumerate(hands):
+            if hand is None:
+                continue
+            cards = Counter(_checked_cards(hand))
+            if self.observer is None or self.observer == seat:
+                self._hands[seat] = cards
+            else:
+                self._unknown[seat] = cards.total()
+            self._sizes[seat] = cards.total()
+            self._subtract(
+                per_deck[seat if edition.per_seat_decks else 0], cards, f"seat {seat}'s hand"
+            )
+        for pile, rest in enumerate(per_deck):
+            if decks is None:
+                self._fill_pile(pile, rest)
+                continue
+            if len(decks) != len(per_deck):
+                raise ValueError(
+                    "zman-duel takes one deck per seat"
+                    if edition.per_seat_decks
+                    else "give one deck"
+                )
+            deck = Counter(_checked_cards(decks[pile]))
+            self._subtract(rest, deck, "the deck")
+            self._fill_pile(pile, deck)
+            (self._out[pile] if edition.per_seat_decks else self._discard).update(rest)
+        first = spec.get("first", 0)
+        if not (isinstance(first, int) and 0 <= first < n):
+            raise ValueError(f"first must be a seat from 0 to {n - 1}")
+        self._marker = first
+        for region, seat in (spec.get("control") or {}).items():
+            name = self._region(region)
+            if not (isinstance(seat, int) and 0 <= seat < n):
+                raise ValueError(f"{name} cannot be controlled by seat {seat}")
+            self._control[name] = seat
+        if spec.get("favor") is not None:
+            self._favor = self._region(spec["favor"])
+        battle = spec.get("battle")
+        if battle is not None:
+            region = self._region(battle)
+            if region not in self._battle_sites():
+                raise ValueError(f"no battle may be fought in {region} now")
+            spec_battle: str | None = region
+        else:
+            spec_battle = None
+        self._next_region = spec_battle
+        deals = [
+            Deal(seat, edition.hand_size + edition.bonus_per_region * self.battles_won[seat])
+            for seat, hand in enumerate(hands)
+            if hand is None
+        ]
+        self._ask_deals(deals, "_setup_dealt")
+
+    def _setup_dealt(self, _: object = None) -> None:
+        if self._next_region is not None or not self.edition.board:
+            region, self._next_region = self._next_region, None
+            self._begin_battle(region)
+        else:
+            self._open_choice()
+
+    def _region(self, name: str) -> str:
+        if not self.edition.board:
+            raise ValueError(f"{self.edition.name} has no board")
+        region = region_named(name)
+        if region is None:
+            raise ValueError(f"there is no region called {name!r}")
+        return region
+
+    @staticmethod
+    def _subtract(available: Counter[str], cards: Counter[str], what: str) -> None:
+        for card, count in cards.items():
+            if available[card] < count:
+                raise ValueError(f"{what} holds more {card_name(card)} cards than the deck has")
+        available.subtract(cards)
+
+    # ------------------------------------------------------------------ chance plumbing
+
+    def _ask_choice(self, seats: tuple[int, ...], purpose: str, then: str) -> None:
+        if len(seats) == 1:
+            getattr(self, then)(seats[0])
+            return
+        self._chance_queue = [Choice(seats, purpose)]
+        self._after_chance = then
+        self._next_chance()
+
+    def _ask_deals(self, deals: list[Deal], then: str) -> None:
+        self._chance_queue = [deal for deal in deals if deal.count > 0]
+        self._after_chance = then
+        if not self._chance_queue:
+            getattr(self, then)(None)
+            return
+        self._next_chance()
+
+    def _next_chance(self) -> None:
+        if self._chance_queue:
+            self.chance = self._chance_queue.pop(0)
+            self._phase = "chance"
+            self._to_act = None
+        else:
+            self.chance = None
+
+    def _continue(self, outcome: object) -> None:
+        then, self._after_chance = self._after_chance, ""
+        getattr(self, then)(outcome)
+
+    def _settle(self) -> None:
+        """Answer chance from the seed, and play the forced ``keep`` of a known hand."""
+        while True:
+            if self.chance is not None:
+                if self._chance_source is None:
+                    return
+                self._answer_from_seed(self.chance)
+            elif (
+                self._phase == "discard"
+                and self.observer is None
+                and self._to_act is not None
+                and self._has_mercenary(self._to_act)
+            ):
+                seat = self._to_act
+                self._events.append(["auto", seat, "keep"])
+                self._legal = None
+                self._continue_discard()
+            else:
+                return
+
+    def _answer_from_seed(self, node: ChanceNode) -> None:
+        source = self._chance_source
+        assert source is not None
+        if isinstance(node, Choice):
+            self.resolve(source.choose(node, index=self._choices_made))
+            return
+        pile = node.seat if self.edition.per_seat_decks else 0
+        self.resolve(
+            source.deal(
+                node,
+                pile=pile,
+                epoch=self._pile_epoch[pile],
+                contents=self._pile_start[pile],
+                dealt=self._pile_dealt[pile],
+            )
+        )
+
+    def _check_deal(self, node: Deal, outcome: object) -> tuple[str, ...] | None:
+        pile = node.seat if self.edition.per_seat_decks else 0
+        if node.count > self._pile_sizes[pile]:
+            raise ValueError("the draw pile is too small for this deal")
+        if outcome is None:
+            if self._knows_hand(node.seat):
+                raise ValueError(f"a deal to seat {node.seat} needs its cards")
+            return None
+        if isinstance(outcome, str | int) or len(outcome) != node.count:  # type: ignore[arg-type]
+            raise ValueError(f"deal {node.count} cards to seat {node.seat}")
+        cards = tuple(_checked_cards(outcome))  # type: ignore[arg-type]
+        if self.observer is None:
+            if any(self._piles[pile][c] < k for c, k in Counter(cards).items()):
+                raise ValueError("those cards are not in the draw pile")
+        elif not self._knows_hand(node.seat):
+            raise ValueError(f"seat {self.observer} may not see seat {node.seat}'s cards")
+        else:
+            for card, count in Counter(cards).items():
+                if self._unseen(card, pile) < count:
+                    raise ValueError(f"no {card_name(card)} can be left in the draw pile")
+        return cards
+
+    def _fill_pile(self, pile: int, cards: Counter[str]) -> None:
+        total = cards.total()
+        if self.observer is None:
+            self._piles[pile] = +cards
+            self._pile_start[pile] = sort_cards(self._piles[pile].elements())
+        self._pile_sizes[pile] = total
+        self._pile_dealt[pile] = 0
+
+    def _give(self, seat: int, pile: int, count: int, cards: Sequence[str] | None) -> None:
+        self._pile_sizes[pile] -= count
+        self._pile_dealt[pile] += count
+        self._sizes[seat] += count
+        if cards is None:
+            self._unknown[seat] += count
+            return
+        self._hands[seat].update(cards)
+        if self.observer is None:
+            self._piles[pile].subtract(cards)
+
+    def _gather(self, *, keep_hands: bool) -> None:
+        """Every card not in a hand goes back into the (single) draw pile, reshuffled."""
+        if not keep_hands:
+            for seat in range(self.players):
+                self._hands[seat].clear()
+                self._unknown[seat] = 0
+                self._sizes[seat] = 0
+        self._discard.clear()
+        if self.observer is None:
+            rest = Counter(self._deck_total)
+            for hand in self._hands:
+                rest.subtract(hand)
+            self._fill_pile(0, rest)
+        else:
+            self._pile_sizes[0] = self.edition.deck_size - sum(self._sizes)
+            self._pile_dealt[0] = 0
+        self._pile_epoch[0] += 1
+
+    def _deal_round(self, then: str) -> None:
+        edition = self.edition
+        regions = self.battles_won
+        deals = []
+        for seat in range(self.players):
+            if edition.per_seat_decks:
+                count = min(edition.hand_size - self._sizes[seat], self._pile_sizes[seat])
+            elif self._final_battle and seat not in self._participants:
+                count = 0
+            else:
+                count = (
+                    edition.hand_size + edition.bonus_per_region * regions[seat] - self._sizes[seat]
+                )
+            deals.append(Deal(seat, max(count, 0)))
+        self._ask_deals(deals, then)
+
+    # ------------------------------------------------------------------ battle
+
+    def _battle_sites(self) -> list[str]:
+        owned_allowed = self.edition.battle_in_owned or "sieges" in self.options
+        return [
+            region
+            for region in REGIONS
+            if region != self._favor and (owned_allowed or region not in self._control)
+        ]
+
+    def _open_choice(self) -> None:
+        if not self._battle_sites():
+            self._no_region_left()
+            return
+        self._phase = "battle-choice"
+        self._to_act = self._marker
+        self._cedes = 0
+
+    def _begin_battle(self, region: str | None, first: int | None = None) -> None:
+        self._phase = "battle"
+        self._battle_region = region
+        self._passed = {s for s in range(self.players) if s not in self._participants}
+        self._played = set()
+        self._defender = None
+        if region is not None and (self.edition.owner_defends or "sieges" in self.options):
+            self._defender = self._control.get(region)
+        self._next_turn(self._marker if first is None else first)
+
+    def _next_turn(self, start: int) -> None:
+        n = self.players
+        for i in range(n):
+            seat = (start + i) % n
+            if seat in self._passed:
+                continue
+            if self._sizes[seat] == 0:
+                self._passed.add(seat)
+                continue
+            self._phase = "battle"
+            self._to_act = seat
+            return
+        self._end_battle(bishop=False)
+
+    def _apply(self, move: Move, seat: int, revealed: Sequence[str] | None) -> None:
+        verb = move.verb
+        if verb == "play":
+            self._play_card(seat, move)
+        elif verb == "pass":
+            self._pass(seat)
+        elif verb == "battle":
+            if self._choosing_after_battle:
+                self._choosing_after_battle = False
+                self._next_region = move.region
+                self._clear_battle()
+                self._start_discard_step("_ffg_round_end")
+            else:
+                self._begin_battle(move.region)
+        elif verb == "cede":
+            self._cedes += 1
+            self._marker = (self._marker + 1) % self.players
+            self._to_act = self._marker
+        elif verb == "favor":
+            self._favor = move.region
+            self._next_turn(self._favor_seat + 1)
+        elif verb == "discard":
+            self._discard_hand(seat, revealed or ())
+            self._continue_discard()
+        elif verb == "keep":
+            self._continue_discard()
+        elif verb == "retain":
+            self._retain(seat, move.cards)
+
+    def _take(self, seat: int, card: str) -> None:
+        hand = self._hands[seat]
+        if hand[card] > 0:
+            hand[card] -= 1
+            if not hand[card]:
+                del hand[card]
+        else:
+            self._unknown[seat] -= 1
+        self._sizes[seat] -= 1
+
+    def _deck_of(self, seat: int) -> int:
+        return seat if self.edition.per_seat_decks else 0
+
+    def _throw_away(self, card: str, owner: int) -> None:
+        """A card leaves the table: to the discard pile, or out of the game in ``zman-duel``."""
+        if self.edition.per_seat_decks:
+            self._out[owner][card] += 1
+        else:
+            self._discard[card] += 1
+
+    def _play_card(self, seat: int, move: Move) -> None:
+        card = str(move.card)
+        edition = self.edition
+        self._take(seat, card)
+        self._played.add(seat)
+        if card in SEASONS:
+            kept = []
+            for season_card, owner in self._season_cards:
+                if edition.seasons_replace or season_card != card:
+                    self._throw_away(season_card, owner)
+                else:
+                    kept.append((season_card, owner))
+            self._season_cards = [*kept, (card, seat)]
+        elif card == "bishop":
+            self._rows[seat].append(card)
+            if edition.bishop == "ends-battle":
+                self._end_battle(bishop=True)
+                return
+            self._bishop_discards()
+            if not edition.specials_stay_in_row:
+                self._rows[seat].pop()
+                self._throw_away(card, seat)
+            if self._ask_favor(seat):
+                return
+        elif card == "scarecrow":
+            if move.target is not None:
+                source = seat if move.target_seat is None else move.target_seat
+                self._rows[source].remove(move.target)
+                self._hands[seat][move.target] += 1
+                self._sizes[seat] += 1
+            if edition.specials_stay_in_row:
+                self._rows[seat].append(card)
+            else:
+                self._throw_away(card, seat)
+        else:
+            self._rows[seat].append(card)
+            if card == edition.ends_battle:
+                self._end_battle(bishop=False)
+                return
+        self._next_turn(seat + 1)
+
+    def _bishop_discards(self) -> None:
+        highest = highest_mercenary(self._rows)
+        if not highest:
+            return
+        for owner, row in enumerate(self._rows):
+            removed = [card for card in row if MERCENARY_VALUE.get(card) == highest]
+            if removed:
+                row[:] = [card for card in row if MERCENARY_VALUE.get(card) != highest]
+                self._bishop_removed[owner].extend(removed)
+                for card in removed:
+                    self._throw_away(card, owner)
+
+    def _favor_sites(self) -> list[str]:
+        return [
+            region
+            for region in REGIONS
+            if region not in self._control and region != self._battle_region
+        ]
+
+    def _ask_favor(self, seat: int) -> bool:
+        """Take the Favor up and have ``seat`` place it; False when nobody needs to be asked."""
+        favor = self.edition.favor
+        if favor == "none" or self._final_battle:
+            return False
+        self._favor = None
+        sites = self._favor_sites()
+        choices = len(sites) + (favor == "uncontrolled-or-off")
+        if choices == 0:
+            return False
+        if choices == 1:
+            self._favor = sites[0] if sites else None
+            return False
+        self._phase = "favor"
+        self._to_act = seat
+        self._favor_seat = seat
+        return True
+
+    def _pass(self, seat: int) -> None:
+        if seat == self._defender and seat not in self._played:
+            if not any(
+                other != seat and other not in self._passed and self._sizes[other] > 0
+                for other in range(self.players)
+            ):
+                self._end_battle(bishop=False)
+                return
+        else:
+            self._passed.add(seat)
+        self._next_turn(seat + 1)
+
+    # ------------------------------------------------------------------ end of battle
+
+    def _end_battle(self, *, bishop: bool) -> None:
+        edition = self.edition
+        self._to_act = None
+        region = self._battle_region
+        winner: int | None = None
+        tied: tuple[int, ...] = ()
+        if not bishop:
+            highest = highest_mercenary(self._rows)
+            season = self.season
+            strengths = {s: strength(self._rows[s], season, highest) for s in self._participants}
+            best = max(strengths.values())
+            tied = tuple(s for s, value in strengths.items() if value == best)
+            if len(tied) == 1:
+                winner = tied[0]
+        if self._final_battle:
+            self._finish(tied)
+            return
+        if winner is not None:
+            if region is not None:
+                self._control[region] = winner
+            if not edition.board:
+                self._battles_won[winner] += 1
+            if self._has_won(winner):
+                self._finish((winner,))
+                return
+        majority = self._marker_majority()
+        if majority is not None:
+            self._marker_settled(majority)
+        elif winner is not None:
+            self._marker_settled(winner)
+        elif edition.tie_marker == "next-clockwise":
+            self._marker_settled((self._marker + 1) % self.players)
+        elif edition.tie_marker == "holder-or-owner":
+            owner = None if region is None else self._control.get(region)
+            self._marker_settled(self._marker if owner is None else owner)
+        elif bishop:
+            self._ask_choice(
+                tuple(range(self.players)), "battle marker after a Bishop", "_marker_settled"
+            )
+        else:
+            self._ask_choice(tied, "battle marker after a tie", "_marker_settled")
+
+    def _marker_majority(self) -> int | None:
+        card = self.edition.marker_card
+        if card is None:
+            return None
+        counts = [row.count(card) for row in self._rows]
+        best = max(counts)
+        if best == 0 or counts.count(best) > 1:
+            return None
+        return counts.index(best)
+
+    def _has_won(self, seat: int) -> bool:
+        if not self.edition.board:
+            return self._battles_won[seat] >= self.edition.victory(self.players).connected
+        victory = self.edition.victory(self.players)
+        regions = [region for region, owner in self._control.items() if owner == seat]
+        if victory.total is not None and len(regions) >= victory.total:
+            return True
+        return len(regions) >= victory.connected and largest_group(regions) >= victory.connected
+
+    def _finish(self, winners: Iterable[int]) -> None:
+        self._winners = tuple(sorted(winners))
+        self._phase = "over"
+        self._to_act = None
+
+    def _marker_settled(self, seat: int) -> None:
+        self._marker = seat
+        if self.edition.choice_after_compare:
+            self._choosing_after_battle = True
+            self._open_choice()
+            return
+        self._clear_battle()
+        if self.edition.per_seat_decks:
+            self._deal_round("_duel_drawn")
+        else:
+            self._start_discard_step("_round_end")
+
+    def _clear_battle(self) -> None:
+        for seat, row in enumerate(self._rows):
+            for card in row:
+                self._throw_away(card, seat)
+            row.clear()
+        for card, owner in self._season_cards:
+            self._throw_away(card, owner)
+        self._season_cards = []
+        self._bishop_removed = [[] for _ in range(self.players)]
+        self._battle_region = None
+        self._passed = set()
+        self._played = set()
+        self._defender = None
+
+    def _duel_drawn(self, _: object = None) -> None:
+        if not any(self._sizes) and not any(self._pile_sizes):
+            best = max(self._battles_won)
+            leaders = [s for s in range(self.players) if self._battles_won[s] == best]
+            self._finish(leaders if len(leaders) == 1 else ())
+            return
+        self._begin_battle(None)
+
+    def _no_region_left(self) -> None:
+        counts = self.battles_won
+        best = max(counts)
+        tied = tuple(seat for seat in range(self.players) if counts[seat] == best)
+        if self.edition.no_region_left == "final-battle" and len(tied) > 1:
+            self._clear_battle()
+            self._final_battle = True
+            self._participants = tied
+            self._gather(keep_hands=False)
+            self._deal_round("_final_dealt")
+            return
+        self._finish(tied)
+
+    def _final_dealt(self, _: object = None) -> None:
+        first = next(
+            (self._marker + i) % self.players
+            for i in range(1, self.players + 1)
+            if (self._marker + i) % self.players in self._participants
+        )
+        self._begin_battle(None, first)
+
+    # ------------------------------------------------------------------ hands and rounds
+
+    def _start_discard_step(self, then: str) -> None:
+        n = self.players
+        self._discard_queue = [(self._marker + i) % n for i in range(n)]
+        self._after_discard = then
+        self._continue_discard()
+
+    def _continue_discard(self) -> None:
+        while self._discard_queue:
+            if sum(1 for size in self._sizes if size) < 2:
+                break
+            seat = self._discard_queue.pop(0)
+            if self._sizes[seat] == 0:
+                continue
+            self._phase = "discard"
+            self._to_act = seat
+            return
+        self._discard_queue = []
+        self._to_act = None
+        then, self._after_discard = self._after_discard, ""
+        getattr(self, then)()
+
+    def _discard_hand(self, seat: int, cards: Sequence[str]) -> None:
+        self._discard.update(cards)
+        self._hands[seat].clear()
+        self._unknown[seat] = 0
+        self._sizes[seat] = 0
+
+    def _round_end(self) -> None:
+        if sum(1 for size in self._sizes if size) <= 1:
+            self._gather(keep_hands=False)
+            self._deal_round("_round_dealt")
+        else:
+            self._open_choice()
+
+    def _ffg_round_end(self) -> None:
+        holders = [seat for seat in range(self.players) if self._sizes[seat]]
+        if len(holders) == 1:
+            self._phase = "retain"
+            self._to_act = holders[0]
+        elif not holders:
+            self._ffg_refill()
+        else:
+            self._begin_chosen_battle()
+
+    def _retain(self, seat: int, cards: Sequence[str]) -> None:
+        self._hands[seat] = Counter(cards)
+        self._unknown[seat] = 0
+        self._sizes[seat] = len(cards)
+        self._ffg_refill()
+
+    def _ffg_refill(self) -> None:
+        self._to_act = None
+        self._gather(keep_hands=True)
+        self._deal_round("_refilled")
+
+    def _refilled(self, _: object = None) -> None:
+        self._begin_chosen_battle()
+
+    def _begin_chosen_battle(self) -> None:
+        region, self._next_region = self._next_region, None
+        self._begin_battle(region)
+
+    # ------------------------------------------------------------------ knowledge
+
+    def _knows_hand(self, seat: int) -> bool:
+        return self.observer is None or self.observer == seat
+
+    def _require_omniscient(self, what: str) -> None:
+        if self.observer is not None:
+            raise ValueError(f"seat {self.observer} cannot see {what}")
+
+    def _has_mercenary(self, seat: int) -> bool:
+        return any(card in MERCENARY_VALUE for card in self._hands[seat])
+
+    def _unseen(self, card: str, deck: int) -> int:
+        """How many copies of ``card`` of deck ``deck`` this engine has not seen anywhere."""
+        per_seat = self.edition.per_seat_decks
+        seen = self._out[deck][card]
+        if not per_seat:
+            seen += self._discard[card]
+        for seat in range(self.players):
+            if per_seat and seat != deck:
+                continue
+            seen += self._hands[seat][card] + self._rows[seat].count(card)
+        seen += sum(
+            1
+            for season_card, owner in self._season_cards
+            if season_card == card and (not per_seat or owner == deck)
+        )
+        return self._deck_total[card] - seen
+
+    def _could_hold(self, seat: int, card: str, count: int = 1) -> bool:
+        known = self._hands[seat][card]
+        if known >= count:
+            return True
+        missing = count - known
+        return self._unknown[seat] >= missing and self._unseen(card, self._deck_of(seat)) >= missing
+
+    # ------------------------------------------------------------------ move generation
+
+    def _generate_moves(self) -> list[Move]:
+        seat = self._to_act
+        if seat is None:
+            return []
+        phase = self._phase
+        if phase == "battle":
+            return self._battle_moves(seat)
+        if phase == "battle-choice":
+            moves = [_battle(region) for region in self._battle_sites()]
+            if self._may_cede():
+                moves.append(_CEDE)
+            return moves
+        if phase == "favor":
+            moves = [_favor(region) for region in self._favor_sites()]
+            if self.edition.favor == "uncontrolled-or-off":
+                moves.append(_FAVOR_NONE)
+            return moves
+        if phase == "discard":
+            if self._knows_hand(seat) and self._has_mercenary(seat):
+                return [_KEEP]
+            return [_DISCARD, _KEEP]
+        if phase == "retain":
+            return self._retain_moves(seat)
+        return []
+
+    def _may_cede(self) -> bool:
+        return "cede" in self.options and self._cedes < self.players - 1
+
+    def _holdable(self, seat: int) -> list[str]:
+        if self._knows_hand(seat):
+            return sort_cards(self._hands[seat])  # type: ignore[return-value]
+        return [card for card in self._deck_total if self._could_hold(seat, card)]
+
+    def _battle_moves(self, seat: int) -> list[Move]:
+        moves = []
+        for card in self._holdable(seat):
+            if card == "scarecrow":
+                moves.extend(self._scarecrow_moves(seat))
+            else:
+                moves.append(_play(card))
+        moves.append(_PASS)
+        return moves
+
+    def _scarecrow_moves(self, seat: int) -> list[Move]:
+        moves = []
+        rows = (
+            enumerate(self._rows) if self.edition.scarecrow_any_row else [(seat, self._rows[seat])]
+        )
+        for owner, row in rows:
+            for target in sort_cards({card for card in row if card in MERCENARY_VALUE}):
+                moves.append(_play("scarecrow", target, None if owner == seat else owner))
+        return moves or [_play("scarecrow")]
+
+    def _retain_moves(self, seat: int) -> list[Move]:
+        cards = self._holdable(seat)
+        moves = [Move("retain")]
+        for i, first in enumerate(cards):
+            moves.append(Move("retain", cards=(first,)))
+            for second in cards[i:]:
+                if second != first or self._could_hold(seat, first, 2):
+                    moves.append(Move("retain", cards=(first, second)))
+        return moves
+
+    def _check_hidden_move(
+        self, move: Move, seat: int, reveal: Sequence[str] | None
+    ) -> tuple[str, ...] | None:
+        """Check a move of a seat whose hand this engine does not know; the revealed cards."""
+        if move.verb == "discard" and self._phase == "discard":
+            if reveal is None:
+                raise IllegalMoveError(f"seat {seat} must show the hand it discards")
+            cards = tuple(_checked_cards(reveal))
+            counts = Counter(cards)
+            if len(cards) != self._sizes[seat]:
+                raise IllegalMoveError(
+                    f"seat {seat} holds {self._sizes[seat]} cards, not {len(cards)}"
+                )
+            mercenaries = [card for card in cards if card in MERCENARY_VALUE]
+            if mercenaries:
+                raise IllegalMoveError(
+                    f"seat {seat} may not discard a hand holding mercenaries ({mercenaries[0]})"
+                )
+            if any(not self._could_hold(seat, card, k) for card, k in counts.items()):
+                raise IllegalMoveError(f"seat {seat} cannot hold those cards")
+            return sort_cards(cards)
+        if move.verb in ("play", "retain") and self._phase in ("battle", "retain"):
+            needed = Counter([move.card] if move.verb == "play" else move.cards)
+            for card, count in needed.items():
+                if not self._could_hold(seat, str(card), count):
+                    raise IllegalMoveError(
+                        f"seat {seat} cannot hold {count} {card_name(str(card))}"
+                    )
+        if self._legal is None:
+            self._legal = self._generate_moves()
+        if move not in self._legal:
+            raise IllegalMoveError(self._why_illegal(move, seat))
+        return None
+
+    def _why_illegal(self, move: Move, seat: int) -> str:
+        phase = self._phase
+        expected = {
+            "battle-choice": f"seat {seat} must open a battle (as in 'battle Firenze')",
+            "battle": f"seat {seat} must play a card or pass",
+            "favor": f"seat {seat} must place the Favor (as in 'favor Roma')",
+            "discard": f"seat {seat} must 'discard' or 'keep' its hand",
+            "retain": f"seat {seat} must retain up to two cards (as in 'retain 10 heroine')",
+        }
+        verbs = {
+            "battle-choice": ("battle", "cede"),
+            "battle": ("play", "pass"),
+            "favor": ("favor",),
+            "discard": ("discard", "keep"),
+            "retain": ("retain",),
+        }
+        if move.verb not in verbs.get(phase, ()):
+            return f"not now: {expected.get(phase, 'nobody may move')}"
+        if move.verb == "battle":
+            region = str(move.region)
+            if region == self._favor:
+                return f"the Favor marker is on {region}: no battle may be fought there"
+            return f"{region} is held by seat {self._control.get(region)}"
+        if move.verb == "cede":
+            if "cede" not in self.options:
+                return "you may not cede the battle marker without the 'cede' option"
+            return "the battle marker has gone round the table: you must choose a battle"
+        if move.verb == "favor":
+            if move.region is None:
+                return "the Favor must be placed on the board in this edition"
+            region = move.region
+            if region == self._battle_region:
+                return f"the battle is being fought in {region}: place the Favor elsewhere"
+            holder = self._control.get(region)
+            return f"{region} is held by seat {holder}: the Favor needs a free region"
+        if move.verb == "discard":
+            return "you hold mercenaries, so you must keep your hand"
+        if move.verb == "retain":
+            return f"you do not hold {' and '.join(map(card_name, move.cards))}"
+        card = str(move.card)
+        if not self._could_hold(seat, card):
+            return f"you have no {card_name(card)} in hand"
+        if card == "scarecrow":
+            if move.target is None:
+                return "say which mercenary the Scarecrow takes back, as in 'play scarecrow 5'"
+            if move.target_seat is not None and not self.edition.scarecrow_any_row:
+                return "a Scarecrow takes back a mercenary from your own row only"
+            if move.target_seat is not None and not 0 <= move.target_seat < self.players:
+                return f"there is no seat {move.target_seat}"
+            whose = "your row" if move.target_seat is None else f"seat {move.target_seat}'s row"
+            return f"there is no {move.target} in {whose} to take back"
+        return f"you cannot play {card_name(card)} now"
+
+
+def _checked_cards(cards: Iterable[str]) -> list[str]:
+    result = []
+    for card in cards:
+        if not isinstance(card, str) or card.lower() not in CARD_ORDER:
+            raise ValueError(f"there is no card called {card!r}")
+        result.append(card.lower())
+    return result
+
+
+def _deck_lists(edition: str, deck: Sequence[str] | Sequence[Sequence[str]]) -> list[list[str]]:
+    if EDITIONS.get(edition) is not None and EDITIONS[edition].per_seat_decks:
+        return [list(d) for d in deck]
+    return [list(deck)]  # type: ignore[arg-type]
+
+
+def _jsonable(record: Mapping[str, Any]) -> dict[str, Any]:
+    import json
+
+    return dict(json.loads(json.dumps(record)))
