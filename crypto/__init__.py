@@ -1,0 +1,175 @@
+"""Mental poker and identity for Condottiere: no trusted dealer, every cheat named.
+
+The peer layer needs little more than :class:`Deck` (one per seat: keys,
+shuffle chain, deal, reveal, reshuffle, end-of-game audit), the coin
+(:func:`commit`, :func:`outcome`) and :class:`Identity`. Everything that
+travels has canonical bytes (``encode`` / ``decode``); decoding refuses
+malformed input with :class:`DecodeError`, and every check either passes or
+raises one :class:`VerificationError` naming the seat to blame.
+
+The building blocks are exported too. Where ``crypto.group`` and
+``crypto.codec`` share a name (``decode_point``, ``decode_scalar``,
+``encode_scalar``), the package exports the codec's, which raise
+:class:`DecodeError` as every decoder of received bytes should.
+
+>>> import crypto
+>>> decks = [crypto.Deck(b"doc", 2, seat, ["10", "10", "spy"]) for seat in range(2)]
+>>> for deck in decks:
+...     deck.accept_keys([d.announcement for d in decks])
+>>> for seat in range(2):
+...     step = decks[seat].make_shuffle()
+...     for deck in decks:
+...         deck.accept_shuffle(seat, step)
+>>> batch = decks[1].make_shares(0, [0])
+>>> for deck in decks:
+...     deck.accept_shares(1, batch)
+>>> decks[0].open(crypto.Slot(0, 0)) in {"10", "spy"}
+True
+"""
+
+from crypto.cards import Codebook, PhysicalCard, card_point
+from crypto.codec import (
+    CIPHERTEXT_BYTES,
+    Reader,
+    decode_ciphertext,
+    decode_ciphertexts,
+    decode_point,
+    decode_scalar,
+    encode_bytes,
+    encode_ciphertext,
+    encode_ciphertexts,
+    encode_scalar,
+    encode_text,
+    encode_u8,
+    encode_u16,
+    encode_u32,
+)
+from crypto.coin import COMMITMENT_BYTES, NONCE_BYTES, commit, commitment_of, outcome
+from crypto.context import Context, challenge
+from crypto.deck import Claim, Deck, Reveal, ShareBatch, ShuffleStep, Slot
+from crypto.elgamal import Ciphertext, decrypt, encrypt, rerandomise, trivial
+from crypto.errors import DecodeError, VerificationError
+from crypto.group import (
+    BASE,
+    POINT_BYTES,
+    SCALAR_BYTES,
+    GroupError,
+    L,
+    Point,
+    add,
+    hash_to_point,
+    hash_to_scalar,
+    is_point,
+    mul,
+    mul_base,
+    multi_mul,
+    neg,
+    random_scalar,
+    sub,
+    sum_points,
+)
+from crypto.identity import (
+    PUBLIC_KEY_BYTES,
+    SECRET_KEY_BYTES,
+    SIGNATURE_BYTES,
+    Identity,
+    PublicIdentity,
+)
+from crypto.keys import KeyAnnouncement, generate_key, joint_key, prove_key, verify_key
+from crypto.shares import (
+    DecryptionShare,
+    ShareCheck,
+    make_share,
+    share_point,
+    unblind,
+    verify_share,
+    verify_shares,
+)
+from crypto.shuffle import (
+    ShuffleProof,
+    prove_shuffle,
+    random_permutation,
+    shuffle,
+    shuffle_with,
+    verify_shuffle,
+)
+
+__all__ = [
+    "BASE",
+    "CIPHERTEXT_BYTES",
+    "COMMITMENT_BYTES",
+    "NONCE_BYTES",
+    "POINT_BYTES",
+    "PUBLIC_KEY_BYTES",
+    "SCALAR_BYTES",
+    "SECRET_KEY_BYTES",
+    "SIGNATURE_BYTES",
+    "Ciphertext",
+    "Claim",
+    "Codebook",
+    "Context",
+    "Deck",
+    "DecodeError",
+    "DecryptionShare",
+    "GroupError",
+    "Identity",
+    "KeyAnnouncement",
+    "L",
+    "PhysicalCard",
+    "Point",
+    "PublicIdentity",
+    "Reader",
+    "Reveal",
+    "ShareBatch",
+    "ShareCheck",
+    "ShuffleProof",
+    "ShuffleStep",
+    "Slot",
+    "VerificationError",
+    "add",
+    "card_point",
+    "challenge",
+    "commit",
+    "commitment_of",
+    "decode_ciphertext",
+    "decode_ciphertexts",
+    "decode_point",
+    "decode_scalar",
+    "decrypt",
+    "encode_bytes",
+    "encode_ciphertext",
+    "encode_ciphertexts",
+    "encode_scalar",
+    "encode_text",
+    "encode_u8",
+    "encode_u16",
+    "encode_u32",
+    "encrypt",
+    "generate_key",
+    "hash_to_point",
+    "hash_to_scalar",
+    "is_point",
+    "joint_key",
+    "make_share",
+    "mul",
+    "mul_base",
+    "multi_mul",
+    "neg",
+    "outcome",
+    "prove_key",
+    "prove_shuffle",
+    "random_permutation",
+    "random_scalar",
+    "rerandomise",
+    "share_point",
+    "shuffle",
+    "shuffle_with",
+    "sub",
+    "sum_points",
+    "trivial",
+    "unblind",
+    "verify_key",
+    "verify_share",
+    "verify_shares",
+    "verify_shuffle",
+]

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import importlib
 from collections import Counter
 from collections.abc import Sequence
 
 import pytest
 
+import crypto
+from crypto import codec
 from crypto.deck import Claim, Deck, Reveal, ShareBatch, ShuffleStep, Slot
 from crypto.errors import DecodeError, VerificationError
 from crypto.keys import KeyAnnouncement
@@ -218,3 +221,13 @@ def test_audit_blames_a_seat_whose_revealed_secret_is_not_its_key() -> None:
     with pytest.raises(VerificationError) as err:
         table.decks[0].audit(secrets)
     assert err.value.seat == 1
+
+
+def test_package_exports_every_public_name_of_every_crypto_module() -> None:
+    modules = ["cards", "codec", "coin", "context", "deck", "elgamal", "errors", "group",
+               "identity", "keys", "shares", "shuffle"]
+    for name in modules:
+        module = importlib.import_module(f"crypto.{name}")
+        assert set(module.__all__) <= set(crypto.__all__), name
+    assert all(hasattr(crypto, name) for name in crypto.__all__)
+    assert crypto.decode_point is codec.decode_point
