@@ -315,6 +315,11 @@ class Game:
         return self._season_cards[-1][0] if self._season_cards else None
 
     @property
+    def season_cards(self) -> tuple[str, ...]:
+        """The season cards in play (several Winters may lie together in ``ffg``)."""
+        return tuple(card for card, _ in self._season_cards)
+
+    @property
     def passed(self) -> frozenset[int]:
         return frozenset(self._passed)
 
