@@ -1,7 +1,7 @@
 """What every proof is bound to: the table, the round and the seat that makes it.
 
-Fiat–Shamir challenges hash the context, a domain tag for the kind of proof,
-the whole statement and every commitment (strong Fiat–Shamir), so a proof made
+Fiat-Shamir challenges hash the context, a domain tag for the kind of proof,
+the whole statement and every commitment (strong Fiat-Shamir), so a proof made
 for one table, round, seat or statement is worthless for any other.
 
 >>> ctx = Context(table=b"t1", round=0, seat=2)
@@ -29,7 +29,7 @@ class Context:
     seat: int
 
     def encode(self) -> bytes:
-        """Canonical bytes: length-prefixed table id, then round and seat as 4-byte little-endian."""
+        """Canonical bytes: the length-prefixed table id, then round and seat (u32 LE each)."""
         return (
             len(self.table).to_bytes(2, "little")
             + self.table
@@ -43,5 +43,5 @@ class Context:
 
 
 def challenge(domain: bytes, context: Context, *parts: bytes) -> int:
-    """The Fiat–Shamir challenge for a proof of kind ``domain`` over ``parts`` in ``context``."""
+    """The Fiat-Shamir challenge for a proof of kind ``domain`` over ``parts`` in ``context``."""
     return hash_to_scalar(domain, context.encode(), *parts)

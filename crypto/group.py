@@ -28,10 +28,10 @@ from nacl.exceptions import RuntimeError as _NaclRuntimeError
 
 __all__ = [
     "BASE",
-    "L",
     "POINT_BYTES",
     "SCALAR_BYTES",
     "GroupError",
+    "L",
     "Point",
     "add",
     "decode_point",
@@ -83,7 +83,7 @@ def is_point(data: bytes) -> bool:
 
 
 def decode_point(data: bytes) -> Point:
-    """The point that ``data`` encodes; :class:`GroupError` unless it is a valid, non-identity element."""
+    """The point ``data`` encodes; :class:`GroupError` unless a valid, non-identity element."""
     if not isinstance(data, bytes | bytearray | memoryview):
         raise GroupError(f"a point is {POINT_BYTES} bytes, not {type(data).__name__}")
     data = bytes(data)
