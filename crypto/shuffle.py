@@ -103,8 +103,9 @@ _WEIGHTS_DOMAIN = b"shuffle/weights"
 _PROOF_DOMAIN = b"shuffle/proof"
 _WEIGHT_INDEX_PREFIX = b"condottiere/v1/shuffle/weight"
 
-_MUL_COST, _BASE_COST, _ADD_COST = 92, 18, 15
-"""Rough costs (µs) of a scalar multiplication, a base multiplication and an addition."""
+_MUL_COST, _BASE_COST, _ADD_COST, _VALIDATE_COST = 92, 18, 15, 43
+"""Rough costs (µs) of a scalar multiplication, a base multiplication, an addition and a
+point validation."""
 
 _PARALLEL_THRESHOLD = 3_000
 """Below this estimated cost (µs), handing half the work to the worker thread does not pay."""
@@ -158,16 +159,23 @@ class ShuffleProof:
         """
         if n < 1:
             raise DecodeError(f"a shuffle proof is for at least one card, not {n}")
+        if not isinstance(data, bytes | bytearray | memoryview):
+            raise DecodeError(f"expected bytes, got {type(data).__name__}")
         expected = cls.encoded_size(n)
         if len(data) != expected:
             raise DecodeError(f"a shuffle proof for {n} cards is {expected} bytes, got {len(data)}")
-        reader = Reader(data)
-        commitments = tuple(reader.point() for _ in range(n))
-        chain = tuple(reader.point() for _ in range(n))
+        data = bytes(data)
+        points = [data[i : i + POINT_BYTES] for i in range(0, 2 * n * POINT_BYTES, POINT_BYTES)]
+        bad = _first_invalid(points)
+        if bad is not None:
+            raise DecodeError(
+                f"proof point {bad} is not a canonical encoding of a non-identity group element"
+            )
+        reader = Reader(data[2 * n * POINT_BYTES :])
         c, s1, s2, s3, s4 = (reader.scalar() for _ in range(5))
         s_hat = tuple(reader.scalar() for _ in range(n))
         s_prime = tuple(reader.scalar() for _ in range(n))
-        reader.finish()
+        commitments, chain = tuple(points[:n]), tuple(points[n:])
         return cls(commitments, chain, c, s1, s2, s3, s4, s_hat, s_prime)
 
 
@@ -510,6 +518,29 @@ def _forget_worker() -> None:
 
 
 os.register_at_fork(after_in_child=_forget_worker)
+
+
+def _first_invalid(points: Sequence[bytes]) -> int | None:
+    """The index of the first of ``points`` that :func:`group.is_point` refuses, if any.
+
+    The checks are split between the calling thread and the worker thread.
+    """
+    if len(points) * _VALIDATE_COST < _PARALLEL_THRESHOLD:
+        return _scan_invalid(points, 0)
+    half = len(points) // 2
+    future = _worker().submit(_scan_invalid, points[half:], half)
+    first = _scan_invalid(points[:half], 0)
+    second = future.result()
+    return second if first is None else first
+
+
+def _scan_invalid(points: Sequence[bytes], offset: int) -> int | None:
+    valid = is_point
+    for index, point in enumerate(points):
+        if not valid(point):
+            return offset + index
+    return None
+
 
 _Item = tuple[int, int | None, Point]
 """One term of the flattened work: (combination index, scalar or None for a plain point, point)."""

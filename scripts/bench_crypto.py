@@ -1,0 +1,319 @@
+"""Benchmark the mental-poker deck against the raw cost of its libsodium operations.
+
+For a table of ``--seats`` seats and a deck of ``--cards`` cards it times
+
+1. one shuffle step with its proof (a step in the middle of the chain, encoded for sending);
+2. one verification of that step, from the bytes a peer receives (decode, then verify);
+3. the whole shuffle chain through :class:`crypto.deck.Deck`: every seat shuffles in turn
+   and every other seat decodes and verifies the step (all seats in this one process);
+4. a deal of ``--deal`` cards round the table: every seat makes its shares (with proofs) of
+   the cards dealt to the others, and one peer decodes and verifies all of them.
+
+Beside each figure it prints the "floor": the same number of raw libsodium calls
+(``nacl.bindings``), counted by routing :mod:`crypto.group` through a counting proxy
+during an extra untimed run, then timed one after the other on one thread, and
+split across two threads, in the same run. The ratio to the one-thread floor
+shows the cost of everything that is not curve arithmetic, minus what the
+threads win back; the two-thread floor is what perfect use of two cores could
+reach. Figures are medians over ``--repeat`` runs.
+
+Usage: ``.venv/bin/python scripts/bench_crypto.py [--seats 6] [--cards 110] [--repeat 5]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from nacl import bindings
+
+import crypto.group
+from crypto.codec import decode_ciphertexts, encode_ciphertexts
+from crypto.context import Context
+from crypto.deck import Deck, ShareBatch, ShuffleStep
+from crypto.shuffle import ShuffleProof, shuffle, verify_shuffle
+
+TABLE = b"bench-table"
+SHUFFLE_TARGET_S = 0.150
+DEAL_TARGET_S = 0.5
+FLOOR_RATIO_TARGET = 1.3
+
+_SCALAR = (0x1234567890ABCDEF * 2**190 + 12345).to_bytes(32, "little")
+_P = bindings.crypto_scalarmult_ed25519_base_noclamp((7).to_bytes(32, "little"))
+_Q = bindings.crypto_scalarmult_ed25519_base_noclamp((11).to_bytes(32, "little"))
+RAW_ARGUMENTS: dict[str, tuple[bytes, ...]] = {
+    "crypto_scalarmult_ed25519_noclamp": (_SCALAR, _P),
+    "crypto_scalarmult_ed25519_base_noclamp": (_SCALAR,),
+    "crypto_core_ed25519_add": (_P, _Q),
+    "crypto_core_ed25519_sub": (_P, _Q),
+    "crypto_core_ed25519_is_valid_point": (_P,),
+    "crypto_core_ed25519_from_uniform": (_SCALAR,),
+}
+"""Representative arguments for every libsodium call :mod:`crypto.group` makes."""
+
+COLUMNS = {
+    "mul": "crypto_scalarmult_ed25519_noclamp",
+    "base": "crypto_scalarmult_ed25519_base_noclamp",
+    "add/sub": ("crypto_core_ed25519_add", "crypto_core_ed25519_sub"),
+    "valid": "crypto_core_ed25519_is_valid_point",
+}
+
+
+class CountingBindings:
+    """Stands in for ``nacl.bindings`` inside :mod:`crypto.group`, counting each call."""
+
+    def __init__(self) -> None:
+        self.counts: Counter[str] = Counter()
+        self._lock = threading.Lock()
+
+    def __getattr__(self, name: str) -> Any:
+        function = getattr(bindings, name)
+        if not name.startswith("crypto_"):
+            return function
+
+        def counted(*args: Any) -> Any:
+            with self._lock:
+                self.counts[name] += 1
+            return function(*args)
+
+        return counted
+
+
+@contextmanager
+def counting() -> Iterator[Counter[str]]:
+    """Count the libsodium calls :mod:`crypto.group` makes inside the ``with`` block."""
+    proxy = CountingBindings()
+    namespace = vars(crypto.group)
+    real = namespace["_na"]
+    namespace["_na"] = proxy
+    try:
+        yield proxy.counts
+    finally:
+        namespace["_na"] = real
+
+
+def run_raw(counts: Counter[str]) -> None:
+    for name, count in counts.items():
+        if name not in RAW_ARGUMENTS:
+            sys.exit(f"bench_crypto: no representative arguments for {name}; add them")
+        function, args = getattr(bindings, name), RAW_ARGUMENTS[name]
+        for _ in range(count):
+            function(*args)
+
+
+def floor_seconds(counts: Counter[str], pool: ThreadPoolExecutor) -> tuple[float, float]:
+    """The time of exactly these raw calls on one thread, and split across two."""
+    start = time.perf_counter()
+    run_raw(counts)
+    one = time.perf_counter() - start
+    first = Counter({name: count // 2 for name, count in counts.items()})
+    second = counts - first
+    start = time.perf_counter()
+    future = pool.submit(run_raw, second)
+    run_raw(first)
+    future.result()
+    return one, time.perf_counter() - start
+
+
+@dataclass
+class Row:
+    label: str
+    seconds: float
+    counts: Counter[str]
+    floor_one: float
+    floor_two: float
+    target: float | None = None
+
+    def cells(self) -> list[str]:
+        ops = []
+        for names in COLUMNS.values():
+            group = (names,) if isinstance(names, str) else names
+            ops.append(str(sum(self.counts[n] for n in group)))
+        verdict = ""
+        if self.target is not None:
+            ok = self.seconds <= self.target
+            verdict = f"{'ok' if ok else 'MISSED'} (<= {fmt(self.target)})"
+        return [
+            self.label,
+            fmt(self.seconds),
+            *ops,
+            fmt(self.floor_one),
+            f"{self.seconds / self.floor_one:.2f}",
+            fmt(self.floor_two),
+            f"{self.seconds / self.floor_two:.2f}",
+            verdict,
+        ]
+
+
+def fmt(seconds: float) -> str:
+    return f"{seconds * 1e3:.1f} ms" if seconds < 10 else f"{seconds:.2f} s"
+
+
+def measure(
+    label: str,
+    prepare: Callable[[], Callable[[], object]],
+    repeat: int,
+    pool: ThreadPoolExecutor,
+    target: float | None = None,
+) -> Row:
+    """Median time of the action ``prepare()`` returns (a fresh one each run), and its floor."""
+    counted = prepare()
+    with counting() as counts:
+        counted()
+    times = []
+    for _ in range(repeat):
+        action = prepare()
+        start = time.perf_counter()
+        action()
+        times.append(time.perf_counter() - start)
+    one, two = floor_seconds(counts, pool)
+    return Row(label, statistics.median(times), counts, one, two, target)
+
+
+def new_table(seats: int, names: list[str]) -> list[Deck]:
+    decks = [Deck(TABLE, seats, seat, names) for seat in range(seats)]
+    announcements = [deck.announcement for deck in decks]
+    for deck in decks:
+        deck.accept_keys(announcements)
+    return decks
+
+
+def shuffle_chain(decks: list[Deck]) -> None:
+    """Every seat shuffles in turn; every other seat decodes and verifies the step."""
+    n = len(decks[0].cards)
+    for seat, maker in enumerate(decks):
+        step = maker.make_shuffle()
+        data = step.encode()
+        for deck in decks:
+            deck.accept_shuffle(seat, step if deck is maker else ShuffleStep.decode(data, n))
+
+
+def deal(decks: list[Deck], cards: int, verifier: Deck) -> None:
+    """Cards 0..cards-1 dealt round the table; every seat makes its shares of others' cards;
+    ``verifier`` decodes and verifies every batch."""
+    seats = len(decks)
+    batches = []
+    for seat, deck in enumerate(decks):
+        for owner in range(seats):
+            if owner != seat:
+                positions = range(owner, cards, seats)
+                batches.append((seat, deck.make_shares(owner, positions).encode()))
+    for seat, data in batches:
+        verifier.accept_shares(seat, ShareBatch.decode(data))
+
+
+def print_table(rows: list[Row]) -> None:
+    header = [
+        "operation",
+        "time",
+        *COLUMNS,
+        "floor 1 thread",
+        "ratio",
+        "floor 2 threads",
+        "ratio",
+        "target",
+    ]
+    table = [header, *(row.cells() for row in rows)]
+    widths = [max(len(line[i]) for line in table) for i in range(len(header))]
+    for index, line in enumerate(table):
+        print(
+            "  ".join(
+                cell.ljust(w) if i == 0 else cell.rjust(w)
+                for i, (cell, w) in enumerate(zip(line, widths, strict=True))
+            ).rstrip()
+        )
+        if index == 0:
+            print("  ".join("-" * w for w in widths))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seats", type=int, default=6, help="seats at the table (default 6)")
+    parser.add_argument("--cards", type=int, default=110, help="cards in the deck (default 110)")
+    parser.add_argument("--deal", type=int, default=60, help="cards dealt (default 60)")
+    parser.add_argument("--repeat", type=int, default=5, help="timed runs per figure (median)")
+    args = parser.parse_args(argv)
+    if args.seats < 2 or args.cards < 1 or not 0 <= args.deal <= args.cards or args.repeat < 1:
+        parser.error("need at least 2 seats, 1 card, a deal within the deck and 1 repeat")
+
+    names = [f"card-{i % 22}" for i in range(args.cards)]
+    pool = ThreadPoolExecutor(max_workers=1)
+    print(
+        f"{args.seats} seats, {args.cards} cards, deal of {args.deal}; median of {args.repeat}"
+        f" runs; {os.cpu_count()} CPUs; floors are raw nacl.bindings calls in this run"
+    )
+
+    decks = new_table(args.seats, names)
+    key = decks[0]._key()
+    step0 = decks[0].make_shuffle()
+    for deck in decks:
+        deck.accept_shuffle(0, step0)
+    deck_in = list(decks[0].cards)
+    ctx = Context(TABLE, 0, 1)
+    out, proof = shuffle(deck_in, key, ctx)
+    deck_bytes, proof_bytes = encode_ciphertexts(out), proof.encode()
+
+    def one_step() -> None:
+        made, made_proof = shuffle(deck_in, key, ctx)
+        encode_ciphertexts(made) + made_proof.encode()
+
+    def one_verification() -> None:
+        received = decode_ciphertexts(deck_bytes, args.cards)
+        received_proof = ShuffleProof.decode(proof_bytes, args.cards)
+        verify_shuffle(deck_in, received, key, received_proof, ctx)
+
+    def fresh_chain() -> Callable[[], object]:
+        table = new_table(args.seats, names)
+        return lambda: shuffle_chain(table)
+
+    dealt = new_table(args.seats, names)
+    shuffle_chain(dealt)
+
+    steps = args.seats * (args.seats - 1)
+    rows = [
+        measure("1. shuffle step + proof", lambda: one_step, args.repeat, pool, SHUFFLE_TARGET_S),
+        measure(
+            "2. verify one step",
+            lambda: one_verification,
+            args.repeat,
+            pool,
+            SHUFFLE_TARGET_S,
+        ),
+        measure(
+            f"3. chain: {args.seats} steps, {steps} verifications", fresh_chain, args.repeat, pool
+        ),
+        measure(
+            f"4. deal {args.deal}: {args.deal * (args.seats - 1)} shares made + verified",
+            lambda: lambda: deal(dealt, args.deal, dealt[0]),
+            args.repeat,
+            pool,
+            DEAL_TARGET_S,
+        ),
+    ]
+    print()
+    print_table(rows)
+    step, verification = rows[0].seconds, rows[1].seconds
+    print()
+    print(
+        f"On a LAN each peer verifies on its own machine, so the chain's critical path is about"
+        f" {args.seats} x (step + one verification) = {fmt(args.seats * (step + verification))}."
+    )
+    print(
+        "Floor ratios below 1 mean the two threads win back more than the Python around the"
+        f" curve costs; targets: <= {FLOOR_RATIO_TARGET} x the floor, and the times above."
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
