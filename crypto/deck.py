@@ -336,12 +336,15 @@ class Deck:
         context = self._context(self.round, self.seat)
         shares = []
         for position in ordered:
+            if not 0 <= position < len(record.deck):
+                raise ValueError(f"the deck has no position {position}")
             dealt_to = record.owners.get(position, owner)
             if dealt_to != owner:
                 raise ValueError(f"position {position} is dealt to seat {dealt_to}")
-            ciphertext = self._round_of(Slot(self.round, position)).deck[position]
-            key = self.keys[self.seat]
-            shares.append(make_share(self.secret, key, ciphertext, position, context))
+            ciphertext = record.deck[position]
+            shares.append(
+                make_share(self.secret, self.keys[self.seat], ciphertext, position, context)
+            )
         return ShareBatch(self.round, owner, ordered, tuple(shares))
 
     def accept_shares(self, seat: int, batch: ShareBatch) -> None:
