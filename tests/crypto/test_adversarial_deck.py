@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from crypto.context import Context
 from crypto.deck import Claim, Deck, Reveal, ShareBatch, ShuffleStep, Slot
@@ -12,7 +14,7 @@ from crypto.elgamal import encrypt, rerandomise
 from crypto.errors import DecodeError, VerificationError
 from crypto.group import BASE, L, hash_to_point, mul_base, random_scalar, sub, sum_points
 from crypto.keys import KeyAnnouncement, prove_key
-from crypto.shares import make_share, share_point
+from crypto.shares import DecryptionShare, make_share, share_point
 from tests.crypto.test_deck import Table, deck_names
 
 SEATS, SIZE = 3, 12
@@ -283,3 +285,42 @@ def test_audit_refuses_a_secret_that_does_not_match_the_key(table: Table) -> Non
     with pytest.raises(VerificationError) as err:
         table.decks[0].audit(secrets)
     assert blamed(err) == 2
+
+
+@pytest.mark.parametrize("encoding", SMALL_ORDER_OR_NON_CANONICAL)
+def test_reveal_with_a_bad_point_is_refused(table: Table, encoding: str) -> None:
+    (slot,) = table.deal(0, [6])
+    wire = table.decks[0].make_reveal(slot).encode()
+    share_at = len(wire) - DecryptionShare.ENCODED_BYTES
+    with pytest.raises(DecodeError):
+        Reveal.decode(wire[:share_at] + bytes.fromhex(encoding) + wire[share_at + 32 :])
+
+
+@given(st.binary(max_size=300))
+def test_random_bytes_are_never_a_share_batch_or_reveal_unless_exactly_encoded(
+    data: bytes,
+) -> None:
+    for kind in (ShareBatch, Reveal):
+        try:
+            decoded = kind.decode(data)
+        except DecodeError:
+            continue
+        assert decoded.encode() == data
+
+
+def test_audit_catches_a_forged_shuffle_that_its_own_seat_trusted() -> None:
+    table = Table(SEATS, deck_names(SIZE))
+    cheater = table.decks[0]
+    key = cheater.joint_key
+    assert key is not None
+    honest = cheater.make_shuffle()
+    deck = list(honest.deck)
+    # A second "10": the deck of 12 holds one, so the cards are no longer the deck's.
+    deck[0] = encrypt(hash_to_point(b"card", b"10#2"), key, random_scalar())
+    forged = dataclasses.replace(honest, deck=tuple(deck))
+    cheater._made_step = forged  # as if its own storage had been tampered with
+    cheater.accept_shuffle(0, forged)
+    secrets = [d.secret for d in table.decks]
+    with pytest.raises(VerificationError, match="changed the cards") as err:
+        cheater.audit(secrets)
+    assert blamed(err) == 0
