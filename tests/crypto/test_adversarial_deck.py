@@ -8,11 +8,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from crypto.cards import PhysicalCard, card_point
 from crypto.context import Context
 from crypto.deck import Claim, Deck, Reveal, ShareBatch, ShuffleStep, Slot
 from crypto.elgamal import encrypt, rerandomise
 from crypto.errors import DecodeError, VerificationError
-from crypto.group import BASE, L, hash_to_point, mul_base, random_scalar, sub, sum_points
+from crypto.group import BASE, L, mul_base, random_scalar, sub, sum_points
 from crypto.keys import KeyAnnouncement, prove_key
 from crypto.shares import DecryptionShare, make_share, share_point
 from tests.crypto.test_deck import Table, deck_names
@@ -95,7 +96,7 @@ def test_shuffle_that_replaces_a_card_is_blamed_on_the_shuffler() -> None:
     deck = list(step.deck)
     key = table.decks[0].joint_key
     assert key is not None
-    deck[3] = encrypt(hash_to_point(b"card", b"10#1"), key, random_scalar())
+    deck[3] = encrypt(card_point(PhysicalCard("10", 1)), key, random_scalar())
     for verifier in table.decks[1:]:
         with pytest.raises(VerificationError) as err:
             verifier.accept_shuffle(0, dataclasses.replace(step, deck=tuple(deck)))
@@ -316,7 +317,7 @@ def test_audit_catches_a_forged_shuffle_that_its_own_seat_trusted() -> None:
     honest = cheater.make_shuffle()
     deck = list(honest.deck)
     # A second "10": the deck of 12 holds one, so the cards are no longer the deck's.
-    deck[0] = encrypt(hash_to_point(b"card", b"10#2"), key, random_scalar())
+    deck[0] = encrypt(card_point(PhysicalCard("10", 2)), key, random_scalar())
     forged = dataclasses.replace(honest, deck=tuple(deck))
     cheater._made_step = forged  # as if its own storage had been tampered with
     cheater.accept_shuffle(0, forged)
