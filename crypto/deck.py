@@ -206,6 +206,8 @@ class Deck:
         cards: Iterable[str],
         secret: int | None = None,
     ) -> None:
+        if seats < 2:
+            raise ValueError("a deal needs at least two seats")
         if not 0 <= seat < seats:
             raise ValueError(f"seat {seat} is not one of {seats} seats")
         if secret is not None and not 0 < secret < L:
