@@ -1,0 +1,53 @@
+"""Bots: strategies that play a seat, and the small API a bot author writes against.
+
+A strategy has a ``name`` and a ``choose(game, seat)`` method returning one of
+``game.legal_moves()``; see :mod:`bots.strategy`. Two come with the project:
+
+- ``random``: :class:`RandomBot`, uniform among the legal moves;
+- ``greedy``: :class:`GreedyBot`, one move of look-ahead and a few rules of thumb.
+
+>>> from engine import Game
+>>> game = Game.new("zman", players=3, seed=11)
+>>> bots = [make_bot("greedy", seed=1), make_bot("random", seed=2), make_bot("greedy", seed=3)]
+>>> play_out(game, bots).phase
+'over'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bots.greedy import GreedyBot
+from bots.random_bot import RandomBot
+from bots.strategy import NotYourTurnError, Strategy, moves_for, play_out
+
+__all__ = [
+    "BOTS",
+    "GreedyBot",
+    "NotYourTurnError",
+    "RandomBot",
+    "Strategy",
+    "make_bot",
+    "moves_for",
+    "play_out",
+]
+
+BOTS: dict[str, Callable[[int], Strategy]] = {"greedy": GreedyBot, "random": RandomBot}
+"""The strategies the command line knows, by name: each takes a seed."""
+
+
+def make_bot(name: str, seed: int) -> Strategy:
+    """A new bot of the strategy called ``name``, seeded with ``seed``.
+
+    >>> make_bot("random", seed=4).name
+    'random'
+    >>> make_bot("clever", seed=4)
+    Traceback (most recent call last):
+    ...
+    ValueError: no bot called 'clever' (known: greedy, random)
+    """
+    try:
+        factory = BOTS[name]
+    except KeyError:
+        raise ValueError(f"no bot called {name!r} (known: {', '.join(sorted(BOTS))})") from None
+    return factory(seed)
