@@ -1,0 +1,174 @@
+"""The ``condottiere`` command.
+
+Sub-commands:
+
+- ``demo``: an offline game between bots, narrated on the terminal as plain text.
+
+``main(argv)`` returns the exit status, so tests can call it in-process; bad input exits with
+status 2 and a message on stderr, as argparse does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import textwrap
+from collections.abc import Sequence
+
+from bots import BOTS
+from cli.demo import DemoSettings, run_demo
+from engine import EDITIONS, Edition
+
+__all__ = ["build_parser", "main"]
+
+DEFAULT_EDITION = "zman"
+DEFAULT_PLAYERS = 4
+DEFAULT_BOTS = ("greedy", "random")
+TTY_DELAY_SECONDS = 0.15
+
+
+def _non_negative_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not value >= 0:  # also rejects nan
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {text}")
+    return value
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {text}")
+    return value
+
+
+def _bot_list(text: str) -> tuple[str, ...]:
+    names = tuple(name.strip().lower() for name in text.split(","))
+    unknown = [name for name in names if name not in BOTS]
+    if unknown:
+        raise argparse.ArgumentTypeError(
+            f"unknown bot {unknown[0]!r} (choose from {', '.join(sorted(BOTS))})"
+        )
+    return names
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the whole command, with help on every command and option."""
+    parser = argparse.ArgumentParser(
+        prog="condottiere",
+        description="Condottiere, the card game of Renaissance mercenaries, "
+        "played peer to peer on a LAN.",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    demo = commands.add_parser(
+        "demo",
+        help="watch bots play an offline game, narrated as plain text",
+        description=textwrap.fill(
+            "Play an offline game between bots and narrate it: every battle, who plays what, "
+            "the strengths with their reasons, who wins, the board after each battle, the "
+            "refills, and the winners.",
+            width=78,
+        ),
+        epilog="editions:\n" + "\n".join(
+            f"  {name:13} {edition.title} ({_player_range(edition)} players)"
+            for name, edition in sorted(EDITIONS.items())
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    demo.set_defaults(command_parser=demo)
+    demo.add_argument(
+        "--edition",
+        default=DEFAULT_EDITION,
+        choices=sorted(EDITIONS),
+        help=f"rules edition (default {DEFAULT_EDITION})",
+    )
+    demo.add_argument(
+        "--players",
+        type=int,
+        help=f"number of seats (default {DEFAULT_PLAYERS}, or the nearest count the edition "
+        "allows)",
+    )
+    demo.add_argument(
+        "--seed",
+        type=int,
+        help="seed of the deal and of the bots; the same seed replays the same game "
+        "(default: a fresh one, printed)",
+    )
+    demo.add_argument(
+        "--bots",
+        type=_bot_list,
+        default=DEFAULT_BOTS,
+        metavar="NAME,NAME,...",
+        help=f"strategies seat by seat, repeated to fill every seat; known: "
+        f"{', '.join(sorted(BOTS))} (default {','.join(DEFAULT_BOTS)})",
+    )
+    demo.add_argument(
+        "--delay",
+        type=_non_negative_float,
+        metavar="SECONDS",
+        help=f"pause after each move (default {TTY_DELAY_SECONDS} on a terminal, "
+        "0 when output is redirected)",
+    )
+    demo.add_argument(
+        "--max-battles",
+        type=_positive_int,
+        metavar="N",
+        help="stop after N battles even if nobody has won yet",
+    )
+    return parser
+
+
+def _player_range(edition: Edition) -> str:
+    low, high = edition.min_players, edition.max_players
+    return f"exactly {low}" if low == high else f"{low} to {high}"
+
+
+def _demo_settings(parser: argparse.ArgumentParser, args: argparse.Namespace) -> DemoSettings:
+    edition = EDITIONS[args.edition]
+    low, high = edition.min_players, edition.max_players
+    players = (
+        args.players if args.players is not None else min(max(DEFAULT_PLAYERS, low), high)
+    )
+    if not low <= players <= high:
+        parser.error(
+            f"edition {args.edition} is played by {_player_range(edition)} players, not {players}"
+        )
+    if len(args.bots) > players:
+        parser.error(f"{len(args.bots)} bots given for {players} seats")
+    seats = tuple(args.bots[seat % len(args.bots)] for seat in range(players))
+    delay = args.delay if args.delay is not None else (
+        TTY_DELAY_SECONDS if sys.stdout.isatty() else 0.0
+    )
+    return DemoSettings(
+        edition=args.edition,
+        bots=seats,
+        seed=args.seed if args.seed is not None else random.randrange(1_000_000),
+        delay=delay,
+        max_battles=args.max_battles,
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line ``argv`` (default: ``sys.argv[1:]``); return the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command == "demo":
+        settings = _demo_settings(args.command_parser, args)
+        try:
+            run_demo(settings, sys.stdout)
+        except BrokenPipeError:
+            # The reader went away (e.g. `| head`): stop quietly, as other commands do.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
