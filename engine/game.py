@@ -54,6 +54,18 @@ _KEEP = Move("keep")
 _FAVOR_NONE = Move("favor")
 
 
+_ATTEMPTS = {
+    "battle": "open a battle",
+    "cede": "cede the battle marker",
+    "play": "play a card",
+    "pass": "pass",
+    "favor": "place the Favor",
+    "discard": "discard your hand",
+    "keep": "keep your hand",
+    "retain": "retain cards",
+}
+
+
 @cache
 def _play(card: str, target: str | None = None, target_seat: int | None = None) -> Move:
     return Move("play", card=card, target=target, target_seat=target_seat)
@@ -1279,7 +1291,8 @@ class Game:
             "retain": ("retain",),
         }
         if move.verb not in verbs.get(phase, ()):
-            return f"not now: {expected.get(phase, 'nobody may move')}"
+            tried = _ATTEMPTS[move.verb]
+            return f"you cannot {tried} now: {expected.get(phase, 'nobody may move')}"
         if move.verb == "battle":
             region = str(move.region)
             if region == self._favor:
