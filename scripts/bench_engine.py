@@ -1,0 +1,158 @@
+"""Benchmark the rules engine through its public API on one core.
+
+Plays complete random games (``Game.new``, then ``play`` a uniformly random member of
+``legal_moves()`` until the game is over) for every edition at its smallest, usual (4) and
+largest player counts, and prints moves per second and games per second. To make the figures
+comparable across machines, the same run also times a reference loop that does everything the
+benchmark loop does except the engine work (a no-op call standing in for ``legal_moves()`` and
+``play()``, plus the same random choice), and prints the engine's cost as a multiple of it.
+
+Usage: ``.venv/bin/python scripts/bench_engine.py [--games N] [--edition ID] [--seed N]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine import EDITIONS, Game
+
+TARGET_MOVES_PER_SECOND = 50_000
+TARGET_ZMAN_4P_GAMES_PER_SECOND = 300
+USUAL_PLAYERS = 4
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """Totals of one benchmarked configuration."""
+
+    edition: str
+    players: int
+    games: int
+    moves: int
+    seconds: float
+
+    @property
+    def moves_per_second(self) -> float:
+        return self.moves / self.seconds
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds
+
+
+def player_counts(edition: str) -> list[int]:
+    """The smallest, the usual and the largest player count the edition allows."""
+    spec = EDITIONS[edition]
+    usual = min(max(USUAL_PLAYERS, spec.min_players), spec.max_players)
+    return sorted({spec.min_players, usual, spec.max_players})
+
+
+def bench_games(edition: str, players: int, games: int, seed: int) -> Measurement:
+    """Play ``games`` random games and time them, setup included."""
+    rng = random.Random(seed)
+    moves = 0
+    start = time.perf_counter()
+    for game_seed in range(seed, seed + games):
+        game = Game.new(edition, players=players, seed=game_seed)
+        while game.to_act is not None:
+            game.play(rng.choice(game.legal_moves()))
+            moves += 1
+    return Measurement(edition, players, games, moves, time.perf_counter() - start)
+
+
+def _no_engine(choices: list[int]) -> list[int]:
+    return choices
+
+
+def bench_reference(moves: int, branching: int, seed: int) -> float:
+    """Seconds the benchmark loop takes for ``moves`` moves with the engine calls made no-ops."""
+    rng = random.Random(seed)
+    choices = list(range(branching))
+    start = time.perf_counter()
+    for _ in range(moves):
+        _no_engine([rng.choice(_no_engine(choices))])
+    return time.perf_counter() - start
+
+
+def render_table(rows: Sequence[Sequence[str]]) -> str:
+    """Left-aligned first column, right-aligned others, columns separated by two spaces.
+
+    >>> print(render_table([["a", "bb"], ["ccc", "d"]]))
+    a    bb
+    ccc   d
+    """
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = []
+    for row in rows:
+        cells = [row[0].ljust(widths[0])]
+        cells += [cell.rjust(width) for cell, width in zip(row[1:], widths[1:], strict=True)]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description="Random games through the engine's public API, on one core."
+    )
+    parser.add_argument(
+        "--games", type=int, default=200, help="games per edition and player count (default 200)"
+    )
+    parser.add_argument(
+        "--edition",
+        choices=sorted(EDITIONS),
+        help="benchmark only this edition (default: every edition)",
+    )
+    parser.add_argument("--seed", type=int, default=1, help="first game seed (default 1)")
+    args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+
+    editions = [args.edition] if args.edition else sorted(EDITIONS)
+    results = [
+        bench_games(edition, players, args.games, args.seed)
+        for edition in editions
+        for players in player_counts(edition)
+    ]
+    total_moves = sum(result.moves for result in results)
+    total_seconds = sum(result.seconds for result in results)
+    engine_rate = total_moves / total_seconds
+    reference_rate = total_moves / bench_reference(total_moves, branching=10, seed=args.seed)
+
+    rows = [["edition", "players", "games", "moves", "moves/game", "moves/s", "games/s"]]
+    rows += [
+        [
+            r.edition,
+            str(r.players),
+            str(r.games),
+            str(r.moves),
+            f"{r.moves / r.games:.0f}",
+            f"{r.moves_per_second:,.0f}",
+            f"{r.games_per_second:,.1f}",
+        ]
+        for r in results
+    ]
+    rows.append(["all", "", str(sum(r.games for r in results)), str(total_moves), "",
+                 f"{engine_rate:,.0f}", ""])
+    print(render_table(rows))
+    print()
+    print(f"reference (random choice + no-op calls per move): {reference_rate:,.0f} loops/s")
+    print(f"engine moves/s as a fraction of the reference: {engine_rate / reference_rate:.4f} "
+          f"(one engine move costs {reference_rate / engine_rate:,.0f} reference loops)")
+    print(f"target moves/s >= {TARGET_MOVES_PER_SECOND:,}: "
+          f"{'met' if engine_rate >= TARGET_MOVES_PER_SECOND else 'NOT met'}")
+    zman_4p = [r for r in results if (r.edition, r.players) == ("zman", USUAL_PLAYERS)]
+    if zman_4p:
+        games_rate = zman_4p[0].games_per_second
+        print(f"target 4-player zman games/s >= {TARGET_ZMAN_4P_GAMES_PER_SECOND}: "
+              f"{games_rate:,.1f}, "
+              f"{'met' if games_rate >= TARGET_ZMAN_4P_GAMES_PER_SECOND else 'NOT met'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
