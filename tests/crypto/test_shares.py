@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from crypto.context import Context
@@ -36,6 +36,7 @@ def deal(secrets: list[int], label: bytes, r: int) -> tuple[bytes, Ciphertext]:
 def test_owner_opens_its_card_from_verified_shares_and_its_own_secret(
     secrets: list[int], label: bytes, r: int, position: int
 ) -> None:
+    assume(sum(secrets) % L != 0)  # an identity joint key is refused when keys are joined
     card, c = deal(secrets, label, r)
     others = []
     for seat, secret in enumerate(secrets[1:], start=1):
