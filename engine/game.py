@@ -782,12 +782,25 @@ class Game:
         ]
 
     def _open_choice(self) -> None:
-        if not self._battle_sites():
+        sites = self._battle_sites()
+        if not sites:
             self._no_region_left()
+            return
+        self._cedes = 0
+        if len(sites) == 1 and not self._may_cede():
+            self._open_battle(sites[0])
             return
         self._phase = "battle-choice"
         self._to_act = self._marker
-        self._cedes = 0
+
+    def _open_battle(self, region: str) -> None:
+        if self._choosing_after_battle:
+            self._choosing_after_battle = False
+            self._next_region = region
+            self._clear_battle()
+            self._start_discard_step("_ffg_round_end")
+        else:
+            self._begin_battle(region)
 
     def _begin_battle(self, region: str | None, first: int | None = None) -> None:
         self._phase = "battle"
@@ -820,13 +833,7 @@ class Game:
         elif verb == "pass":
             self._pass(seat)
         elif verb == "battle":
-            if self._choosing_after_battle:
-                self._choosing_after_battle = False
-                self._next_region = move.region
-                self._clear_battle()
-                self._start_discard_step("_ffg_round_end")
-            else:
-                self._begin_battle(move.region)
+            self._open_battle(str(move.region))
         elif verb == "cede":
             self._cedes += 1
             self._marker = (self._marker + 1) % self.players

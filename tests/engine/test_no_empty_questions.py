@@ -1,0 +1,31 @@
+"""The engine never asks a seat that has no choice."""
+
+from __future__ import annotations
+
+from engine import REGIONS, Game
+
+
+def test_the_last_free_region_is_fought_over_without_a_question() -> None:
+    control = {region: index % 4 for index, region in enumerate(REGIONS) if region != "Roma"}
+    game = Game.setup("zman", 4, hands=[["10"], ["5"], ["1"], ["2"]], control=control, first=1)
+    assert (game.phase, game.battle_region, game.to_act) == ("battle", "Roma", 1)
+
+
+def test_a_favor_with_one_free_region_is_placed_without_a_question() -> None:
+    control = {r: 2 + i % 2 for i, r in enumerate(REGIONS) if r not in ("Roma", "Siena")}
+    game = Game.setup("zman", 4, hands=[["bishop"], ["5"], [], []], control=control,
+                      battle="Roma", first=0)  # fmt: skip
+    game.play("play bishop")
+    assert (game.phase, game.favor, game.to_act) == ("battle", "Siena", 1)
+
+
+def test_a_seat_without_cards_is_passed_and_a_hand_with_mercenaries_kept_automatically() -> None:
+    game = Game.setup("zman", 3, hands=[["10"], ["spy", "4"], ["heroine"]], battle="Firenze")
+    game.play("play 10")
+    game.play("pass")
+    game.play("pass")  # seat 0 has no cards left: passed without being asked; the battle ends
+    assert game.control["Firenze"] == 0
+    # seat 0 (the winner, now holding the marker) has no cards; seat 1 holds a mercenary and
+    # keeps without being asked; seat 2 holds only a Heroine and is asked.
+    assert (game.phase, game.to_act) == ("discard", 2)
+    assert ["auto", 1, "keep"] in game.record()["events"]
