@@ -1,12 +1,14 @@
 """A simple greedy bot: one move of look-ahead, a few rules of thumb, no memory.
 
 - **Opening a battle**: the region that joins the most of its own regions into one connected
-  group (ties: the region fewest opponents border, then its seeded generator).
+  group, preferring to take a region from a rival where that is allowed (ties: the region
+  fewest rivals border, then its seeded generator). It never cedes the battle marker.
 - **In a battle**: it tries each legal move on a copy of the game and reads the strengths.
   A move that ends the battle with its win is played at once (the cheapest such). Otherwise it
   passes when it leads, and also when the battle looks lost (no move raises its margin over the
-  best opponent, or the gap is larger than everything its hand could add). When behind, it plays
-  the cheapest card that takes the lead, or failing that the one that most raises its margin.
+  best opponent, or closing the gap would take more than half of what its hand could add).
+  When behind, it plays the cheapest card that takes the lead, or failing that the one that
+  most raises its margin.
 - **Favor**: on the empty region that would grow the leader's connected group the most.
 - **Discard**: always discards a hand without mercenaries. **Retain** (ffg): its two best cards.
 
@@ -31,16 +33,18 @@ from engine import ADJACENT, Game, Move
 
 __all__ = ["GreedyBot"]
 
-# What keeping a card in hand is worth, roughly, in strength it can add later. Used to spend the
-# cheapest card that does the job, and to choose what to retain.
 CARD_WORTH: dict[str, int] = {
     "1": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "10": 10,
     "heroine": 10, "spy": 2, "courtesan": 2, "drummer": 7, "winter": 5, "spring": 5,
     "bishop": 6, "scarecrow": 1, "turncoat": 8, "surrender": 8,
 }
+"""What keeping a card is worth, roughly: to spend the cheapest card that does the job, and to
+choose what to retain."""
 MERCENARIES = frozenset({"1", "2", "3", "4", "5", "6", "10"})
-# Cards whose effect on the opponents' strength makes any gap closable.
-GAP_CLOSERS = frozenset({"winter", "bishop", "turncoat", "surrender"})
+CHASE_SHARE = 0.5
+"""The share of its hand's potential strength the bot will spend to catch up in one battle."""
+GAP_CLOSERS = frozenset({"winter", "bishop"})
+"""Cards that cut the opponents' strength, so that no gap is hopeless while one is in hand."""
 
 OPEN, WON, NO_WINNER, LOST = "open", "won", "no winner", "lost"
 
@@ -92,7 +96,7 @@ class GreedyBot:
         win_now = cheapest(WON)
         if win_now is not None:
             return win_now
-        if margin_now > 0 or -margin_now > _hand_potential(game, seat):
+        if margin_now > 0 or -margin_now > CHASE_SHARE * _hand_potential(game, seat):
             return passing
         take_lead = cheapest(OPEN, least_margin=0)
         if take_lead is not None:

@@ -81,10 +81,11 @@ def battle_ended(before: Game, after: Game, move: Move) -> bool:
     """Whether the battle running in ``before`` is over in ``after``, once ``move`` is played.
 
     For a bot that looks ahead (play a move on ``game.copy()``, then compare) and for anyone
-    narrating a game. A battle's end shows in the public state: the game leaves the battle
-    phases or the contested region changes (a new battle, an FFG final battle); on the duel's
-    board-less table, a battle won, the table cleared by a card, the passes starting afresh, or
-    the hands drawn back up (no move inside a battle adds to the cards in hand).
+    narrating a game. The engine goes straight on to the next battle when there is nothing to
+    ask (the duel, a last region), so the end is read from the public state: the game leaves
+    the battle phases; the contested region or the count of battles won changes; the passes
+    start afresh; a card played leaves the table empty (only a battle's end clears a card
+    that stays in a row); or the hands grow (no move inside a battle adds to them).
 
     >>> from engine import Game
     >>> game = Game.setup("zman", players=2, hands=[["10"], ["3", "4"]], first=0,
@@ -100,20 +101,22 @@ def battle_ended(before: Game, after: Game, move: Move) -> bool:
     """
     if before.phase not in BATTLE_PHASES:
         return False
-    if after.phase not in BATTLE_PHASES or after.final_battle != before.final_battle:
-        return True
-    if before.edition.board:
-        return after.battle_region != before.battle_region
+    stays_on_table = before.edition.specials_stay_in_row or move.card not in LEAVE_THE_ROW
     return (
-        after.battles_won != before.battles_won
+        after.phase not in BATTLE_PHASES
+        or after.final_battle != before.final_battle
+        or after.battle_region != before.battle_region
+        or after.battles_won != before.battles_won
         or not before.passed <= after.passed
-        or (move.verb == "play" and _table_empty(after))
+        or (move.verb == "play" and stays_on_table and _table_empty(after))
         or sum(map(after.hand_size, range(after.players)))
         > sum(map(before.hand_size, range(before.players)))
     )
 
 
 BATTLE_PHASES = frozenset({"battle", "favor"})
+LEAVE_THE_ROW = frozenset({"bishop", "scarecrow"})
+"""Where specials do not stay in the row (ffg), these cards are discarded as they are played."""
 
 
 def _table_empty(game: Game) -> bool:

@@ -80,6 +80,8 @@ class _Narrator:
         self._out = out
         self._seats = range(game.players)
         self._battle_number = 0
+        self._battle_chosen = False
+        """A battle was chosen (and announced) that has not begun yet."""
 
     def _say(self, text: str = "") -> None:
         print(text, file=self._out)
@@ -97,14 +99,23 @@ class _Narrator:
         self._say("Seats: " + ", ".join(self._who(seat) for seat in self._seats))
         self._say("Cards in hand: " + self._hand_sizes())
         self._say(f"Battle marker: seat {self._game.battle_marker}")
-        if not edition.board:
-            self._announce_duel_battle()
+        if self._game.phase == "battle":
+            self._announce_battle()
 
-    def _announce_duel_battle(self) -> None:
+    def _announce_battle(self) -> None:
+        """The header of a battle that began without anyone choosing where."""
+        game = self._game
         self._battle_number += 1
         self._say()
-        first = self._who(self._game.battle_marker)
-        self._say(f"Battle {self._battle_number}: {first} holds the marker and plays first")
+        if game.final_battle:
+            tied = " and ".join(self._who(seat) for seat in self._seats if game.hand_size(seat))
+            self._say(f"Final battle, no region left to fight for: {tied}")
+        elif game.battle_region is not None:
+            self._say(f"Battle {self._battle_number} in {game.battle_region}, "
+                      "the only region left to fight for")
+        else:
+            first = self._who(game.battle_marker)
+            self._say(f"Battle {self._battle_number}: {first} holds the marker and plays first")
 
     def _strengths(self, game: Game) -> str:
         return ", ".join(f"seat {seat} {game.strength(seat)}" for seat in self._seats)
@@ -116,6 +127,7 @@ class _Narrator:
             self._battle_number += 1
             self._say()
             self._say(f"Battle {self._battle_number} in {move.region}, chosen by {who}")
+            self._battle_chosen = True
         elif move.verb == "cede":
             self._say(f"{who} cedes the battle marker to seat {game.battle_marker}")
         elif move.verb == "play":
@@ -160,7 +172,8 @@ class _Narrator:
     def _winner_line(self, before: Game) -> str:
         game, region = self._game, before.battle_region
         if before.final_battle:
-            return "The final battle is decided."
+            names = " and ".join(self._who(seat) for seat in game.winners)
+            return f"{names} {'win' if len(game.winners) > 1 else 'wins'} the final battle."
         if region is None:
             gained = [s for s in self._seats if game.battles_won[s] > before.battles_won[s]]
             return f"{self._who(gained[0])} wins the battle." if gained else "No winner."
@@ -179,13 +192,11 @@ class _Narrator:
         drawn = sum(map(game.hand_size, self._seats)) > sum(map(before.hand_size, self._seats))
         if drawn and (ended or before.phase != "battle"):
             self._say("  Cards dealt; in hand now: " + self._hand_sizes())
-        if game.final_battle and not before.final_battle:
-            tied = [seat for seat in self._seats if game.hand_size(seat)]
-            self._say()
-            self._say("No region left to fight for: final battle among "
-                      + " and ".join(self._who(seat) for seat in tied))
-        elif ended and game.phase == "battle" and not game.edition.board:
-            self._announce_duel_battle()
+        began = game.phase == "battle" and (ended or before.phase not in ("battle", "favor"))
+        if began and self._battle_chosen:
+            self._battle_chosen = False
+        elif began:
+            self._announce_battle()
 
     def _scores(self) -> str:
         game = self._game
