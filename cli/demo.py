@@ -219,9 +219,11 @@ class _Narrator:
         game = self._game
         self._say()
         if game.phase != "over":
-            self._say(f"Stopped after {battles} battles; nobody has won yet.")
+            self._say(f"Stopped after {battles} battle{'s' if battles > 1 else ''}; "
+                      "nobody has won yet.")
             return
-        self._say(f"Game over after {battles} battles; " + self._scores() + ".")
+        self._say(f"Game over after {battles} battle{'s' if battles > 1 else ''}; "
+                  + self._scores() + ".")
         if game.winners:
             names = " and ".join(self._who(seat) for seat in game.winners)
             self._say(f"Winner{'s' if len(game.winners) > 1 else ''}: {names}")

@@ -21,7 +21,7 @@ from bots import BOTS
 from cli.demo import DemoSettings, run_demo
 from engine import EDITIONS, Edition
 
-__all__ = ["build_parser", "main"]
+__all__ = ["build_parser", "demo_settings", "main"]
 
 DEFAULT_EDITION = "zman"
 DEFAULT_PLAYERS = 4
@@ -153,6 +153,22 @@ def _demo_settings(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
         delay=delay,
         max_battles=args.max_battles,
     )
+
+
+def demo_settings(argv: Sequence[str]) -> DemoSettings:
+    """What ``condottiere demo ...`` would play; ``argv`` starts with ``demo``.
+
+    Bad input exits with status 2 and a message, as on the command line.
+
+    >>> settings = demo_settings(["demo", "--edition", "zman-duel", "--bots", "random"])
+    >>> settings.edition, settings.bots
+    ('zman-duel', ('random', 'random'))
+    """
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command != "demo":
+        parser.error(f"{args.command!r} is not the demo command")
+    return _demo_settings(args.command_parser, args)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
