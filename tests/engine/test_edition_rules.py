@@ -140,7 +140,7 @@ def test_zman_duel_has_no_board_and_opens_every_battle_itself() -> None:
 def test_owner_may_pass_and_come_back_until_he_has_played(
     edition: str, options: tuple[str, ...]
 ) -> None:
-    game = battle(edition, [["10", "5"], ["10", "6", "1"]], control={BATTLE_REGION: 1},
+    game = battle(edition, [["10", "5", "1"], ["10", "6", "1"]], control={BATTLE_REGION: 1},
                   options=options)  # fmt: skip
     play(game, "play 10", "pass", "play 5", "pass", "pass")
     assert (game.phase, game.to_act) == ("battle", 1)
@@ -397,8 +397,7 @@ def test_zman_tied_battle_in_the_last_empty_region_does_not_end_the_game() -> No
     hands: list[list[str]] = [["5", "1"], ["5", "2"], [], [], [], []]
     game = battle("zman", hands, control=EVERY_REGION_BUT_SIENA, battle="Siena")
     play(game, "play 5", "play 5", "pass", "pass")
-    assert game.phase == "battle-choice"
-    assert battle_choices(game) == {"Siena"}
+    assert (game.phase, game.battle_region) == ("battle", "Siena")  # the only choice: not asked
 
 
 # Hand-discard step ------------------------------------------------------------------------------
@@ -433,4 +432,5 @@ def test_ffg_order_next_battle_chosen_before_battle_lines_and_hands_are_discarde
     assert (game.phase, game.to_act) == ("discard", 2)
     play(game, "discard", "keep")
     assert (game.hand(0), game.hand(1), game.hand(2)) == (("10",), ("heroine",), ())
-    assert (game.phase, game.battle_region, game.to_act) == ("battle", "Roma", 2)
+    assert (game.phase, game.battle_region, game.battle_marker) == ("battle", "Roma", 2)
+    assert (game.passed, game.to_act) == (frozenset({2}), 0)  # seat 2 discarded: passed
