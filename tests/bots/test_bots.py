@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import doctest
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -306,3 +307,44 @@ def test_the_readme_examples_run_as_written() -> None:
     failures, attempted = doctest.testfile(str(README), module_relative=False)
     assert attempted > 0
     assert failures == 0
+
+
+# ---------------------------------------------------------------- bots as network peers
+
+
+def feed(view: Game, event: list[Any]) -> None:
+    """Tell a seat's own engine one event of the table's record, as that seat learns it."""
+    kind, who = event[0], event[1]
+    if kind == "choice":
+        view.resolve(event[3])
+    elif kind == "deal":
+        view.resolve(event[2] if who == view.observer else None)
+    else:
+        view.play(event[2], reveal=event[3] if len(event) > 3 else None)
+
+
+@pytest.mark.parametrize("name", sorted(BOTS))
+@pytest.mark.parametrize("edition", sorted(EDITIONS))
+def test_a_bot_chooses_the_same_move_from_its_own_seat_view_as_at_the_open_table(
+    name: str, edition: str
+) -> None:
+    # A seat's view knows only its own hand: the same choice proves the bot never peeks.
+    players = 2 if edition == "zman-duel" else 4
+    for seed in range(2):
+        table = Game.new(edition, players=players, seed=seed)
+        views = [Game.observe(table.record(), seat) for seat in range(players)]
+        open_bots = [make_bot(name, seed + seat) for seat in range(players)]
+        seat_bots = [make_bot(name, seed + seat) for seat in range(players)]
+        fed = 0
+        while True:
+            events = table.record()["events"]
+            for view in views:
+                for event in events[fed:]:
+                    feed(view, event)
+            fed = len(events)
+            seat = table.to_act
+            if seat is None:
+                break
+            move = open_bots[seat].choose(table, seat)
+            assert seat_bots[seat].choose(views[seat], seat) == move
+            table.play(move)
