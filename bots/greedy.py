@@ -9,11 +9,12 @@
   best opponent, or closing the gap would take more than half of what its hand could add).
   When behind, it plays the cheapest card that takes the lead, or failing that the one that
   most raises its margin.
-- **Favor**: on the empty region that would grow the leader's connected group the most.
+- **Favor**: on the free region that would grow the leader's connected group the most (and its
+  own the least); the leader is the rival with the most regions.
 - **Discard**: always discards a hand without mercenaries. **Retain** (ffg): its two best cards.
 
-The copy gets the same chance answers as the live game, but the bot reads only public facts
-(strengths, board, markers) from it, never another seat's hand.
+It reads only public facts and its own hand, so it plays the same from its seat's own engine
+(``Game.observe``) as at an open table.
 
 >>> from engine import Game
 >>> game = Game.setup("zman", players=2, hands=[["10", "3"], ["5", "6"]], first=0,
@@ -30,6 +31,7 @@ from typing import NamedTuple
 
 from bots.strategy import battle_ended, moves_for
 from engine import ADJACENT, Game, Move
+from engine.cards import FLAT_BONUS, MERCENARY_VALUE
 
 __all__ = ["GreedyBot"]
 
@@ -40,7 +42,6 @@ CARD_WORTH: dict[str, int] = {
 }
 """What keeping a card is worth, roughly: to spend the cheapest card that does the job, and to
 choose what to retain."""
-MERCENARIES = frozenset({"1", "2", "3", "4", "5", "6", "10"})
 CHASE_SHARE = 0.5
 """The share of its hand's potential strength the bot will spend to catch up in one battle."""
 GAP_CLOSERS = frozenset({"winter", "bishop"})
@@ -156,10 +157,8 @@ def _hand_potential(game: Game, seat: int) -> float:
     if GAP_CLOSERS.intersection(hand):
         return float("inf")
     doubling = 2 if "drummer" in hand or "drummer" in game.row(seat) else 1
-    mercenaries = sum(int(card) for card in hand if card in MERCENARIES)
-    return doubling * mercenaries + 10 * hand.count("heroine") + hand.count("spy") + hand.count(
-        "courtesan"
-    )
+    mercenaries = sum(MERCENARY_VALUE.get(card, 0) for card in hand)
+    return doubling * mercenaries + sum(FLAT_BONUS.get(card, 0) for card in hand)
 
 
 def _groups(regions: Iterable[str]) -> list[set[str]]:

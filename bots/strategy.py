@@ -32,9 +32,12 @@ class NotYourTurnError(ValueError):
 class Strategy(Protocol):
     """Picks a move for one seat; must return a member of ``game.legal_moves()``.
 
-    ``name`` is a short word shown next to the seat (``"random"``, ``"greedy"``). A strategy may
-    keep state between calls (its random generator, what it has seen), but it must never change
-    the game it is given: it gets the live table, and only the driver plays moves on it.
+    ``game`` is either the open table (offline: ``Game.new``, ``Game.setup``) or the seat's own
+    engine, which knows only that seat's hand (a network peer: ``Game.observe``); a strategy
+    that reads only public state and ``game.hand(seat)`` plays the same on both. ``name`` is a
+    short word shown next to the seat (``"random"``, ``"greedy"``). A strategy may keep state
+    between calls (its random generator, what it has seen), but must never change ``game``:
+    to look ahead, it plays on ``game.copy()``.
     """
 
     name: str
