@@ -320,6 +320,15 @@ def test_zman_favor_leaves_the_board_unasked_when_no_region_is_empty() -> None:
     assert (game.phase, game.to_act) == ("battle", 1)
 
 
+def test_zman_favor_goes_unasked_to_the_only_empty_region() -> None:
+    control = {region: seat for region, seat in EVERY_REGION_BUT_SIENA.items() if region != "Roma"}
+    hands: list[list[str]] = [["10", "bishop", "1"], ["5", "2"], [], [], [], []]
+    game = battle("zman", hands, control=control, battle="Siena")
+    play(game, "play 10", "play 5", "play bishop")
+    assert game.favor == "Roma"
+    assert (game.phase, game.to_act) == ("battle", 1)
+
+
 @pytest.mark.parametrize("edition", ("zman", "zman-classic", "ffg"))
 def test_no_battle_in_the_favor_region(edition: str) -> None:
     game = Game.setup(edition, players=2, hands=[["10"], ["5"]], first=0, favor="Roma")

@@ -393,6 +393,16 @@ def test_ffg_final_battle_tie_shares_the_victory() -> None:
     assert (game.phase, game.winners) == ("over", (0, 1))
 
 
+def test_ffg_favor_region_counts_as_unavailable_for_the_final_battle() -> None:
+    control = {region: seat for region, seat in EVERY_REGION_BUT_SIENA.items() if region != "Roma"}
+    hands: list[list[str]] = [["10"], ["5"], [], [], [], []]
+    game = battle("ffg", hands, control=control, favor="Roma", battle="Siena")
+    play(game, "play 10", "play 5")  # seats 0 to 3 now hold three regions each
+    assert game.final_battle
+    assert [game.hand_size(seat) for seat in range(6)] == [13, 13, 13, 13, 0, 0]
+    assert (game.phase, game.to_act) == ("battle", 1)
+
+
 def test_zman_tied_battle_in_the_last_empty_region_does_not_end_the_game() -> None:
     hands: list[list[str]] = [["5", "1"], ["5", "2"], [], [], [], []]
     game = battle("zman", hands, control=EVERY_REGION_BUT_SIENA, battle="Siena")
@@ -421,6 +431,41 @@ def test_discard_step_asks_only_seats_without_mercenaries_clockwise_from_the_mar
     play(game, "keep")
     assert (game.hand(0), game.hand(1), game.hand(2)) == (("10",), ("heroine",), ())
     assert (game.phase, game.to_act) == ("battle-choice", 2)
+
+
+SOLE_HOLDER_HANDS = [["5"], ["1", "heroine"], ["2", "10"]]
+# Seat 0 wins with its last card; seat 1 is left with a Heroine, seat 2 with a 10.
+SOLE_HOLDER_BATTLE = ("play 5", "play 1", "play 2", "pass", "pass")
+
+
+@pytest.mark.parametrize("edition", ("zman", "zman-classic", "eurogames"))
+def test_a_discard_that_leaves_one_player_with_cards_ends_the_round(edition: str) -> None:
+    game = play(battle(edition, SOLE_HOLDER_HANDS), *SOLE_HOLDER_BATTLE, "discard")
+    bonus = 2 if edition == "eurogames" else 1
+    assert [game.hand_size(seat) for seat in range(3)] == [10 + bonus, 10, 10]
+    assert (game.phase, game.to_act) == ("battle-choice", 0)
+
+
+@pytest.mark.parametrize("edition", ("zman", "zman-classic", "eurogames"))
+def test_a_kept_hand_leaves_two_players_with_cards_and_no_refill(edition: str) -> None:
+    game = play(battle(edition, SOLE_HOLDER_HANDS), *SOLE_HOLDER_BATTLE, "keep")
+    assert [game.hand_size(seat) for seat in range(3)] == [0, 1, 1]
+
+
+def test_ffg_a_discard_that_leaves_one_player_with_cards_asks_him_to_retain() -> None:
+    game = play(battle("ffg", SOLE_HOLDER_HANDS), *SOLE_HOLDER_BATTLE, "battle Roma", "discard")
+    assert (game.phase, game.to_act) == ("retain", 2)
+    play(game, "retain 10")
+    assert [game.hand_size(seat) for seat in range(3)] == [10 + 1, 10, 10]
+    assert "10" in game.hand(2)
+    assert (game.phase, game.battle_region, game.to_act) == ("battle", "Roma", 0)
+
+
+def test_duel_has_no_hand_discard_step() -> None:
+    game = play(battle("zman-duel", [["10", "heroine"], ["5", "drummer"]]),
+                "play 10", "play 5", "pass", "pass")  # fmt: skip
+    assert (game.phase, game.to_act) == ("battle", 0)
+    assert (game.hand_size(0), game.hand_size(1)) == (8, 8)
 
 
 def test_ffg_order_next_battle_chosen_before_battle_lines_and_hands_are_discarded() -> None:

@@ -113,6 +113,14 @@ def test_illegal_move_is_refused_in_a_players_words_and_changes_nothing(
     assert snapshot(game, 2) == before
 
 
+def test_playing_something_that_is_neither_text_nor_move_is_invalid() -> None:
+    game = in_battle()
+    before = snapshot(game, 2)
+    with pytest.raises(InvalidMoveError):
+        game.play(10)  # type: ignore[arg-type]
+    assert snapshot(game, 2) == before
+
+
 def test_a_refused_move_leaves_the_game_playable() -> None:
     game = in_battle()
     with pytest.raises(IllegalMoveError):
