@@ -56,7 +56,7 @@ def run_demo(settings: DemoSettings, out: TextIO) -> Game:
         move = bots[seat].choose(game, seat)
         before = game.copy()
         game.play(move)
-        ended = before.phase in ("battle", "favor") and battle_ended(before, game, move)
+        ended = battle_ended(before, game, move)
         narrator.move(before, seat, move, ended)
         if ended:
             battles += 1
@@ -131,7 +131,13 @@ class _Narrator:
         elif move.verb == "cede":
             self._say(f"{who} cedes the battle marker to seat {game.battle_marker}")
         elif move.verb == "play":
-            text = f"  {who} plays {str(move).removeprefix('play ')}"
+            text = f"  {who} plays {move.card}"
+            if move.target is not None:
+                text += (
+                    f", taking its {move.target} back"
+                    if move.target_seat is None
+                    else f", taking seat {move.target_seat}'s {move.target} into its hand"
+                )
             if not ended and move.card in SEASON_AND_BISHOP:
                 text += f"; strengths now {self._strengths(game)}"
             elif not ended:
