@@ -263,6 +263,15 @@ def test_winter_and_spring_replace_each_other(
     assert game.strength(0) == (1 if second_season == "winter" else 13)
 
 
+@pytest.mark.parametrize("edition", ("zman", "zman-classic", "zman-duel"))
+def test_zman_winter_on_winter_discards_the_first(edition: str) -> None:
+    game = battle(edition, [["winter", "1"], ["winter", "2"]])
+    removed_before = removed_count(game, "winter")
+    play(game, "play winter", "play winter")
+    assert game.season == "winter"
+    assert removed_count(game, "winter") == removed_before + 1
+
+
 # Bishop, new version (zman, ffg; zman-duel without the Favor) ------------------------------------
 
 

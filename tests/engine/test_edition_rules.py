@@ -160,6 +160,24 @@ def test_owner_who_has_played_cannot_come_back_after_passing(
     assert "6" in game.hand(1)
 
 
+@pytest.mark.parametrize(("edition", "options"), [("eurogames", ()), ("ffg", ("sieges",))])
+def test_owner_passing_last_without_having_played_ends_the_battle(
+    edition: str, options: tuple[str, ...]
+) -> None:
+    game = battle(edition, [["10", "1"], ["heroine"]], control={BATTLE_REGION: 1},
+                  options=options)  # fmt: skip
+    play(game, "play 10", "pass", "pass", "pass")
+    assert game.control[BATTLE_REGION] == 0
+    assert game.hand(1) == ("heroine",)
+
+
+def test_eurogames_owner_keeps_an_uncontested_city_and_takes_the_statue() -> None:
+    game = battle("eurogames", [["10"], ["5"], ["1"]], control={BATTLE_REGION: 2})
+    play(game, "pass", "pass", "pass")
+    assert game.control[BATTLE_REGION] == 2
+    assert game.battle_marker == 2
+
+
 # Cede (ffg option) ------------------------------------------------------------------------------
 
 
@@ -459,6 +477,20 @@ def test_ffg_a_discard_that_leaves_one_player_with_cards_asks_him_to_retain() ->
     assert [game.hand_size(seat) for seat in range(3)] == [10 + 1, 10, 10]
     assert "10" in game.hand(2)
     assert (game.phase, game.battle_region, game.to_act) == ("battle", "Roma", 0)
+
+
+@pytest.mark.parametrize("edition", ("zman", "zman-classic", "eurogames"))
+def test_the_only_player_with_cards_is_not_asked_to_discard(edition: str) -> None:
+    game = play(battle(edition, [["10"], ["5", "heroine"]]), "play 10", "play 5", "pass")
+    bonus = 2 if edition == "eurogames" else 1
+    assert (game.hand_size(0), game.hand_size(1)) == (10 + bonus, 10)
+    assert (game.phase, game.to_act) == ("battle-choice", 0)
+
+
+def test_ffg_the_only_player_with_cards_is_asked_to_retain_not_to_discard() -> None:
+    game = play(battle("ffg", [["10"], ["5", "heroine"]]),
+                "play 10", "play 5", "pass", "battle Roma")  # fmt: skip
+    assert (game.phase, game.to_act) == ("retain", 1)
 
 
 def test_duel_has_no_hand_discard_step() -> None:
