@@ -75,6 +75,25 @@ ILLEGAL = [  # (game, move, a word the message must name)
 ]
 
 
+IMPOSSIBLE_SETUPS = [  # (edition, Game.setup keywords, a word the message must name)
+    ("eurogames", {"hands": [["spring"], []]}, "spring"),
+    ("zman", {"hands": [["10"] * 9, []]}, "10"),
+    ("zman-duel", {"hands": [["heroine", "heroine"], []]}, "heroine"),
+    ("zman", {"hands": [["10"], []], "control": {"Atlantis": 0}}, "atlantis"),
+    ("zman", {"hands": [["10"], []], "control": {"Milano": 1}, "battle": "Milano"}, "milano"),
+    ("zman", {"hands": [["10"], []], "first": 2}, "first"),
+    ("ffg", {"hands": [["10"], []], "control": {"Milano": 1}, "favor": "Milano"}, "favor"),
+]
+
+
+@pytest.mark.parametrize(("edition", "setup", "word"), IMPOSSIBLE_SETUPS)
+def test_setup_refuses_an_impossible_position_with_a_clear_value_error(
+    edition: str, setup: dict[str, Any], word: str
+) -> None:
+    with pytest.raises(ValueError, match=f"(?i){word}"):
+        Game.setup(edition, players=2, **setup)
+
+
 def test_both_move_errors_are_value_errors() -> None:
     assert issubclass(InvalidMoveError, ValueError)
     assert issubclass(IllegalMoveError, ValueError)
