@@ -11,7 +11,7 @@ from engine.board import ADJACENT, REGIONS
 from engine.cards import CARDS
 from engine.chance import ChanceNode, Choice, Deal, SeededChance
 from engine.editions import EDITIONS, OPTIONS, Edition, Victory
-from engine.game import Game, SeatView
+from engine.game import BattleResult, Game, SeatView
 from engine.moves import IllegalMoveError, InvalidMoveError, Move, MoveError
 from engine.strength import Step
 
@@ -21,6 +21,7 @@ __all__ = [
     "EDITIONS",
     "OPTIONS",
     "REGIONS",
+    "BattleResult",
     "ChanceNode",
     "Choice",
     "Deal",

@@ -43,7 +43,7 @@ from engine.editions import EDITIONS, OPTIONS, Edition
 from engine.moves import IllegalMoveError, InvalidMoveError, Move
 from engine.strength import Step, breakdown, highest_mercenary, strength
 
-__all__ = ["Game", "SeatView"]
+__all__ = ["BattleResult", "Game", "SeatView"]
 
 RECORD_FORMAT = 1
 
@@ -106,6 +106,29 @@ class SeatView:
     battles_won: tuple[int, ...]
     winners: tuple[int, ...]
     legal_moves: tuple[Move, ...]
+
+
+@dataclass(frozen=True)
+class BattleResult:
+    """How a battle ended, kept after its cards have left the table."""
+
+    region: str | None
+    rows: tuple[tuple[str, ...], ...]
+    season: str | None
+    bishop_removed: tuple[tuple[str, ...], ...]
+    strengths: tuple[int, ...]
+    winner: int | None
+    ended_by: str
+    """``"passes"``, ``"bishop"`` (a classic Bishop), or the card that ended it
+    (``"turncoat"``, ``"surrender"``)."""
+    cards_played: bool
+    """False when nobody played a card in the battle."""
+
+    def breakdown(self, seat: int) -> tuple[Step, ...]:
+        """``seat``'s strength step by step, as it stood when the battle ended."""
+        return breakdown(
+            self.rows[seat], self.season, highest_mercenary(self.rows), self.bishop_removed[seat]
+        )
 
 
 class Game:
@@ -182,6 +205,7 @@ class Game:
         self._defender: int | None = None
         self._battles_won = [0] * players
         self._winners: tuple[int, ...] = ()
+        self._last_battle: BattleResult | None = None
         self._final_battle = False
         self._participants: tuple[int, ...] = tuple(range(players))
         self.chance: ChanceNode | None = None
@@ -338,6 +362,11 @@ class Game:
     @property
     def winners(self) -> tuple[int, ...]:
         return self._winners
+
+    @property
+    def last_battle(self) -> BattleResult | None:
+        """How the most recent battle ended (rows, strengths, winner), None before the first."""
+        return self._last_battle
 
     @property
     def final_battle(self) -> bool:
@@ -824,7 +853,7 @@ class Game:
             self._phase = "battle"
             self._to_act = seat
             return
-        self._end_battle(bishop=False)
+        self._end_battle("passes")
 
     def _apply(self, move: Move, seat: int, revealed: Sequence[str] | None) -> None:
         verb = move.verb
@@ -885,7 +914,7 @@ class Game:
         elif card == "bishop":
             self._rows[seat].append(card)
             if edition.bishop == "ends-battle":
-                self._end_battle(bishop=True)
+                self._end_battle("bishop")
                 return
             self._bishop_discards()
             if not edition.specials_stay_in_row:
@@ -906,7 +935,7 @@ class Game:
         else:
             self._rows[seat].append(card)
             if card == edition.ends_battle:
-                self._end_battle(bishop=False)
+                self._end_battle(card)
                 return
         self._next_turn(seat + 1)
 
@@ -953,7 +982,7 @@ class Game:
                 other != seat and other not in self._passed and self._sizes[other] > 0
                 for other in range(self.players)
             ):
-                self._end_battle(bishop=False)
+                self._end_battle("passes")
                 return
         else:
             self._passed.add(seat)
@@ -961,20 +990,31 @@ class Game:
 
     # ------------------------------------------------------------------ end of battle
 
-    def _end_battle(self, *, bishop: bool) -> None:
+    def _end_battle(self, ended_by: str) -> None:
         edition = self.edition
         self._to_act = None
         region = self._battle_region
+        bishop = ended_by == "bishop"
+        highest = highest_mercenary(self._rows)
+        season = self.season
+        strengths = tuple(strength(row, season, highest) for row in self._rows)
         winner: int | None = None
         tied: tuple[int, ...] = ()
         if not bishop:
-            highest = highest_mercenary(self._rows)
-            season = self.season
-            strengths = {s: strength(self._rows[s], season, highest) for s in self._participants}
-            best = max(strengths.values())
-            tied = tuple(s for s, value in strengths.items() if value == best)
+            best = max(strengths[s] for s in self._participants)
+            tied = tuple(s for s in self._participants if strengths[s] == best)
             if len(tied) == 1:
                 winner = tied[0]
+        self._last_battle = BattleResult(
+            region=region,
+            rows=tuple(tuple(row) for row in self._rows),
+            season=season,
+            bishop_removed=tuple(tuple(cards) for cards in self._bishop_removed),
+            strengths=strengths,
+            winner=winner,
+            ended_by=ended_by,
+            cards_played=bool(self._played),
+        )
         if self._final_battle:
             self._finish(tied)
             return
@@ -1054,7 +1094,11 @@ class Game:
         self._defender = None
 
     def _duel_drawn(self, _: object = None) -> None:
-        if not any(self._sizes) and not any(self._pile_sizes):
+        out_of_cards = [
+            seat for seat in range(self.players) if not self._sizes[seat] + self._pile_sizes[seat]
+        ]
+        stalled = self._last_battle is not None and not self._last_battle.cards_played
+        if len(out_of_cards) == self.players or (out_of_cards and stalled):
             best = max(self._battles_won)
             leaders = [s for s in range(self.players) if self._battles_won[s] == best]
             self._finish(leaders if len(leaders) == 1 else ())

@@ -29,3 +29,34 @@ def test_a_seat_without_cards_is_passed_and_a_hand_with_mercenaries_kept_automat
     # keeps without being asked; seat 2 holds only a Heroine and is asked.
     assert (game.phase, game.to_act) == ("discard", 2)
     assert ["auto", 1, "keep"] in game.record()["events"]
+
+
+def test_a_duel_ends_when_the_only_player_with_cards_declines_to_fight() -> None:
+    game = Game.setup("zman-duel", 2, hands=[["1"], []], deck=[[], []], first=0)
+    game.play("pass")
+    assert (game.phase, game.winners) == ("over", ())
+
+
+def test_a_duel_goes_on_while_the_player_with_cards_still_fights() -> None:
+    game = Game.setup("zman-duel", 2, hands=[["1", "2"], []], deck=[[], []], first=0)
+    game.play("play 1")
+    game.play("pass")
+    assert (game.phase, game.battles_won, game.to_act) == ("battle", (1, 0), 0)
+    game.play("pass")
+    assert (game.phase, game.winners) == ("over", (0,))
+
+
+def test_the_last_battle_is_kept_with_its_rows_and_strengths_after_the_cleanup() -> None:
+    game = Game.setup("zman", 2, hands=[["10", "drummer"], ["6", "1"]], battle="Firenze")
+    for move in ("play 10", "play 6", "play drummer", "pass"):
+        game.play(move)
+    result = game.last_battle
+    assert result is not None
+    assert (result.region, result.winner, result.ended_by) == ("Firenze", 0, "passes")
+    assert result.rows == (("10", "drummer"), ("6",))
+    assert result.strengths == (20, 6)
+    assert [str(step) for step in result.breakdown(0)] == [
+        "mercenaries 10: 10",
+        "drummer doubles: 20",
+    ]
+    assert game.row(0) == ()
