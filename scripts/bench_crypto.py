@@ -250,7 +250,8 @@ def main(argv: list[str] | None = None) -> int:
     pool = ThreadPoolExecutor(max_workers=1)
     print(
         f"{args.seats} seats, {args.cards} cards, deal of {args.deal}; median of {args.repeat}"
-        f" runs; {os.cpu_count()} CPUs; floors are raw nacl.bindings calls in this run"
+        f" runs; {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} at start"
+        " (other busy processes inflate every figure, the floors too)"
     )
 
     decks = new_table(args.seats, names)

@@ -16,7 +16,7 @@ import pytest
 
 from crypto.context import Context
 from crypto.elgamal import Ciphertext, encrypt, rerandomise, trivial
-from crypto.errors import VerificationError
+from crypto.errors import DecodeError, VerificationError
 from crypto.group import BASE, Point, add, hash_to_point, mul_base, random_scalar
 from crypto.shuffle import ShuffleProof, prove_shuffle, shuffle, shuffle_with, verify_shuffle
 
@@ -238,3 +238,14 @@ def test_out_of_range_scalar_in_a_proof_object_is_blamed() -> None:
     step = honest_step("mid-chain deck")
     bloated = dataclasses.replace(step.proof, s3=step.proof.s3 + 2**252 + 2**253)
     assert_blamed(step.deck_in, step.deck_out, bloated, reason="scalar")
+
+
+@pytest.mark.parametrize("bad", list(BAD_POINTS))
+@pytest.mark.parametrize("index", [0, N + 3])
+def test_point_outside_the_group_in_an_encoded_proof_is_refused_by_decode(
+    bad: str, index: int
+) -> None:
+    data = bytearray(honest_step("mid-chain deck").proof.encode())
+    data[32 * index : 32 * (index + 1)] = BAD_POINTS[bad]
+    with pytest.raises(DecodeError, match=f"proof point {index} "):
+        ShuffleProof.decode(bytes(data), N)
