@@ -141,7 +141,7 @@ def _outcome_after(game: Game, seat: int, move: Move) -> Outcome:
     after.play(move)
     if after.phase == "over":
         return Outcome(WON if seat in after.winners else LOST)
-    if not battle_ended(game, after, move):
+    if not battle_ended(game, after):
         return Outcome(OPEN, _margin(after, seat))
     region = game.battle_region
     if region is not None and after.control.get(region) == seat:

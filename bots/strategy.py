@@ -80,47 +80,18 @@ def play_out(game: Game, bots: Sequence[Strategy], max_moves: int = 100_000) -> 
     raise RuntimeError(f"game not over after {max_moves} moves")
 
 
-def battle_ended(before: Game, after: Game, move: Move) -> bool:
-    """Whether the battle running in ``before`` is over in ``after``, once ``move`` is played.
-
-    For a bot that looks ahead (play a move on ``game.copy()``, then compare) and for anyone
-    narrating a game. The engine goes straight on to the next battle when there is nothing to
-    ask (the duel, a last region), so the end is read from the public state: the game leaves
-    the battle phases; the contested region or the count of battles won changes; the passes
-    start afresh; a card played leaves the table empty (only a battle's end clears a card
-    that stays in a row); or the hands grow (no move inside a battle adds to them).
+def battle_ended(before: Game, after: Game) -> bool:
+    """Whether a battle ended between ``before`` and ``after`` (say, a copy with one move played).
 
     >>> from engine import Game
-    >>> game = Game.setup("zman", players=2, hands=[["10"], ["3", "4"]], first=0,
-    ...                   battle="Firenze", seed=0)
+    >>> game = Game.setup("zman", players=2, hands=[["10"], ["3", "4"]], battle="Firenze")
     >>> after = game.copy()
     >>> after.play("play 10")
-    >>> battle_ended(game, after, Move.parse("play 10"))
+    >>> battle_ended(game, after)
     False
     >>> later = after.copy()
     >>> later.play("pass")   # seat 1 passes; seat 0 has no card left: the battle is decided
-    >>> battle_ended(after, later, Move.parse("pass")), later.control
+    >>> battle_ended(after, later), later.control
     (True, {'Firenze': 0})
     """
-    if before.phase not in BATTLE_PHASES:
-        return False
-    stays_on_table = before.edition.specials_stay_in_row or move.card not in LEAVE_THE_ROW
-    return (
-        after.phase not in BATTLE_PHASES
-        or after.final_battle != before.final_battle
-        or after.battle_region != before.battle_region
-        or after.battles_won != before.battles_won
-        or not before.passed <= after.passed
-        or (move.verb == "play" and stays_on_table and _table_empty(after))
-        or sum(map(after.hand_size, range(after.players)))
-        > sum(map(before.hand_size, range(before.players)))
-    )
-
-
-BATTLE_PHASES = frozenset({"battle", "favor"})
-LEAVE_THE_ROW = frozenset({"bishop", "scarecrow"})
-"""Where specials do not stay in the row (ffg), these cards are discarded as they are played."""
-
-
-def _table_empty(game: Game) -> bool:
-    return not game.season_cards and not any(map(game.row, range(game.players)))
+    return after.last_battle is not before.last_battle

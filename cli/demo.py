@@ -56,11 +56,11 @@ def run_demo(settings: DemoSettings, out: TextIO) -> Game:
         move = bots[seat].choose(game, seat)
         before = game.copy()
         game.play(move)
-        ended = battle_ended(before, game, move)
+        ended = battle_ended(before, game)
         narrator.move(before, seat, move, ended)
         if ended:
             battles += 1
-            narrator.battle_result(before, seat, move)
+            narrator.battle_result(before)
         narrator.changes(before, ended)
         if ended and settings.max_battles is not None and battles >= settings.max_battles:
             break
@@ -160,19 +160,17 @@ class _Narrator:
             kept = " ".join(move.cards) or "nothing"
             self._say(f"  {who}, last with cards at the round's end, keeps: {kept}")
 
-    def battle_result(self, before: Game, seat: int, move: Move) -> None:
-        """The strengths that decided the battle that ``move`` ended, and the result."""
-        edition = before.edition
-        if move.verb == "play" and edition.bishop == "ends-battle" and move.card == "bishop":
+    def battle_result(self, before: Game) -> None:
+        """The strengths that decided the battle that just ended, and the result."""
+        result = self._game.last_battle
+        assert result is not None
+        if result.ended_by == "bishop":
             self._say("  The Bishop ends the battle: no winner.")
             return
-        if move.verb == "pass" or move.card == edition.ends_battle:
-            self._say("  Strengths:")
-        else:
-            self._say(f"  Strengths before {self._who(seat)} played its last card:")
-        for other in self._seats:
-            reasons = "; ".join(str(step) for step in before.breakdown(other))
-            self._say(f"    {self._who(other)}: {before.strength(other)}  ({reasons})")
+        self._say("  Strengths:")
+        for seat in self._seats:
+            reasons = "; ".join(str(step) for step in result.breakdown(seat))
+            self._say(f"    {self._who(seat)}: {result.strengths[seat]}  ({reasons})")
         self._say("  " + self._winner_line(before))
 
     def _winner_line(self, before: Game) -> str:

@@ -11,7 +11,7 @@ import pytest
 
 from bots import BOTS, GreedyBot, NotYourTurnError, RandomBot, Strategy, make_bot, play_out
 from bots.strategy import battle_ended, moves_for
-from engine import EDITIONS, Game, Move
+from engine import EDITIONS, Game
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
@@ -240,7 +240,7 @@ def count_battles(edition: str, seed: int) -> tuple[int, int, bool]:
         move = bots[seat].choose(game, seat)
         before = game.copy()
         game.play(move)
-        ended += battle_ended(before, game, move)
+        ended += battle_ended(before, game)
         opened += move.verb == "battle"
         final = final or game.final_battle
     return ended, opened, final
@@ -268,7 +268,7 @@ def test_battle_ended_sees_a_tie_followed_at_once_by_a_battle_in_the_same_last_r
     before = game.copy()
     game.play("play 3")   # a tie; nobody holds a card: new hands, and Siena is all that is left
     assert (game.phase, game.battle_region) == ("battle", "Siena")
-    assert battle_ended(before, game, Move.parse("play 3"))
+    assert battle_ended(before, game)
 
 
 def test_battle_ended_sees_a_duel_battle_nobody_fought() -> None:
@@ -277,8 +277,8 @@ def test_battle_ended_sees_a_duel_battle_nobody_fought() -> None:
     first_pass.play("pass")
     second_pass = first_pass.copy()
     second_pass.play("pass")
-    assert battle_ended(game, first_pass, Move("pass")) is False
-    assert battle_ended(first_pass, second_pass, Move("pass")) is True
+    assert battle_ended(game, first_pass) is False
+    assert battle_ended(first_pass, second_pass) is True
     assert second_pass.phase == "battle" and second_pass.battles_won == (0, 0)
 
 
@@ -287,10 +287,10 @@ def test_battle_ended_sees_a_duel_battle_won_with_a_turncoat() -> None:
     game.play("play 5")
     before = game.copy()
     game.play("play 3")
-    assert battle_ended(before, game, Move.parse("play 3")) is False
+    assert battle_ended(before, game) is False
     before = game.copy()
     game.play("play turncoat")
-    assert battle_ended(before, game, Move.parse("play turncoat")) is True
+    assert battle_ended(before, game) is True
     assert game.battles_won == (1, 0)
 
 
