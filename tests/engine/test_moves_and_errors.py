@@ -168,6 +168,16 @@ def test_play_accepts_a_move_as_well_as_its_text() -> None:
     assert by_text.record() == by_move.record()
 
 
+@pytest.mark.parametrize("edition", ALL_EDITIONS)
+def test_replaying_the_record_of_a_scenario_rebuilds_the_same_state(edition: str) -> None:
+    hands = [["10", "drummer", "winter", "1"], ["5", "heroine", "scarecrow", "2"], ["3"]]
+    players = 2 if edition == "zman-duel" else 3
+    game = battle(edition, hands[:players], seed=11)
+    third_seat = ["play 3"] if players == 3 else []
+    play(game, "play 10", "play 5", *third_seat, "play drummer", "play scarecrow 5", "play winter")
+    assert snapshot(Game.replay(game.record()), players) == snapshot(game, players)
+
+
 def assert_round_trips(move: Move) -> None:
     """``move`` survives its text (in any case) and its ``repr``."""
     text = str(move)
