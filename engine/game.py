@@ -620,6 +620,11 @@ class Game:
             self._control[name] = seat
         if spec.get("favor") is not None:
             self._favor = self._region(spec["favor"])
+            if self._favor in self._control:
+                holder = self._control[self._favor]
+                raise ValueError(
+                    f"the Favor cannot lie on {self._favor}: it is held by seat {holder}"
+                )
         battle = spec.get("battle")
         if battle is not None:
             region = self._region(battle)
