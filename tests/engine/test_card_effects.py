@@ -338,7 +338,7 @@ def test_zman_favor_goes_unasked_to_the_only_empty_region() -> None:
     assert (game.phase, game.to_act) == ("battle", 1)
 
 
-@pytest.mark.parametrize("edition", ("zman", "zman-classic", "ffg"))
+@pytest.mark.parametrize("edition", FAVOR_BISHOP_EDITIONS)
 def test_no_battle_in_the_favor_region(edition: str) -> None:
     game = Game.setup(edition, players=2, hands=[["10"], ["5"]], first=0, favor="Roma")
     assert "battle Roma" not in move_texts(game.legal_moves())

@@ -103,11 +103,14 @@ def test_first_battle_marker_is_a_fair_random_seat(edition: str) -> None:
 # Where a battle may be --------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("edition", ("zman", "zman-classic", "ffg"))
-def test_battle_only_in_a_region_without_control_marker_or_favor(edition: str) -> None:
+@pytest.mark.parametrize(("edition", "favor"), [("zman", "Roma"), ("zman-classic", None),
+                                               ("ffg", "Roma")])  # fmt: skip
+def test_battle_only_in_a_region_without_control_marker_or_favor(
+    edition: str, favor: str | None
+) -> None:
     game = Game.setup(edition, players=2, hands=[["10"], ["5"]], first=0,
-                      control={"Milano": 1, "Genova": 0}, favor="Roma")  # fmt: skip
-    assert battle_choices(game) == set(REGIONS) - {"Milano", "Genova", "Roma"}
+                      control={"Milano": 1, "Genova": 0}, favor=favor)  # fmt: skip
+    assert battle_choices(game) == set(REGIONS) - {"Milano", "Genova", favor}
     with pytest.raises(IllegalMoveError):
         game.play("battle Milano")
 

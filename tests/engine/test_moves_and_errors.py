@@ -83,6 +83,9 @@ IMPOSSIBLE_SETUPS = [  # (edition, Game.setup keywords, a word the message must 
     ("zman", {"hands": [["10"], []], "control": {"Milano": 1}, "battle": "Milano"}, "milano"),
     ("zman", {"hands": [["10"], []], "first": 2}, "first"),
     ("ffg", {"hands": [["10"], []], "control": {"Milano": 1}, "favor": "Milano"}, "favor"),
+    ("zman-classic", {"hands": [["10"], []], "favor": "Roma"}, "favor"),
+    ("eurogames", {"hands": [["10"], []], "favor": "Roma"}, "favor"),
+    ("zman-duel", {"hands": [["10"], []], "favor": "Roma"}, "board"),
 ]
 
 
