@@ -354,6 +354,15 @@ def test_duel_bishop_places_no_favor_and_the_battle_goes_on() -> None:
     assert game.strength(0) == 0
 
 
+@pytest.mark.parametrize("edition", NEW_BISHOP_EDITIONS)
+def test_spring_moves_to_the_next_value_after_a_bishop_discards_the_highest(edition: str) -> None:
+    game = play(battle(edition, [["10", "6", "1"], ["spring", "bishop", "2"]]),
+                "play 10", "play spring")  # fmt: skip
+    assert game.strength(0) == 13
+    play(game, "play 6", "play bishop")
+    assert game.strength(0) == 6 + 3
+
+
 # Bishop, classic version (zman-classic, eurogames): the battle ends with no winner ---------------
 
 
@@ -451,9 +460,12 @@ def test_battle_ender_can_hand_the_battle_to_an_opponent(edition: str) -> None:
     assert won_last_battle(game, edition, 0)
 
 
-def test_eurogames_defender_who_has_not_played_cannot_answer_a_surrender() -> None:
-    game = battle("eurogames", [["5", "surrender", "1"], ["2"], ["heroine", "10"]],
-                  control={BATTLE_REGION: 2})  # fmt: skip
+@pytest.mark.parametrize(("edition", "options"), [("eurogames", ()), ("ffg", ("sieges",))])
+def test_defender_who_has_not_played_cannot_answer_a_surrender(
+    edition: str, options: tuple[str, ...]
+) -> None:
+    game = battle(edition, [["5", "surrender", "1"], ["2"], ["heroine", "10"]],
+                  control={BATTLE_REGION: 2}, options=options)  # fmt: skip
     play(game, "play 5", "pass", "pass", "play surrender")
     assert game.control[BATTLE_REGION] == 0
     assert game.battle_marker == 0

@@ -89,7 +89,11 @@ IMPOSSIBLE_SETUPS = [  # (edition, Game.setup keywords, a word the message must 
 ]
 
 
-@pytest.mark.parametrize(("edition", "setup", "word"), IMPOSSIBLE_SETUPS)
+@pytest.mark.parametrize(
+    ("edition", "setup", "word"),
+    IMPOSSIBLE_SETUPS,
+    ids=[f"{edition}-{word}" for edition, _, word in IMPOSSIBLE_SETUPS],
+)
 def test_setup_refuses_an_impossible_position_with_a_clear_value_error(
     edition: str, setup: dict[str, Any], word: str
 ) -> None:
