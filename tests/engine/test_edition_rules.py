@@ -199,6 +199,19 @@ def test_cede_is_illegal_without_the_option(edition: str) -> None:
         game.play("cede")
 
 
+@pytest.mark.parametrize(
+    ("edition", "option"),
+    [("zman", "cede"), ("zman-classic", "sieges"), ("zman-duel", "cede"), ("eurogames", "sieges"),
+     ("ffg", "fly")],
+)  # fmt: skip
+def test_an_option_the_edition_does_not_have_is_a_clear_value_error(
+    edition: str, option: str
+) -> None:
+    players = min(PLAYER_COUNTS[edition])
+    with pytest.raises(ValueError, match=option):
+        Game.new(edition, players=players, seed=0, options=(option,))
+
+
 # Token after a tie ------------------------------------------------------------------------------
 
 

@@ -101,6 +101,11 @@ def test_setup_refuses_an_impossible_position_with_a_clear_value_error(
         Game.setup(edition, players=2, **setup)
 
 
+def test_hands_are_listed_in_notation_order() -> None:
+    game = battle("zman", [["drummer", "heroine", "10", "spy", "1"], ["2"]])
+    assert game.hand(0) == ("1", "10", "heroine", "spy", "drummer")
+
+
 def test_both_move_errors_are_value_errors() -> None:
     assert issubclass(InvalidMoveError, ValueError)
     assert issubclass(IllegalMoveError, ValueError)
