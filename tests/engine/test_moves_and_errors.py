@@ -60,6 +60,17 @@ def choosing_battle() -> Game:
                       control={"Milano": 1}, favor="Roma")  # fmt: skip
 
 
+def placing_favor() -> Game:
+    """zman, seat 0 has just played a Bishop and must place the Favor; Milano is seat 1's."""
+    return play(battle("zman", [["bishop", "1"], ["5"]], control={"Milano": 1}), "play bishop")
+
+
+def retaining() -> Game:
+    """ffg, seat 0 is the last with cards (a 5 and a 3) and keeps up to two of them."""
+    game = battle("ffg", [["10", "5", "3"], ["1"]])
+    return play(game, "play 10", "play 1", "pass", "battle Roma")
+
+
 ILLEGAL = [  # (game, move, a word the message must name)
     (in_battle, "play drummer", "drummer"),
     (in_battle, "play scarecrow 10", "scarecrow"),
@@ -72,6 +83,12 @@ ILLEGAL = [  # (game, move, a word the message must name)
     (choosing_battle, "pass", "pass"),
     (choosing_battle, "play 10", "play"),
     (choosing_battle, "cede", "cede"),
+    (placing_favor, "favor Milano", "milano"),
+    (placing_favor, "favor none", "favor"),
+    (placing_favor, "pass", "pass"),
+    (retaining, "retain 10", "10"),
+    (retaining, "retain 5 5", "5"),
+    (retaining, "discard", "discard"),
 ]
 
 
