@@ -250,8 +250,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deal", type=int, default=60, help="cards dealt (default 60)")
     parser.add_argument("--repeat", type=int, default=5, help="timed runs per figure (default 5)")
     args = parser.parse_args(argv)
-    if args.seats < 2 or args.cards < 1 or not 0 <= args.deal <= args.cards or args.repeat < 1:
-        parser.error("need at least 2 seats, 1 card, a deal within the deck and 1 repeat")
+    if args.seats < 2 or args.cards < 1 or not 1 <= args.deal <= args.cards or args.repeat < 1:
+        parser.error(
+            "need at least 2 seats, 1 card, a deal of 1 card or more within the deck, 1 repeat"
+        )
 
     names = [f"card-{i % 22}" for i in range(args.cards)]
     pool = ThreadPoolExecutor(max_workers=1)
@@ -262,7 +264,9 @@ def main(argv: list[str] | None = None) -> int:
     )
 
     decks = new_table(args.seats, names)
-    key = decks[0]._key()
+    key = decks[0].joint_key
+    if key is None:
+        sys.exit("bench_crypto: the table has no joint key")
     step0 = decks[0].make_shuffle()
     for deck in decks:
         deck.accept_shuffle(0, step0)
@@ -271,9 +275,9 @@ def main(argv: list[str] | None = None) -> int:
     out, proof = shuffle(deck_in, key, ctx)
     deck_bytes, proof_bytes = encode_ciphertexts(out), proof.encode()
 
-    def one_step() -> None:
+    def one_step() -> bytes:
         made, made_proof = shuffle(deck_in, key, ctx)
-        encode_ciphertexts(made) + made_proof.encode()
+        return encode_ciphertexts(made) + made_proof.encode()
 
     def one_verification() -> None:
         received = decode_ciphertexts(deck_bytes, args.cards)
