@@ -22,11 +22,8 @@ True
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from functools import cache
 
 from crypto.codec import Reader, encode_ciphertext, encode_scalar, encode_u32
 from crypto.context import Context, challenge
@@ -45,6 +42,7 @@ from crypto.group import (
     sub,
     sum_points,
 )
+from crypto.workers import WORKERS, pool
 
 __all__ = [
     "DecryptionShare",
@@ -60,7 +58,6 @@ _SHARE_DOMAIN = b"decryption-share"
 
 _PARALLEL_THRESHOLD = 8
 """Below this many shares, handing them to the thread pool costs more than it saves."""
-_WORKERS = min(os.cpu_count() or 1, 8)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,17 +114,13 @@ def verify_share(
     share: DecryptionShare, key: Point, ciphertext: Ciphertext, position: int, context: Context
 ) -> None:
     """Check a share by ``context.seat`` (key ``key``); :class:`VerificationError` if bad."""
-    if not is_point(share.share):
-        raise VerificationError(
-            context.seat, f"share for position {position} is not a group element"
-        )
     try:
+        # libsodium refuses to multiply a point outside the group, so this also checks the share
         commitment_base = sub(mul_base(share.response), mul(share.challenge, key))
         commitment_card = sub(mul(share.response, ciphertext[0]), mul(share.challenge, share.share))
     except GroupError:
-        raise VerificationError(
-            context.seat, f"share proof for position {position} is degenerate"
-        ) from None
+        what = "proof is degenerate" if is_point(share.share) else "is not a group element"
+        raise VerificationError(context.seat, f"share for position {position}: {what}") from None
     expected = challenge(
         _SHARE_DOMAIN,
         context,
@@ -161,24 +154,18 @@ def verify_shares(checks: Sequence[ShareCheck]) -> None:
 
     The first failing check in ``checks`` order raises its :class:`VerificationError`.
     """
-    if len(checks) < _PARALLEL_THRESHOLD or _WORKERS == 1:
+    if len(checks) < _PARALLEL_THRESHOLD or WORKERS == 1:
         for check in checks:
             check.run()
         return
-    chunk = -(-len(checks) // _WORKERS)
-    for _ in _pool().map(_run_all, [checks[i : i + chunk] for i in range(0, len(checks), chunk)]):
+    chunk = -(-len(checks) // WORKERS)
+    for _ in pool().map(_run_all, [checks[i : i + chunk] for i in range(0, len(checks), chunk)]):
         pass
 
 
 def _run_all(checks: Sequence[ShareCheck]) -> None:
     for check in checks:
         check.run()
-
-
-@cache
-def _pool() -> ThreadPoolExecutor:
-    """One pool for the process, made on first use (a pool per call costs more than it saves)."""
-    return ThreadPoolExecutor(max_workers=_WORKERS, thread_name_prefix="share-check")
 
 
 def unblind(ciphertext: Ciphertext, shares: Iterable[Point]) -> Point:

@@ -61,11 +61,9 @@ crypto.errors.VerificationError: seat 2: shuffle proof does not verify
 from __future__ import annotations
 
 import hashlib
-import os
 import secrets
-import threading
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor, wait
+from concurrent.futures import wait
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -88,6 +86,7 @@ from crypto.group import (
     random_scalar,
     sum_points,
 )
+from crypto.workers import pool
 
 __all__ = [
     "ShuffleProof",
@@ -499,25 +498,6 @@ def _point_problem(
     return "shuffle proof does not verify (a term vanishes)"
 
 
-_executor_lock = threading.Lock()
-_executor: ThreadPoolExecutor | None = None
-
-
-def _worker() -> ThreadPoolExecutor:
-    """The one worker thread that takes half of each evaluation (created on first use)."""
-    global _executor
-    with _executor_lock:
-        if _executor is None:
-            _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="shuffle")
-        return _executor
-
-
-def _forget_worker() -> None:
-    global _executor
-    _executor = None
-
-
-os.register_at_fork(after_in_child=_forget_worker)
 
 
 def _first_invalid(points: Sequence[bytes]) -> int | None:
@@ -528,7 +508,7 @@ def _first_invalid(points: Sequence[bytes]) -> int | None:
     if len(points) * _VALIDATE_COST < _PARALLEL_THRESHOLD:
         return _scan_invalid(points, 0)
     half = len(points) // 2
-    future = _worker().submit(_scan_invalid, points[half:], half)
+    future = pool().submit(_scan_invalid, points[half:], half)
     first = _scan_invalid(points[:half], 0)
     second = future.result()
     return second if first is None else first
@@ -577,7 +557,7 @@ def _evaluate(
         while total < half:
             total += costs[cut]
             cut += 1
-        future = _worker().submit(_partial_sums, items[cut:])
+        future = pool().submit(_partial_sums, items[cut:])
         try:
             sums = _partial_sums(items[:cut])
         except BaseException:
