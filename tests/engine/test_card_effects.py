@@ -361,6 +361,25 @@ def test_spring_moves_to_the_next_value_after_a_bishop_discards_the_highest(edit
     assert game.strength(0) == 6 + 3
 
 
+@pytest.mark.parametrize("card", ["bishop", "scarecrow"])
+def test_ffg_bishop_and_scarecrow_are_discarded_at_once(card: str) -> None:
+    game = battle("ffg", [[card, "1"], ["2"]])
+    discarded_before = game.discard_pile.count(card)
+    play(game, f"play {card}")
+    if game.phase == "favor":
+        play(game, "favor Roma")
+    assert card not in game.row(0)
+    assert game.discard_pile.count(card) == discarded_before + 1
+
+
+@pytest.mark.parametrize("card", ["bishop", "scarecrow"])
+def test_zman_bishop_and_scarecrow_stay_in_the_row_until_the_battle_ends(card: str) -> None:
+    game = play(battle("zman", [[card, "1"], ["2"]]), f"play {card}")
+    if game.phase == "favor":
+        play(game, "favor Roma")
+    assert game.row(0) == (card,)
+
+
 # Bishop, classic version (zman-classic, eurogames): the battle ends with no winner ---------------
 
 
