@@ -620,6 +620,10 @@ class Game:
             self._control[name] = seat
         if spec.get("favor") is not None:
             self._favor = self._region(spec["favor"])
+            if self.edition.favor == "none":
+                raise ValueError(
+                    f"{self.edition.name} has no Favor marker: its Bishop never places it"
+                )
             if self._favor in self._control:
                 holder = self._control[self._favor]
                 raise ValueError(
