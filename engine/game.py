@@ -30,6 +30,7 @@ Rule decisions taken where the rulebooks and the design are silent are listed in
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -1405,6 +1406,4 @@ def _deck_lists(edition: str, deck: Sequence[str] | Sequence[Sequence[str]]) -> 
 
 
 def _jsonable(record: Mapping[str, Any]) -> dict[str, Any]:
-    import json
-
     return dict(json.loads(json.dumps(record)))
