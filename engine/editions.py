@@ -11,7 +11,8 @@ Victory(connected=6, total=None)
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 __all__ = ["EDITIONS", "OPTIONS", "Edition", "Victory"]
@@ -108,6 +109,9 @@ class Edition:
     victory_by_players: tuple[tuple[int, Victory], ...] = ((2, Victory(3, 5)),)
     """(fewest players, victory) pairs, ascending."""
     options: frozenset[str] = field(default_factory=frozenset)
+    """The house-rule switches this edition allows (see :data:`OPTIONS`)."""
+    may_cede: bool = False
+    """The battle-marker holder may hand it to the left instead of opening a battle."""
     choice_after_compare: bool = False
     """FFG order: the next battle is chosen right after strengths are compared."""
 
@@ -122,6 +126,29 @@ class Edition:
 
     def deck_counter(self) -> Counter[str]:
         return Counter(dict(self.cards))
+
+    def with_options(self, options: Iterable[str]) -> Edition:
+        """This edition with house-rule switches turned on; ValueError for one it does not allow.
+
+        >>> sieges = EDITIONS["ffg"].with_options(["sieges"])
+        >>> sieges.owner_defends, sieges.battle_in_owned, sieges.may_cede
+        (True, True, False)
+        """
+        chosen = frozenset(options)
+        for option in sorted(chosen):
+            if option not in self.options:
+                allowed = ", ".join(sorted(self.options)) or "none"
+                known = "" if option in OPTIONS else " (no such option)"
+                raise ValueError(
+                    f"{self.name} has no option {option!r}{known}; its options: {allowed}"
+                )
+        sieges = "sieges" in chosen
+        return replace(
+            self,
+            owner_defends=self.owner_defends or sieges,
+            battle_in_owned=self.battle_in_owned or sieges,
+            may_cede=self.may_cede or "cede" in chosen,
+        )
 
     def victory(self, players: int) -> Victory:
         """The victory condition for a table of ``players``."""

@@ -40,7 +40,7 @@ from typing import Any
 from engine.board import REGIONS, largest_group, region_named
 from engine.cards import CARD_ORDER, MERCENARY_VALUE, SEASONS, card_name, sort_cards
 from engine.chance import ChanceNode, Choice, Deal, SeededChance
-from engine.editions import EDITIONS, OPTIONS, Edition
+from engine.editions import EDITIONS, Edition
 from engine.moves import IllegalMoveError, InvalidMoveError, Move
 from engine.strength import Step, breakdown, highest_mercenary, strength
 
@@ -159,11 +159,7 @@ class Game:
             )
             raise ValueError(f"{name} is played by {span} players, not {players}")
         options = frozenset(header.get("options", ()))
-        for option in options:
-            if option not in edition.options:
-                allowed = ", ".join(sorted(edition.options)) or "none"
-                known = "" if option in OPTIONS else " (no such option)"
-                raise ValueError(f"{name} has no option {option!r}{known}; its options: {allowed}")
+        edition = edition.with_options(options)
         if observer is not None and not 0 <= observer < players:
             raise ValueError(f"seat {observer} is not at a table of {players}")
         self.edition: Edition = edition
@@ -550,7 +546,7 @@ class Game:
             self._continue(outcome)
         else:
             cards = self._check_deal(node, outcome)
-            pile = node.seat if self.edition.per_seat_decks else 0
+            pile = self._deck_of(node.seat)
             self._events.append(["deal", node.seat, node.count if cards is None else list(cards)])
             self._give(node.seat, pile, node.count, cards)
             self._next_chance()
@@ -630,15 +626,11 @@ class Game:
                 raise ValueError(
                     f"the Favor cannot lie on {self._favor}: it is held by seat {holder}"
                 )
-        battle = spec.get("battle")
-        if battle is not None:
-            region = self._region(battle)
+        if spec.get("battle") is not None:
+            region = self._region(spec["battle"])
             if region not in self._battle_sites():
                 raise ValueError(f"no battle may be fought in {region} now")
-            spec_battle: str | None = region
-        else:
-            spec_battle = None
-        self._next_region = spec_battle
+            self._next_region = region
         deals = [
             Deal(seat, edition.hand_size + edition.bonus_per_region * self.battles_won[seat])
             for seat, hand in enumerate(hands)
@@ -647,11 +639,10 @@ class Game:
         self._ask_deals(deals, "_setup_dealt")
 
     def _setup_dealt(self, _: object = None) -> None:
-        if self._next_region is not None or not self.edition.board:
-            region, self._next_region = self._next_region, None
-            self._begin_battle(region)
+        if self._next_region is not None:
+            self._begin_chosen_battle()
         else:
-            self._open_choice()
+            self._round_dealt()
 
     def _region(self, name: str) -> str:
         if not self.edition.board:
@@ -724,7 +715,7 @@ class Game:
         if isinstance(node, Choice):
             self.resolve(source.choose(node, index=self._choices_made))
             return
-        pile = node.seat if self.edition.per_seat_decks else 0
+        pile = self._deck_of(node.seat)
         self.resolve(
             source.deal(
                 node,
@@ -736,7 +727,7 @@ class Game:
         )
 
     def _check_deal(self, node: Deal, outcome: object) -> tuple[str, ...] | None:
-        pile = node.seat if self.edition.per_seat_decks else 0
+        pile = self._deck_of(node.seat)
         if node.count > self._pile_sizes[pile]:
             raise ValueError("the draw pile is too small for this deal")
         if outcome is None:
@@ -813,7 +804,7 @@ class Game:
     # ------------------------------------------------------------------ battle
 
     def _battle_sites(self) -> list[str]:
-        owned_allowed = self.edition.battle_in_owned or "sieges" in self.options
+        owned_allowed = self.edition.battle_in_owned
         return [
             region
             for region in REGIONS
@@ -847,7 +838,7 @@ class Game:
         self._passed = {s for s in range(self.players) if s not in self._participants}
         self._played = set()
         self._defender = None
-        if region is not None and (self.edition.owner_defends or "sieges" in self.options):
+        if region is not None and self.edition.owner_defends:
             self._defender = self._control.get(region)
         self._next_turn(self._marker if first is None else first)
 
@@ -1064,9 +1055,9 @@ class Game:
         return counts.index(best)
 
     def _has_won(self, seat: int) -> bool:
-        if not self.edition.board:
-            return self._battles_won[seat] >= self.edition.victory(self.players).connected
         victory = self.edition.victory(self.players)
+        if not self.edition.board:
+            return self._battles_won[seat] >= victory.connected
         regions = [region for region, owner in self._control.items() if owner == seat]
         if victory.total is not None and len(regions) >= victory.total:
             return True
@@ -1109,16 +1100,13 @@ class Game:
         ]
         stalled = self._last_battle is not None and not self._last_battle.cards_played
         if len(out_of_cards) == self.players or (out_of_cards and stalled):
-            best = max(self._battles_won)
-            leaders = [s for s in range(self.players) if self._battles_won[s] == best]
+            leaders = _most(self._battles_won)
             self._finish(leaders if len(leaders) == 1 else ())
             return
         self._begin_battle(None)
 
     def _no_region_left(self) -> None:
-        counts = self.battles_won
-        best = max(counts)
-        tied = tuple(seat for seat in range(self.players) if counts[seat] == best)
+        tied = _most(self.battles_won)
         if self.edition.no_region_left == "final-battle" and len(tied) > 1:
             self._clear_battle()
             self._final_battle = True
@@ -1129,18 +1117,17 @@ class Game:
         self._finish(tied)
 
     def _final_dealt(self, _: object = None) -> None:
-        first = next(
-            (self._marker + i) % self.players
-            for i in range(1, self.players + 1)
-            if (self._marker + i) % self.players in self._participants
-        )
-        self._begin_battle(None, first)
+        left = self._clockwise_from(self._marker + 1)
+        self._begin_battle(None, next(seat for seat in left if seat in self._participants))
 
     # ------------------------------------------------------------------ hands and rounds
 
+    def _clockwise_from(self, start: int) -> list[int]:
+        """Every seat once, clockwise, beginning with ``start`` (mod the table size)."""
+        return [(start + i) % self.players for i in range(self.players)]
+
     def _start_discard_step(self, then: str) -> None:
-        n = self.players
-        self._discard_queue = [(self._marker + i) % n for i in range(n)]
+        self._discard_queue = self._clockwise_from(self._marker)
         self._after_discard = then
         self._continue_discard()
 
@@ -1191,12 +1178,9 @@ class Game:
     def _ffg_refill(self) -> None:
         self._to_act = None
         self._gather(keep_hands=True)
-        self._deal_round("_refilled")
+        self._deal_round("_begin_chosen_battle")
 
-    def _refilled(self, _: object = None) -> None:
-        self._begin_chosen_battle()
-
-    def _begin_chosen_battle(self) -> None:
+    def _begin_chosen_battle(self, _: object = None) -> None:
         region, self._next_region = self._next_region, None
         self._begin_battle(region)
 
@@ -1264,7 +1248,7 @@ class Game:
         return []
 
     def _may_cede(self) -> bool:
-        return "cede" in self.options and self._cedes < self.players - 1
+        return self.edition.may_cede and self._cedes < self.players - 1
 
     def _holdable(self, seat: int) -> list[str]:
         if self._knows_hand(seat):
@@ -1360,7 +1344,7 @@ class Game:
                 return f"the Favor marker is on {region}: no battle may be fought there"
             return f"{region} is held by seat {self._control.get(region)}"
         if move.verb == "cede":
-            if "cede" not in self.options:
+            if not self.edition.may_cede:
                 return "you may not cede the battle marker without the 'cede' option"
             return "the battle marker has gone round the table: you must choose a battle"
         if move.verb == "favor":
@@ -1388,6 +1372,12 @@ class Game:
             whose = "your row" if move.target_seat is None else f"seat {move.target_seat}'s row"
             return f"there is no {move.target} in {whose} to take back"
         return f"you cannot play {card_name(card)} now"
+
+
+def _most(counts: Sequence[int]) -> tuple[int, ...]:
+    """The seats with the highest count."""
+    best = max(counts)
+    return tuple(seat for seat, count in enumerate(counts) if count == best)
 
 
 def _checked_cards(cards: Iterable[str]) -> list[str]:
