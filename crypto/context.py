@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from crypto.codec import encode_bytes, encode_u32
 from crypto.group import hash_to_scalar
 
 __all__ = ["Context", "challenge"]
@@ -30,12 +31,7 @@ class Context:
 
     def encode(self) -> bytes:
         """Canonical bytes: the length-prefixed table id, then round and seat (u32 LE each)."""
-        return (
-            len(self.table).to_bytes(2, "little")
-            + self.table
-            + self.round.to_bytes(4, "little")
-            + self.seat.to_bytes(4, "little")
-        )
+        return encode_bytes(self.table) + encode_u32(self.round) + encode_u32(self.seat)
 
     def for_seat(self, seat: int) -> Context:
         """The same table and round, for another seat."""

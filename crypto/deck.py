@@ -47,7 +47,7 @@ from crypto.codec import (
 from crypto.context import Context
 from crypto.elgamal import Ciphertext, decrypt, trivial
 from crypto.errors import DecodeError, VerificationError
-from crypto.group import L, Point, mul, mul_base, random_scalar
+from crypto.group import L, Point, mul_base, random_scalar
 from crypto.keys import KeyAnnouncement, joint_key, prove_key
 from crypto.shares import (
     DecryptionShare,
@@ -528,7 +528,7 @@ class Deck:
         secrets: Sequence[int],
     ) -> None:
         for seat, share in record.shares.get(position, {}).items():
-            if share != mul(secrets[seat], ciphertext[0]):
+            if share != share_point(secrets[seat], ciphertext):
                 raise VerificationError(seat, f"share for position {position} was not x·a")
         owner = record.owners.get(position)
         for known in (record.revealed.get(position), record.opened.get(position)):
