@@ -26,19 +26,34 @@ It reads only public facts and its own hand, so it plays the same from its seat'
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import NamedTuple
 
 from bots.strategy import battle_ended, moves_for
 from engine import ADJACENT, Game, Move
+from engine.board import connected_groups
 from engine.cards import FLAT_BONUS, MERCENARY_VALUE
 
 __all__ = ["GreedyBot"]
 
 CARD_WORTH: dict[str, int] = {
-    "1": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "10": 10,
-    "heroine": 10, "spy": 2, "courtesan": 2, "drummer": 7, "winter": 5, "spring": 5,
-    "bishop": 6, "scarecrow": 1, "turncoat": 8, "surrender": 8,
+    "1": 1,
+    "2": 2,
+    "3": 3,
+    "4": 4,
+    "5": 5,
+    "6": 6,
+    "10": 10,
+    "heroine": 10,
+    "spy": 2,
+    "courtesan": 2,
+    "drummer": 7,
+    "winter": 5,
+    "spring": 5,
+    "bishop": 6,
+    "scarecrow": 1,
+    "turncoat": 8,
+    "surrender": 8,
 }
 """What keeping a card is worth, roughly: to spend the cheapest card that does the job, and to
 choose what to retain."""
@@ -87,9 +102,9 @@ class GreedyBot:
 
         def cheapest(result: str, least_margin: float = float("-inf")) -> Move | None:
             fitting = [
-                move for move in moves
-                if outcomes[move].result == result
-                and outcomes[move].margin > least_margin
+                move
+                for move in moves
+                if outcomes[move].result == result and outcomes[move].margin > least_margin
             ]
             return self._best(fitting, lambda move: -_cost(move)) if fitting else None
 
@@ -103,13 +118,12 @@ class GreedyBot:
         if take_lead is not None:
             return take_lead
         improving = [
-            move for move in moves
+            move
+            for move in moves
             if outcomes[move].result == OPEN and outcomes[move].margin > margin_now
         ]
         if improving:
-            return self._best(
-                improving, lambda move: outcomes[move].margin * 100 - _cost(move)
-            )
+            return self._best(improving, lambda move: outcomes[move].margin * 100 - _cost(move))
         return cheapest(NO_WINNER) or passing
 
 
@@ -143,12 +157,13 @@ def _outcome_after(game: Game, seat: int, move: Move) -> Outcome:
         return Outcome(WON if seat in after.winners else LOST)
     if not battle_ended(game, after):
         return Outcome(OPEN, _margin(after, seat))
-    region = game.battle_region
-    if region is not None and after.control.get(region) == seat:
+    result = after.last_battle
+    assert result is not None
+    if result.winner == seat or (
+        result.region is not None and after.control.get(result.region) == seat
+    ):  # an owner who keeps his city in a tie has won it too
         return Outcome(WON)
-    if after.battles_won[seat] > game.battles_won[seat]:
-        return Outcome(WON)
-    return Outcome(LOST if after.battles_won != game.battles_won else NO_WINNER)
+    return Outcome(NO_WINNER if result.winner is None else LOST)
 
 
 def _hand_potential(game: Game, seat: int) -> float:
@@ -161,27 +176,10 @@ def _hand_potential(game: Game, seat: int) -> float:
     return doubling * mercenaries + sum(FLAT_BONUS.get(card, 0) for card in hand)
 
 
-def _groups(regions: Iterable[str]) -> list[set[str]]:
-    """The connected groups the given regions form on the board."""
-    remaining = set(regions)
-    groups = []
-    while remaining:
-        frontier = [remaining.pop()]
-        group = set(frontier)
-        while frontier:
-            for neighbour in ADJACENT[frontier.pop()]:
-                if neighbour in remaining:
-                    remaining.discard(neighbour)
-                    group.add(neighbour)
-                    frontier.append(neighbour)
-        groups.append(group)
-    return groups
-
-
 def _group_with(game: Game, seat: int, region: str) -> int:
     """Size of the connected group ``seat`` would have around ``region`` if it took it."""
     owned = {place for place, owner in game.control.items() if owner == seat}
-    return next(len(group) for group in _groups(owned | {region}) if region in group)
+    return next(len(group) for group in connected_groups(owned | {region}) if region in group)
 
 
 def _opening_score(game: Game, seat: int, move: Move) -> float:
@@ -191,18 +189,17 @@ def _opening_score(game: Game, seat: int, move: Move) -> float:
     owner = game.control.get(region)
     if owner == seat:
         return float("-inf")
-    rivals = sum(
-        1 for place in ADJACENT[region] if game.control.get(place) not in (None, seat)
-    )
+    rivals = sum(1 for place in ADJACENT[region] if game.control.get(place) not in (None, seat))
     taken_from_rival = 1 if owner is not None else 0
     return _group_with(game, seat, region) + taken_from_rival - rivals / 10
 
 
 def _leader(game: Game, seat: int) -> int:
     """The opponent controlling the most regions (ties: the one with the largest group)."""
+
     def standing(other: int) -> tuple[int, int]:
         owned = [place for place, owner in game.control.items() if owner == other]
-        return len(owned), max((len(group) for group in _groups(owned)), default=0)
+        return len(owned), max((len(group) for group in connected_groups(owned)), default=0)
 
     return max((other for other in _seats(game) if other != seat), key=standing)
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-__all__ = ["ADJACENT", "REGIONS", "largest_group", "region_named"]
+__all__ = ["ADJACENT", "REGIONS", "connected_groups", "largest_group", "region_named"]
 
 _BORDERS = """
 Torino:  Genova Milano
@@ -59,18 +59,27 @@ def region_named(name: str) -> str | None:
     return _BY_LOWER.get(name.lower())
 
 
-def largest_group(regions: Iterable[str]) -> int:
-    """The size of the largest connected group among ``regions``."""
+def connected_groups(regions: Iterable[str]) -> list[frozenset[str]]:
+    """The connected groups that ``regions`` form on the board.
+
+    >>> sorted(map(sorted, connected_groups({"Roma", "Napoli", "Torino"})))
+    [['Napoli', 'Roma'], ['Torino']]
+    """
     left = set(regions)
-    best = 0
+    groups = []
     while left:
         frontier = [left.pop()]
-        size = 1
+        group = set(frontier)
         while frontier:
             for neighbour in ADJACENT[frontier.pop()]:
                 if neighbour in left:
                     left.remove(neighbour)
+                    group.add(neighbour)
                     frontier.append(neighbour)
-                    size += 1
-        best = max(best, size)
-    return best
+        groups.append(frozenset(group))
+    return groups
+
+
+def largest_group(regions: Iterable[str]) -> int:
+    """The size of the largest connected group among ``regions``."""
+    return max(map(len, connected_groups(regions)), default=0)
