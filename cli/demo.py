@@ -19,7 +19,7 @@ from typing import TextIO
 
 from bots import make_bot
 from bots.strategy import Strategy, battle_ended
-from engine import Game, Move
+from engine import BattleResult, Game, Move
 
 __all__ = ["DemoSettings", "run_demo"]
 
@@ -171,19 +171,18 @@ class _Narrator:
         for seat in self._seats:
             reasons = "; ".join(str(step) for step in result.breakdown(seat))
             self._say(f"    {self._who(seat)}: {result.strengths[seat]}  ({reasons})")
-        self._say("  " + self._winner_line(before))
+        self._say("  " + self._winner_line(before, result))
 
-    def _winner_line(self, before: Game) -> str:
-        game, region = self._game, before.battle_region
+    def _winner_line(self, before: Game, result: BattleResult) -> str:
+        game, region, winner = self._game, result.region, result.winner
         if before.final_battle:
             names = " and ".join(self._who(seat) for seat in game.winners)
             return f"{names} {'win' if len(game.winners) > 1 else 'wins'} the final battle."
         if region is None:
-            gained = [s for s in self._seats if game.battles_won[s] > before.battles_won[s]]
-            return f"{self._who(gained[0])} wins the battle." if gained else "No winner."
-        owner, previous = game.control.get(region), before.control.get(region)
-        if owner is not None and owner != previous:
-            return f"{self._who(owner)} wins and takes {region}."
+            return "No winner." if winner is None else f"{self._who(winner)} wins the battle."
+        if winner is not None and winner != before.control.get(region):
+            return f"{self._who(winner)} wins and takes {region}."
+        owner = game.control.get(region)
         if owner is not None:
             return f"{self._who(owner)} keeps {region}."
         return f"No winner: {region} stays empty."
