@@ -9,7 +9,7 @@ no randomness of its own.
 
 from engine.board import ADJACENT, REGIONS
 from engine.cards import CARDS
-from engine.chance import ChanceNode, Choice, Deal, SeededChance
+from engine.chance import ChanceNode, Choice, Deal, Draw, SeededChance
 from engine.editions import EDITIONS, OPTIONS, Edition, Victory
 from engine.game import BattleResult, Game, SeatView
 from engine.moves import IllegalMoveError, InvalidMoveError, Move, MoveError
@@ -25,6 +25,7 @@ __all__ = [
     "ChanceNode",
     "Choice",
     "Deal",
+    "Draw",
     "Edition",
     "Game",
     "IllegalMoveError",

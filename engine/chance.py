@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from engine.cards import sort_cards
 
-__all__ = ["ChanceNode", "Choice", "Deal", "SeededChance"]
+__all__ = ["ChanceNode", "Choice", "Deal", "Draw", "SeededChance"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +46,25 @@ class Choice:
 
 
 ChanceNode = Deal | Choice
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Where a pending :class:`Deal` takes its cards from, for a dealer outside the rules.
+
+    Draw pile ``pile`` is re-formed (shuffled afresh) at each ``epoch``; the deal takes
+    positions ``start`` to ``start + deal.count - 1`` of that epoch's order.
+    """
+
+    deal: Deal
+    pile: int
+    epoch: int
+    start: int
+
+    @property
+    def positions(self) -> range:
+        """The positions of the epoch's order this deal takes."""
+        return range(self.start, self.start + self.deal.count)
 
 
 class SeededChance:

@@ -39,7 +39,7 @@ from typing import Any
 
 from engine.board import REGIONS, largest_group, region_named
 from engine.cards import CARD_ORDER, MERCENARY_VALUE, SEASONS, card_name, sort_cards
-from engine.chance import ChanceNode, Choice, Deal, SeededChance
+from engine.chance import ChanceNode, Choice, Deal, Draw, SeededChance
 from engine.editions import EDITIONS, Edition
 from engine.moves import IllegalMoveError, InvalidMoveError, Move
 from engine.strength import Step, breakdown, highest_mercenary, strength
@@ -47,6 +47,8 @@ from engine.strength import Step, breakdown, highest_mercenary, strength
 __all__ = ["BattleResult", "Game", "SeatView"]
 
 RECORD_FORMAT = 1
+SPECTATOR = -1
+"""The ``observer`` of an engine that knows no seat's hand (:meth:`Game.spectate`)."""
 
 _PASS = Move("pass")
 _CEDE = Move("cede")
@@ -160,7 +162,7 @@ class Game:
             raise ValueError(f"{name} is played by {span} players, not {players}")
         options = frozenset(header.get("options", ()))
         edition = edition.with_options(options)
-        if observer is not None and not 0 <= observer < players:
+        if observer is not None and observer != SPECTATOR and not 0 <= observer < players:
             raise ValueError(f"seat {observer} is not at a table of {players}")
         self.edition: Edition = edition
         self.players = players
@@ -210,6 +212,7 @@ class Game:
         self._chance_queue: list[ChanceNode] = []
         self._after_chance = ""
         self._choices_made = 0
+        self._moves_played = 0
         self._next_region: str | None = None
         self._choosing_after_battle = False
         self._cedes = 0
@@ -278,6 +281,21 @@ class Game:
         other seats' moves are checked against what they could hold.
         """
         return cls(record, observer=seat)
+
+    @classmethod
+    def spectate(cls, record: Mapping[str, Any]) -> Game:
+        """An engine that knows no hand at all: what anyone may check of a game from outside.
+
+        Every deal is resolved with ``None`` and every move is checked as in a seat-view
+        engine. ``condottiere verify`` folds a game's signed record through one.
+
+        >>> g = Game.spectate({"edition": "zman-duel", "players": 2})
+        >>> g.resolve(1)                      # the first battle marker goes to seat 1
+        >>> g.resolve(None); g.resolve(None)  # eight cards to each seat, unseen
+        >>> g.phase, g.to_act, [g.hand_size(s) for s in range(2)]
+        ('battle', 1, [8, 8])
+        """
+        return cls(record, observer=SPECTATOR)
 
     @classmethod
     def replay(cls, record: Mapping[str, Any]) -> Game:
@@ -371,6 +389,39 @@ class Game:
         return self._final_battle
 
     @property
+    def moves_played(self) -> int:
+        """How many moves have been played: the same count in every seat's engine (a forced
+        ``keep`` the omniscient table plays itself counts too)."""
+        return self._moves_played
+
+    @property
+    def choices_made(self) -> int:
+        """How many fair random choices have been resolved; the next one has this index."""
+        return self._choices_made
+
+    def pending_draws(self) -> tuple[Draw, ...]:
+        """Where the pending deal and the deals queued behind it take their cards from.
+
+        Empty unless :attr:`chance` is a :class:`Deal`. A dealer outside the rules (the
+        mental-poker deck) uses it to know which positions of which shuffled pile to deal.
+
+        >>> g = Game.spectate({"edition": "zman", "players": 3})
+        >>> g.resolve(0)
+        >>> [(d.deal.seat, d.pile, d.epoch, d.start) for d in g.pending_draws()]
+        [(0, 0, 0, 0), (1, 0, 0, 10), (2, 0, 0, 20)]
+        """
+        if not isinstance(self.chance, Deal):
+            return ()
+        dealt = list(self._pile_dealt)
+        draws = []
+        for deal in (self.chance, *self._chance_queue):
+            assert isinstance(deal, Deal)  # a deal round queues deals only
+            pile = self._deck_of(deal.seat)
+            draws.append(Draw(deal, pile, self._pile_epoch[pile], dealt[pile]))
+            dealt[pile] += deal.count
+        return tuple(draws)
+
+    @property
     def discard_pile(self) -> tuple[str, ...]:
         return sort_cards(self._discard.elements())
 
@@ -400,7 +451,7 @@ class Game:
     def hand(self, seat: int) -> tuple[str, ...]:
         """``seat``'s hand in notation order (a seat-view engine knows only its own)."""
         if self._unknown[seat]:
-            raise ValueError(f"seat {self.observer} cannot see seat {seat}'s hand")
+            raise ValueError(f"{self._observer_name()} cannot see seat {seat}'s hand")
         return sort_cards(self._hands[seat].elements())
 
     def hand_size(self, seat: int) -> int:
@@ -523,6 +574,7 @@ class Game:
         else:
             revealed = self._check_hidden_move(move, seat, reveal)
         self._legal = None
+        self._moves_played += 1
         self._events.append(
             ["move", seat, str(move)]
             if revealed is None
@@ -704,6 +756,7 @@ class Game:
             ):
                 seat = self._to_act
                 self._events.append(["auto", seat, "keep"])
+                self._moves_played += 1
                 self._legal = None
                 self._continue_discard()
             else:
@@ -741,7 +794,7 @@ class Game:
             if any(self._piles[pile][c] < k for c, k in Counter(cards).items()):
                 raise ValueError("those cards are not in the draw pile")
         elif not self._knows_hand(node.seat):
-            raise ValueError(f"seat {self.observer} may not see seat {node.seat}'s cards")
+            raise ValueError(f"{self._observer_name()} may not see seat {node.seat}'s cards")
         else:
             for card, count in Counter(cards).items():
                 if self._unseen(card, pile) < count:
@@ -1191,7 +1244,10 @@ class Game:
 
     def _require_omniscient(self, what: str) -> None:
         if self.observer is not None:
-            raise ValueError(f"seat {self.observer} cannot see {what}")
+            raise ValueError(f"{self._observer_name()} cannot see {what}")
+
+    def _observer_name(self) -> str:
+        return "a spectator" if self.observer == SPECTATOR else f"seat {self.observer}"
 
     def _has_mercenary(self, seat: int) -> bool:
         return any(card in MERCENARY_VALUE for card in self._hands[seat])

@@ -3,23 +3,25 @@
 from __future__ import annotations
 
 import random
+from itertools import pairwise
 
 import pytest
 
-from engine import Game, IllegalMoveError
+from engine import Choice, Game, IllegalMoveError
 from tests.engine.playout import TABLES, feed, public_state
 
 
 def _lockstep(edition: str, players: int, options: tuple[str, ...], seed: int) -> None:
     table = Game.new(edition, players, seed, options)
     views = [Game.observe(table.record(), seat) for seat in range(players)]
+    spectator = Game.spectate(table.record())
     rng = random.Random(seed)
     fed = 0
 
     def catch_up() -> None:
         nonlocal fed
         events = table.record()["events"]
-        for view in views:
+        for view in [*views, spectator]:
             for event in events[fed:]:
                 feed(view, event)
         fed = len(events)
@@ -28,6 +30,9 @@ def _lockstep(edition: str, players: int, options: tuple[str, ...], seed: int) -
             assert view.hand(seat) == table.hand(seat)
             if table.to_act == seat:
                 assert view.legal_moves() == table.legal_moves()
+        assert public_state(spectator) == public_state(table), events[-1]
+        assert spectator.moves_played == table.moves_played
+        assert spectator.choices_made == table.choices_made
 
     catch_up()
     while table.to_act is not None:
@@ -41,6 +46,55 @@ def test_every_seat_view_agrees_with_the_omniscient_table_at_every_step(
 ) -> None:
     for seed in range(3):
         _lockstep(edition, players, options, seed)
+
+
+def test_a_spectator_sees_no_hand_and_is_never_told_dealt_cards() -> None:
+    table = Game.new("zman", 3, seed=5)
+    events = table.record()["events"]
+    spectator = Game.spectate(table.record())
+    feed(spectator, events[0])
+    with pytest.raises(ValueError, match="a spectator may not see seat 0's cards"):
+        spectator.resolve(events[1][2])
+    for event in events[1:]:
+        feed(spectator, event)
+    assert public_state(spectator) == public_state(table)
+    with pytest.raises(ValueError, match="a spectator cannot see seat 0's hand"):
+        spectator.hand(0)
+    with pytest.raises(ValueError, match="a spectator cannot see the draw pile"):
+        _ = spectator.draw_piles
+
+
+@pytest.mark.parametrize(("edition", "players", "options"), TABLES)
+def test_pending_draws_name_the_positions_the_seeded_dealer_deals(
+    edition: str, players: int, options: tuple[str, ...]
+) -> None:
+    """Each deal takes the next positions of its pile's order for the epoch: a dealer outside
+    the rules that deals those positions of a shuffled pile deals what the rules ask."""
+    table = Game({"edition": edition, "players": players, "options": list(options)})
+    rng = random.Random(3)
+    orders: dict[tuple[int, int], list[str]] = {}
+    taken: dict[tuple[int, int], int] = {}
+    while table.phase != "over":
+        if table.chance is None:
+            table.play(rng.choice(table.legal_moves()))
+        elif isinstance(table.chance, Choice):
+            table.resolve(rng.choice(table.chance.seats))
+        else:
+            draws = table.pending_draws()
+            assert draws[0].deal == table.chance
+            for before, after in pairwise(draws):
+                if before.pile == after.pile:
+                    assert after.epoch == before.epoch
+                    assert after.start == before.start + before.deal.count
+            draw = draws[0]
+            key = (draw.pile, draw.epoch)
+            if key not in orders:
+                orders[key] = list(table.draw_piles[draw.pile])
+                rng.shuffle(orders[key])
+            assert draw.start == taken.get(key, 0)
+            taken[key] = draw.start + draw.deal.count
+            table.resolve([orders[key][p] for p in draw.positions])
+    assert table.pending_draws() == ()
 
 
 def test_a_seat_view_never_learns_another_seats_dealt_cards() -> None:
