@@ -12,7 +12,14 @@ from engine.cards import CARDS
 from engine.chance import ChanceNode, Choice, Deal, Draw, SeededChance
 from engine.editions import EDITIONS, OPTIONS, Edition, Victory
 from engine.game import BattleResult, Game, SeatView
-from engine.moves import IllegalMoveError, InvalidMoveError, Move, MoveError
+from engine.moves import (
+    CardFlow,
+    IllegalMoveError,
+    InvalidMoveError,
+    Move,
+    MoveError,
+    card_flow,
+)
 from engine.strength import Step
 
 __all__ = [
@@ -22,6 +29,7 @@ __all__ = [
     "OPTIONS",
     "REGIONS",
     "BattleResult",
+    "CardFlow",
     "ChanceNode",
     "Choice",
     "Deal",
@@ -36,4 +44,5 @@ __all__ = [
     "SeededChance",
     "Step",
     "Victory",
+    "card_flow",
 ]

@@ -399,6 +399,20 @@ class Game:
         """How many fair random choices have been resolved; the next one has this index."""
         return self._choices_made
 
+    @property
+    def decks(self) -> tuple[tuple[str, ...], ...]:
+        """Every card of each physical deck (one, or one per seat in ``zman-duel``), in
+        notation order: draw pile ``p`` is only ever formed from ``decks[p]``.
+
+        A draw pile re-formed at a new epoch (see :meth:`pending_draws`) holds every card
+        of its deck that is in no hand.
+
+        >>> [len(deck) for deck in Game.spectate({"edition": "zman-duel", "players": 2}).decks]
+        [23, 23]
+        """
+        deck = sort_cards(self._deck_total.elements())
+        return tuple(deck for _ in self._piles)
+
     def pending_draws(self) -> tuple[Draw, ...]:
         """Where the pending deal and the deals queued behind it take their cards from.
 

@@ -24,7 +24,7 @@ from functools import lru_cache
 from engine.board import region_named
 from engine.cards import CARD_ORDER, MERCENARY_VALUE
 
-__all__ = ["IllegalMoveError", "InvalidMoveError", "Move", "MoveError"]
+__all__ = ["CardFlow", "IllegalMoveError", "InvalidMoveError", "Move", "MoveError", "card_flow"]
 
 VERBS = ("battle", "cede", "play", "pass", "favor", "discard", "keep", "retain")
 
@@ -88,6 +88,49 @@ class Move:
     def parse(cls, text: str) -> Move:
         """The move ``text`` spells (any case and spacing); :class:`InvalidMoveError` if none."""
         return _parse(" ".join(text.lower().split()))
+
+
+@dataclass(frozen=True, slots=True)
+class CardFlow:
+    """What a move does to the cards of the mover's hand, for a dealer that tracks each card.
+
+    A mental-poker dealer must know which cards of a hand a move shows (each is revealed)
+    and where every card goes; the rules, not the dealer, know that.
+    """
+
+    played: tuple[str, ...] = ()
+    """Cards that leave the hand face up (to the table)."""
+    shown: tuple[str, ...] = ()
+    """Cards shown face up that stay in the hand."""
+    whole_hand: bool = False
+    """The whole hand is shown and leaves it."""
+    rest_returned: bool = False
+    """Every card of the hand not ``shown`` leaves it face down, unseen."""
+    taken: tuple[str, ...] = ()
+    """Face-up cards that come from the table into the hand."""
+
+
+def card_flow(move: Move) -> CardFlow:
+    """What ``move`` does to the cards of the mover's hand.
+
+    >>> card_flow(Move.parse("play scarecrow 5"))
+    CardFlow(played=('scarecrow',), shown=(), whole_hand=False, rest_returned=False, taken=('5',))
+    >>> card_flow(Move.parse("retain 10 heroine")).shown
+    ('10', 'heroine')
+    >>> card_flow(Move.parse("discard")).whole_hand
+    True
+    >>> card_flow(Move.parse("pass")) == CardFlow()
+    True
+    """
+    if move.verb == "play":
+        return CardFlow(
+            played=(str(move.card),), taken=() if move.target is None else (move.target,)
+        )
+    if move.verb == "discard":
+        return CardFlow(whole_hand=True)
+    if move.verb == "retain":
+        return CardFlow(shown=move.cards, rest_returned=True)
+    return CardFlow()
 
 
 def _card(word: str) -> str:
