@@ -184,6 +184,8 @@ class _Round:
     shares: dict[int, dict[int, Point]] = field(default_factory=dict)
     opened: dict[int, PhysicalCard] = field(default_factory=dict)
     revealed: dict[int, PhysicalCard] = field(default_factory=dict)
+    unchecked: dict[int, dict[int, ShareCheck]] = field(default_factory=dict)
+    """Shares recorded without verification: position -> seat -> the check still to run."""
 
     @property
     def deck(self) -> tuple[Ciphertext, ...]:
@@ -202,30 +204,67 @@ class Deck:
         self,
         table: bytes,
         seats: int,
-        seat: int,
+        seat: int | None,
         cards: Iterable[str],
         secret: int | None = None,
     ) -> None:
         if seats < 2:
             raise ValueError("a deal needs at least two seats")
-        if not 0 <= seat < seats:
+        if seat is not None and not 0 <= seat < seats:
             raise ValueError(f"seat {seat} is not one of {seats} seats")
         if secret is not None and not 0 < secret < L:
             raise ValueError("a secret is a non-zero scalar below L")
         self.table = table
         self.seats = seats
         self.seat = seat
+        """This deck's seat; None for a deck that only watches (:meth:`watch`)."""
         self.codebook = Codebook(cards)
         if not self.codebook.cards:
             raise ValueError("a deck needs at least one card")
-        self.secret = random_scalar() if secret is None else secret
-        self.announcement: KeyAnnouncement = prove_key(self.secret, self._context(0, seat))
-        """This seat's key and proof, to publish first."""
+        self._secret: int | None = None
+        self._announcement: KeyAnnouncement | None = None
+        if seat is not None:
+            self._secret = random_scalar() if secret is None else secret
+            self._announcement = prove_key(self._secret, self._context(0, seat))
         self.keys: tuple[Point, ...] = ()
         self.joint_key: Point | None = None
         self._rounds: list[_Round] = []
         self._returned: set[Slot] = set()
         self._made_step: ShuffleStep | None = None
+
+    @classmethod
+    def watch(cls, table: bytes, seats: int, cards: Iterable[str]) -> Deck:
+        """A deck of no seat: it checks everything the seats publish and makes nothing
+        (``condottiere verify`` checks a game's record with one).
+
+        >>> decks = [Deck(b"w", 2, seat, ["1", "2"]) for seat in range(2)]
+        >>> watcher = Deck.watch(b"w", 2, ["1", "2"])
+        >>> watcher.accept_keys([d.announcement for d in decks])
+        >>> watcher.make_shuffle()
+        Traceback (most recent call last):
+        ...
+        ValueError: a deck that only watches makes nothing
+        """
+        return cls(table, seats, None, cards)
+
+    @property
+    def secret(self) -> int:
+        """This seat's ElGamal secret (keep it private until the audit)."""
+        self._own()
+        assert self._secret is not None
+        return self._secret
+
+    @property
+    def announcement(self) -> KeyAnnouncement:
+        """This seat's key and proof, to publish first."""
+        self._own()
+        assert self._announcement is not None
+        return self._announcement
+
+    def _own(self) -> int:
+        if self.seat is None:
+            raise ValueError("a deck that only watches makes nothing")
+        return self.seat
 
     # -- state ---------------------------------------------------------------------------------
 
@@ -291,7 +330,7 @@ class Deck:
             raise ValueError("the keys are already in")
         if len(announcements) != self.seats:
             raise ValueError(f"{self.seats} seats need {self.seats} keys")
-        if announcements[self.seat].key != self.announcement.key:
+        if self.seat is not None and announcements[self.seat].key != self.announcement.key:
             raise ValueError(f"the key given for seat {self.seat} is not this deck's own")
         self.joint_key = joint_key(announcements, self._context(0, 0))
         self.keys = tuple(a.key for a in announcements)
@@ -307,19 +346,24 @@ class Deck:
 
     def make_shuffle(self) -> ShuffleStep:
         """This seat's shuffle of the current deck, with its proof (to publish, then accept)."""
-        if self.next_shuffler != self.seat:
-            raise ValueError(f"seat {self.seat} is not the one to shuffle now")
-        deck, proof = shuffle(self.cards, self._key(), self._context(self.round, self.seat))
+        seat = self._own()
+        if self.next_shuffler != seat:
+            raise ValueError(f"seat {seat} is not the one to shuffle now")
+        deck, proof = shuffle(self.cards, self._key(), self._context(self.round, seat))
         self._made_step = ShuffleStep(tuple(deck), proof)
         return self._made_step
 
-    def accept_shuffle(self, seat: int, step: ShuffleStep) -> None:
-        """Verify ``seat``'s shuffle step and make its deck the current one."""
+    def accept_shuffle(self, seat: int, step: ShuffleStep, *, verify: bool = True) -> None:
+        """Verify ``seat``'s shuffle step and make its deck the current one.
+
+        ``verify=False`` skips the proof, for a step this seat already verified once (a peer
+        rebuilding its deck from its own store after a restart).
+        """
         if seat != self.next_shuffler:
             raise VerificationError(seat, "shuffled out of turn")
         if len(step.deck) != len(self.cards):
             raise VerificationError(seat, "shuffle step has the wrong number of cards")
-        if step is not self._made_step:  # a step this very object made needs no second check
+        if verify and step is not self._made_step:  # a step made here needs no second check
             context = self._context(self.round, seat)
             verify_shuffle(self.cards, step.deck, self._key(), step.proof, context)
         self._made_step = None
@@ -329,13 +373,14 @@ class Deck:
 
     def make_shares(self, owner: int, positions: Iterable[int]) -> ShareBatch:
         """This seat's shares of the current round's cards at ``positions``, dealt to ``owner``."""
-        if owner == self.seat:
+        seat = self._own()
+        if owner == seat:
             raise ValueError("a seat never publishes shares of its own cards")
         if not self.ready:
             raise ValueError("cards are dealt once every seat has shuffled")
         ordered = tuple(sorted(set(positions)))
         record = self._current()
-        context = self._context(self.round, self.seat)
+        context = self._context(self.round, seat)
         shares = []
         for position in ordered:
             if not 0 <= position < len(record.deck):
@@ -345,12 +390,18 @@ class Deck:
                 raise ValueError(f"position {position} is dealt to seat {dealt_to}")
             ciphertext = record.deck[position]
             shares.append(
-                make_share(self.secret, self.keys[self.seat], ciphertext, position, context)
+                make_share(self.secret, self.keys[seat], ciphertext, position, context)
             )
         return ShareBatch(self.round, owner, ordered, tuple(shares))
 
-    def accept_shares(self, seat: int, batch: ShareBatch) -> None:
-        """Verify ``seat``'s shares and record them (and who the cards are dealt to)."""
+    def accept_shares(self, seat: int, batch: ShareBatch, *, verify: bool = True) -> None:
+        """Verify ``seat``'s shares and record them (and who the cards are dealt to).
+
+        ``verify=False`` records the shares now and checks their proofs only when they are
+        needed: when the card is opened (:meth:`open`) or shown (:meth:`check_reveal`). A seat
+        needs the shares of a card dealt to another seat only once that card is shown, so it
+        verifies them then, once, or never for a card that stays hidden.
+        """
         if not 0 <= seat < self.seats:
             raise ValueError(f"no seat {seat}")
         if batch.owner == seat:
@@ -374,19 +425,36 @@ class Deck:
                 )
             ciphertext = record.deck[position]
             checks.append(ShareCheck(share, self.keys[seat], ciphertext, position, context))
-        verify_shares(checks)
-        for position, share in zip(batch.positions, batch.shares, strict=True):
-            record.owners[position] = batch.owner
-            record.shares.setdefault(position, {})[seat] = share.share
+        if verify:
+            verify_shares(checks)
+        for check in checks:
+            record.owners[check.position] = batch.owner
+            record.shares.setdefault(check.position, {})[seat] = check.share.share
+            if not verify:
+                record.unchecked.setdefault(check.position, {})[seat] = check
+
+    def verify_pending(self, slots: Iterable[Slot]) -> None:
+        """Check the shares of ``slots`` recorded without verification (see
+        :meth:`accept_shares`); :class:`VerificationError` names the first seat whose share
+        does not verify. Each share is checked once."""
+        checks: list[ShareCheck] = []
+        for slot in slots:
+            record = self._round_of(slot)
+            checks.extend(record.unchecked.get(slot.position, {}).values())
+        verify_shares(sorted(checks, key=lambda check: (check.position, check.context.seat)))
+        for slot in slots:
+            self._round_of(slot).unchecked.pop(slot.position, None)
 
     def open(self, slot: Slot) -> str:
         """The card dealt to this seat at ``slot``, from the others' shares and this seat's own."""
         record = self._round_of(slot)
-        if record.owners.get(slot.position) != self.seat:
-            raise ValueError(f"{slot} is not dealt to seat {self.seat}")
+        seat = self._own()
+        if record.owners.get(slot.position) != seat:
+            raise ValueError(f"{slot} is not dealt to seat {seat}")
         missing = self.missing_shares(slot)
         if missing:
             raise ValueError(f"{slot} still needs shares from seats {missing}")
+        self.verify_pending([slot])
         ciphertext = record.deck[slot.position]
         points = [*record.shares[slot.position].values(), share_point(self.secret, ciphertext)]
         card = self._card(unblind(ciphertext, points))
@@ -404,6 +472,7 @@ class Deck:
 
     def make_reveal(self, slot: Slot) -> Reveal:
         """Show this seat's card at ``slot`` to everyone: its share with proof, and the card."""
+        seat = self._own()
         record = self._round_of(slot)
         card = record.opened.get(slot.position)
         if card is None:
@@ -411,15 +480,27 @@ class Deck:
             card = record.opened[slot.position]
         share = make_share(
             self.secret,
-            self.keys[self.seat],
+            self.keys[seat],
             record.deck[slot.position],
             slot.position,
-            self._context(slot.round, self.seat),
+            self._context(slot.round, seat),
         )
         return Reveal(slot, card.name, share)
 
     def accept_reveal(self, seat: int, reveal: Reveal) -> str:
-        """Check ``seat``'s reveal against the card dealt to it; return the card's name."""
+        """Check ``seat``'s reveal against the card dealt to it, and record the card face up;
+        return the card's name."""
+        card = self._checked_reveal(seat, reveal)
+        self._round_of(reveal.slot).revealed[reveal.slot.position] = card
+        return card.name
+
+    def check_reveal(self, seat: int, reveal: Reveal) -> str:
+        """The card ``seat``'s reveal shows, checked as :meth:`accept_reveal` does, without
+        recording it: a move that shows a card can be checked whole before anything of it is
+        applied. (The shares of the card are verified here, once, if they were not yet.)"""
+        return self._checked_reveal(seat, reveal).name
+
+    def _checked_reveal(self, seat: int, reveal: Reveal) -> PhysicalCard:
         try:
             record = self._round_of(reveal.slot)
         except ValueError as exc:
@@ -433,6 +514,7 @@ class Deck:
         missing = self.missing_shares(reveal.slot)
         if missing:
             raise ValueError(f"{reveal.slot} still needs shares from seats {missing}")
+        self.verify_pending([reveal.slot])
         ciphertext = record.deck[position]
         context = self._context(reveal.slot.round, seat)
         verify_shares([ShareCheck(reveal.share, self.keys[seat], ciphertext, position, context)])
@@ -442,8 +524,7 @@ class Deck:
             raise VerificationError(
                 seat, f"claims {reveal.card!r} at {reveal.slot}, but the card is {card.name!r}"
             )
-        record.revealed[position] = card
-        return card.name
+        return card
 
     # -- reshuffle -----------------------------------------------------------------------------
 

@@ -231,3 +231,95 @@ def test_package_exports_every_public_name_of_every_crypto_module() -> None:
         assert set(module.__all__) <= set(crypto.__all__), name
     assert all(hasattr(crypto, name) for name in crypto.__all__)
     assert crypto.decode_point is codec.decode_point
+
+
+def _tamper(batch: ShareBatch, index: int) -> ShareBatch:
+    """The batch with the ``index``-th share replaced by another position's share."""
+    shares = list(batch.shares)
+    shares[index] = shares[(index + 1) % len(shares)]
+    return ShareBatch(batch.round, batch.owner, batch.positions, tuple(shares))
+
+
+def test_shares_recorded_unverified_are_checked_when_their_card_is_opened() -> None:
+    table = Table(3, deck_names(12))
+    table.shuffle_all()
+    owner, positions = 0, [0, 1, 2]
+    for maker in table.decks[1:]:
+        batch = maker.make_shares(owner, positions)
+        if maker.seat == 2:
+            batch = _tamper(batch, 1)
+        for deck in table.decks:
+            deck.accept_shares(maker.seat, batch, verify=False)  # nothing checked yet
+    table.decks[owner].open(Slot(0, 0))  # its shares verify
+    with pytest.raises(VerificationError) as caught:
+        table.decks[owner].open(Slot(0, 1))
+    assert caught.value.seat == 2
+
+
+def test_unverified_shares_are_checked_before_their_card_is_shown_and_blame_their_maker() -> None:
+    table = Table(3, deck_names(12))
+    table.shuffle_all()
+    for maker in table.decks[1:]:
+        batch = maker.make_shares(0, [4, 5])
+        for deck in table.decks:
+            deck.accept_shares(
+                maker.seat, _tamper(batch, 0) if maker.seat == 1 else batch, verify=False
+            )
+    with pytest.raises(VerificationError) as caught:  # the owner cannot even open it
+        table.decks[0].make_reveal(Slot(0, 4))
+    assert caught.value.seat == 1
+    other = table.decks[2]
+    honest_card = Reveal(Slot(0, 4), "1", table.decks[1].make_shares(2, [9]).shares[0])
+    with pytest.raises(VerificationError) as caught:  # another seat checks them before a reveal
+        other.check_reveal(0, honest_card)
+    assert caught.value.seat == 1
+
+
+def test_check_reveal_records_nothing_and_accept_reveal_records_the_card() -> None:
+    table = Table(2, deck_names(6))
+    table.shuffle_all()
+    slot = table.deal(0, [3])[0]
+    wire = table.decks[0].make_reveal(slot).encode()
+    watcher = table.decks[1]
+    card = watcher.check_reveal(0, Reveal.decode(wire))
+    assert watcher.known_card(slot) is None
+    assert watcher.accept_reveal(0, Reveal.decode(wire)) == card == watcher.known_card(slot)
+
+
+def test_a_watching_deck_checks_everything_and_audits_the_game() -> None:
+    names = deck_names(8)
+    table = Table(3, names)
+    watcher = Deck.watch(b"table-1", 3, names)
+    watcher.accept_keys([deck.announcement for deck in table.decks])
+    for seat, maker in enumerate(table.decks):
+        step = maker.make_shuffle()
+        for deck in [*table.decks, watcher]:
+            deck.accept_shuffle(seat, step)
+    for maker in table.decks[1:]:
+        batch = maker.make_shares(0, [0, 1])
+        for deck in [*table.decks, watcher]:
+            deck.accept_shares(maker.seat, batch, verify=deck is not watcher)
+    reveal = table.decks[0].make_reveal(Slot(0, 1))
+    assert watcher.accept_reveal(0, reveal) == reveal.card
+    cards = watcher.audit([deck.secret for deck in table.decks])
+    assert Counter(cards.values()) == Counter(names)
+    for make in (watcher.make_shuffle, lambda: watcher.make_shares(0, [2])):
+        with pytest.raises(ValueError, match="only watches"):
+            make()
+    with pytest.raises(ValueError, match="only watches"):
+        _ = watcher.secret
+
+
+def test_a_step_already_verified_can_be_accepted_again_without_its_proof() -> None:
+    names = deck_names(6)
+    table = Table(2, names)
+    steps = []
+    for seat, maker in enumerate(table.decks):
+        steps.append(maker.make_shuffle())
+        for deck in table.decks:
+            deck.accept_shuffle(seat, steps[-1])
+    restarted = Deck(b"table-1", 2, 0, names, secret=table.decks[0].secret)
+    restarted.accept_keys([deck.announcement for deck in table.decks])
+    for seat, step in enumerate(steps):
+        restarted.accept_shuffle(seat, step, verify=False)
+    assert restarted.cards == table.decks[0].cards

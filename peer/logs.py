@@ -1,0 +1,151 @@
+"""The logs of one table: one append-only, hash-chained log per author.
+
+Entries may arrive in any order and more than once. An entry that follows its author's log
+is appended (with any held entries that then follow it); one from further ahead is held
+until the gap is filled; a copy of an entry already there is ignored. An entry that does not
+chain onto its predecessor is refused, and a second, different entry at a sequence number
+already taken is a proof of equivocation: both signed entries are the evidence.
+
+Every entry also names what its author had seen of the other logs (its heads). A head that
+disagrees with the entry this peer holds at that place is a *suspicion*: somebody was shown
+another version of that log. :attr:`Logs.suspicions` lists them so that the peer can fetch
+the other version (from the author of the head) and turn the suspicion into a proof.
+
+>>> from crypto import Identity
+>>> from condottiere.v1 import log_pb2
+>>> from peer.entries import make_entry
+>>> me, table = Identity.generate(), b"T" * 16
+>>> first = make_entry(me, table, 0, b"", step=0, heads=(), body=log_pb2.Chat(text="a"))
+>>> second = make_entry(me, table, 1, first.hash, step=0, heads=(), body=log_pb2.Chat(text="b"))
+>>> logs = Logs(table)
+>>> logs.add(second), logs.add(first) == [first, second], logs.add(first)
+([], True, [])
+>>> len(logs.log(me.public.raw))
+2
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from peer.entries import LogEntry, Reason, Rejection
+
+__all__ = ["MAX_HELD_BYTES", "Logs", "Suspicion"]
+
+MAX_HELD_BYTES = 16 << 20
+"""How many bytes of entries from ahead of an author's log are held, at most, per author."""
+
+
+@dataclass(frozen=True)
+class Suspicion:
+    """``witness`` says (in a signed head) that ``author``'s entry ``seq`` has hash ``claimed``,
+    which is not the entry held here."""
+
+    author: bytes
+    seq: int
+    claimed: bytes
+    witness: bytes
+
+
+class Logs:
+    """Every author's log of the table ``table_id`` that this peer holds."""
+
+    def __init__(self, table_id: bytes) -> None:
+        self.table_id = table_id
+        self._logs: dict[bytes, list[LogEntry]] = {}
+        self._held: dict[bytes, dict[int, LogEntry]] = {}
+        self._held_bytes: dict[bytes, int] = {}
+        self._claims: dict[tuple[bytes, int], tuple[bytes, bytes]] = {}
+        self.suspicions: list[Suspicion] = []
+        """Heads that disagree with the entries held here, oldest first (see the module)."""
+
+    @property
+    def authors(self) -> tuple[bytes, ...]:
+        """Every author with at least one entry, in the order their first entry came."""
+        return tuple(self._logs)
+
+    def log(self, author: bytes) -> Sequence[LogEntry]:
+        """``author``'s log from its first entry, as far as it is held without a gap."""
+        return self._logs.get(author, ())
+
+    def __len__(self) -> int:
+        return sum(len(log) for log in self._logs.values())
+
+    def heads(self) -> dict[bytes, tuple[int, bytes]]:
+        """The last entry held of every log: author -> (seq, hash)."""
+        return {author: (log[-1].seq, log[-1].hash) for author, log in self._logs.items() if log}
+
+    def next_seq(self, author: bytes) -> int:
+        return len(self._logs.get(author, ()))
+
+    def add(self, entry: LogEntry) -> list[LogEntry]:
+        """Take in an entry (already read and signature-checked for this table).
+
+        Returns the entries appended to the author's log, in order: none for a copy or for an
+        entry held until the gap before it is filled. Raises :class:`Rejection` for an entry
+        that breaks the chain, and for equivocation (with both entries as evidence).
+        """
+        if entry.entry.table_id != self.table_id:
+            raise Rejection(Reason.WRONG_TABLE, "the entry is for another table")
+        author, seq = entry.author, entry.seq
+        log = self._logs.setdefault(author, [])
+        if seq < len(log):
+            self._check_same(log[seq], entry)
+            return []
+        held = self._held.setdefault(author, {})
+        if seq > len(log):
+            if seq in held:
+                self._check_same(held[seq], entry)
+                return []
+            size = self._held_bytes.get(author, 0) + len(entry.signed)
+            if size > MAX_HELD_BYTES:
+                return []  # far ahead of a gap: asked for again once the gap is filled
+            held[seq] = entry
+            self._held_bytes[author] = size
+            return []
+        appended = []
+        while entry is not None:
+            self._check_chain(log, entry)
+            log.append(entry)
+            appended.append(entry)
+            self._witness(entry)
+            entry = held.pop(len(log), None)
+            if entry is not None:
+                self._held_bytes[author] -= len(entry.signed)
+        return appended
+
+    def _check_same(self, kept: LogEntry, arrived: LogEntry) -> None:
+        if kept.raw != arrived.raw:
+            raise Rejection(
+                Reason.EQUIVOCATION,
+                f"two different entries with sequence number {kept.seq}",
+                author=kept.author,
+                evidence=(kept.signed, arrived.signed),
+            )
+
+    def _check_chain(self, log: list[LogEntry], entry: LogEntry) -> None:
+        expected = log[-1].hash if log else b""
+        if entry.entry.previous != expected:
+            # the held entries after it cannot chain either: drop them too
+            self._held.pop(entry.author, None)
+            self._held_bytes.pop(entry.author, None)
+            raise Rejection(
+                Reason.BAD_CHAIN,
+                f"entry {entry.seq} does not follow the author's entry {entry.seq - 1}",
+                author=entry.author,
+                evidence=(entry.signed,),
+            )
+
+    def _witness(self, entry: LogEntry) -> None:
+        """Compare ``entry``'s heads with what is held, and what others said of ``entry``."""
+        claim = self._claims.pop((entry.author, entry.seq), None)
+        if claim is not None and claim[0] != entry.hash:
+            self.suspicions.append(Suspicion(entry.author, entry.seq, claim[0], claim[1]))
+        for other, (seq, digest) in entry.heads().items():
+            log = self._logs.get(other, [])
+            if seq < len(log):
+                if log[seq].hash != digest:
+                    self.suspicions.append(Suspicion(other, seq, digest, entry.author))
+            else:
+                self._claims.setdefault((other, seq), (digest, entry.author))

@@ -1,0 +1,1 @@
+"""The wire protocol of condottiere: generated protobuf and gRPC bindings (see ``v1``)."""
