@@ -231,6 +231,7 @@ class Deck:
         self._rounds: list[_Round] = []
         self._returned: set[Slot] = set()
         self._made_step: ShuffleStep | None = None
+        self._checked: dict[Slot, tuple[tuple[int, Reveal], PhysicalCard]] = {}
 
     @classmethod
     def watch(cls, table: bytes, seats: int, cards: Iterable[str]) -> Deck:
@@ -490,15 +491,22 @@ class Deck:
     def accept_reveal(self, seat: int, reveal: Reveal) -> str:
         """Check ``seat``'s reveal against the card dealt to it, and record the card face up;
         return the card's name."""
-        card = self._checked_reveal(seat, reveal)
+        checked = self._checked.pop(reveal.slot, None)
+        if checked is not None and checked[0] == (seat, reveal):
+            card = checked[1]
+        else:
+            card = self._checked_reveal(seat, reveal)
         self._round_of(reveal.slot).revealed[reveal.slot.position] = card
         return card.name
 
     def check_reveal(self, seat: int, reveal: Reveal) -> str:
         """The card ``seat``'s reveal shows, checked as :meth:`accept_reveal` does, without
         recording it: a move that shows a card can be checked whole before anything of it is
-        applied. (The shares of the card are verified here, once, if they were not yet.)"""
-        return self._checked_reveal(seat, reveal).name
+        applied. (The shares of the card are verified here, once, if they were not yet; a
+        following :meth:`accept_reveal` of the same reveal checks nothing again.)"""
+        card = self._checked_reveal(seat, reveal)
+        self._checked[reveal.slot] = ((seat, reveal), card)
+        return card.name
 
     def _checked_reveal(self, seat: int, reveal: Reveal) -> PhysicalCard:
         try:
@@ -514,6 +522,11 @@ class Deck:
         missing = self.missing_shares(reveal.slot)
         if missing:
             raise ValueError(f"{reveal.slot} still needs shares from seats {missing}")
+        opened = record.opened.get(position) if seat == self.seat else None
+        if opened is not None:  # this seat's own card: it knows it, and made the share itself
+            if opened.name != reveal.card:
+                raise VerificationError(seat, f"claims {reveal.card!r} at {reveal.slot}")
+            return opened
         self.verify_pending([reveal.slot])
         ciphertext = record.deck[position]
         context = self._context(reveal.slot.round, seat)

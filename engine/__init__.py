@@ -22,7 +22,11 @@ from engine.moves import (
 )
 from engine.strength import Step
 
+GAME_NAME = "condottiere"
+"""The game these rules are, as a table names it on the network."""
+
 __all__ = [
+    "GAME_NAME",
     "ADJACENT",
     "CARDS",
     "EDITIONS",

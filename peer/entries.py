@@ -61,6 +61,12 @@ _HASH_DOMAIN = b"condottiere/v1/entry-hash\x00"
 BODY_KINDS = tuple(f.name for f in log_pb2.Entry.DESCRIPTOR.oneofs_by_name["body"].fields)
 """The name of every body an entry may carry."""
 
+_BODY_FIELDS = {
+    field.message_type.full_name: field.name
+    for field in log_pb2.Entry.DESCRIPTOR.oneofs_by_name["body"].fields
+    if field.message_type is not None
+}
+
 FREE_KINDS = frozenset({"join", "coin_timeout", "chat", "leave", "evidence"})
 """Bodies that answer no step of the table: they may come at any point of a log."""
 
@@ -99,12 +105,16 @@ class Rejection(ValueError):
         detail: str,
         *,
         author: bytes | None = None,
+        seat: int | None = None,
         evidence: tuple[bytes, ...] = (),
     ) -> None:
         super().__init__(f"{reason.value}: {detail}")
         self.reason = reason
         self.detail = detail
         self.author = author
+        """The author to blame, when it is known by its key."""
+        self.seat = seat
+        """The seat to blame, when it is known by its seat."""
         self.evidence = evidence
         """The signed entries involved, as they travelled."""
 
@@ -188,11 +198,10 @@ def make_entry(
 
 
 def _body_field(body: Message) -> str:
-    name = body.DESCRIPTOR.name
-    for kind in BODY_KINDS:
-        if log_pb2.Entry.DESCRIPTOR.fields_by_name[kind].message_type.name == name:
-            return kind
-    raise ValueError(f"{name} is not an entry body")
+    kind = _BODY_FIELDS.get(body.DESCRIPTOR.full_name)
+    if kind is None:
+        raise ValueError(f"{body.DESCRIPTOR.name} is not an entry body")
+    return kind
 
 
 def read_entry(signed: bytes, *, table_id: bytes | None = None) -> LogEntry:

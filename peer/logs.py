@@ -105,14 +105,15 @@ class Logs:
             self._held_bytes[author] = size
             return []
         appended = []
-        while entry is not None:
-            self._check_chain(log, entry)
-            log.append(entry)
-            appended.append(entry)
-            self._witness(entry)
-            entry = held.pop(len(log), None)
-            if entry is not None:
-                self._held_bytes[author] -= len(entry.signed)
+        following: LogEntry | None = entry
+        while following is not None:
+            self._check_chain(log, following)
+            log.append(following)
+            appended.append(following)
+            self._witness(following)
+            following = held.pop(len(log), None)
+            if following is not None:
+                self._held_bytes[author] -= len(following.signed)
         return appended
 
     def _check_same(self, kept: LogEntry, arrived: LogEntry) -> None:

@@ -707,32 +707,23 @@ Global___Equivocation: _TypeAlias = Equivocation  # noqa: Y015
 
 @_typing.final
 class BadShare(_message.Message):
-    """A decryption share of one of the author's own cards that does not verify."""
+    """Decryption shares of the author's own cards that do not verify."""
 
     DESCRIPTOR: _descriptor.Descriptor
 
     SHARES_FIELD_NUMBER: _builtins.int
-    DECK_FIELD_NUMBER: _builtins.int
-    ROUND_FIELD_NUMBER: _builtins.int
-    POSITION_FIELD_NUMBER: _builtins.int
-    deck: _builtins.int
-    round: _builtins.int
-    position: _builtins.int
     @_builtins.property
     def shares(self) -> Global___SignedEntry:
-        """the entry holding the share"""
+        """the entry holding the shares"""
 
     def __init__(
         self,
         *,
         shares: Global___SignedEntry | None = ...,
-        deck: _builtins.int = ...,
-        round: _builtins.int = ...,
-        position: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["shares", b"shares"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["deck", b"deck", "position", b"position", "round", b"round", "shares", b"shares"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["shares", b"shares"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

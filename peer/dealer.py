@@ -1,0 +1,420 @@
+"""The dealer: the engine's deals answered by mental-poker decks, and every card followed.
+
+One :class:`crypto.Deck` per physical deck of the game (``Game.decks``). The engine says
+where each deal takes its cards (``Game.pending_draws``: a pile, an epoch, positions) and
+what each move does to the mover's hand (``engine.card_flow``); the dealer maps that onto
+deck slots ``(deck, Slot(round, position))``:
+
+- a deal gives the owner the slots at those positions of the pile's current round;
+- a move shows cards: a hidden slot is revealed (the owner's share with its proof), a slot
+  already face up is only named; the slots leave the hand, or stay (retained);
+- a card taken back from the table (a Scarecrow) enters the hand as a face-up slot;
+- when a pile is formed again (a new epoch), every slot in no hand goes back into it:
+  hidden slots as their ciphertexts (they stay hidden), face-up ones as fresh encryptions of
+  their known cards, and the undealt rest of the round too; whole hands whose seats the
+  engine emptied go back with them. Nothing hidden is ever revealed by a reshuffle.
+
+The dealer is deterministic: every peer, fed the same entries, tracks the same slots. It
+checks what others show but decides nothing about the rules: the engine does.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from condottiere.v1 import log_pb2
+from crypto import (
+    Deck,
+    DecodeError,
+    KeyAnnouncement,
+    Reveal,
+    ShareBatch,
+    ShuffleStep,
+    Slot,
+    VerificationError,
+    decode_scalar,
+    encode_scalar,
+)
+from engine import CardFlow, Draw
+from peer.entries import Reason, Rejection
+
+__all__ = ["Card", "Dealer", "Showing"]
+
+Card = tuple[int, Slot]
+"""A physical card by where it was dealt from: (deck index, slot)."""
+_Batch = tuple[int, int, int, tuple[int, ...]]
+
+
+@dataclass
+class Showing:
+    """The cards one move shows, checked and ready to apply (see :meth:`Dealer.check_shown`)."""
+
+    seat: int
+    cards: list[tuple[Card, str]] = field(default_factory=list)
+    reveals: list[tuple[int, Reveal]] = field(default_factory=list)
+
+    @property
+    def names(self) -> list[str]:
+        return [name for _, name in self.cards]
+
+
+class Dealer:
+    """The decks of one game as seen by ``seat`` (None: a peer that only watches)."""
+
+    def __init__(
+        self,
+        table_id: bytes,
+        seats: int,
+        seat: int | None,
+        decks: Sequence[Sequence[str]],
+        secrets: Sequence[int] | None = None,
+    ) -> None:
+        self.seats = seats
+        self.seat = seat
+        self.decks = [
+            Deck.watch(_deck_context(table_id, index), seats, cards)
+            if seat is None
+            else Deck(
+                _deck_context(table_id, index),
+                seats,
+                seat,
+                cards,
+                None if secrets is None else secrets[index],
+            )
+            for index, cards in enumerate(decks)
+        ]
+        self.hands: list[list[Card]] = [[] for _ in range(seats)]
+        self.face_up: dict[Card, str] = {}
+        """Every card shown to everyone, by slot."""
+        self.mine: dict[Card, str] = {}
+        """This seat's own cards, opened privately."""
+        self._out: list[set[Slot]] = [set() for _ in decks]
+        self._dealt = [0] * len(decks)
+        self._epochs = [0] * len(decks)
+        self._home: dict[int, int] = {}
+
+    # -- keys ------------------------------------------------------------------------------
+
+    def secrets(self) -> list[int]:
+        """This seat's secret of every deck (to store, and to publish for the audit)."""
+        return [deck.secret for deck in self.decks]
+
+    def announcements(self) -> list[bytes]:
+        return [deck.announcement.encode() for deck in self.decks]
+
+    def accept_keys(self, announcements: Sequence[Sequence[bytes]]) -> None:
+        """Every seat's announcements (seat by seat, one per deck); :class:`Rejection` if one is
+        malformed or its proof does not verify."""
+        decoded: list[list[KeyAnnouncement]] = []
+        for seat, encoded in enumerate(announcements):
+            if len(encoded) != len(self.decks):
+                raise _blame(seat, Reason.UNEXPECTED, f"{len(self.decks)} keys expected")
+            try:
+                decoded.append([KeyAnnouncement.decode(data) for data in encoded])
+            except DecodeError as exc:
+                raise _blame(seat, Reason.BAD_PROOF, f"key announcement: {exc}") from None
+        for index, deck in enumerate(self.decks):
+            try:
+                deck.accept_keys([keys[index] for keys in decoded])
+            except VerificationError as exc:
+                raise _blame(exc.seat, Reason.BAD_PROOF, exc.reason) from None
+
+    # -- shuffles --------------------------------------------------------------------------
+
+    def sync(self, draws: Sequence[Draw], hand_sizes: Sequence[int]) -> None:
+        """Form again every pile the pending deals take from at a new epoch (see the module)."""
+        for draw in draws:
+            self._home.setdefault(draw.deal.seat, draw.pile)
+            if draw.epoch != self._epochs[draw.pile]:
+                if draw.epoch != self._epochs[draw.pile] + 1:
+                    raise RuntimeError(f"deck {draw.pile} skipped an epoch")
+                self._reform(draw.pile, hand_sizes)
+
+    def _reform(self, index: int, hand_sizes: Sequence[int]) -> None:
+        deck = self.decks[index]
+        kept: set[Slot] = set()
+        for seat, hand in enumerate(self.hands):
+            mine = [slot for deck_index, slot in hand if deck_index == index]
+            if hand_sizes[seat] == 0:
+                self.hands[seat] = [card for card in hand if card[0] != index]
+            else:
+                kept.update(mine)
+        returning = sorted(self._out[index] - kept)
+        undealt = [Slot(deck.round, p) for p in range(self._dealt[index], len(deck.cards))]
+        hidden = [*undealt, *(s for s in returning if (index, s) not in self.face_up)]
+        face_up = [s for s in returning if (index, s) in self.face_up]
+        deck.reshuffle(hidden, face_up)
+        self._out[index] = kept
+        self._dealt[index] = 0
+        self._epochs[index] += 1
+
+    def ready(self, index: int) -> bool:
+        return self.decks[index].ready
+
+    def next_shuffler(self, index: int) -> int | None:
+        return self.decks[index].next_shuffler
+
+    def round(self, index: int) -> int:
+        return self.decks[index].round
+
+    def make_shuffle(self, index: int) -> bytes:
+        return self.decks[index].make_shuffle().encode()
+
+    def accept_shuffle(self, index: int, seat: int, body: log_pb2.Shuffle, verify: bool) -> None:
+        deck = self.decks[index]
+        if (body.deck, body.round) != (index, deck.round):
+            raise _blame(seat, Reason.UNEXPECTED, f"a shuffle of deck {index}, round {deck.round}")
+        try:
+            step = ShuffleStep.decode(body.step, len(deck.cards))
+            deck.accept_shuffle(seat, step, verify=verify)
+        except DecodeError as exc:
+            raise _blame(seat, Reason.BAD_PROOF, f"shuffle step: {exc}") from None
+        except VerificationError as exc:
+            raise _blame(exc.seat, Reason.BAD_PROOF, exc.reason) from None
+
+    # -- deals -----------------------------------------------------------------------------
+
+    def sharers(self, draws: Sequence[Draw]) -> list[int]:
+        """The seats that must publish shares for these deals: all but a sole owner."""
+        owners = {draw.deal.seat for draw in draws}
+        return [seat for seat in range(self.seats) if owners - {seat}]
+
+    def _expected(self, seat: int, draws: Sequence[Draw]) -> list[_Batch]:
+        """The share batches ``seat`` owes for these deals: (deck, round, owner, positions)."""
+        wanted: dict[tuple[int, int], list[int]] = {}
+        for draw in draws:
+            if draw.deal.seat != seat:
+                wanted.setdefault((draw.pile, draw.deal.seat), []).extend(draw.positions)
+        return [
+            (index, self.decks[index].round, owner, tuple(positions))
+            for (index, owner), positions in sorted(wanted.items())
+        ]
+
+    def make_shares(self, draws: Sequence[Draw]) -> list[log_pb2.DeckShares]:
+        """This seat's shares of the cards these deals give the other seats."""
+        assert self.seat is not None
+        return [
+            log_pb2.DeckShares(
+                deck=index, batch=self.decks[index].make_shares(owner, positions).encode()
+            )
+            for index, _, owner, positions in self._expected(self.seat, draws)
+        ]
+
+    def accept_shares(
+        self, seat: int, body: log_pb2.Shares, draws: Sequence[Draw], trusted: bool
+    ) -> None:
+        """Record ``seat``'s shares for these deals. Shares of this seat's own cards are
+        verified now (unless ``trusted``: its own entries, or ones it checked before); those
+        of other seats' cards when their card is shown (see ``Deck.accept_shares``)."""
+        expected = self._expected(seat, draws)
+        if len(body.batches) != len(expected):
+            raise _blame(seat, Reason.UNEXPECTED, f"{len(expected)} share batches expected")
+        batches = []
+        for item, (index, round_, owner, positions) in zip(body.batches, expected, strict=True):
+            try:
+                batch = ShareBatch.decode(item.batch)
+            except DecodeError as exc:
+                raise _blame(seat, Reason.BAD_PROOF, f"share batch: {exc}") from None
+            if (item.deck, batch.round, batch.owner, batch.positions) != (
+                index,
+                round_,
+                owner,
+                positions,
+            ):
+                raise _blame(
+                    seat,
+                    Reason.UNEXPECTED,
+                    f"shares of deck {index}, round {round_}, positions {positions[0]}-"
+                    f"{positions[-1]} for seat {owner} expected",
+                )
+            batches.append((index, batch))
+        for index, batch in batches:
+            verify = not trusted and batch.owner == self.seat
+            try:
+                self.decks[index].accept_shares(seat, batch, verify=verify)
+            except VerificationError as exc:
+                raise _blame(exc.seat, Reason.BAD_PROOF, exc.reason) from None
+
+    def check_shares_of(self, owner: int, body: log_pb2.Shares) -> None:
+        """Verify the shares of ``owner``'s cards in an entry this dealer accepted (evidence
+        that one is bad); :class:`Rejection` names the seat whose share does not verify."""
+        for item in body.batches:
+            batch = ShareBatch.decode(item.batch)
+            if batch.owner == owner and 0 <= item.deck < len(self.decks):
+                slots = [Slot(batch.round, position) for position in batch.positions]
+                try:
+                    self.decks[item.deck].verify_pending(slots)
+                except VerificationError as exc:
+                    raise _blame(exc.seat, Reason.BAD_PROOF, exc.reason) from None
+
+    def deal(self, draw: Draw) -> tuple[str, ...] | None:
+        """Give the draw's slots to its seat; the card names when the seat is this one."""
+        index, seat = draw.pile, draw.deal.seat
+        deck = self.decks[index]
+        slots = [Slot(deck.round, position) for position in draw.positions]
+        self._dealt[index] = max(self._dealt[index], draw.start + draw.deal.count)
+        self._out[index].update(slots)
+        self.hands[seat].extend((index, slot) for slot in slots)
+        if seat != self.seat:
+            return None
+        names = []
+        for slot in slots:
+            try:
+                name = deck.open(slot)
+            except VerificationError as exc:
+                raise _blame(exc.seat, Reason.BAD_PROOF, exc.reason) from None
+            self.mine[(index, slot)] = name
+            names.append(name)
+        return tuple(names)
+
+    # -- moves -----------------------------------------------------------------------------
+
+    def show(self, flow: CardFlow) -> list[log_pb2.CardShown]:
+        """The cards this seat's move shows (revealing hidden ones), for its entry."""
+        assert self.seat is not None
+        hand = self.hands[self.seat]
+        if flow.whole_hand:
+            chosen = list(hand)
+        else:
+            chosen = []
+            for name in (*flow.played, *flow.shown):
+                candidates = [
+                    card for card in hand if card not in chosen and self._name(card) == name
+                ]
+                # a card everyone has seen shows nothing new: play it first
+                candidates.sort(key=lambda card: (card not in self.face_up, card))
+                chosen.append(candidates[0])
+        shown = []
+        for card in chosen:
+            index, slot = card
+            if card in self.face_up:
+                known = log_pb2.CardSlot(round=slot.round, position=slot.position)
+                shown.append(log_pb2.CardShown(deck=index, known=known))
+            else:
+                reveal = self.decks[index].make_reveal(slot).encode()
+                shown.append(log_pb2.CardShown(deck=index, reveal=reveal))
+        return shown
+
+    def _name(self, card: Card) -> str | None:
+        return self.face_up.get(card) or self.mine.get(card)
+
+    def check_shown(self, seat: int, flow: CardFlow, shown: Sequence[log_pb2.CardShown]) -> Showing:
+        """Check the cards ``seat``'s move shows against its hand and the move; nothing is
+        recorded (see :meth:`apply`). :class:`Rejection` names the seat to blame."""
+        showing = Showing(seat)
+        hand = set(self.hands[seat])
+        for item in shown:
+            if not 0 <= item.deck < len(self.decks):
+                raise _blame(seat, Reason.UNEXPECTED, f"there is no deck {item.deck}")
+            kind = item.WhichOneof("shown")
+            if kind == "known":
+                card = (item.deck, Slot(item.known.round, item.known.position))
+                if card not in hand or card not in self.face_up:
+                    raise _blame(
+                        seat, Reason.ILLEGAL, f"names {card[1]}, not a face-up card of its hand"
+                    )
+                name = self.face_up[card]
+            elif kind == "reveal":
+                try:
+                    reveal = Reveal.decode(item.reveal)
+                except DecodeError as exc:
+                    raise _blame(seat, Reason.BAD_PROOF, f"reveal: {exc}") from None
+                card = (item.deck, reveal.slot)
+                if card not in hand or card in self.face_up:
+                    raise _blame(
+                        seat,
+                        Reason.ILLEGAL,
+                        f"reveals {reveal.slot}, not a hidden card of its hand",
+                    )
+                try:
+                    name = self.decks[item.deck].check_reveal(seat, reveal)
+                except VerificationError as exc:
+                    raise _blame(exc.seat, Reason.BAD_PROOF, exc.reason) from None
+                showing.reveals.append((item.deck, reveal))
+            else:
+                raise _blame(seat, Reason.UNEXPECTED, "a shown card names no slot")
+            if any(card == other for other, _ in showing.cards):
+                raise _blame(seat, Reason.ILLEGAL, f"shows {card[1]} twice")
+            showing.cards.append((card, name))
+        if flow.whole_hand:
+            if len(showing.cards) != len(hand):
+                raise _blame(
+                    seat, Reason.ILLEGAL, f"shows {len(showing.cards)} of {len(hand)} cards"
+                )
+        elif Counter(showing.names) != Counter((*flow.played, *flow.shown)):
+            wanted = ", ".join((*flow.played, *flow.shown)) or "nothing"
+            raise _blame(
+                seat, Reason.ILLEGAL, f"shows {', '.join(showing.names) or 'nothing'}, not {wanted}"
+            )
+        return showing
+
+    def apply(self, showing: Showing, flow: CardFlow) -> None:
+        """Record a checked move's cards: shown face up, out of the hand or kept."""
+        seat = showing.seat
+        for index, reveal in showing.reveals:
+            self.decks[index].accept_reveal(seat, reveal)
+        for card, name in showing.cards:
+            self.face_up[card] = name
+        shown = {card for card, _ in showing.cards}
+        if flow.rest_returned:
+            self.hands[seat] = [card for card in self.hands[seat] if card in shown]
+        else:
+            self.hands[seat] = [card for card in self.hands[seat] if card not in shown]
+        for name in flow.taken:
+            self.hands[seat].append(self._from_table(seat, name))
+
+    def _from_table(self, seat: int, name: str) -> Card:
+        in_hands = {card for hand in self.hands for card in hand}
+        home = self._home.get(seat, 0)
+        candidates = sorted(
+            (index != home, index, slot)
+            for index, out in enumerate(self._out)
+            for slot in out
+            if self.face_up.get((index, slot)) == name and (index, slot) not in in_hands
+        )
+        if not candidates:
+            raise RuntimeError(f"no face-up {name} on the table to take back")
+        _, index, slot = candidates[0]
+        return (index, slot)
+
+    def check_hands(self, sizes: Sequence[int]) -> None:
+        """The slots followed per seat agree with the engine's hand sizes (else a bug)."""
+        tracked = [len(hand) for hand in self.hands]
+        if tracked != list(sizes):
+            raise RuntimeError(f"the dealer follows hands of {tracked}, the engine {list(sizes)}")
+
+    # -- audit -----------------------------------------------------------------------------
+
+    @staticmethod
+    def encode_secrets(secrets: Iterable[int]) -> list[bytes]:
+        return [encode_scalar(secret) for secret in secrets]
+
+    def audit(self, secrets: Sequence[Sequence[bytes]]) -> dict[Card, str]:
+        """Check the whole game from every seat's secrets; every card of every deck by slot.
+        :class:`Rejection` names the seat that cheated."""
+        decoded: list[list[int]] = []
+        for seat, encoded in enumerate(secrets):
+            try:
+                decoded.append([decode_scalar(data) for data in encoded])
+            except DecodeError as exc:
+                raise _blame(seat, Reason.BAD_PROOF, f"audit secret: {exc}") from None
+            if len(decoded[-1]) != len(self.decks):
+                raise _blame(seat, Reason.UNEXPECTED, f"{len(self.decks)} secrets expected")
+        cards: dict[Card, str] = {}
+        for index, deck in enumerate(self.decks):
+            try:
+                found = deck.audit([seat_secrets[index] for seat_secrets in decoded])
+            except VerificationError as exc:
+                raise _blame(exc.seat, Reason.BAD_PROOF, f"audit: {exc.reason}") from None
+            cards.update(((index, slot), name) for slot, name in found.items())
+        return cards
+
+
+def _deck_context(table_id: bytes, index: int) -> bytes:
+    return table_id + index.to_bytes(1, "little")
+
+
+def _blame(seat: int, reason: Reason, detail: str) -> Rejection:
+    return Rejection(reason, detail, seat=seat)

@@ -1,0 +1,1144 @@
+"""The table: the game as a fold over every author's signed log.
+
+A :class:`Table` is fed signed entries (:meth:`Table.receive`) in any order, any number of
+times, and computes the same state as every other peer fed the same entries. It walks
+through *steps*: at each one it knows which authors it waits for and what each must
+publish, takes that from each author's log, checks it, and applies it whole or not at all:
+
+====================  ==========================================================
+step                  who, and what
+====================  ==========================================================
+1 table               the creator defines the table (its first entry)
+2 seating             the creator seats the first joiners (joins are free entries)
+3 ready               every seat agrees to the seating
+4 keys                every seat publishes its key for each deck, with a proof
+shuffle               one seat re-encrypts and permutes a deck, with a proof
+shares                every seat but a deal's owner: decryption shares of its cards
+coin_commit           every committer: a commitment to a nonce (a fair choice)
+coin_reveal           every committer: its nonce (see :mod:`peer.coin`)
+move                  the seat the engine waits for: a move and the cards it shows
+audit                 every seat, at the end: its deck secrets, to audit the game
+====================  ==========================================================
+
+Each entry names the step it answers. An entry answering a later step waits its turn; one
+answering a step that did not wait for its author is refused as out of turn (or stale, if
+the author had answered that step). Entries are checked in the design's order: well-formed,
+table, signature, sequence and previous hash (at :meth:`receive`), then author, body,
+proofs, rules (when their step comes). A refused entry is skipped (the table goes on and
+waits for a proper one) unless it proves cheating that cannot be undone: a bad proof, a
+broken chain or an equivocation halt the table, with the blame and the signed evidence.
+
+The table's own seat does its protocol work itself (keys, shuffles, shares, coins, reveals,
+audit); only moves with a real choice wait for :meth:`Table.submit`. Secrets are kept (by
+the :class:`Keeper`) before the entry that needs them is published, and every entry is kept
+as it is accepted, so a table rebuilt from its keeper continues exactly where it stopped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from google.protobuf.message import Message
+
+import crypto
+from condottiere.v1 import log_pb2
+from crypto import Identity
+from engine import Choice, Deal, Draw, Game, IllegalMoveError, InvalidMoveError, Move, card_flow
+from engine.cards import card_name
+from peer.coin import Abandoned, Flip, Settled, covers, verdict
+from peer.dealer import Card, Dealer
+from peer.entries import (
+    TABLE_ID_BYTES,
+    LogEntry,
+    Reason,
+    Rejection,
+    heads_of,
+    make_entry,
+    read_entry,
+)
+from peer.lobby import Lobby, TableSpec, check_text
+from peer.logs import Logs, Suspicion
+
+__all__ = [
+    "Halt",
+    "Keeper",
+    "MemoryKeeper",
+    "Refusal",
+    "Step",
+    "Table",
+    "TableEvent",
+]
+
+HALTING = frozenset({Reason.BAD_PROOF, Reason.BAD_CHAIN, Reason.EQUIVOCATION})
+"""Rejections that prove cheating which cannot be undone by waiting for a better entry."""
+MAX_CHAT = 500
+
+
+class Keeper(Protocol):
+    """Where a table keeps what it must not lose: every entry, and its own secrets.
+
+    ``keep_secret`` must be durable when it returns: the entry that depends on a secret is
+    published only afterwards.
+    """
+
+    def keep(self, entry: LogEntry) -> None: ...
+
+    def keep_secret(self, name: str, value: bytes) -> None: ...
+
+    def secret(self, name: str) -> bytes | None: ...
+
+    def mark_verified(self, entry: LogEntry) -> None: ...
+
+    def verified(self) -> set[bytes]:
+        """The hashes of entries whose proofs were verified before."""
+        ...
+
+
+@dataclass
+class MemoryKeeper:
+    """A keeper in memory (tests, and peers that need not survive a crash)."""
+
+    entries: list[LogEntry] = field(default_factory=list)
+    secrets: dict[str, bytes] = field(default_factory=dict)
+    checked: set[bytes] = field(default_factory=set)
+
+    def keep(self, entry: LogEntry) -> None:
+        self.entries.append(entry)
+
+    def keep_secret(self, name: str, value: bytes) -> None:
+        self.secrets[name] = value
+
+    def secret(self, name: str) -> bytes | None:
+        return self.secrets.get(name)
+
+    def mark_verified(self, entry: LogEntry) -> None:
+        self.checked.add(entry.hash)
+
+    def verified(self) -> set[bytes]:
+        return set(self.checked)
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """An entry refused; the table went on without it."""
+
+    reason: Reason
+    detail: str
+    author: bytes | None
+    seat: int | None
+    evidence: tuple[bytes, ...]
+
+
+@dataclass(frozen=True)
+class Halt:
+    """Why the table stopped for good: a proven cheat (``reason`` set) or a seat that left."""
+
+    detail: str
+    author: bytes | None
+    seat: int | None
+    reason: Reason | None = None
+    evidence: tuple[bytes, ...] = ()
+
+    @property
+    def cheat(self) -> bool:
+        return self.reason is not None
+
+
+@dataclass(frozen=True)
+class TableEvent:
+    """Something that happened at the table, in players' words."""
+
+    kind: str
+    """``join seated ready shuffle deal coin move chat refused halt over audit``"""
+    text: str
+    seat: int | None = None
+
+
+@dataclass
+class Step:
+    """What the table waits for now."""
+
+    number: int
+    kind: str
+    authors: tuple[bytes, ...]
+    answers: dict[bytes, LogEntry] = field(default_factory=dict)
+    deck: int = 0
+    draws: tuple[Draw, ...] = ()
+    flip: Flip | None = None
+    commitments: dict[int, bytes] = field(default_factory=dict)
+
+    @property
+    def missing(self) -> tuple[bytes, ...]:
+        return tuple(author for author in self.authors if author not in self.answers)
+
+
+class Table:
+    """One table, as one peer (or a watcher) sees it. Build it with :meth:`create`,
+    :meth:`from_definition` or :meth:`restore`."""
+
+    def __init__(
+        self,
+        identity: Identity,
+        definition: LogEntry,
+        keeper: Keeper,
+        *,
+        auto_ready: bool = True,
+    ) -> None:
+        self.identity = identity
+        self.me = identity.public.raw
+        self.keeper = keeper
+        self.auto_ready = auto_ready
+        self.table_id = definition.entry.table_id
+        self.logs = Logs(self.table_id)
+        self.lobby = Lobby(definition)
+        self.spec = self.lobby.spec
+        self.step: Step | None = Step(2, "seating", (self.lobby.creator,))
+        self.game: Game | None = None
+        self.dealer: Dealer | None = None
+        self.halt: Halt | None = None
+        self.refusals: list[Refusal] = []
+        self.events: list[TableEvent] = []
+        """Every event so far, oldest first (a controller reads from where it stopped)."""
+        self.appended: list[LogEntry] = []
+        """Entries appended to the logs since the owner last took them (see :meth:`drain`)."""
+        self.cards: dict[Card, str] | None = None
+        """Every card of the game by slot, once the audit is through."""
+        self.flips: list[tuple[Flip, int]] = []
+        """Every coin flip settled or abandoned, and the seat it gave (-1: abandoned)."""
+        self._cursor: dict[bytes, int] = {}
+        self._answered: dict[bytes, int] = {}
+        self._verified = keeper.verified()
+        self._held_evidence: list[LogEntry] = []
+        self._want_ready = auto_ready
+        self._votes: set[tuple[int, int]] = set()
+        self._consumed: set[bytes] = set()
+        self._restoring = True  # the definition is kept by whoever made or received it
+        self._add(definition)
+        self._restoring = False
+
+    # ------------------------------------------------------------------ construction
+
+    @classmethod
+    def create(
+        cls,
+        identity: Identity,
+        spec: TableSpec,
+        keeper: Keeper,
+        *,
+        table_id: bytes | None = None,
+        auto_ready: bool = True,
+    ) -> Table:
+        """A new table, defined by ``identity`` (its creator, seat 0)."""
+        spec.check()
+        table_id = os.urandom(TABLE_ID_BYTES) if table_id is None else table_id
+        definition = make_entry(identity, table_id, 0, b"", step=1, heads=(), body=spec.body())
+        keeper.keep(definition)
+        return cls(identity, definition, keeper, auto_ready=auto_ready)
+
+    @classmethod
+    def from_definition(
+        cls, identity: Identity, signed: bytes, keeper: Keeper, *, auto_ready: bool = True
+    ) -> Table:
+        """The table a received definition entry creates; :class:`Rejection` if it cannot be
+        read or played."""
+        definition = read_entry(signed)
+        table = cls(identity, definition, keeper, auto_ready=auto_ready)
+        keeper.keep(definition)
+        return table
+
+    @classmethod
+    def restore(cls, identity: Identity, keeper: Keeper, entries: Sequence[LogEntry]) -> Table:
+        """The table rebuilt from its kept entries (the definition first), as it was."""
+        definition = next(e for e in entries if e.kind == "table" and e.seq == 0)
+        table = cls(identity, definition, keeper)
+        table._restoring = True
+        for entry in entries:
+            if entry is not definition:
+                table._add(entry)
+        table._restoring = False
+        table._advance()
+        return table
+
+    # ------------------------------------------------------------------ public state
+
+    @property
+    def seat(self) -> int | None:
+        """This peer's seat, once seated."""
+        return self.lobby.seat_of(self.me)
+
+    @property
+    def seating(self) -> tuple[bytes, ...]:
+        return self.lobby.seating
+
+    def seat_of(self, author: bytes | None) -> int | None:
+        return None if author is None else self.lobby.seat_of(author)
+
+    def who(self, author: bytes | None) -> str:
+        """A person's name for an author: its seat and player name."""
+        if author is None:
+            return "someone"
+        seat = self.seat_of(author)
+        name = self.lobby.names.get(author, "a stranger")
+        return name if seat is None else f"seat {seat} ({name})"
+
+    @property
+    def over(self) -> bool:
+        """True once the game is over and audited, or the table halted."""
+        return self.halt is not None or (self.step is None and self.game is not None)
+
+    def waiting(self) -> tuple[str, tuple[int, ...], str] | None:
+        """What the table waits for: the step's kind, the seats (or nothing, in the lobby)
+        and a sentence; None when it waits for nothing."""
+        step = self.step
+        if step is None or self.halt is not None:
+            return None
+        seats = tuple(s for s in (self.seat_of(a) for a in step.missing) if s is not None)
+        names = ", ".join(self.who(a) for a in step.missing)
+        text = {
+            "seating": f"players to join ({len(self.lobby.joins) + 1} of {self.spec.seats})",
+            "ready": f"{names} to be ready",
+            "keys": f"keys from {names}",
+            "shuffle": f"{names} to shuffle deck {step.deck + 1}",
+            "shares": f"decryption shares from {names}",
+            "coin_commit": f"coin commitments from {names}",
+            "coin_reveal": f"coin reveals from {names}",
+            "move": f"{names} to move",
+            "audit": f"the audit secrets of {names}",
+        }[step.kind]
+        return step.kind, seats, text
+
+    def progress(self) -> tuple[int, int] | None:
+        """Done and total of the shuffle chain or the deal under way; None otherwise."""
+        step = self.step
+        if step is None or self.dealer is None:
+            return None
+        if step.kind == "shuffle":
+            n = self.spec.seats
+            return step.deck * n + (self.dealer.next_shuffler(step.deck) or 0), n * len(
+                self.dealer.decks
+            )
+        if step.kind == "shares":
+            return len(step.answers), len(step.authors)
+        return None
+
+    def drain(self) -> tuple[list[LogEntry], list[Suspicion]]:
+        """The entries appended and the suspicions raised since the last call."""
+        appended, self.appended = self.appended, []
+        suspicions, self.logs.suspicions = self.logs.suspicions, []
+        return appended, suspicions
+
+    def public_record(self) -> dict[str, Any]:
+        """The game's record as anyone may see it: deals to a seat are counts."""
+        if self.game is None:
+            return {}
+        record = self.game.record()
+        record["events"] = [
+            ["deal", event[1], len(event[2])]
+            if event[0] == "deal" and isinstance(event[2], list)
+            else event
+            for event in record["events"]
+        ]
+        return record
+
+    def record_hash(self) -> str:
+        """SHA-256 of the public record: the same on every peer of the same game."""
+        text = json.dumps(self.public_record(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    # ------------------------------------------------------------------ input
+
+    def join(self, player: str, address: str) -> None:
+        """Ask for a seat (the first entry of this peer's log)."""
+        check_text(player, "a player name")
+        if self.me == self.lobby.creator or self.logs.log(self.me):
+            return
+        self._publish(
+            log_pb2.Join(definition=self.lobby.definition.hash, player=player, address=address)
+        )
+        self._advance()
+
+    def receive(self, signed: bytes) -> Rejection | None:
+        """Take in one signed entry as it arrived; the rejection if it cannot even be read as
+        an entry of this table (it is not anyone's entry: nobody is blamed)."""
+        try:
+            entry = read_entry(signed, table_id=self.table_id)
+        except Rejection as rejection:
+            return rejection
+        self._add(entry)
+        self._advance()
+        return None
+
+    def ready(self) -> None:
+        """Say this seat is ready (when the table was made with ``auto_ready=False``)."""
+        self._want_ready = True
+        self._advance()
+
+    def submit(self, text: str | Move) -> str | None:
+        """Play a move for this seat; None when it is published, else why not (nothing
+        changes then)."""
+        step, game, dealer = self.step, self.game, self.dealer
+        if self.halt is not None:
+            return f"the table has stopped: {self.halt.detail}"
+        if step is None or game is None or dealer is None or step.kind != "move":
+            return "it is not time to move"
+        if step.authors != (self.me,) or self._pending(self.me, step) is not None:
+            return f"it is not your turn: the table waits for {self.who(step.authors[0])}"
+        try:
+            move = text if isinstance(text, Move) else Move.parse(text)
+            game.copy().play(move)
+        except (InvalidMoveError, IllegalMoveError) as exc:
+            return str(exc)
+        self._publish(
+            log_pb2.MovePlayed(
+                turn=game.moves_played, move=str(move), cards=dealer.show(card_flow(move))
+            ),
+            step.number,
+        )
+        self._advance()
+        return None
+
+    def chat(self, text: str) -> None:
+        """Say something to the table."""
+        text = text.strip()
+        if not text:
+            return
+        check_text(text, "a chat line", MAX_CHAT)
+        self._publish(log_pb2.Chat(text=text))
+
+    def leave(self, reason: str = "") -> None:
+        """Leave the table for good (the game ends for everyone; the record is kept)."""
+        if self.halt is None and not self.over:
+            self._publish(log_pb2.Leave(reason=reason[:MAX_CHAT]))
+            self._advance()
+
+    def give_up_waiting(self) -> bool:
+        """Vote that the coin reveals awaited are too late (the owner calls it after its
+        timeout); True when a vote was published. See :mod:`peer.coin`."""
+        step = self.step
+        if step is None or step.kind != "coin_reveal" or step.flip is None:
+            return False
+        flip = step.flip
+        if self.me not in step.answers or not step.missing:
+            return False
+        key = (flip.choice, flip.attempt)
+        if key in self._votes or self._vote_of(self.me, flip) is not None:
+            return False
+        self._votes.add(key)
+        self._publish(log_pb2.CoinTimeout(choice=flip.choice, attempt=flip.attempt))
+        self._advance()
+        return True
+
+    # ------------------------------------------------------------------ logs
+
+    def _add(self, entry: LogEntry) -> None:
+        try:
+            appended = self.logs.add(entry)
+        except Rejection as rejection:
+            if rejection.reason in HALTING:
+                self._stop(rejection, publish_evidence=rejection.reason is Reason.EQUIVOCATION)
+            else:
+                self._refuse(rejection)
+            return
+        for accepted in appended:
+            if not self._restoring and accepted.author != self.me:
+                self.keeper.keep(accepted)
+            self.appended.append(accepted)
+            if accepted.free:
+                self._free(accepted)
+
+    def _publish(self, body: Message, step: int = 0) -> LogEntry:
+        heads = {a: h for a, h in self.logs.heads().items() if a != self.me}
+        log = self.logs.log(self.me)
+        entry = make_entry(
+            self.identity,
+            self.table_id,
+            len(log),
+            log[-1].hash if log else b"",
+            step=step,
+            heads=heads_of(heads),
+            body=body,
+        )
+        self.keeper.keep(entry)
+        self.logs.add(entry)
+        self.appended.append(entry)
+        if entry.free:
+            self._free(entry)
+        return entry
+
+    def _free(self, entry: LogEntry) -> None:
+        kind = entry.kind
+        if kind == "join":
+            if self.lobby.seated:
+                return
+            try:
+                self.lobby.add_join(entry)
+            except Rejection as rejection:
+                self._refuse(rejection, entry)
+                return
+            self._say("join", f"{entry.body.player} asks for a seat")
+        elif kind == "chat":
+            self._say(
+                "chat",
+                f"{self.who(entry.author)}: {entry.body.text[:MAX_CHAT]}",
+                self.seat_of(entry.author),
+            )
+        elif kind == "leave" and entry.author in self.seating:
+            if self.halt is None and not self.over:
+                reason = f" ({entry.body.reason})" if entry.body.reason else ""
+                self.halt = Halt(
+                    f"{self.who(entry.author)} left the table{reason}; the record is kept",
+                    entry.author,
+                    self.seat_of(entry.author),
+                )
+                self._say("halt", self.halt.detail, self.halt.seat)
+        elif kind == "evidence":
+            self._held_evidence.append(entry)
+
+    # ------------------------------------------------------------------ the fold
+
+    def _advance(self) -> None:
+        while self.halt is None:
+            self._check_evidence()
+            if self.halt is not None or self.step is None:
+                return
+            if not self._work(self.step):
+                self._refuse_strays()
+                if not self._work(self.step):
+                    return
+
+    def _pending(self, author: bytes, step: Step) -> LogEntry | None:
+        """``author``'s next entry for ``step``; earlier ones it skips are refused."""
+        log = self.logs.log(author)
+        waited = author in step.authors and author not in step.answers
+        cursor = self._cursor.get(author, 0)
+        while cursor < len(log):
+            entry = log[cursor]
+            if entry.free or (entry.kind == "table" and entry.seq == 0):
+                cursor += 1
+                continue
+            if entry.step > step.number:
+                break
+            if entry.step == step.number and waited:
+                self._cursor[author] = cursor
+                return entry
+            stale = entry.step <= self._answered.get(author, 0)
+            self._refuse(
+                Rejection(
+                    Reason.STALE if stale else Reason.OUT_OF_TURN,
+                    f"a {entry.kind} entry for step {entry.step}, "
+                    + ("which it had answered" if stale else "which did not wait for it"),
+                    author=author,
+                ),
+                entry,
+            )
+            cursor += 1
+        self._cursor[author] = cursor
+        return None
+
+    def _refuse_strays(self) -> None:
+        """Refuse entries of authors the current step does not wait for that answer it or an
+        earlier one (a move out of turn, a replayed entry)."""
+        step = self.step
+        if step is None:
+            return
+        for author in self.seating or (self.lobby.creator,):
+            if author not in step.missing:
+                self._pending(author, step)
+        if self.seating:
+            for author in self.logs.authors:
+                if author not in self.seating:
+                    self._refuse_unseated(author)
+
+    def _refuse_unseated(self, author: bytes) -> None:
+        log = self.logs.log(author)
+        cursor = self._cursor.get(author, 0)
+        while cursor < len(log):
+            entry = log[cursor]
+            if not entry.free:
+                self._refuse(
+                    Rejection(Reason.NOT_SEATED, "the author has no seat", author=author), entry
+                )
+            cursor += 1
+        self._cursor[author] = cursor
+
+    def _work(self, step: Step) -> bool:
+        """Take what the step needs from the logs (making this seat's part); True if anything
+        changed."""
+        changed = False
+        for author in step.missing:
+            entry = self._pending(author, step)
+            if entry is None and author == self.me and self._make(step):
+                changed = True
+                entry = self._pending(author, step)
+            if entry is None:
+                continue
+            try:
+                self._check(step, author, entry)
+            except _Later:
+                continue
+            except Rejection as rejection:
+                self._cursor[author] += 1
+                changed = True
+                self._refuse(rejection, entry, author)
+                if self.halt is not None:
+                    return True
+                continue
+            self._cursor[author] += 1
+            self._consumed.add(entry.hash)
+            step.answers[author] = entry
+            self._answered[author] = step.number
+            changed = True
+        if self.halt is None:
+            try:
+                if self._complete(step):
+                    changed = True
+            except Rejection as rejection:
+                self._refuse(rejection)
+                changed = True
+        return changed
+
+    # ------------------------------------------------------------------ steps
+
+    def _next_step(self, kind: str, authors: Sequence[bytes], **data: Any) -> None:
+        assert self.step is not None
+        self.step = Step(self.step.number + 1, kind, tuple(authors), **data)
+
+    def _seat_authors(self, seats: Sequence[int]) -> tuple[bytes, ...]:
+        return tuple(self.seating[seat] for seat in seats)
+
+    def _make(self, step: Step) -> bool:
+        """Publish this seat's part of ``step`` when it needs no decision; True if done."""
+        kind = step.kind
+        if kind == "seating":
+            seating = self.lobby.seating_for()
+            if seating is None:
+                return False
+            body: Message = log_pb2.Seating(authors=list(seating))
+        elif kind == "ready":
+            if not self._want_ready:
+                return False
+            body = log_pb2.Ready(seating=self.lobby.seating_hash)
+        elif kind == "keys":
+            body = log_pb2.Keys(announcements=self._own_dealer().announcements())
+        else:
+            made = self._make_game_part(step)
+            if made is None:
+                return False
+            body = made
+        self._publish(body, step.number)
+        return True
+
+    def _make_game_part(self, step: Step) -> Message | None:
+        dealer, game = self.dealer, self.game
+        assert dealer is not None and game is not None
+        kind = step.kind
+        if kind == "shuffle":
+            return log_pb2.Shuffle(
+                deck=step.deck, round=dealer.round(step.deck), step=dealer.make_shuffle(step.deck)
+            )
+        if kind == "shares":
+            return log_pb2.Shares(batches=dealer.make_shares(step.draws))
+        if kind in ("coin_commit", "coin_reveal"):
+            assert step.flip is not None
+            flip = step.flip
+            nonce = self._coin_nonce(flip)
+            if kind == "coin_commit":
+                assert self.seat is not None
+                index = flip.committers.index(self.seat)
+                commitment = crypto.commitment_of(self.table_id, flip.label, index, nonce)
+                return log_pb2.CoinCommit(
+                    choice=flip.choice, attempt=flip.attempt, commitment=commitment
+                )
+            return log_pb2.CoinReveal(choice=flip.choice, attempt=flip.attempt, nonce=nonce)
+        if kind == "move":
+            moves = game.legal_moves()
+            if len(moves) != 1:
+                return None
+            move = moves[0]
+            return log_pb2.MovePlayed(
+                turn=game.moves_played, move=str(move), cards=dealer.show(card_flow(move))
+            )
+        if kind == "audit":
+            return log_pb2.AuditReveal(secrets=Dealer.encode_secrets(dealer.secrets()))
+        return None
+
+    def _coin_nonce(self, flip: Flip) -> bytes:
+        name = f"coin/{flip.choice}/{flip.attempt}"
+        nonce = self.keeper.secret(name)
+        if nonce is None:
+            nonce = os.urandom(crypto.NONCE_BYTES)
+            self.keeper.keep_secret(name, nonce)
+        return nonce
+
+    def _own_dealer(self) -> Dealer:
+        if self.dealer is None:
+            seat = self.seat
+            secrets = None
+            if seat is not None:
+                kept = [self.keeper.secret(f"deck/{i}") for i in range(len(self._decks()))]
+                if all(kept):
+                    secrets = [crypto.decode_scalar(value or b"") for value in kept]
+            self.dealer = Dealer(self.table_id, self.spec.seats, seat, self._decks(), secrets)
+            if seat is not None and secrets is None:
+                for index, secret in enumerate(self.dealer.secrets()):
+                    self.keeper.keep_secret(f"deck/{index}", crypto.encode_scalar(secret))
+        return self.dealer
+
+    def _decks(self) -> tuple[tuple[str, ...], ...]:
+        return Game.spectate(self.spec.header()).decks
+
+    def _check(self, step: Step, author: bytes, entry: LogEntry) -> None:
+        """Check (and apply, for one-author steps) ``author``'s answer to ``step``."""
+        if entry.kind != step.kind:
+            raise Rejection(
+                Reason.UNEXPECTED, f"a {step.kind} entry is awaited, not a {entry.kind}"
+            )
+        body = entry.body
+        kind = step.kind
+        seat = self.seat_of(author)
+        if kind == "seating":
+            authors = self.lobby.check_seating(entry)
+            if self.lobby.missing_joins(body):
+                raise _Later()  # seated authors not heard of yet: wait for their joins
+            self.lobby.seat(entry, authors)
+        elif kind == "ready":
+            if body.seating != self.lobby.seating_hash:
+                raise Rejection(Reason.UNEXPECTED, "ready for another seating")
+        elif kind == "keys":
+            if len(body.announcements) != len(self._decks()):
+                raise Rejection(Reason.UNEXPECTED, f"{len(self._decks())} keys expected")
+        elif kind == "shuffle":
+            assert self.dealer is not None and seat is not None
+            trusted = author == self.me or entry.hash in self._verified
+            self.dealer.accept_shuffle(step.deck, seat, body, verify=not trusted)
+            if not trusted:
+                self.keeper.mark_verified(entry)
+        elif kind == "shares":
+            assert self.dealer is not None and seat is not None
+            try:
+                self.dealer.accept_shares(seat, body, step.draws, trusted=author == self.me)
+            except Rejection as rejection:
+                if rejection.reason is Reason.BAD_PROOF and not self._restoring:
+                    self._refuse(rejection, entry)
+                    self._publish(
+                        log_pb2.Evidence(
+                            bad_share=log_pb2.BadShare(
+                                shares=log_pb2.SignedEntry.FromString(entry.signed)
+                            )
+                        )
+                    )
+                raise
+        elif kind == "coin_commit":
+            self._check_flip(step, body)
+            if len(body.commitment) != crypto.COMMITMENT_BYTES:
+                raise Rejection(Reason.UNEXPECTED, "a commitment is 32 bytes")
+        elif kind == "coin_reveal":
+            self._check_reveal(step, author, entry)
+        elif kind == "move":
+            self._play(author, entry)
+        elif kind == "audit" and len(body.secrets) != len(self._decks()):
+            raise Rejection(Reason.UNEXPECTED, f"{len(self._decks())} secrets expected")
+
+    def _complete(self, step: Step) -> bool:
+        """Finish ``step`` when every answer it needs is in; True if it was finished."""
+        if step.kind == "coin_reveal":
+            return self._settle_flip(step)
+        if step.missing:
+            return False
+        if step.kind == "seating":
+            names = ", ".join(self.who(a) for a in self.seating)
+            self._say("seated", f"the table is full: {names}")
+            self._next_step("ready", self.seating)
+        elif step.kind == "ready":
+            self._say("ready", "everyone is ready: the deck is being prepared")
+            self._next_step("keys", self.seating)
+        elif step.kind == "keys":
+            dealer = self._own_dealer()
+            dealer.accept_keys([list(step.answers[a].body.announcements) for a in self.seating])
+            header = self.spec.header()
+            self.game = (
+                Game.spectate(header) if self.seat is None else Game.observe(header, self.seat)
+            )
+            self._next_game_step()
+        elif step.kind == "shuffle":
+            self._next_game_step()
+        elif step.kind == "shares":
+            self._deal(step.draws)
+            self._next_game_step()
+        elif step.kind == "coin_commit":
+            assert step.flip is not None
+            commitments = {}
+            for author, entry in step.answers.items():
+                seat = self.seat_of(author)
+                assert seat is not None
+                commitments[seat] = entry.body.commitment
+            self._next_step("coin_reveal", step.authors, flip=step.flip, commitments=commitments)
+        elif step.kind == "move":
+            self._next_game_step()
+        elif step.kind == "audit":
+            self._audit(step)
+        return True
+
+    def _next_game_step(self) -> None:
+        game, dealer = self.game, self.dealer
+        assert game is not None and dealer is not None
+        while True:
+            sizes = [game.hand_size(seat) for seat in range(self.spec.seats)]
+            if game.phase == "over":
+                winners = ", ".join(self.who(self.seating[s]) for s in game.winners)
+                self._say("over", f"the game is over: {winners or 'nobody'} won")
+                self._next_step("audit", self.seating)
+                return
+            if isinstance(game.chance, Choice):
+                node = game.chance
+                seats = tuple(range(self.spec.seats))
+                flip = Flip(game.choices_made, 0, node.purpose, node.seats, seats)
+                self._next_step("coin_commit", self._seat_authors(seats), flip=flip)
+                return
+            if isinstance(game.chance, Deal):
+                draws = game.pending_draws()
+                dealer.sync(draws, sizes)
+                for draw in draws:
+                    shuffler = dealer.next_shuffler(draw.pile)
+                    if shuffler is not None:
+                        self._next_step("shuffle", self._seat_authors([shuffler]), deck=draw.pile)
+                        return
+                sharers = dealer.sharers(draws)
+                if sharers:
+                    self._next_step("shares", self._seat_authors(sharers), draws=draws)
+                    return
+                self._deal(draws)
+                continue
+            dealer.check_hands(sizes)
+            assert game.to_act is not None
+            self._next_step("move", self._seat_authors([game.to_act]))
+            return
+
+    def _deal(self, draws: Sequence[Draw]) -> None:
+        game, dealer = self.game, self.dealer
+        assert game is not None and dealer is not None
+        for draw in draws:
+            game.resolve(dealer.deal(draw))
+        counts = ", ".join(f"{d.deal.count} to seat {d.deal.seat}" for d in draws)
+        self._say("deal", f"cards dealt: {counts}")
+
+    # ------------------------------------------------------------------ moves
+
+    def _play(self, author: bytes, entry: LogEntry) -> None:
+        game, dealer = self.game, self.dealer
+        assert game is not None and dealer is not None
+        body: log_pb2.MovePlayed = entry.body
+        seat = self.seat_of(author)
+        assert seat is not None
+        if body.turn != game.moves_played:
+            raise Rejection(Reason.UNEXPECTED, f"a move for turn {game.moves_played} is awaited")
+        try:
+            move = Move.parse(body.move)
+        except InvalidMoveError as exc:
+            raise Rejection(Reason.ILLEGAL, str(exc)) from None
+        flow = card_flow(move)
+        showing = dealer.check_shown(seat, flow, body.cards)
+        try:
+            game.play(move, reveal=showing.names if flow.whole_hand else None)
+        except IllegalMoveError as exc:
+            raise Rejection(Reason.ILLEGAL, str(exc)) from None
+        dealer.apply(showing, flow)
+        self._say("move", self._narrate(seat, move, showing.names), seat)
+
+    def _narrate(self, seat: int, move: Move, shown: Sequence[str]) -> str:
+        who = self.who(self.seating[seat])
+        if move.verb == "play":
+            text = f"{who} plays {card_name(str(move.card))}"
+            if move.target is not None:
+                text += f", taking back a {card_name(move.target)}"
+            return text
+        if move.verb == "discard":
+            return f"{who} discards their hand: {', '.join(map(card_name, shown)) or 'nothing'}"
+        words = {
+            "pass": "passes",
+            "keep": "keeps their hand",
+            "cede": "hands the battle marker on",
+        }
+        if move.verb in words:
+            return f"{who} {words[move.verb]}"
+        if move.verb == "battle":
+            return f"{who} opens a battle in {move.region}"
+        if move.verb == "favor":
+            return f"{who} places the Favor on {move.region or 'no region'}"
+        return f"{who} retains {', '.join(map(card_name, move.cards)) or 'nothing'}"
+
+    # ------------------------------------------------------------------ coins
+
+    def _check_flip(self, step: Step, body: Any) -> None:
+        assert step.flip is not None
+        if (body.choice, body.attempt) != (step.flip.choice, step.flip.attempt):
+            raise Rejection(
+                Reason.UNEXPECTED,
+                f"a coin for choice {step.flip.choice}, attempt {step.flip.attempt} is awaited",
+            )
+
+    def _check_reveal(self, step: Step, author: bytes, entry: LogEntry) -> None:
+        self._check_flip(step, entry.body)
+        flip = step.flip
+        assert flip is not None
+        seat = self.seat_of(author)
+        assert seat is not None
+        nonce = entry.body.nonce
+        index = flip.committers.index(seat)
+        if (
+            len(nonce) != crypto.NONCE_BYTES
+            or crypto.commitment_of(self.table_id, flip.label, index, nonce)
+            != step.commitments[seat]
+        ):
+            raise Rejection(
+                Reason.BAD_PROOF, "the coin reveal does not match its commitment", seat=seat
+            )
+
+    def _vote_of(self, author: bytes, flip: Flip) -> LogEntry | None:
+        for entry in self.logs.log(author):
+            if entry.kind == "coin_timeout" and (entry.body.choice, entry.body.attempt) == (
+                flip.choice,
+                flip.attempt,
+            ):
+                return entry
+        return None
+
+    def _seat_heads(self, entry: LogEntry) -> dict[int, int]:
+        heads = {}
+        for author, (seq, _) in entry.heads().items():
+            seat = self.seat_of(author)
+            if seat is not None:
+                heads[seat] = seq
+        return heads
+
+    def _settle_flip(self, step: Step) -> bool:
+        flip = step.flip
+        assert flip is not None
+        reveals = {self.seat_of(a): e.seq for a, e in step.answers.items()}
+        reveal_seqs = {seat: seq for seat, seq in reveals.items() if seat is not None}
+        votes = {}
+        for seat in flip.committers:
+            vote = self._vote_of(self.seating[seat], flip)
+            if vote is not None:
+                votes[seat] = self._seat_heads(vote)
+        result = verdict(flip, reveal_seqs, votes, self._witnessed(flip, reveal_seqs, votes))
+        if result is None:
+            return False
+        game = self.game
+        assert game is not None
+        if isinstance(result, Settled):
+            nonces = {self.seat_of(a): e.body.nonce for a, e in step.answers.items()}
+            chosen = flip.outcome(
+                self.table_id,
+                step.commitments,
+                {s: n for s, n in nonces.items() if s is not None},
+            )
+            self.flips.append((flip, chosen))
+            self._say("coin", f"fair choice of the {flip.purpose}: seat {chosen}", chosen)
+            game.resolve(chosen)
+            self._next_game_step()
+            return True
+        assert isinstance(result, Abandoned)
+        self.flips.append((flip, -1))
+        blamed = ", ".join(self.who(self.seating[s]) for s in result.blamed)
+        for seat in result.blamed:
+            self.refusals.append(
+                Refusal(
+                    Reason.BAD_PROOF,
+                    f"withheld its coin reveal for the {flip.purpose}",
+                    self.seating[seat],
+                    seat,
+                    tuple(v.signed for s in votes if (v := self._vote_of(self.seating[s], flip))),
+                )
+            )
+        again = flip.again(result.blamed)
+        if again is None:
+            self.halt = Halt(
+                f"every seat the {flip.purpose} could go to withheld its coin reveal ({blamed})",
+                None,
+                None,
+                Reason.BAD_PROOF,
+            )
+            self._say("halt", self.halt.detail)
+            return True
+        self._say(
+            "coin",
+            f"{blamed} withheld a coin reveal: the {flip.purpose} is decided again without them",
+        )
+        if isinstance(again, int):
+            self.flips.append((flip, again))
+            game.resolve(again)
+            self._next_game_step()
+        else:
+            self._next_step("coin_commit", self._seat_authors(again.committers), flip=again)
+        return True
+
+    def _witnessed(
+        self, flip: Flip, reveals: dict[int, int], votes: dict[int, dict[int, int]]
+    ) -> bool:
+        if len(reveals) != len(flip.committers):
+            return False
+        me = self.seat
+        if me in flip.committers and me not in votes:
+            return True
+        for seat in flip.committers:
+            for entry in self.logs.log(self.seating[seat])[reveals[seat] :]:
+                if entry.kind == "coin_timeout" and (entry.body.choice, entry.body.attempt) == (
+                    flip.choice,
+                    flip.attempt,
+                ):
+                    break
+                if covers(self._seat_heads(entry), reveals, seat):
+                    return True
+        return False
+
+    # ------------------------------------------------------------------ audit
+
+    def _audit(self, step: Step) -> None:
+        dealer = self.dealer
+        assert dealer is not None
+        secrets = [list(step.answers[a].body.secrets) for a in self.seating]
+        self.cards = dealer.audit(secrets)
+        self.step = None
+        self._say("audit", "audit passed: every shuffle, share and card checks out")
+
+    # ------------------------------------------------------------------ evidence and blame
+
+    def _check_evidence(self) -> None:
+        held, self._held_evidence = self._held_evidence, []
+        for entry in held:
+            proof = entry.body.WhichOneof("proof")
+            if proof == "equivocation":
+                self._check_equivocation(entry)
+            elif proof == "bad_share":
+                self._check_bad_share(entry)
+            if self.halt is not None:
+                return
+
+    def _check_equivocation(self, entry: LogEntry) -> None:
+        body = entry.body.equivocation
+        first = read_entry_or_none(body.first.SerializeToString(), self.table_id)
+        second = read_entry_or_none(body.second.SerializeToString(), self.table_id)
+        if (
+            first is None
+            or second is None
+            or (first.author, first.seq) != (second.author, second.seq)
+            or first.raw == second.raw
+        ):
+            self._refuse(
+                Rejection(
+                    Reason.UNEXPECTED,
+                    "evidence of equivocation that proves nothing",
+                    author=entry.author,
+                ),
+                entry,
+            )
+            return
+        self._stop(
+            Rejection(
+                Reason.EQUIVOCATION,
+                f"two different entries with sequence number {first.seq}",
+                author=first.author,
+                evidence=(first.signed, second.signed),
+            ),
+            publish_evidence=False,
+        )
+
+    def _check_bad_share(self, entry: LogEntry) -> None:
+        """An owner says a share of its cards does not verify: check those shares here."""
+        accuser = self.seat_of(entry.author)
+        accused = read_entry_or_none(entry.body.bad_share.shares.SerializeToString(), self.table_id)
+        if accuser is None or accused is None or accused.kind != "shares":
+            self._refuse(
+                Rejection(Reason.UNEXPECTED, "evidence of a bad share that names no shares"),
+                entry,
+                entry.author,
+            )
+            return
+        if accused.hash not in self._consumed or self.dealer is None:
+            self._held_evidence.append(entry)  # this peer is not that far yet
+            return
+        try:
+            self.dealer.check_shares_of(accuser, accused.body)
+        except Rejection as rejection:
+            self._stop(
+                Rejection(
+                    rejection.reason,
+                    rejection.detail,
+                    seat=rejection.seat,
+                    evidence=(accused.signed,),
+                )
+            )
+            return
+        self._stop(
+            Rejection(
+                Reason.BAD_PROOF,
+                "accused another seat of a bad share that verifies",
+                author=entry.author,
+                evidence=(entry.signed, accused.signed),
+            )
+        )
+
+    def _refuse(
+        self, rejection: Rejection, entry: LogEntry | None = None, author: bytes | None = None
+    ) -> None:
+        """Record a refused entry (``author``: the one to blame when the rejection names
+        nobody); a halting reason stops the table."""
+        evidence = rejection.evidence or ((entry.signed,) if entry is not None else ())
+        if rejection.author is not None or rejection.seat is not None:
+            author = rejection.author
+        if author is None and rejection.seat is not None and rejection.seat < len(self.seating):
+            author = self.seating[rejection.seat]
+        seat = rejection.seat if rejection.seat is not None else self.seat_of(author)
+        if rejection.reason in HALTING:
+            self._stop(
+                Rejection(
+                    rejection.reason, rejection.detail, author=author, seat=seat, evidence=evidence
+                )
+            )
+            return
+        self.refusals.append(Refusal(rejection.reason, rejection.detail, author, seat, evidence))
+        self._say("refused", f"refused from {self.who(author)}: {rejection}", seat)
+
+    def _stop(self, rejection: Rejection, *, publish_evidence: bool = False) -> None:
+        if self.halt is not None:
+            return
+        author = rejection.author
+        if author is None and rejection.seat is not None and rejection.seat < len(self.seating):
+            author = self.seating[rejection.seat]
+        seat = rejection.seat if rejection.seat is not None else self.seat_of(author)
+        self.halt = Halt(
+            f"{self.who(author)} cheated: {rejection}",
+            author,
+            seat,
+            rejection.reason,
+            rejection.evidence,
+        )
+        self._say("halt", self.halt.detail, seat)
+        if publish_evidence and len(rejection.evidence) == 2 and not self._restoring:
+            first, second = (log_pb2.SignedEntry.FromString(e) for e in rejection.evidence)
+            self._publish(
+                log_pb2.Evidence(equivocation=log_pb2.Equivocation(first=first, second=second))
+            )
+
+    def _say(self, kind: str, text: str, seat: int | None = None) -> None:
+        self.events.append(TableEvent(kind, text, seat))
+
+
+class _Later(Rejection):
+    """Not a rejection: the entry must wait for others before it can be checked."""
+
+    def __init__(self) -> None:
+        super().__init__(Reason.UNEXPECTED, "not yet")
+
+
+def read_entry_or_none(signed: bytes, table_id: bytes) -> LogEntry | None:
+    try:
+        return read_entry(signed, table_id=table_id)
+    except Rejection:
+        return None

@@ -1,0 +1,175 @@
+"""The lobby: the table's definition, the joins, the seating and who is ready.
+
+A table is created by the first entry of its creator's log (``TableDefinition``): the game,
+its variant (the engine's edition), the number of seats, house-rule options and a name. A
+peer that wants to play publishes ``Join`` as the first entry of its own log. The creator
+seats the first joiners it hears of, in one ``Seating`` entry (seat i is the i-th author),
+and from then on has no more authority than any other seat: every seated author publishes
+``Ready`` naming that seating, and the game starts once all are ready.
+
+>>> spec = TableSpec(variant="zman", seats=3, options=(), name="Friday", player="ada",
+...                  address="127.0.0.1:5000")
+>>> TableSpec.from_body(spec.body()) == spec
+True
+>>> TableSpec(variant="zman", seats=9, options=(), name="x", player="y", address="").check()
+Traceback (most recent call last):
+...
+ValueError: zman is played by 2 to 6 players, not 9
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from condottiere.v1 import log_pb2
+from engine import EDITIONS, GAME_NAME, Game
+from peer.entries import LogEntry, Reason, Rejection
+
+__all__ = ["PROTOCOL", "Lobby", "TableSpec", "check_text"]
+
+PROTOCOL = log_pb2.PROTOCOL_VERSION_CURRENT
+MAX_NAME = 40
+MAX_ADDRESS = 255
+
+
+def check_text(text: str, what: str, limit: int = MAX_NAME) -> str:
+    """``text`` if it is a short printable name; ValueError saying what is wrong otherwise."""
+    if not 0 < len(text) <= limit:
+        raise ValueError(f"{what} must have 1 to {limit} characters")
+    if not text.isprintable():
+        raise ValueError(f"{what} may only hold printable characters")
+    return text
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """What a table definition says."""
+
+    variant: str
+    seats: int
+    options: tuple[str, ...]
+    name: str
+    player: str
+    address: str
+    game: str = GAME_NAME
+
+    def header(self) -> dict[str, object]:
+        """The engine's record header for this table."""
+        return {"edition": self.variant, "players": self.seats, "options": list(self.options)}
+
+    def check(self) -> TableSpec:
+        """This spec, if the engine can play it; ValueError saying why not."""
+        if self.game != GAME_NAME:
+            raise ValueError(f"this peer plays {GAME_NAME}, not {self.game!r}")
+        if self.variant not in EDITIONS:
+            raise ValueError(f"unknown edition {self.variant!r}")
+        if list(self.options) != sorted(set(self.options)):
+            raise ValueError("options are listed once each, in order")
+        Game.spectate(self.header())
+        check_text(self.name, "a table name")
+        check_text(self.player, "a player name")
+        if len(self.address) > MAX_ADDRESS:
+            raise ValueError("the address is too long")
+        return self
+
+    def body(self) -> log_pb2.TableDefinition:
+        return log_pb2.TableDefinition(
+            protocol=PROTOCOL,
+            game=self.game,
+            variant=self.variant,
+            seats=self.seats,
+            options=list(self.options),
+            name=self.name,
+            player=self.player,
+            address=self.address,
+        )
+
+    @classmethod
+    def from_body(cls, body: log_pb2.TableDefinition) -> TableSpec:
+        """The spec of a received definition; ValueError if this peer cannot play it."""
+        if body.protocol != PROTOCOL:
+            raise ValueError(f"the table speaks protocol {body.protocol}, this peer {PROTOCOL}")
+        return cls(
+            variant=body.variant,
+            seats=body.seats,
+            options=tuple(body.options),
+            name=body.name,
+            player=body.player,
+            address=body.address,
+            game=body.game,
+        ).check()
+
+
+class Lobby:
+    """The table's definition, the joins heard of, and (once published) the seating."""
+
+    def __init__(self, definition: LogEntry) -> None:
+        if definition.kind != "table" or definition.seq != 0:
+            raise Rejection(Reason.UNEXPECTED, "a table starts with its definition")
+        try:
+            self.spec = TableSpec.from_body(definition.body)
+        except ValueError as exc:
+            raise Rejection(Reason.UNEXPECTED, f"the table cannot be played: {exc}") from None
+        self.definition = definition
+        self.creator = definition.author
+        self.joins: dict[bytes, log_pb2.Join] = {}
+        """Every author that asked for a seat, in the order they were heard of."""
+        self.seating: tuple[bytes, ...] = ()
+        self.seating_hash = b""
+        self.names: dict[bytes, str] = {self.creator: self.spec.player}
+        self.addresses: dict[bytes, str] = {self.creator: self.spec.address}
+
+    @property
+    def seated(self) -> bool:
+        return bool(self.seating)
+
+    def seat_of(self, author: bytes) -> int | None:
+        return self.seating.index(author) if author in self.seating else None
+
+    def add_join(self, entry: LogEntry) -> None:
+        """Take in a join; :class:`Rejection` if it is not a proper join of this table."""
+        body: log_pb2.Join = entry.body
+        if entry.seq != 0:
+            raise Rejection(Reason.UNEXPECTED, "a join opens its author's log", author=entry.author)
+        if entry.author == self.creator:
+            raise Rejection(Reason.UNEXPECTED, "the creator cannot join", author=entry.author)
+        if body.definition != self.definition.hash:
+            raise Rejection(
+                Reason.UNEXPECTED, "the join names another table definition", author=entry.author
+            )
+        try:
+            check_text(body.player, "a player name")
+        except ValueError as exc:
+            raise Rejection(Reason.UNEXPECTED, str(exc), author=entry.author) from None
+        if len(body.address) > MAX_ADDRESS:
+            raise Rejection(Reason.UNEXPECTED, "the address is too long", author=entry.author)
+        self.joins[entry.author] = body
+        self.names[entry.author] = body.player
+        self.addresses[entry.author] = body.address
+
+    def seating_for(self) -> tuple[bytes, ...] | None:
+        """The creator's choice of seats once enough joiners are heard of: itself, then the
+        first joiners in the order they came; None while seats are still free."""
+        joiners = list(self.joins)[: self.spec.seats - 1]
+        if len(joiners) < self.spec.seats - 1:
+            return None
+        return (self.creator, *joiners)
+
+    def missing_joins(self, body: log_pb2.Seating) -> list[bytes]:
+        """The seated authors whose join has not been heard of yet."""
+        return [a for a in body.authors if a != self.creator and a not in self.joins]
+
+    def check_seating(self, entry: LogEntry) -> tuple[bytes, ...]:
+        """The seats a seating entry gives; :class:`Rejection` if it is not a valid seating."""
+        authors = tuple(entry.body.authors)
+        if len(authors) != self.spec.seats or len(set(authors)) != len(authors):
+            raise Rejection(
+                Reason.UNEXPECTED,
+                f"a seating names {self.spec.seats} different authors",
+                author=entry.author,
+            )
+        return authors
+
+    def seat(self, entry: LogEntry, authors: tuple[bytes, ...]) -> None:
+        self.seating = authors
+        self.seating_hash = entry.hash

@@ -1,0 +1,89 @@
+"""Tables of several peers in one process, with no socket: entries are handed over by hand."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+from bots import make_bot
+from crypto import Identity
+from peer.driver import MemoryKeeper, Table
+from peer.entries import LogEntry
+from peer.lobby import TableSpec
+
+
+def spec(variant: str, seats: int, options: Sequence[str] = ()) -> TableSpec:
+    return TableSpec(
+        variant=variant, seats=seats, options=tuple(sorted(options)), name="test",
+        player="seat0", address="",
+    )  # fmt: skip
+
+
+class Harness:
+    """``seats`` peers at one table; :meth:`deliver` hands every new entry to every peer."""
+
+    def __init__(self, variant: str, seats: int, options: Sequence[str] = (), seed: int = 0):
+        self.rng = random.Random(seed)
+        self.identities = [Identity.generate() for _ in range(seats)]
+        self.keepers = [MemoryKeeper() for _ in range(seats)]
+        creator = Table.create(self.identities[0], spec(variant, seats, options), self.keepers[0])
+        definition = creator.logs.log(creator.me)[0].signed
+        self.tables = [creator]
+        for seat in range(1, seats):
+            table = Table.from_definition(self.identities[seat], definition, self.keepers[seat])
+            self.tables.append(table)
+            table.join(f"seat{seat}", "")
+            self.deliver()  # joins reach the creator in seat order
+        self.bots = [make_bot("greedy", seed=seed + seat) for seat in range(seats)]
+
+    def deliver(self, shuffle: bool = False, duplicate: bool = False) -> int:
+        """Hand every entry any peer holds to every peer; how many were new to someone."""
+        handed = 0
+        while True:
+            everything: list[LogEntry] = []
+            for table in self.tables:
+                table.drain()
+                for author in table.logs.authors:
+                    everything.extend(table.logs.log(author))
+            if shuffle:
+                self.rng.shuffle(everything)
+            new = 0
+            for table in self.tables:
+                for entry in everything:
+                    have = table.logs.log(entry.author)
+                    if entry.seq < len(have) and not duplicate:
+                        continue
+                    before = len(table.logs)
+                    table.receive(entry.signed)
+                    new += len(table.logs) > before
+            handed += new
+            if new == 0:
+                return handed
+
+    def play(self, max_rounds: int = 20_000, before_each: Callable[[], None] | None = None) -> None:
+        """Deliver and let every seat's bot move until every table is over."""
+        for _ in range(max_rounds):
+            self.deliver()
+            if all(table.over for table in self.tables):
+                return
+            if before_each is not None:
+                before_each()
+            moved = False
+            for seat, table in enumerate(self.tables):
+                game = table.game
+                if (
+                    game is not None
+                    and game.to_act == seat
+                    and table.step is not None
+                    and table.step.kind == "move"
+                    and table.step.missing == (table.me,)
+                ):
+                    move = self.bots[seat].choose(game.copy(), seat)
+                    reason = table.submit(move)
+                    assert reason is None, reason
+                    moved = True
+            if not moved and self.deliver() == 0:
+                raise AssertionError(
+                    f"stuck: {[(t.step and t.step.kind, t.waiting()) for t in self.tables]}"
+                )
+        raise AssertionError("the game did not end")
