@@ -2,7 +2,9 @@
 
 Sub-commands:
 
-- ``demo``: an offline game between bots, narrated on the terminal as plain text.
+- ``demo``: an offline game between bots, narrated on the terminal as plain text;
+- ``host``, ``join``, ``bot``: a peer at a networked table (see :mod:`cli.peers`);
+- ``export``, ``verify``, ``replay``: a game's record.
 
 ``main(argv)`` returns the exit status, so tests can call it in-process; bad input exits with
 status 2 and a message on stderr, as argparse does.
@@ -19,6 +21,7 @@ from collections.abc import Sequence
 
 from bots import BOTS
 from cli.demo import DemoSettings, run_demo
+from cli.peers import add_commands, main_peer
 from engine import EDITIONS, Edition
 
 __all__ = ["build_parser", "demo_settings", "main"]
@@ -122,6 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="stop after N battles even if nobody has won yet",
     )
+    add_commands(commands)
     return parser
 
 
@@ -175,6 +179,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (default: ``sys.argv[1:]``); return the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command != "demo":
+        return main_peer(parser, args)
     if args.command == "demo":
         settings = _demo_settings(args.command_parser, args)
         try:

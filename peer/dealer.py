@@ -94,6 +94,8 @@ class Dealer:
         self._dealt = [0] * len(decks)
         self._epochs = [0] * len(decks)
         self._home: dict[int, int] = {}
+        self.dealt: list[tuple[Card, ...]] = []
+        """The slots of every deal, in the order of the game's deal events."""
 
     # -- keys ------------------------------------------------------------------------------
 
@@ -257,6 +259,7 @@ class Dealer:
         self._dealt[index] = max(self._dealt[index], draw.start + draw.deal.count)
         self._out[index].update(slots)
         self.hands[seat].extend((index, slot) for slot in slots)
+        self.dealt.append(tuple((index, slot) for slot in slots))
         if seat != self.seat:
             return None
         names = []

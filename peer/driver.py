@@ -416,6 +416,26 @@ class Table:
             self._publish(log_pb2.Leave(reason=reason[:MAX_CHAT]))
             self._advance()
 
+    def finish(self) -> None:
+        """Once the game is audited, say goodbye: the heads of this entry show the others that
+        this peer holds everything (see :meth:`seen_by_all`)."""
+        if self.cards is not None and not any(e.kind == "leave" for e in self.logs.log(self.me)):
+            self._publish(log_pb2.Leave(reason="the game is over"))
+
+    def seen_by_all(self) -> bool:
+        """Whether every other seat has shown (in the heads of an entry) that it holds this
+        peer's log up to its audit: then this peer may go without anyone waiting for it."""
+        audits = [e.seq for e in self.logs.log(self.me) if e.kind == "audit"]
+        if not audits:
+            return False
+        for author in self.seating:
+            if author != self.me and not any(
+                entry.heads().get(self.me, (-1, b""))[0] >= audits[0]
+                for entry in self.logs.log(author)
+            ):
+                return False
+        return True
+
     def give_up_waiting(self) -> bool:
         """Vote that the coin reveals awaited are too late (the owner calls it after its
         timeout); True when a vote was published. See :mod:`peer.coin`."""

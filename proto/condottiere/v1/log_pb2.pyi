@@ -728,3 +728,27 @@ class BadShare(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___BadShare: _TypeAlias = BadShare  # noqa: Y015
+
+@_typing.final
+class GameRecord(_message.Message):
+    """A whole table in one file (`condottiere export`): every entry of every log it holds,
+    the table definition first.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ENTRIES_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def entries(self) -> _containers.RepeatedCompositeFieldContainer[Global___SignedEntry]: ...
+    def __init__(
+        self,
+        *,
+        entries: _abc.Iterable[Global___SignedEntry] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["entries", b"entries"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GameRecord: _TypeAlias = GameRecord  # noqa: Y015

@@ -1,0 +1,458 @@
+"""The networked commands: ``host``, ``join``, ``bot``, ``export``, ``verify`` and ``replay``.
+
+A peer keeps everything in its data directory (``--data``): its identity, every log it has
+seen and its own secrets. Started again on the same directory, it takes up the table it was
+playing where it stopped. At the end of a game each peer writes the game's record to
+``DATA/records/`` (``condottiere verify FILE`` checks it) and a summary to
+``DATA/last-game.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TextIO
+
+from bots import BOTS, make_bot
+from bots.player import play_seat
+from cli.console import play_console
+from engine import EDITIONS
+from peer.controller import Snapshot
+from peer.lobby import TableSpec
+from peer.node import JoinError, Node
+from peer.record import export, load, verify
+from peer.store import Store
+
+__all__ = ["PeerSettings", "default_data", "run_export", "run_peer", "run_replay", "run_verify"]
+
+GOODBYE_SECONDS = 15.0
+"""How long a finished peer waits for the others to show they hold its last entries."""
+
+
+def default_data(role: str) -> Path:
+    """The data directory a peer uses when ``--data`` is not given."""
+    base = os.environ.get("CONDOTTIERE_HOME") or os.path.join(
+        os.environ.get("XDG_DATA_HOME") or os.path.expanduser("~/.local/share"), "condottiere"
+    )
+    return Path(base) / role
+
+
+@dataclass
+class PeerSettings:
+    """What ``host``, ``join`` and ``bot`` were asked to do."""
+
+    data: Path
+    player: str
+    listen: str = "127.0.0.1"
+    port: int = 0
+    spec: TableSpec | None = None
+    """The table to create (``host``); None to join ``join``."""
+    join: str = ""
+    strategy: str | None = None
+    """The bot that plays this seat; None: a person at the console."""
+    seed: int = 0
+    bots: list[str] = field(default_factory=list)
+    """Bots to start as separate peers at the hosted table."""
+    coin_timeout: float = 60.0
+    new: bool = False
+
+
+def run_peer(settings: PeerSettings, out: TextIO = sys.stdout) -> int:
+    """Run one peer until its game ends (or it is stopped); the exit status."""
+    try:
+        return asyncio.run(_peer(settings, out))
+    except KeyboardInterrupt:
+        print("\nstopped; start again with the same --data to take up the game", file=out)
+        return 130
+
+
+async def _peer(settings: PeerSettings, out: TextIO) -> int:
+    store = Store(settings.data)
+    node = Node(store, host=settings.listen, port=settings.port, coin_timeout=settings.coin_timeout)
+    bots: list[subprocess.Popen[bytes]] = []
+    try:
+        await node.start(resume=not settings.new)
+        print(f"listening on {node.address} (data in {settings.data})", file=out, flush=True)
+        if node.table is not None and not node.table.over:
+            print(
+                f"taking up table {node.table.spec.name!r} where it stopped", file=out, flush=True
+            )
+        elif settings.spec is not None:
+            await node.host_table(settings.spec)
+            print(
+                f"hosting {settings.spec.name!r} ({settings.spec.variant}, "
+                f"{settings.spec.seats} seats): others join with "
+                f"'condottiere join {node.address}'",
+                file=out,
+                flush=True,
+            )
+            bots = _start_bots(settings, node.address)
+        else:
+            try:
+                await node.join_table(settings.join, settings.player)
+            except JoinError as exc:
+                print(f"condottiere: {exc}", file=sys.stderr)
+                return 1
+            print(f"asked {settings.join} for a seat", file=out, flush=True)
+        identity = node.identity.public.fingerprint()
+        print(f"your key's fingerprint: {identity}", file=out, flush=True)
+        controller = node.controller
+        if settings.strategy is not None:
+            bot = make_bot(settings.strategy, seed=settings.seed)
+            final = await play_seat(
+                controller, bot, log=lambda text: print(text, file=out, flush=True)
+            )
+        else:
+            final = await play_console(controller, out)
+        await _finish(node, final, settings.data, out)
+        return 0 if final.halt is None else 3
+    finally:
+        await node.stop()
+        store.close()
+        for process in bots:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(timeout=GOODBYE_SECONDS + 5)
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+                process.wait()
+
+
+def _start_bots(settings: PeerSettings, address: str) -> list[subprocess.Popen[bytes]]:
+    processes = []
+    for index, name in enumerate(settings.bots, start=1):
+        command = [
+            sys.executable,
+            "-m",
+            "cli.main",
+            "bot",
+            "--join",
+            address,
+            "--strategy",
+            name,
+            "--data",
+            str(settings.data / "bots" / str(index)),
+            "--new",
+            "--seed",
+            str(settings.seed + index),
+            "--listen",
+            settings.listen,
+            "--coin-timeout",
+            str(settings.coin_timeout),
+        ]
+        (settings.data / "bots").mkdir(parents=True, exist_ok=True)
+        with (settings.data / "bots" / f"{index}.log").open("wb") as log:
+            processes.append(subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT))
+    return processes
+
+
+async def _finish(node: Node, final: Snapshot, data: Path, out: TextIO) -> None:
+    """Say goodbye, wait (a while) until every seat holds this peer's entries, write the
+    record and the summary."""
+    if final.halt is None:
+        await node.call(lambda table: table.finish())
+        deadline = time.monotonic() + GOODBYE_SECONDS
+        while time.monotonic() < deadline:
+            if await node.call(lambda table: table.seen_by_all()):
+                break
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.2)  # let the last entries reach the peers still reading
+    table = node.table
+    assert table is not None
+    entries = await node.call(
+        lambda table: [e for a in table.logs.authors for e in table.logs.log(a)]
+    )
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    path = export(
+        sorted(entries, key=lambda e: e.kind != "table"),
+        data / "records" / f"{stamp}-{table.table_id.hex()[:8]}.cdr",
+    )
+    summary = {
+        "table": table.spec.name,
+        "variant": table.spec.variant,
+        "seat": final.seat,
+        "winners": list(final.winners),
+        "record_hash": final.record_hash,
+        "audited": final.audited,
+        "halt": None if final.halt is None else final.halt.detail,
+        "record": str(path),
+        "state": None if final.view is None else _public_state(final),
+    }
+    (data / "last-game.json").write_text(json.dumps(summary, indent=2))
+    for line in (
+        f"game over: winners {', '.join(f'seat {s}' for s in final.winners) or 'none'}"
+        if final.halt is None
+        else f"the table stopped: {final.halt.detail}",
+        f"record hash {final.record_hash or '-'}; the record is in {path}",
+        f"check it with: condottiere verify {path}",
+    ):
+        print(line, file=out, flush=True)
+
+
+def _public_state(snapshot: Snapshot) -> dict[str, object]:
+    view = snapshot.view
+    assert view is not None
+    return {
+        "phase": view.phase,
+        "control": dict(sorted(view.control.items())),
+        "favor": view.favor,
+        "battles_won": list(view.battles_won),
+        "hand_sizes": list(view.hand_sizes),
+        "discard_pile": list(view.discard_pile),
+        "winners": list(view.winners),
+    }
+
+
+# ---------------------------------------------------------------------- records
+
+
+def _entries_of(data: Path) -> tuple[str, list[bytes]]:
+    store = Store(data)
+    try:
+        current = store.setting("table")
+        if current is None:
+            raise ValueError(f"{data} holds no table")
+        return current.hex(), [entry.signed for entry in store.entries(current)]
+    finally:
+        store.close()
+
+
+def run_export(data: Path, output: Path | None, out: TextIO = sys.stdout) -> int:
+    """Write the table of a data directory to one record file."""
+    from peer.entries import read_entry
+
+    try:
+        table_id, signed = _entries_of(data)
+    except ValueError as exc:
+        print(f"condottiere: {exc}", file=sys.stderr)
+        return 1
+    path = output or Path(f"condottiere-{table_id[:8]}.cdr")
+    entries = sorted((read_entry(s) for s in signed), key=lambda e: e.kind != "table")
+    export(entries, path)
+    print(f"wrote {len(entries)} entries to {path}", file=out)
+    return 0
+
+
+def run_verify(path: Path, out: TextIO = sys.stdout) -> int:
+    """Check a record file; 0 when the game is shown fair."""
+    try:
+        verdict = verify(load(path))
+    except (OSError, ValueError) as exc:
+        print(f"condottiere: {exc}", file=sys.stderr)
+        return 2
+    for line in verdict.lines():
+        print(line, file=out)
+    return 0 if verdict.fair else 1
+
+
+def run_replay(path: Path, delay: float, out: TextIO = sys.stdout) -> int:
+    """Show a recorded game move by move."""
+    try:
+        verdict = verify(load(path))
+    except (OSError, ValueError) as exc:
+        print(f"condottiere: {exc}", file=sys.stderr)
+        return 2
+    for event in verdict.table.events:
+        print(event.text, file=out, flush=True)
+        if delay and event.kind in ("move", "coin", "deal"):
+            time.sleep(delay)
+    print(verdict.lines()[-1], file=out)
+    return 0
+
+
+# ---------------------------------------------------------------------- arguments
+
+
+def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``host``, ``join``, ``bot``, ``export``, ``verify`` and ``replay`` to a parser."""
+    host = commands.add_parser(
+        "host",
+        help="create a table and play at it (others join by address)",
+        description="Create a table on this machine and take its first seat. Prints the "
+        "address others join with ('condottiere join ADDRESS'). With --bots, bot peers take "
+        "the other seats as separate processes.",
+    )
+    host.add_argument(
+        "--edition", default="zman", choices=sorted(EDITIONS), help="rules edition (default zman)"
+    )
+    host.add_argument(
+        "--seats",
+        type=int,
+        default=None,
+        help="number of seats (default 4, or what the edition allows)",
+    )
+    host.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a house rule of the edition (ffg: sieges, cede); repeatable",
+    )
+    host.add_argument("--name", default="condottiere", help="the table's name")
+    host.add_argument(
+        "--bots",
+        type=_bot_names,
+        default=[],
+        metavar="NAME,NAME,...",
+        help="start these bots as peers at the table (e.g. greedy,greedy,random)",
+    )
+    _peer_options(host, "host")
+    join = commands.add_parser(
+        "join",
+        help="take a free seat at a table, given its address",
+        description="Ask the peer at ADDRESS (as 'condottiere host' printed it) for a seat.",
+    )
+    join.add_argument("address", metavar="HOST:PORT", help="the address of any peer at the table")
+    _peer_options(join, "player")
+    bot = commands.add_parser(
+        "bot",
+        help="a bot peer: take a seat at a table and let a strategy play it",
+        description="Join the table at --join and play the seat with a bot strategy.",
+    )
+    bot.add_argument("--join", required=True, metavar="HOST:PORT", help="a peer of the table")
+    _peer_options(bot, "bot")
+    for parser in (host, join, bot):
+        parser.add_argument(
+            "--strategy",
+            choices=sorted(BOTS),
+            default="greedy" if parser is bot else None,
+            help="let this bot play the seat"
+            + (" (default greedy)" if parser is bot else " instead of typing moves"),
+        )
+    export_parser = commands.add_parser(
+        "export",
+        help="write the table of a data directory to one record file",
+        description="Write every signed entry of the table a data directory holds to FILE.",
+    )
+    export_parser.add_argument(
+        "--data",
+        type=Path,
+        default=default_data("host"),
+        help="the peer's data directory (default: the host's)",
+    )
+    export_parser.add_argument("--output", "-o", type=Path, help="the file to write")
+    verify_parser = commands.add_parser(
+        "verify",
+        help="check a game record: signatures, proofs, rules, every card",
+        description="Check every signature, chain, proof and move of a record; with the "
+        "seats' audit secrets, every card against what was shown of it. Exit status 0 when "
+        "the game is shown fair, 1 when not, 2 when the file cannot be read.",
+    )
+    verify_parser.add_argument("file", type=Path, help="a record file (condottiere export)")
+    replay_parser = commands.add_parser(
+        "replay",
+        help="show a recorded game move by move",
+        description="Check a record as 'verify' does, then show the game move by move.",
+    )
+    replay_parser.add_argument("file", type=Path, help="a record file")
+    replay_parser.add_argument(
+        "--delay",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="pause after each move (default 0)",
+    )
+
+
+def _peer_options(parser: argparse.ArgumentParser, role: str) -> None:
+    parser.add_argument(
+        "--player", default=os.environ.get("USER", role)[:40] or role, help="your name at the table"
+    )
+    parser.add_argument(
+        "--data", type=Path, default=None, help=f"data directory (default {default_data(role)})"
+    )
+    parser.add_argument(
+        "--listen",
+        default="127.0.0.1",
+        metavar="ADDRESS",
+        help="address to serve other peers on (default 127.0.0.1: this machine "
+        "only; give this machine's LAN address to play across a LAN)",
+    )
+    parser.add_argument(
+        "--port", type=int, default=0, help="port to serve on (default: any free port)"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the bots' choices")
+    parser.add_argument(
+        "--coin-timeout",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="how long to wait for a coin reveal before voting that it is withheld (default 60)",
+    )
+    parser.add_argument(
+        "--new",
+        action="store_true",
+        help="start afresh even if the data directory holds an unfinished game",
+    )
+    parser.set_defaults(role=role)
+
+
+def _bot_names(text: str) -> list[str]:
+    names = [name.strip().lower() for name in text.split(",") if name.strip()]
+    unknown = [name for name in names if name not in BOTS]
+    if unknown:
+        raise argparse.ArgumentTypeError(
+            f"unknown bot {unknown[0]!r} (choose from {', '.join(sorted(BOTS))})"
+        )
+    return names
+
+
+def settings_from(parser: argparse.ArgumentParser, args: argparse.Namespace) -> PeerSettings:
+    """The settings of ``host``, ``join`` or ``bot``; bad input exits with status 2."""
+    data = args.data or default_data(args.role)
+    settings = PeerSettings(
+        data=data,
+        player=args.player,
+        listen=args.listen,
+        port=args.port,
+        strategy=args.strategy,
+        seed=args.seed,
+        coin_timeout=args.coin_timeout,
+        new=args.new,
+    )
+    if args.command == "host":
+        edition = EDITIONS[args.edition]
+        seats = args.seats or min(max(4, edition.min_players), edition.max_players)
+        if len(args.bots) > seats - 1:
+            parser.error(f"{len(args.bots)} bots for the {seats - 1} other seats")
+        spec = TableSpec(
+            variant=args.edition,
+            seats=seats,
+            options=tuple(sorted(set(args.option))),
+            name=args.name,
+            player=args.player,
+            address="",
+        )
+        try:
+            spec.check()
+        except ValueError as exc:
+            parser.error(str(exc))
+        settings.spec = spec
+        settings.bots = args.bots
+    else:
+        settings.join = args.join if args.command == "bot" else args.address
+    return settings
+
+
+def main_peer(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """Run the networked command ``args.command``."""
+    if args.command in ("host", "join", "bot"):
+        return run_peer(settings_from(parser, args))
+    if args.command == "export":
+        return run_export(args.data, args.output)
+    if args.command == "verify":
+        return run_verify(args.file)
+    return run_replay(args.file, args.delay)
+
+
+def commands() -> Sequence[str]:
+    return ("host", "join", "bot", "export", "verify", "replay")

@@ -1,0 +1,177 @@
+"""The controller interface: what a seat's owner sees of its table, and how it acts on it.
+
+The terminal client and every bot drive a seat through a :class:`Controller`: the latest
+:class:`Snapshot` (the seat's view, the legal moves, whom the table waits for and since when,
+the progress of a shuffle or a deal, a halt with its blame), the table's events in players'
+words, a stream of changes, and :meth:`Controller.submit`, which answers with the engine's
+reason when a move is refused (and changes nothing then).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from crypto import PublicIdentity
+from engine import Game, SeatView
+from peer.driver import Halt, Refusal, Table, TableEvent
+
+if TYPE_CHECKING:
+    from peer.node import Node
+
+__all__ = ["Controller", "Player", "Snapshot", "Waiting", "snapshot_of"]
+
+
+@dataclass(frozen=True)
+class Player:
+    """A person at the table (seated, or asking for a seat)."""
+
+    seat: int | None
+    name: str
+    fingerprint: str
+    """The short fingerprint of the player's key, for people to compare aloud."""
+    address: str
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """What the table waits for, and since when."""
+
+    kind: str
+    """The step: ``seating ready keys shuffle shares coin_commit coin_reveal move audit``."""
+    seats: tuple[int, ...]
+    text: str
+    since: float
+    """``time.monotonic()`` when the table began waiting for this step."""
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Everything a seat's owner may know of its table at one moment."""
+
+    table_name: str
+    variant: str
+    seats: int
+    seat: int | None
+    players: tuple[Player, ...]
+    stage: str
+    """``lobby``, ``dealing`` (keys, shuffles and deals), ``playing``, ``over`` or ``halted``."""
+    view: SeatView | None
+    waiting: Waiting | None
+    progress: tuple[int, int] | None
+    halt: Halt | None
+    refusals: tuple[Refusal, ...]
+    winners: tuple[int, ...]
+    audited: bool
+    record_hash: str
+    step: int
+
+    @property
+    def my_turn(self) -> bool:
+        """True when this seat must choose a move now."""
+        return (
+            self.view is not None
+            and self.waiting is not None
+            and self.waiting.kind == "move"
+            and self.waiting.seats == (self.seat,)
+            and bool(self.view.legal_moves)
+        )
+
+
+def snapshot_of(table: Table, since: float) -> Snapshot:
+    """The snapshot of ``table`` now (called where the table lives: its thread)."""
+    lobby = table.lobby
+    authors = table.seating or (lobby.creator, *lobby.joins)
+    players = tuple(
+        Player(
+            table.seat_of(author) if table.seating else None,
+            lobby.names.get(author, "?"),
+            PublicIdentity(author).fingerprint(),
+            lobby.addresses.get(author, ""),
+        )
+        for author in authors
+    )
+    game = table.game
+    waiting = table.waiting()
+    step = table.step
+    if table.halt is not None:
+        stage = "halted"
+    elif game is None:
+        stage = "lobby" if step is not None and step.kind in ("seating", "ready") else "dealing"
+    elif game.phase == "over":
+        stage = "over"
+    else:
+        stage = "dealing" if step is not None and step.kind in ("shuffle", "shares") else "playing"
+    view = None
+    if game is not None and table.seat is not None:
+        view = game.view(table.seat)
+    return Snapshot(
+        table_name=table.spec.name,
+        variant=table.spec.variant,
+        seats=table.spec.seats,
+        seat=table.seat,
+        players=players,
+        stage=stage,
+        view=view,
+        waiting=None if waiting is None else Waiting(*waiting, since),
+        progress=table.progress(),
+        halt=table.halt,
+        refusals=tuple(table.refusals),
+        winners=() if game is None else game.winners,
+        audited=table.cards is not None,
+        record_hash=table.record_hash() if game is not None and game.phase == "over" else "",
+        step=0 if step is None else step.number,
+    )
+
+
+class Controller:
+    """The owner's handle on a node's table (in the node's event loop)."""
+
+    def __init__(self, node: Node) -> None:
+        self._node = node
+
+    @property
+    def snapshot(self) -> Snapshot | None:
+        """The latest snapshot; None before the node has a table."""
+        return self._node.snapshot
+
+    @property
+    def events(self) -> list[TableEvent]:
+        """Every event of the table so far, oldest first."""
+        return self._node.events
+
+    async def changes(self) -> AsyncIterator[Snapshot]:
+        """Each new snapshot as the table changes (the current one first)."""
+        queue: asyncio.Queue[Snapshot] = asyncio.Queue()
+        self._node.listeners.add(queue)
+        try:
+            if self.snapshot is not None:
+                yield self.snapshot
+            while True:
+                snapshot = await queue.get()
+                while not queue.empty():  # a slow reader only needs the newest
+                    snapshot = queue.get_nowait()
+                yield snapshot
+        finally:
+            self._node.listeners.discard(queue)
+
+    async def game(self) -> Game | None:
+        """A copy of this seat's own engine (what a bot may look at), or None before the deal."""
+        return await self._node.call(
+            lambda table: None if table.game is None else table.game.copy()
+        )
+
+    async def submit(self, move: str) -> str | None:
+        """Play a move; None when it is played, else the reason it is refused."""
+        return await self._node.call(lambda table: table.submit(move))
+
+    async def chat(self, text: str) -> None:
+        await self._node.call(lambda table: table.chat(text))
+
+    async def ready(self) -> None:
+        await self._node.call(lambda table: table.ready())
+
+    async def leave(self, reason: str = "") -> None:
+        await self._node.call(lambda table: table.leave(reason))

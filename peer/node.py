@@ -1,0 +1,443 @@
+"""A peer process's runtime: the table, its store, the gRPC server and the links to other peers,
+in one asyncio event loop.
+
+The :class:`~peer.driver.Table` is a plain object with no I/O of its own; the node runs it on
+one worker thread (so the event loop stays free while a shuffle proof is checked) and is the
+only caller: entries received from other peers are batched and handed over, and after each
+call the node takes what the table appended and serves it to its subscribers, learns new
+peers' addresses, and publishes a new :class:`~peer.controller.Snapshot`.
+
+Every peer follows every other peer it knows of: a ``Subscribe`` stream sends it every entry
+that peer holds beyond what it has, then each new one. A peer that goes away is retried with
+a short backoff; on its return the stream resumes from where this peer stopped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import time
+from collections.abc import AsyncIterator, Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import TypeVar
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_health.v1._async import HealthServicer
+from grpc_reflection.v1alpha import reflection
+
+from condottiere.v1 import peer_pb2
+from crypto import Identity
+from peer.controller import Controller, Snapshot, snapshot_of
+from peer.driver import MemoryKeeper, Table, TableEvent
+from peer.entries import MAX_ENTRY_BYTES
+from peer.lobby import PROTOCOL, TableSpec
+from peer.logs import Suspicion
+from peer.service import SERVICE_NAME, PeerService
+from peer.store import Store
+
+__all__ = ["CHANNEL_OPTIONS", "SERVER_OPTIONS", "JoinError", "Node"]
+
+T = TypeVar("T")
+
+MAX_MESSAGE_BYTES = MAX_ENTRY_BYTES + 4096
+SERVER_OPTIONS = [
+    ("grpc.so_reuseport", 0),
+    ("grpc.max_receive_message_length", 64 * 1024),
+    ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
+    ("grpc.max_concurrent_streams", 64),
+]
+CHANNEL_OPTIONS = [
+    ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+    ("grpc.initial_reconnect_backoff_ms", 100),
+    ("grpc.min_reconnect_backoff_ms", 100),
+    ("grpc.max_reconnect_backoff_ms", 1000),
+    ("grpc.enable_retries", 0),
+]
+HELLO_SECONDS = 3.0
+RETRY_SECONDS = (0.05, 1.0)
+"""The first and the longest pause before following a peer again."""
+
+
+@dataclass
+class _Changes:
+    """What a call on the table's thread changed, for the event loop to publish."""
+
+    appended: list[tuple[bytes, bytes]]
+    """(author, signed entry) of every entry appended to the logs."""
+    suspicions: list[Suspicion]
+    snapshot: Snapshot | None
+    events: list[TableEvent]
+    addresses: list[str]
+
+
+class JoinError(RuntimeError):
+    """A table that cannot be joined, with the reason in a player's words."""
+
+
+class Node:
+    """One peer: its store, its table (once it hosts or joins one) and its network."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        coin_timeout: float = 60.0,
+        auto_ready: bool = True,
+    ) -> None:
+        self.store = store
+        self.identity: Identity = store.identity()
+        self.host = host
+        self.port = port
+        self.coin_timeout = coin_timeout
+        self.auto_ready = auto_ready
+        self.address = ""
+        self.table: Table | None = None
+        self.snapshot: Snapshot | None = None
+        self.events: list[TableEvent] = []
+        self.listeners: set[asyncio.Queue[Snapshot]] = set()
+        self.refused_from_wire: list[str] = []
+        """Messages that were not even entries of this table (nobody can be blamed)."""
+        self.controller = Controller(self)
+        self._executor = ThreadPoolExecutor(1, thread_name_prefix="table")
+        self._server: grpc.aio.Server | None = None
+        self._copies: dict[bytes, list[bytes]] = {}
+        self._version = 0
+        self._changed = asyncio.Condition()
+        self._followed: dict[str, asyncio.Task[None]] = {}
+        self._connected: set[str] = set()
+        self._inbox: list[bytes] = []
+        self._inbox_ready = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._since = (0, time.monotonic())
+        self._events_taken = 0
+
+    # ------------------------------------------------------------------ life
+
+    async def start(self, *, resume: bool = True) -> None:
+        """Serve, and (with ``resume``) take up the table this data directory was playing."""
+        server = grpc.aio.server(options=SERVER_OPTIONS)
+        PeerService(self).add_to(server)
+        health = HealthServicer()
+        health_pb2_grpc.add_HealthServicer_to_server(health, server)
+        reflection.enable_server_reflection(
+            (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
+             reflection.SERVICE_NAME),
+            server,
+        )  # fmt: skip
+        port = server.add_insecure_port(f"{self.host}:{self.port}")
+        if port == 0:
+            raise OSError(f"cannot listen on {self.host}:{self.port} (is the port taken?)")
+        await server.start()
+        await health.set("", health_pb2.HealthCheckResponse.SERVING)
+        await health.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
+        self._server = server
+        self.port = port
+        self.address = f"{self.host}:{port}"
+        self._tasks = [
+            asyncio.create_task(self._consume(), name="consume"),
+            asyncio.create_task(self._watch_time(), name="watch"),
+        ]
+        current = self.store.setting("table")
+        if resume and current is not None:
+            entries = await self._in_thread(lambda: self.store.entries(current))
+            if entries:
+                keeper = self.store.keeper(current)
+                await self._adopt(lambda: Table.restore(self.identity, keeper, entries))
+
+    async def stop(self) -> None:
+        """Stop serving and following; the store keeps everything for a restart."""
+        for task in [*self._tasks, *self._followed.values()]:
+            task.cancel()
+        for task in [*self._tasks, *self._followed.values()]:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        if self._server is not None:
+            await self._server.stop(grace=0.2)
+        self._executor.shutdown(wait=True)
+
+    async def host_table(self, spec: TableSpec) -> None:
+        """Create a table (this peer takes seat 0)."""
+        spec = TableSpec(spec.variant, spec.seats, spec.options, spec.name, spec.player,
+                         self.address)  # fmt: skip
+        spec.check()
+
+        def create() -> Table:
+            table = Table.create(self.identity, spec, MemoryKeeper(), auto_ready=self.auto_ready)
+            return self._bind(table)
+
+        await self._adopt(create)
+
+    async def join_table(self, address: str, player: str) -> None:
+        """Ask the peer at ``address`` for its table and a seat at it; :class:`JoinError`."""
+        async with grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS) as channel:
+            try:
+                reply = await channel.unary_unary(
+                    f"/{SERVICE_NAME}/Hello",
+                    request_serializer=peer_pb2.HelloRequest.SerializeToString,
+                    response_deserializer=peer_pb2.HelloReply.FromString,
+                )(
+                    peer_pb2.HelloRequest(
+                        protocol=PROTOCOL, author=self.identity.public.raw, address=self.address
+                    ),
+                    timeout=HELLO_SECONDS,
+                )
+            except grpc.aio.AioRpcError as exc:
+                raise JoinError(f"cannot join {address}: {_describe(exc)}") from None
+        definition = reply.definition.SerializeToString()
+
+        def create() -> Table:
+            table = Table.from_definition(
+                self.identity, definition, MemoryKeeper(), auto_ready=self.auto_ready
+            )
+            self._bind(table)
+            table.join(player, self.address)
+            return table
+
+        try:
+            await self._adopt(create)
+        except ValueError as exc:
+            raise JoinError(f"cannot join {address}: {exc}") from None
+        for known in reply.peers:
+            self.heard_of(known.address)
+        self.heard_of(address)
+
+    def _bind(self, table: Table) -> Table:
+        """Point a new table's keeper at the store, keeping what it already kept."""
+        pending = table.keeper
+        assert isinstance(pending, MemoryKeeper)
+        keeper = self.store.keeper(table.table_id)
+        for entry in pending.entries:
+            keeper.keep(entry)
+        for name, value in pending.secrets.items():
+            keeper.keep_secret(name, value)
+        table.keeper = keeper
+        self.store.set_setting("table", table.table_id)
+        return table
+
+    async def _adopt(self, make: Callable[[], Table]) -> None:
+        def adopt() -> None:
+            self.table = make()
+
+        await self._call(adopt)
+
+    # ------------------------------------------------------------------ the table's thread
+
+    async def call(self, action: Callable[[Table], T]) -> T:
+        """Run ``action(table)`` on the table's thread, then publish what changed."""
+
+        def run() -> T:
+            if self.table is None:
+                raise RuntimeError("this peer has no table yet")
+            return action(self.table)
+
+        return await self._call(run)
+
+    async def _in_thread(self, action: Callable[[], T]) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._executor, action)
+
+    async def _call(self, action: Callable[[], T]) -> T:
+        def run() -> tuple[T, _Changes]:
+            result = action()
+            return result, self._collect()
+
+        result, changes = await self._in_thread(run)
+        await self._publish(changes)
+        return result
+
+    def _collect(self) -> _Changes:
+        """On the table's thread: what changed since the last call."""
+        table = self.table
+        if table is None:
+            return _Changes([], [], None, [], [])
+        appended, suspicions = table.drain()
+        number = 0 if table.step is None else table.step.number
+        if number != self._since[0]:
+            self._since = (number, time.monotonic())
+        snapshot = snapshot_of(table, self._since[1])
+        events = table.events[self._events_taken :]
+        self._events_taken = len(table.events)
+        addresses = list(table.lobby.addresses.values())
+        appended_pairs = [(entry.author, entry.signed) for entry in appended]
+        return _Changes(appended_pairs, suspicions, snapshot, events, addresses)
+
+    async def _publish(self, changes: _Changes) -> None:
+        if changes.appended:
+            for author, signed in changes.appended:
+                self._copies.setdefault(author, []).append(signed)
+            async with self._changed:
+                self._version += 1
+                self._changed.notify_all()
+        for suspicion in changes.suspicions:
+            self._fetch_other_version(suspicion)
+        for address in changes.addresses:
+            self.heard_of(address)
+        self.events.extend(changes.events)
+        if changes.snapshot is not None:
+            self.snapshot = changes.snapshot
+            for queue in self.listeners:
+                queue.put_nowait(changes.snapshot)
+
+    # ------------------------------------------------------------------ serving
+
+    @property
+    def table_id(self) -> bytes | None:
+        return None if self.table is None else self.table.table_id
+
+    def hello_reply(self) -> peer_pb2.HelloReply:
+        table = self.table
+        assert table is not None
+        definition = peer_pb2.HelloReply().definition
+        definition.ParseFromString(table.lobby.definition.signed)
+        peers = [
+            peer_pb2.PeerInfo(
+                author=author, address=address, entries=len(self._copies.get(author, ()))
+            )
+            for author, address in table.lobby.addresses.items()
+            if address
+        ]
+        return peer_pb2.HelloReply(
+            protocol=PROTOCOL, table_id=table.table_id, definition=definition, peers=peers
+        )
+
+    async def entries_from(self, cursors: dict[bytes, int], skip: bytes) -> AsyncIterator[bytes]:
+        """Every entry held beyond ``cursors`` (author -> next sequence number), then each new
+        one, forever; ``skip``'s own entries are not sent."""
+        sent = dict(cursors)
+        while True:
+            seen = self._version
+            for author, copies in list(self._copies.items()):
+                start = sent.get(author, 0)
+                if author == skip or start >= len(copies):
+                    continue
+                for signed in copies[start:]:
+                    yield signed
+                sent[author] = len(copies)
+            async with self._changed:
+                await self._changed.wait_for(lambda: self._version != seen)  # noqa: B023
+
+    # ------------------------------------------------------------------ following peers
+
+    def heard_of(self, address: str) -> None:
+        """Follow the peer at ``address`` from now on (once)."""
+        if not address or address == self.address or address in self._followed:
+            return
+        if self.table is None:
+            return
+        self._followed[address] = asyncio.create_task(self._follow(address), name=address)
+
+    @property
+    def connected(self) -> frozenset[str]:
+        """The addresses of the peers this one currently follows successfully."""
+        return frozenset(self._connected)
+
+    async def _follow(self, address: str, only: tuple[bytes, int] | None = None) -> None:
+        pause = RETRY_SECONDS[0]
+        while True:
+            try:
+                async with grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS) as channel:
+                    await self._subscribe(address, channel, only)
+                    if only is not None:
+                        return
+            except grpc.aio.AioRpcError:
+                pass
+            finally:
+                self._connected.discard(address)
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, RETRY_SECONDS[1])
+
+    async def _subscribe(
+        self, address: str, channel: grpc.aio.Channel, only: tuple[bytes, int] | None
+    ) -> None:
+        table_id = self.table_id
+        assert table_id is not None
+        hello = channel.unary_unary(
+            f"/{SERVICE_NAME}/Hello",
+            request_serializer=peer_pb2.HelloRequest.SerializeToString,
+            response_deserializer=peer_pb2.HelloReply.FromString,
+        )
+        reply = await hello(
+            peer_pb2.HelloRequest(
+                protocol=PROTOCOL,
+                table_id=table_id,
+                author=self.identity.public.raw,
+                address=self.address,
+            ),
+            timeout=HELLO_SECONDS,
+        )
+        for known in reply.peers:
+            self.heard_of(known.address)
+        cursors = {author: len(copies) for author, copies in self._copies.items()}
+        if only is not None:
+            cursors[only[0]] = only[1]
+        subscribe = channel.unary_stream(
+            f"/{SERVICE_NAME}/Subscribe",
+            request_serializer=peer_pb2.SubscribeRequest.SerializeToString,
+            response_deserializer=bytes,
+        )
+        stream = subscribe(
+            peer_pb2.SubscribeRequest(
+                table_id=table_id,
+                start=[peer_pb2.Cursor(author=a, next=n) for a, n in cursors.items()],
+                subscriber=self.identity.public.raw,
+            )
+        )
+        self._connected.add(address)
+        async for signed in stream:
+            self._inbox.append(signed)
+            self._inbox_ready.set()
+            if only is not None:
+                stream.cancel()
+                return
+
+    def _fetch_other_version(self, suspicion: Suspicion) -> None:
+        """Ask the witness of a disagreeing head for its version of the entry (to prove an
+        equivocation)."""
+        table = self.table
+        if table is None:
+            return
+        address = table.lobby.addresses.get(suspicion.witness, "")
+        if address and address != self.address:
+            task = asyncio.create_task(
+                asyncio.wait_for(self._follow(address, (suspicion.author, suspicion.seq)), 10)
+            )
+            task.add_done_callback(lambda done: done.cancelled() or done.exception())
+
+    async def _consume(self) -> None:
+        while True:
+            await self._inbox_ready.wait()
+            self._inbox_ready.clear()
+            batch, self._inbox = self._inbox, []
+            if batch and self.table is not None:
+                await self.call(functools.partial(self._receive_all, batch=batch))
+
+    def _receive_all(self, table: Table, batch: Iterable[bytes]) -> None:
+        for signed in batch:
+            rejection = table.receive(signed)
+            if rejection is not None:
+                self.refused_from_wire.append(str(rejection))
+
+    async def _watch_time(self) -> None:
+        """Vote on coin reveals that do not come (see :mod:`peer.coin`)."""
+        while True:
+            await asyncio.sleep(0.25)
+            snapshot = self.snapshot
+            if (
+                snapshot is not None
+                and snapshot.waiting is not None
+                and snapshot.waiting.kind == "coin_reveal"
+                and time.monotonic() - snapshot.waiting.since > self.coin_timeout
+            ):
+                await self.call(lambda table: table.give_up_waiting())
+
+
+def _describe(error: grpc.aio.AioRpcError) -> str:
+    if error.code() == grpc.StatusCode.UNAVAILABLE:
+        return "nobody answers there"
+    if error.code() == grpc.StatusCode.DEADLINE_EXCEEDED:
+        return "no answer in time"
+    return error.details() or error.code().name

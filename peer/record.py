@@ -1,0 +1,170 @@
+"""A game's record: every signed entry of every log in one file, and its verification.
+
+``condottiere export`` writes a table's entries to one file (a ``GameRecord``);
+``condottiere verify`` folds them again as a peer with no seat would: every signature, every
+chain, every proof, every move against the rules; with the seats' audit secrets, every card
+of the game is decrypted and checked against what was shown of it, and the game is replayed
+by the offline engine with every hand known. The verdict says plainly whether the game was
+fair and, if not, who cheated where.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from google.protobuf.message import DecodeError
+
+from condottiere.v1 import log_pb2
+from crypto import Identity
+from engine import Choice, Game
+from peer.driver import Halt, MemoryKeeper, Refusal, Table
+from peer.entries import LogEntry, Rejection, read_entry
+
+__all__ = ["Verdict", "export", "load", "omniscient_record", "verify"]
+
+MAX_RECORD_BYTES = 256 << 20
+
+
+def export(entries: Sequence[LogEntry], path: Path) -> Path:
+    """Write ``entries`` (a table's, the definition first) to ``path``."""
+    record = log_pb2.GameRecord(
+        entries=[log_pb2.SignedEntry.FromString(entry.signed) for entry in entries]
+    )
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(record.SerializeToString())
+    return path
+
+
+def load(path: Path) -> list[bytes]:
+    """The signed entries of a record file; ValueError if it is not one."""
+    data = path.read_bytes()
+    if len(data) > MAX_RECORD_BYTES:
+        raise ValueError(f"{path} is too large for a game record")
+    try:
+        record = log_pb2.GameRecord.FromString(data)
+    except DecodeError:
+        raise ValueError(f"{path} is not a condottiere game record") from None
+    if not record.entries:
+        raise ValueError(f"{path} holds no entries")
+    return [entry.SerializeToString() for entry in record.entries]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a record shows."""
+
+    table: Table
+    """The table as a peer with no seat folds it."""
+    unreadable: tuple[str, ...]
+    """Entries that are not signed entries of this table (nobody can be blamed for them)."""
+    replayed: dict[str, Any] | None
+    """The game's record with every hand known, replayed by the offline engine (when every
+    seat revealed its secrets)."""
+
+    @property
+    def halt(self) -> Halt | None:
+        return self.table.halt
+
+    @property
+    def refusals(self) -> tuple[Refusal, ...]:
+        return tuple(self.table.refusals)
+
+    @property
+    def finished(self) -> bool:
+        return self.table.game is not None and self.table.game.phase == "over"
+
+    @property
+    def fair(self) -> bool:
+        """No cheat was found, the game finished, and the audit checked every card."""
+        return (
+            self.halt is None
+            and not self.refusals
+            and self.finished
+            and self.table.cards is not None
+            and self.replayed is not None
+        )
+
+    def lines(self) -> list[str]:
+        """The verdict in plain words."""
+        table = self.table
+        spec = table.spec
+        lines = [
+            f"table {spec.name!r}: {spec.variant}, {spec.seats} seats, "
+            f"{sum(len(table.logs.log(a)) for a in table.logs.authors)} signed entries",
+        ]
+        lines += [f"  seat {i}: {table.who(a)}" for i, a in enumerate(table.seating)]
+        lines += [f"unreadable message: {text}" for text in self.unreadable]
+        for refusal in self.refusals:
+            lines.append(f"CHEAT by {table.who(refusal.author)}: {refusal.reason.value}: "
+                         f"{refusal.detail}")  # fmt: skip
+        if self.halt is not None:
+            kind = "CHEAT" if self.halt.cheat else "STOPPED"
+            lines.append(f"{kind}: {self.halt.detail}")
+        if self.finished:
+            winners = ", ".join(table.who(table.seating[s]) for s in table.game.winners)  # type: ignore[union-attr]
+            lines.append(f"the game was played to its end: {winners or 'nobody'} won")
+        elif self.halt is None:
+            lines.append("the game is not finished")
+        if self.finished and table.cards is None and self.halt is None:
+            lines.append("not every seat revealed its secret: the cards cannot be audited")
+        if self.replayed is not None:
+            lines.append(
+                f"audit: every shuffle, share and card checks out; the game replays with "
+                f"every hand known ({sum(e[0] == 'move' for e in self.replayed['events'])} moves)"
+            )
+        lines.append(f"record hash {table.record_hash()}")
+        lines.append("verdict: FAIR" if self.fair else "verdict: NOT SHOWN FAIR")
+        return lines
+
+
+def verify(signed_entries: Sequence[bytes]) -> Verdict:
+    """Fold a record's entries as a peer with no seat; the verdict."""
+    unreadable = []
+    entries = []
+    for signed in signed_entries:
+        try:
+            entries.append(read_entry(signed))
+        except Rejection as rejection:
+            unreadable.append(str(rejection))
+    definitions = [e for e in entries if e.kind == "table" and e.seq == 0]
+    if len(definitions) != 1:
+        raise ValueError("a record holds exactly one table definition")
+    table = Table(Identity.generate(), definitions[0], MemoryKeeper(), auto_ready=False)
+    for entry in entries:
+        refused = table.receive(entry.signed)
+        if refused is not None:
+            unreadable.append(str(refused))
+    replayed = omniscient_record(table) if table.cards is not None else None
+    return Verdict(table, tuple(unreadable), replayed)
+
+
+def omniscient_record(table: Table) -> dict[str, Any]:
+    """The game's record with every dealt card named (from the audit), replayed through
+    ``Game.replay``: the offline engine rebuilds the same game."""
+    game, dealer, cards = table.game, table.dealer, table.cards
+    if game is None or dealer is None or cards is None:
+        raise ValueError("the game has no audit yet")
+    full = Game(table.spec.header())
+    deals = iter(dealer.dealt)
+    moves = 0
+    for event in game.record()["events"]:
+        kind = event[0]
+        if kind == "deal":
+            full.resolve([cards[card] for card in next(deals)])
+        elif kind == "choice":
+            assert isinstance(full.chance, Choice)
+            full.resolve(event[3])
+        else:
+            moves += 1
+            if full.moves_played < moves:
+                full.play(event[2])
+            elif event[2] != "keep":  # only a forced keep is played by the engine itself
+                raise ValueError(f"the record does not replay at {event}")
+    record = full.record()
+    replayed = Game.replay(record)
+    if replayed.winners != game.winners:
+        raise ValueError("the replayed game has other winners")
+    return record

@@ -1,0 +1,149 @@
+"""A peer's store: one SQLite file per data directory, readable by its owner only.
+
+It keeps the peer's identity, every entry of every log the peer has accepted, the peer's own
+secrets (deck secrets, coin nonces) and a few settings (the table being played, the port).
+A secret is committed before the entry that depends on it is published, and every entry is
+committed as it is accepted, so a peer killed at any point and started again on the same
+directory rebuilds its table exactly (:meth:`Table.restore`). The file uses SQLite's
+write-ahead log; a commit survives the process being killed.
+
+>>> import tempfile, pathlib
+>>> with tempfile.TemporaryDirectory() as folder:
+...     store = Store(pathlib.Path(folder) / "data")
+...     same = store.identity().public == Store(pathlib.Path(folder) / "data").identity().public
+...     mode = oct((pathlib.Path(folder) / "data" / DATABASE).stat().st_mode & 0o777)
+...     store.close()
+>>> same, mode
+(True, '0o600')
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+from crypto import Identity
+from peer.entries import LogEntry, read_entry
+
+__all__ = ["DATABASE", "Store", "TableKeeper"]
+
+DATABASE = "peer.sqlite3"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS settings (name TEXT PRIMARY KEY, value BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS entries (
+    table_id BLOB NOT NULL, author BLOB NOT NULL, seq INTEGER NOT NULL,
+    hash BLOB NOT NULL, signed BLOB NOT NULL, verified INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (table_id, author, seq));
+CREATE TABLE IF NOT EXISTS secrets (
+    table_id BLOB NOT NULL, name TEXT NOT NULL, value BLOB NOT NULL,
+    PRIMARY KEY (table_id, name));
+"""
+
+
+class Store:
+    """The SQLite store of one data directory (created, owner-only, if it does not exist)."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = Path(directory)
+        self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+        os.chmod(self.directory, 0o700)
+        path = self.directory / DATABASE
+        if not path.exists():
+            os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+        os.chmod(path, 0o600)
+        old_umask = os.umask(0o077)  # the -wal and -shm files SQLite makes beside it
+        try:
+            self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.executescript(_SCHEMA)
+        finally:
+            os.umask(old_umask)
+
+    def close(self) -> None:
+        self._db.close()
+
+    # -- settings ------------------------------------------------------------------------------
+
+    def setting(self, name: str) -> bytes | None:
+        row = self._db.execute("SELECT value FROM settings WHERE name = ?", (name,)).fetchone()
+        return None if row is None else bytes(row[0])
+
+    def set_setting(self, name: str, value: bytes) -> None:
+        self._db.execute(
+            "INSERT INTO settings (name, value) VALUES (?, ?) "
+            "ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+            (name, value),
+        )
+
+    def identity(self) -> Identity:
+        """This directory's long-term identity, made the first time."""
+        secret = self.setting("identity")
+        if secret is None:
+            identity = Identity.generate()
+            self.set_setting("identity", identity.secret_bytes())
+            return identity
+        return Identity(secret)
+
+    # -- tables --------------------------------------------------------------------------------
+
+    def table_ids(self) -> list[bytes]:
+        """Every table with kept entries, the most recently started last."""
+        rows = self._db.execute(
+            "SELECT table_id FROM entries GROUP BY table_id ORDER BY MIN(rowid)"
+        ).fetchall()
+        return [bytes(row[0]) for row in rows]
+
+    def entries(self, table_id: bytes) -> list[LogEntry]:
+        """Every kept entry of a table, in the order they were kept."""
+        rows = self._db.execute(
+            "SELECT signed FROM entries WHERE table_id = ? ORDER BY rowid", (table_id,)
+        ).fetchall()
+        return [read_entry(bytes(row[0]), table_id=table_id) for row in rows]
+
+    def keeper(self, table_id: bytes) -> TableKeeper:
+        return TableKeeper(self, table_id)
+
+    def _execute(self, sql: str, parameters: tuple[object, ...]) -> sqlite3.Cursor:
+        return self._db.execute(sql, parameters)
+
+
+class TableKeeper:
+    """What one table keeps in the store (the driver's ``Keeper``)."""
+
+    def __init__(self, store: Store, table_id: bytes) -> None:
+        self._store = store
+        self.table_id = table_id
+
+    def keep(self, entry: LogEntry) -> None:
+        self._store._execute(
+            "INSERT OR IGNORE INTO entries (table_id, author, seq, hash, signed) "
+            "VALUES (?, ?, ?, ?, ?)",
+            (self.table_id, entry.author, entry.seq, entry.hash, entry.signed),
+        )
+
+    def keep_secret(self, name: str, value: bytes) -> None:
+        self._store._execute(
+            "INSERT OR REPLACE INTO secrets (table_id, name, value) VALUES (?, ?, ?)",
+            (self.table_id, name, value),
+        )
+
+    def secret(self, name: str) -> bytes | None:
+        row = self._store._execute(
+            "SELECT value FROM secrets WHERE table_id = ? AND name = ?", (self.table_id, name)
+        ).fetchone()
+        return None if row is None else bytes(row[0])
+
+    def mark_verified(self, entry: LogEntry) -> None:
+        self._store._execute(
+            "UPDATE entries SET verified = 1 WHERE table_id = ? AND hash = ?",
+            (self.table_id, entry.hash),
+        )
+
+    def verified(self) -> set[bytes]:
+        rows = self._store._execute(
+            "SELECT hash FROM entries WHERE table_id = ? AND verified = 1", (self.table_id,)
+        ).fetchall()
+        return {bytes(row[0]) for row in rows}
