@@ -95,7 +95,7 @@ class Verdict:
             f"table {spec.name!r}: {spec.variant}, {spec.seats} seats, "
             f"{sum(len(table.logs.log(a)) for a in table.logs.authors)} signed entries",
         ]
-        lines += [f"  seat {i}: {table.who(a)}" for i, a in enumerate(table.seating)]
+        lines += [f"  {table.who(author)}" for author in table.seating]
         lines += [f"unreadable message: {text}" for text in self.unreadable]
         for refusal in self.refusals:
             lines.append(f"CHEAT by {table.who(refusal.author)}: {refusal.reason.value}: "
