@@ -152,3 +152,25 @@ def test_a_discarded_hand_is_shown_and_checked_for_mercenaries() -> None:
     for event in events[seen:]:  # seat 2 alone holds cards: the round ends and cards are dealt
         feed(view, event)
     assert public_state(view) == public_state(table)
+
+
+def test_a_seat_view_accepts_another_seats_retain_of_two_cards_in_notation_order() -> None:
+    """Regression: a seat view listed the cards another seat could retain in deck order, so
+    ``retain courtesan drummer`` (notation order) was refused in ffg."""
+    table = Game.setup(
+        "ffg", 2, hands=[["courtesan", "drummer", "1"], ["10"]], deck=[], battle="Firenze",
+        first=1,
+    )  # fmt: skip
+    view = Game.observe(table.record(), 1)
+    for event in table.record()["events"]:
+        feed(view, event)
+    # seat 1 wins Firenze with its only card and opens the next battle; seat 0 is then the
+    # only seat holding cards, so it retains up to two of them before the refill
+    for move in ("play 10", "pass", "battle Roma"):
+        table.play(move)
+        view.play(move)
+    assert (table.phase, table.to_act) == ("retain", 0) == (view.phase, view.to_act)
+    table.play("retain courtesan drummer")
+    view.play("retain courtesan drummer")  # refused before the fix
+    assert view.record()["events"][-1] == ["move", 0, "retain courtesan drummer"]
+    assert view.phase == "chance"  # the refill follows
