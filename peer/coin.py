@@ -4,46 +4,45 @@ The engine asks for a fair choice among some seats (who holds the battle marker 
 takes it after a tie). Every *committer* (every seat, less those blamed in an earlier attempt
 of the same choice) publishes a commitment to a fresh nonce, then, once all commitments are
 in, its nonce. The outcome comes from all nonces (``crypto.outcome``). Each attempt of each
-choice has its own purpose string, so a commitment made for one flip is worth nothing for
-another.
+choice has its own label, so a commitment made for one flip is worth nothing for another.
 
-**A withheld reveal never pays.** The last seat to reveal sees the outcome first; if it could
-stop the table or make the flip start again by keeping its nonce back, it could steer the
-outcome. So:
+**A withheld reveal never pays.** The outcome is fixed by the commitments: the last seat to
+reveal sees it first, but cannot change it; it can only keep its nonce back. So every
+committer *closes* each attempt with one signed entry (``CoinClose``): as soon as it holds
+every reveal (``missing`` empty), or when its timeout expires first, naming the seats whose
+reveals it never received. The attempt is
 
-- a seat that waits too long for the reveals publishes a *timeout vote* (``CoinTimeout``);
-  its entry's heads say which reveals it had seen;
-- a vote *counts* when it misses at least one reveal (its heads are below that reveal);
-- the attempt is **abandoned** once every seat that revealed has a counting vote; the seats
-  whose reveal some counting vote missed are **blamed**, and the choice is made again among
-  the options left, by the committers left. One option left is taken without a flip; none
-  left halts the table with the blame shown. A withholder thus only ever loses its chance.
-- the attempt is **settled normally** once every reveal is in and some committer saw them
-  all before voting: an entry of its own log, at or after its reveal, whose heads cover every
-  other reveal, with no vote before it (a peer counts itself while it has not voted).
+- **settled** once every reveal is in and a strict majority of committers closed it with
+  nothing missing;
+- **abandoned**, blaming the seats ``W``, once a strict majority of the committers, namely
+  every committer outside ``W``, closed it naming exactly ``W`` as missing. The choice is
+  then made again among the options left, by the committers left (one option left is taken
+  without a flip; none left stops the table). A withholder only ever loses its chance.
 
-The two cannot both happen: a witness's later vote would cover every reveal, so it would not
-count. Every peer reads the same logs, so every peer reaches the same verdict, whatever order
-the entries came in. (Rule decided here; see ``docs/protocol.md``.)
+Each committer closes once, and two strict majorities share a committer, so the two verdicts
+exclude each other and no two peers can reach different verdicts, whatever order the entries
+come in; a verdict, once reached, stays. When no majority can form (two committers, or half
+the table withholding, or a reveal timed to split the others) the table waits, with the blame
+shown: the withholder stops the game, as leaving would, and gains nothing else.
 
 >>> flip = Flip(choice=0, attempt=0, purpose="first battle marker", options=(0, 1, 2),
 ...             committers=(0, 1, 2))
->>> verdict(flip, reveals={0: 5, 1: 7, 2: 4}, votes={}, witnessed=True)
+>>> verdict(flip, reveals={0, 1, 2}, closes={0: frozenset(), 1: frozenset()})
 Settled()
->>> verdict(flip, reveals={0: 5, 1: 7}, votes={0: {1: 7, 2: 3}, 1: {0: 5, 2: 3}}, witnessed=False)
+>>> verdict(flip, reveals={0, 1}, closes={0: frozenset({2}), 1: frozenset({2})})
 Abandoned(blamed=(2,))
->>> verdict(flip, reveals={0: 5, 1: 7}, votes={0: {1: 7, 2: 3}}, witnessed=False) is None
+>>> verdict(flip, reveals={0, 1, 2}, closes={0: frozenset({2}), 1: frozenset()}) is None
 True
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Set
 from dataclasses import dataclass
 
 import crypto
 
-__all__ = ["Abandoned", "Flip", "Settled", "Verdict", "covers", "verdict"]
+__all__ = ["Abandoned", "Flip", "Settled", "Verdict", "verdict"]
 
 
 @dataclass(frozen=True)
@@ -103,35 +102,24 @@ Verdict = Settled | Abandoned
 
 
 def verdict(
-    flip: Flip,
-    reveals: Mapping[int, int],
-    votes: Mapping[int, Mapping[int, int]],
-    witnessed: bool,
+    flip: Flip, reveals: Set[int], closes: Mapping[int, frozenset[int]]
 ) -> Verdict | None:
-    """The verdict on ``flip``'s reveals, or None while it cannot be known yet.
+    """The verdict on ``flip``, or None while it cannot be known yet.
 
-    ``reveals``: committer -> the sequence number of its reveal in its log, for the reveals
-    in. ``votes``: committer -> the heads of its first vote on this flip (seat -> highest
-    sequence number it had seen of that seat). ``witnessed``: some committer saw every
-    reveal before voting (see the module).
+    ``reveals``: the committers whose reveal is in. ``closes``: committer -> the seats its
+    first close names as missing (see the module).
     """
-    if len(reveals) == len(flip.committers) and witnessed:
-        return Settled()
-    missed = {
-        voter: {
-            seat
-            for seat in flip.committers
-            if seat != voter and heads.get(seat, -1) < reveals.get(seat, 1 << 64)
-        }
-        for voter, heads in votes.items()
+    committers = set(flip.committers)
+    majority = len(committers) // 2 + 1
+    closes = {
+        seat: missing
+        for seat, missing in closes.items()
+        if seat in committers and missing <= committers - {seat}
     }
-    counting = {voter for voter, seats in missed.items() if seats}
-    if reveals and set(reveals) <= counting:
-        blamed = set().union(*(missed[voter] for voter in counting))
-        return Abandoned(tuple(sorted(blamed)))
+    if committers <= set(reveals) and sum(not m for m in closes.values()) >= majority:
+        return Settled()
+    for blamed in {missing for missing in closes.values() if missing}:
+        voters = [seat for seat in committers - blamed if closes.get(seat) == blamed]
+        if len(voters) == len(committers - blamed) and len(voters) >= majority:
+            return Abandoned(tuple(sorted(blamed)))
     return None
-
-
-def covers(heads: Mapping[int, int], reveals: Mapping[int, int], seat: int) -> bool:
-    """Whether an entry of ``seat`` with ``heads`` had seen every other reveal."""
-    return all(heads.get(other, -1) >= seq for other, seq in reveals.items() if other != seat)

@@ -25,8 +25,8 @@ answering a step that did not wait for its author is refused as out of turn (or 
 the author had answered that step). Entries are checked in the design's order: well-formed,
 table, signature, sequence and previous hash (at :meth:`receive`), then author, body,
 proofs, rules (when their step comes). A refused entry is skipped (the table goes on and
-waits for a proper one) unless it proves cheating that cannot be undone: a bad proof, a
-broken chain or an equivocation halt the table, with the blame and the signed evidence.
+waits for a proper one) unless it proves cheating that cannot be undone: a bad proof or an
+equivocation halts the table, with the blame and the signed evidence.
 
 The table's own seat does its protocol work itself (keys, shuffles, shares, coins, reveals,
 audit); only moves with a real choice wait for :meth:`Table.submit`. Secrets are kept (by
@@ -50,7 +50,7 @@ from condottiere.v1 import log_pb2
 from crypto import Identity
 from engine import Choice, Deal, Draw, Game, IllegalMoveError, InvalidMoveError, Move, card_flow
 from engine.cards import card_name
-from peer.coin import Abandoned, Flip, Settled, covers, verdict
+from peer.coin import Abandoned, Flip, Settled, verdict
 from peer.dealer import Card, Dealer
 from peer.entries import (
     TABLE_ID_BYTES,
@@ -74,7 +74,7 @@ __all__ = [
     "TableEvent",
 ]
 
-HALTING = frozenset({Reason.BAD_PROOF, Reason.BAD_CHAIN, Reason.EQUIVOCATION})
+HALTING = frozenset({Reason.BAD_PROOF, Reason.EQUIVOCATION})
 """Rejections that prove cheating which cannot be undone by waiting for a better entry."""
 MAX_CHAT = 500
 
@@ -129,9 +129,9 @@ class Refusal:
 
     reason: Reason
     detail: str
-    author: bytes | None
+    author: bytes | None = field(repr=False)
     seat: int | None
-    evidence: tuple[bytes, ...]
+    evidence: tuple[bytes, ...] = field(repr=False)
 
 
 @dataclass(frozen=True)
@@ -139,10 +139,10 @@ class Halt:
     """Why the table stopped for good: a proven cheat (``reason`` set) or a seat that left."""
 
     detail: str
-    author: bytes | None
+    author: bytes | None = field(repr=False)
     seat: int | None
     reason: Reason | None = None
-    evidence: tuple[bytes, ...] = ()
+    evidence: tuple[bytes, ...] = field(default=(), repr=False)
 
     @property
     def cheat(self) -> bool:
@@ -215,7 +215,9 @@ class Table:
         self._verified = keeper.verified()
         self._held_evidence: list[LogEntry] = []
         self._want_ready = auto_ready
-        self._votes: set[tuple[int, int]] = set()
+        self.withheld: set[int] = set()
+        """Seats this peer closed a coin attempt without the reveal of (blamed, see
+        :mod:`peer.coin`)."""
         self._consumed: set[bytes] = set()
         self._restoring = True  # the definition is kept by whoever made or received it
         self._add(definition)
@@ -306,7 +308,8 @@ class Table:
             "shuffle": f"{names} to shuffle deck {step.deck + 1}",
             "shares": f"decryption shares from {names}",
             "coin_commit": f"coin commitments from {names}",
-            "coin_reveal": f"coin reveals from {names}",
+            "coin_reveal": f"coin reveals from {names}"
+            + (" (withheld past the timeout: blamed)" if self.withheld & set(seats) else ""),
             "move": f"{names} to move",
             "audit": f"the audit secrets of {names}",
         }[step.kind]
@@ -437,21 +440,42 @@ class Table:
         return True
 
     def give_up_waiting(self) -> bool:
-        """Vote that the coin reveals awaited are too late (the owner calls it after its
-        timeout); True when a vote was published. See :mod:`peer.coin`."""
+        """Close the coin attempt awaited, naming the reveals that did not come (the owner
+        calls it once its timeout expires); True when a close was published. See
+        :mod:`peer.coin`."""
         step = self.step
         if step is None or step.kind != "coin_reveal" or step.flip is None:
             return False
-        flip = step.flip
         if self.me not in step.answers or not step.missing:
             return False
-        key = (flip.choice, flip.attempt)
-        if key in self._votes or self._vote_of(self.me, flip) is not None:
+        missing = [seat for seat in (self.seat_of(a) for a in step.missing) if seat is not None]
+        if not self._close(step.flip, missing):
             return False
-        self._votes.add(key)
-        self._publish(log_pb2.CoinTimeout(choice=flip.choice, attempt=flip.attempt))
         self._advance()
         return True
+
+    def _closes_of(self, flip: Flip) -> dict[int, frozenset[int]]:
+        """Each committer's first close of ``flip``: the seats it names as missing."""
+        closes = {}
+        for seat in flip.committers:
+            for entry in self.logs.log(self.seating[seat]):
+                if entry.kind == "coin_close" and (entry.body.choice, entry.body.attempt) == (
+                    flip.choice,
+                    flip.attempt,
+                ):
+                    closes[seat] = frozenset(entry.body.missing)
+                    break
+        return closes
+
+    def _close(self, flip: Flip, missing: Sequence[int]) -> bool:
+        seat = self.seat
+        if seat is not None and seat not in self._closes_of(flip):
+            self._publish(
+                log_pb2.CoinClose(choice=flip.choice, attempt=flip.attempt, missing=missing)
+            )
+            self.withheld.update(missing)
+            return True
+        return False
 
     # ------------------------------------------------------------------ logs
 
@@ -508,18 +532,22 @@ class Table:
                 self.seat_of(entry.author),
             )
         elif kind == "leave" and entry.author in self.seating:
-            if self.halt is None and not self.over:
-                reason = f" ({entry.body.reason})" if entry.body.reason else ""
-                self.halt = Halt(
-                    f"{self.who(entry.author)} left the table{reason}; the record is kept",
-                    entry.author,
-                    self.seat_of(entry.author),
-                )
-                self._say("halt", self.halt.detail, self.halt.seat)
+            self._left(entry)
         elif kind == "evidence":
             self._held_evidence.append(entry)
 
+
     # ------------------------------------------------------------------ the fold
+
+    def _left(self, entry: LogEntry) -> None:
+        if self.halt is None and not self.over:
+            reason = f" ({entry.body.reason})" if entry.body.reason else ""
+            self.halt = Halt(
+                f"{self.who(entry.author)} left the table{reason}; the record is kept",
+                entry.author,
+                self.seat_of(entry.author),
+            )
+            self._say("halt", self.halt.detail, self.halt.seat)
 
     def _advance(self) -> None:
         while self.halt is None:
@@ -773,6 +801,10 @@ class Table:
         if step.kind == "seating":
             names = ", ".join(self.who(a) for a in self.seating)
             self._say("seated", f"the table is full: {names}")
+            for author in self.seating:  # a seat that left before its seating was heard of
+                for entry in self.logs.log(author):
+                    if entry.kind == "leave":
+                        self._left(entry)
             self._next_step("ready", self.seating)
         elif step.kind == "ready":
             self._say("ready", "everyone is ready: the deck is being prepared")
@@ -919,34 +951,14 @@ class Table:
                 Reason.BAD_PROOF, "the coin reveal does not match its commitment", seat=seat
             )
 
-    def _vote_of(self, author: bytes, flip: Flip) -> LogEntry | None:
-        for entry in self.logs.log(author):
-            if entry.kind == "coin_timeout" and (entry.body.choice, entry.body.attempt) == (
-                flip.choice,
-                flip.attempt,
-            ):
-                return entry
-        return None
-
-    def _seat_heads(self, entry: LogEntry) -> dict[int, int]:
-        heads = {}
-        for author, (seq, _) in entry.heads().items():
-            seat = self.seat_of(author)
-            if seat is not None:
-                heads[seat] = seq
-        return heads
-
     def _settle_flip(self, step: Step) -> bool:
         flip = step.flip
         assert flip is not None
-        reveals = {self.seat_of(a): e.seq for a, e in step.answers.items()}
-        reveal_seqs = {seat: seq for seat, seq in reveals.items() if seat is not None}
-        votes = {}
-        for seat in flip.committers:
-            vote = self._vote_of(self.seating[seat], flip)
-            if vote is not None:
-                votes[seat] = self._seat_heads(vote)
-        result = verdict(flip, reveal_seqs, votes, self._witnessed(flip, reveal_seqs, votes))
+        if not step.missing and self.seat in flip.committers:
+            self._close(flip, ())
+        reveals = {self.seat_of(author) for author in step.answers}
+        closes = self._closes_of(flip)
+        result = verdict(flip, {seat for seat in reveals if seat is not None}, closes)
         if result is None:
             return False
         game = self.game
@@ -973,7 +985,7 @@ class Table:
                     f"withheld its coin reveal for the {flip.purpose}",
                     self.seating[seat],
                     seat,
-                    tuple(v.signed for s in votes if (v := self._vote_of(self.seating[s], flip))),
+                    tuple(self._close_entries(flip)),
                 )
             )
         again = flip.again(result.blamed)
@@ -998,24 +1010,15 @@ class Table:
             self._next_step("coin_commit", self._seat_authors(again.committers), flip=again)
         return True
 
-    def _witnessed(
-        self, flip: Flip, reveals: dict[int, int], votes: dict[int, dict[int, int]]
-    ) -> bool:
-        if len(reveals) != len(flip.committers):
-            return False
-        me = self.seat
-        if me in flip.committers and me not in votes:
-            return True
-        for seat in flip.committers:
-            for entry in self.logs.log(self.seating[seat])[reveals[seat] :]:
-                if entry.kind == "coin_timeout" and (entry.body.choice, entry.body.attempt) == (
-                    flip.choice,
-                    flip.attempt,
-                ):
-                    break
-                if covers(self._seat_heads(entry), reveals, seat):
-                    return True
-        return False
+    def _close_entries(self, flip: Flip) -> list[bytes]:
+        """The signed closes of a coin attempt: the evidence of an abandoned attempt."""
+        return [
+            entry.signed
+            for author in self.seating
+            for entry in self.logs.log(author)
+            if entry.kind == "coin_close"
+            and (entry.body.choice, entry.body.attempt) == (flip.choice, flip.attempt)
+        ]
 
     # ------------------------------------------------------------------ audit
 

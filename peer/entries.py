@@ -67,7 +67,7 @@ _BODY_FIELDS = {
     if field.message_type is not None
 }
 
-FREE_KINDS = frozenset({"join", "coin_timeout", "chat", "leave", "evidence"})
+FREE_KINDS = frozenset({"join", "coin_close", "chat", "leave", "evidence"})
 """Bodies that answer no step of the table: they may come at any point of a log."""
 
 
@@ -78,8 +78,6 @@ class Reason(enum.Enum):
     MALFORMED = "malformed"
     WRONG_TABLE = "wrong-table"
     BAD_SIGNATURE = "bad-signature"
-    BAD_CHAIN = "bad-chain"
-    """The sequence number or the previous entry's hash does not follow the author's log."""
     EQUIVOCATION = "equivocation"
     """Two different entries with one author and sequence number."""
     NOT_SEATED = "not-seated"

@@ -83,8 +83,8 @@ class Logs:
         """Take in an entry (already read and signature-checked for this table).
 
         Returns the entries appended to the author's log, in order: none for a copy or for an
-        entry held until the gap before it is filled. Raises :class:`Rejection` for an entry
-        that breaks the chain, and for equivocation (with both entries as evidence).
+        entry held until the gap before it is filled. Raises :class:`Rejection` for an
+        equivocation (with both entries as evidence).
         """
         if entry.entry.table_id != self.table_id:
             raise Rejection(Reason.WRONG_TABLE, "the entry is for another table")
@@ -126,16 +126,15 @@ class Logs:
             )
 
     def _check_chain(self, log: list[LogEntry], entry: LogEntry) -> None:
-        expected = log[-1].hash if log else b""
-        if entry.entry.previous != expected:
-            # the held entries after it cannot chain either: drop them too
+        if log and entry.entry.previous != log[-1].hash:
+            # the author signed this entry after another version of its predecessor: a fork
             self._held.pop(entry.author, None)
             self._held_bytes.pop(entry.author, None)
             raise Rejection(
-                Reason.BAD_CHAIN,
-                f"entry {entry.seq} does not follow the author's entry {entry.seq - 1}",
+                Reason.EQUIVOCATION,
+                f"entry {entry.seq} follows another entry {entry.seq - 1} than the one held",
                 author=entry.author,
-                evidence=(entry.signed,),
+                evidence=(log[-1].signed, entry.signed),
             )
 
     def _witness(self, entry: LogEntry) -> None:

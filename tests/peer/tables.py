@@ -22,36 +22,57 @@ def spec(variant: str, seats: int, options: Sequence[str] = ()) -> TableSpec:
 class Harness:
     """``seats`` peers at one table; :meth:`deliver` hands every new entry to every peer."""
 
-    def __init__(self, variant: str, seats: int, options: Sequence[str] = (), seed: int = 0):
+    def __init__(
+        self,
+        variant: str,
+        seats: int,
+        options: Sequence[str] = (),
+        seed: int = 0,
+        kinds: dict[int, type[Table]] | None = None,
+    ) -> None:
+        """``kinds`` gives a seat a Table subclass (a peer that misbehaves)."""
+        kinds = kinds or {}
         self.rng = random.Random(seed)
         self.identities = [Identity.generate() for _ in range(seats)]
         self.keepers = [MemoryKeeper() for _ in range(seats)]
-        creator = Table.create(self.identities[0], spec(variant, seats, options), self.keepers[0])
+        creator = kinds.get(0, Table).create(
+            self.identities[0], spec(variant, seats, options), self.keepers[0]
+        )
         definition = creator.logs.log(creator.me)[0].signed
         self.tables = [creator]
         for seat in range(1, seats):
-            table = Table.from_definition(self.identities[seat], definition, self.keepers[seat])
+            table = kinds.get(seat, Table).from_definition(
+                self.identities[seat], definition, self.keepers[seat]
+            )
             self.tables.append(table)
             table.join(f"seat{seat}", "")
             self.deliver()  # joins reach the creator in seat order
         self.bots = [make_bot("greedy", seed=seed + seat) for seat in range(seats)]
 
     def deliver(self, shuffle: bool = False, duplicate: bool = False) -> int:
-        """Hand every entry any peer holds to every peer; how many were new to someone."""
+        """Hand every entry any peer holds to every peer that lacks it (all of them again, with
+        ``duplicate``; in a random order, with ``shuffle``); how many were new to someone."""
         handed = 0
         while True:
-            everything: list[LogEntry] = []
+            everything: dict[bytes, LogEntry] = {}
             for table in self.tables:
                 table.drain()
                 for author in table.logs.authors:
-                    everything.extend(table.logs.log(author))
-            if shuffle:
-                self.rng.shuffle(everything)
+                    for entry in table.logs.log(author):
+                        everything.setdefault(entry.hash, entry)
             new = 0
             for table in self.tables:
-                for entry in everything:
-                    have = table.logs.log(entry.author)
-                    if entry.seq < len(have) and not duplicate:
+                entries = [
+                    entry
+                    for entry in everything.values()
+                    if duplicate or entry.seq >= len(table.logs.log(entry.author))
+                ]
+                if shuffle:
+                    self.rng.shuffle(entries)
+                else:
+                    entries.sort(key=lambda entry: entry.seq)
+                for entry in entries:
+                    if self.blocked(table, entry):
                         continue
                     before = len(table.logs)
                     table.receive(entry.signed)
@@ -59,6 +80,10 @@ class Harness:
             handed += new
             if new == 0:
                 return handed
+
+    def blocked(self, table: Table, entry: LogEntry) -> bool:
+        """Whether ``entry`` is kept from ``table`` (a test may override it)."""
+        return False
 
     def play(self, max_rounds: int = 20_000, before_each: Callable[[], None] | None = None) -> None:
         """Deliver and let every seat's bot move until every table is over."""

@@ -118,7 +118,7 @@ class Entry(_message.Message):
     MOVE_FIELD_NUMBER: _builtins.int
     COIN_COMMIT_FIELD_NUMBER: _builtins.int
     COIN_REVEAL_FIELD_NUMBER: _builtins.int
-    COIN_TIMEOUT_FIELD_NUMBER: _builtins.int
+    COIN_CLOSE_FIELD_NUMBER: _builtins.int
     CHAT_FIELD_NUMBER: _builtins.int
     LEAVE_FIELD_NUMBER: _builtins.int
     AUDIT_FIELD_NUMBER: _builtins.int
@@ -158,7 +158,7 @@ class Entry(_message.Message):
     @_builtins.property
     def coin_reveal(self) -> Global___CoinReveal: ...
     @_builtins.property
-    def coin_timeout(self) -> Global___CoinTimeout: ...
+    def coin_close(self) -> Global___CoinClose: ...
     @_builtins.property
     def chat(self) -> Global___Chat: ...
     @_builtins.property
@@ -186,17 +186,17 @@ class Entry(_message.Message):
         move: Global___MovePlayed | None = ...,
         coin_commit: Global___CoinCommit | None = ...,
         coin_reveal: Global___CoinReveal | None = ...,
-        coin_timeout: Global___CoinTimeout | None = ...,
+        coin_close: Global___CoinClose | None = ...,
         chat: Global___Chat | None = ...,
         leave: Global___Leave | None = ...,
         audit: Global___AuditReveal | None = ...,
         evidence: Global___Evidence | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["audit", b"audit", "body", b"body", "chat", b"chat", "coin_commit", b"coin_commit", "coin_reveal", b"coin_reveal", "coin_timeout", b"coin_timeout", "evidence", b"evidence", "join", b"join", "keys", b"keys", "leave", b"leave", "move", b"move", "ready", b"ready", "seating", b"seating", "shares", b"shares", "shuffle", b"shuffle", "table", b"table"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["audit", b"audit", "body", b"body", "chat", b"chat", "coin_close", b"coin_close", "coin_commit", b"coin_commit", "coin_reveal", b"coin_reveal", "evidence", b"evidence", "join", b"join", "keys", b"keys", "leave", b"leave", "move", b"move", "ready", b"ready", "seating", b"seating", "shares", b"shares", "shuffle", b"shuffle", "table", b"table"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["audit", b"audit", "author", b"author", "body", b"body", "chat", b"chat", "coin_commit", b"coin_commit", "coin_reveal", b"coin_reveal", "coin_timeout", b"coin_timeout", "evidence", b"evidence", "heads", b"heads", "join", b"join", "keys", b"keys", "leave", b"leave", "move", b"move", "previous", b"previous", "ready", b"ready", "seating", b"seating", "seq", b"seq", "shares", b"shares", "shuffle", b"shuffle", "step", b"step", "table", b"table", "table_id", b"table_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["audit", b"audit", "author", b"author", "body", b"body", "chat", b"chat", "coin_close", b"coin_close", "coin_commit", b"coin_commit", "coin_reveal", b"coin_reveal", "evidence", b"evidence", "heads", b"heads", "join", b"join", "keys", b"keys", "leave", b"leave", "move", b"move", "previous", b"previous", "ready", b"ready", "seating", b"seating", "seq", b"seq", "shares", b"shares", "shuffle", b"shuffle", "step", b"step", "table", b"table", "table_id", b"table_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_body: _TypeAlias = _typing.Literal["table", "join", "seating", "ready", "keys", "shuffle", "shares", "move", "coin_commit", "coin_reveal", "coin_timeout", "chat", "leave", "audit", "evidence"]  # noqa: Y015
+    _WhichOneofReturnType_body: _TypeAlias = _typing.Literal["table", "join", "seating", "ready", "keys", "shuffle", "shares", "move", "coin_commit", "coin_reveal", "coin_close", "chat", "leave", "audit", "evidence"]  # noqa: Y015
     _WhichOneofArgType_body: _TypeAlias = _typing.Literal["body", b"body"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_body) -> _WhichOneofReturnType_body | None: ...
 
@@ -564,28 +564,34 @@ class CoinReveal(_message.Message):
 Global___CoinReveal: _TypeAlias = CoinReveal  # noqa: Y015
 
 @_typing.final
-class CoinTimeout(_message.Message):
-    """The author gave up waiting for the reveals of this coin; its heads say what it had seen."""
+class CoinClose(_message.Message):
+    """The author closes this attempt of a coin: with every reveal in hand (`missing` empty), or
+    after its timeout, naming the seats whose reveals it never received (see peer/coin.py).
+    """
 
     DESCRIPTOR: _descriptor.Descriptor
 
     CHOICE_FIELD_NUMBER: _builtins.int
     ATTEMPT_FIELD_NUMBER: _builtins.int
+    MISSING_FIELD_NUMBER: _builtins.int
     choice: _builtins.int
     attempt: _builtins.int
+    @_builtins.property
+    def missing(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
     def __init__(
         self,
         *,
         choice: _builtins.int = ...,
         attempt: _builtins.int = ...,
+        missing: _abc.Iterable[_builtins.int] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["attempt", b"attempt", "choice", b"choice"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["attempt", b"attempt", "choice", b"choice", "missing", b"missing"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
-Global___CoinTimeout: _TypeAlias = CoinTimeout  # noqa: Y015
+Global___CoinClose: _TypeAlias = CoinClose  # noqa: Y015
 
 @_typing.final
 class Chat(_message.Message):
