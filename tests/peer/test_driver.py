@@ -11,7 +11,6 @@ import pytest
 
 import crypto
 from condottiere.v1 import log_pb2
-from peer.coin import Flip
 from peer.driver import MemoryKeeper, Table
 from peer.entries import LogEntry, Reason, make_entry
 from tests.peer.tables import Harness
@@ -90,7 +89,7 @@ def test_a_table_rebuilt_from_what_it_kept_takes_up_the_game_where_it_stopped() 
 
     def maybe_restart() -> None:
         nonlocal restarts
-        if rng.random() < 0.08:
+        if rng.random() < 0.25:
             seat = rng.randrange(3)
             old = harness.tables[seat]
             keeper = harness.keepers[seat]
@@ -102,7 +101,7 @@ def test_a_table_rebuilt_from_what_it_kept_takes_up_the_game_where_it_stopped() 
             restarts += 1
 
     harness.play(before_each=maybe_restart)
-    assert restarts > 3
+    assert restarts >= 3
     assert_same_end(harness)
 
 
@@ -206,7 +205,7 @@ def test_no_peer_ever_holds_an_owners_share_of_a_card_in_another_hand() -> None:
     reveals: dict[bytes, bytes] = {}  # share point -> the signed reveal entry that shows it
     owners_shares = []
     for index, deck in enumerate(witness.dealer.decks):
-        for round_, record in enumerate(deck._rounds):
+        for record in deck._rounds:
             for position, owner in record.owners.items():
                 point = crypto.share_point(secrets[owner][index], record.deck[position])
                 owners_shares.append((owner, point))
