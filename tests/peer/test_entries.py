@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+from typing import TypeVar
 
 import pytest
 from google.protobuf.message import Message
@@ -288,9 +289,10 @@ def test_head_of_the_right_lengths_is_well_formed() -> None:
 # ------------------------------------------------------------------ unknown fields
 
 UNKNOWN_FIELD = b"\x98\x06\x01"  # field 99, varint 1
+M = TypeVar("M", bound=Message)
 
 
-def with_unknown(message: Message) -> Message:
+def with_unknown(message: M) -> M:
     """A copy of ``message`` carrying an unknown field."""
     copy = type(message)()
     copy.ParseFromString(message.SerializeToString() + UNKNOWN_FIELD)
