@@ -77,6 +77,8 @@ __all__ = [
 HALTING = frozenset({Reason.BAD_PROOF, Reason.EQUIVOCATION})
 """Rejections that prove cheating which cannot be undone by waiting for a better entry."""
 MAX_CHAT = 500
+MAX_JOINERS = 64
+"""How many authors a lobby hears of, at most, before its table is seated."""
 
 
 class Keeper(Protocol):
@@ -480,6 +482,13 @@ class Table:
     # ------------------------------------------------------------------ logs
 
     def _add(self, entry: LogEntry) -> None:
+        if self.seating and entry.author not in self.seating:
+            self._refuse(Rejection(Reason.NOT_SEATED, "the author has no seat"))
+            return
+        if not self.seating and entry.author not in self.logs.authors and (
+            len(self.logs.authors) >= MAX_JOINERS + 1
+        ):
+            return  # the lobby is crowded: a stranger's entry is not even kept
         try:
             appended = self.logs.add(entry)
         except Rejection as rejection:
@@ -488,6 +497,9 @@ class Table:
             else:
                 self._refuse(rejection)
             return
+        for fork in self.logs.forks:
+            self._stop(fork, publish_evidence=True)
+        self.logs.forks.clear()
         for accepted in appended:
             if not self._restoring and accepted.author != self.me:
                 self.keeper.keep(accepted)

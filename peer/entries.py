@@ -211,7 +211,7 @@ def read_entry(signed: bytes, *, table_id: bytes | None = None) -> LogEntry:
     entry = _parse(log_pb2.Entry(), envelope.entry, "entry")
     author = _well_formed(entry)
     if table_id is not None and entry.table_id != table_id:
-        raise Rejection(Reason.WRONG_TABLE, "the entry is for another table", author=entry.author)
+        raise Rejection(Reason.WRONG_TABLE, "the entry is for another table")
     if not author.verifies(_SIGNATURE_DOMAIN + envelope.entry, envelope.signature):
         raise Rejection(Reason.BAD_SIGNATURE, "the signature does not verify", author=None)
     return LogEntry(signed, envelope.entry, entry, entry_hash(envelope.entry))

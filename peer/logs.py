@@ -56,14 +56,16 @@ class Logs:
         self._logs: dict[bytes, list[LogEntry]] = {}
         self._held: dict[bytes, dict[int, LogEntry]] = {}
         self._held_bytes: dict[bytes, int] = {}
-        self._claims: dict[tuple[bytes, int], tuple[bytes, bytes]] = {}
+        self._claims: dict[tuple[bytes, int], dict[bytes, bytes]] = {}
         self.suspicions: list[Suspicion] = []
         """Heads that disagree with the entries held here, oldest first (see the module)."""
+        self.forks: list[Rejection] = []
+        """Equivocations found among held entries while appending others (see :meth:`add`)."""
 
     @property
     def authors(self) -> tuple[bytes, ...]:
         """Every author with at least one entry, in the order their first entry came."""
-        return tuple(self._logs)
+        return tuple(author for author, log in self._logs.items() if log)
 
     def log(self, author: bytes) -> Sequence[LogEntry]:
         """``author``'s log from its first entry, as far as it is held without a gap."""
@@ -84,7 +86,9 @@ class Logs:
 
         Returns the entries appended to the author's log, in order: none for a copy or for an
         entry held until the gap before it is filled. Raises :class:`Rejection` for an
-        equivocation (with both entries as evidence).
+        equivocation (with both entries as evidence) before changing anything; a held entry
+        found to fork the log while others are appended is not appended, and its rejection
+        goes to :attr:`forks`.
         """
         if entry.entry.table_id != self.table_id:
             raise Rejection(Reason.WRONG_TABLE, "the entry is for another table")
@@ -104,16 +108,21 @@ class Logs:
             held[seq] = entry
             self._held_bytes[author] = size
             return []
+        self._check_chain(log, entry)
         appended = []
         following: LogEntry | None = entry
         while following is not None:
-            self._check_chain(log, following)
             log.append(following)
             appended.append(following)
             self._witness(following)
             following = held.pop(len(log), None)
             if following is not None:
                 self._held_bytes[author] -= len(following.signed)
+                try:
+                    self._check_chain(log, following)
+                except Rejection as fork:  # found while taking in another entry: not raised
+                    self.forks.append(fork)
+                    following = None
         return appended
 
     def _check_same(self, kept: LogEntry, arrived: LogEntry) -> None:
@@ -126,6 +135,8 @@ class Logs:
             )
 
     def _check_chain(self, log: list[LogEntry], entry: LogEntry) -> None:
+        if not log and entry.entry.previous:
+            raise Rejection(Reason.MALFORMED, "a first entry names no previous entry")
         if log and entry.entry.previous != log[-1].hash:
             # the author signed this entry after another version of its predecessor: a fork
             self._held.pop(entry.author, None)
@@ -139,13 +150,13 @@ class Logs:
 
     def _witness(self, entry: LogEntry) -> None:
         """Compare ``entry``'s heads with what is held, and what others said of ``entry``."""
-        claim = self._claims.pop((entry.author, entry.seq), None)
-        if claim is not None and claim[0] != entry.hash:
-            self.suspicions.append(Suspicion(entry.author, entry.seq, claim[0], claim[1]))
+        for claimed, witness in self._claims.pop((entry.author, entry.seq), {}).items():
+            if claimed != entry.hash:
+                self.suspicions.append(Suspicion(entry.author, entry.seq, claimed, witness))
         for other, (seq, digest) in entry.heads().items():
             log = self._logs.get(other, [])
             if seq < len(log):
                 if log[seq].hash != digest:
                     self.suspicions.append(Suspicion(other, seq, digest, entry.author))
             else:
-                self._claims.setdefault((other, seq), (digest, entry.author))
+                self._claims.setdefault((other, seq), {}).setdefault(digest, entry.author)

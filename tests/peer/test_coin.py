@@ -1,18 +1,16 @@
-"""Fair choices on the table (peer/coin.py): the verdict on an attempt's reveals and votes,
+"""Fair choices on the table (peer/coin.py): the verdict on an attempt's reveals and closes,
 the next attempt, labels and outcomes."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
-from dataclasses import dataclass
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import crypto
-from peer.coin import Abandoned, Flip, Settled, covers, verdict
+from peer.coin import Abandoned, Flip, Settled, verdict
 
 TABLE = b"T" * 16
 
@@ -30,224 +28,112 @@ def flip_of(seats: tuple[int, ...] = (0, 1, 2), **changes: object) -> Flip:
 
 
 FLIP = flip_of()
-ALL_IN = {0: 5, 1: 7, 2: 4}
+NONE: frozenset[int] = frozenset()
+ALL = {0, 1, 2}
+
+
+def closes(**named: set[int]) -> dict[int, frozenset[int]]:
+    """Closes by seat: ``closes(s0=set(), s1={2})``."""
+    return {int(key[1:]): frozenset(value) for key, value in named.items()}
 
 
 # ------------------------------------------------------------------ settled
 
 
-def test_every_reveal_and_a_witness_settle_the_flip() -> None:
-    assert verdict(FLIP, ALL_IN, {}, witnessed=True) == Settled()
+def test_every_reveal_and_a_majority_closing_with_nothing_missing_settle_the_flip() -> None:
+    assert verdict(FLIP, ALL, closes(s0=set(), s2=set())) == Settled()
 
 
-def test_every_reveal_without_a_witness_is_no_verdict_yet() -> None:
-    assert verdict(FLIP, ALL_IN, {}, witnessed=False) is None
+def test_every_reveal_with_only_a_minority_closed_is_no_verdict_yet() -> None:
+    assert verdict(FLIP, ALL, closes(s1=set())) is None
 
 
-def test_a_missing_reveal_never_settles_even_with_a_witness_claimed() -> None:
-    assert verdict(FLIP, {0: 5, 1: 7}, {}, witnessed=True) is None
-
-
-def test_settled_wins_over_counting_votes_once_witnessed() -> None:
-    votes = {0: {1: 6, 2: 4}, 1: {0: 5, 2: 3}, 2: {0: 4, 1: 7}}
-    assert verdict(FLIP, ALL_IN, votes, witnessed=True) == Settled()
+def test_a_missing_reveal_never_settles_even_with_every_close_empty() -> None:
+    assert verdict(FLIP, {0, 1}, closes(s0=set(), s1=set(), s2=set())) is None
 
 
 # ------------------------------------------------------------------ abandoned
 
 
-def test_abandoned_once_every_revealer_has_a_counting_vote() -> None:
-    reveals = {0: 5, 1: 7}
-    one_vote = {0: {1: 7, 2: 3}}
-    assert verdict(FLIP, reveals, one_vote, witnessed=False) is None
-    both = {**one_vote, 1: {0: 5, 2: 3}}
-    assert verdict(FLIP, reveals, both, witnessed=False) == Abandoned(blamed=(2,))
+def test_abandoned_when_every_other_committer_names_the_same_missing_seat() -> None:
+    assert verdict(FLIP, {0, 1}, closes(s0={2}, s1={2})) == Abandoned((2,))
 
 
-def test_a_vote_by_a_seat_that_did_not_reveal_does_not_stand_for_a_revealer() -> None:
-    reveals = {0: 5, 1: 7}
-    votes = {0: {1: 7, 2: 3}, 2: {0: 4, 1: 6}}
-    assert verdict(FLIP, reveals, votes, witnessed=False) is None
+def test_closes_naming_different_missing_seats_give_no_verdict() -> None:
+    assert verdict(FLIP, {0, 1}, closes(s0={2}, s1={0, 2})) is None
 
 
-def test_blamed_are_the_seats_some_counting_vote_missed() -> None:
-    reveals = {0: 5, 1: 7}
-    # seat 1 had not seen seat 0's reveal: seat 0 withheld it from seat 1, seat 2 from all
-    votes = {0: {1: 7, 2: 3}, 1: {0: 4, 2: 3}}
-    assert verdict(FLIP, reveals, votes, witnessed=False) == Abandoned(blamed=(0, 2))
+def test_a_blamed_seat_needs_no_close_of_its_own_and_its_close_changes_nothing() -> None:
+    before = verdict(FLIP, {0, 1}, closes(s0={2}, s1={2}))
+    after = verdict(FLIP, ALL, closes(s0={2}, s1={2}, s2=set()))
+    assert before == after == Abandoned((2,))
 
 
-def test_a_seat_missing_from_a_votes_heads_counts_as_missed() -> None:
-    votes = {0: {1: 7}, 1: {0: 5}}
-    assert verdict(FLIP, {0: 5, 1: 7}, votes, witnessed=False) == Abandoned(blamed=(2,))
-
-
-def test_a_vote_covering_every_reveal_does_not_count() -> None:
-    covering = {1: 7, 2: 4}
-    assert covers(covering, ALL_IN, 0)
-    votes = {0: covering, 1: {0: 5, 2: 3}, 2: {0: 4, 1: 7}}
-    assert verdict(FLIP, ALL_IN, votes, witnessed=False) is None
-    late = {**votes, 0: {1: 6, 2: 4}}  # the same seats, one reveal missed: now it counts
-    assert verdict(FLIP, ALL_IN, late, witnessed=False) == Abandoned(blamed=(0, 1, 2))
-
-
-def test_a_voter_never_misses_its_own_reveal() -> None:
+def test_two_committers_can_never_abandon_a_flip() -> None:
     flip = flip_of((0, 1))
-    votes = {0: {1: 3}, 1: {0: 2}}  # neither head names the voter itself
-    assert verdict(flip, {0: 2, 1: 3}, votes, witnessed=False) is None
+    assert verdict(flip, {0}, closes(s0={1})) is None
+    assert verdict(flip, {0, 1}, closes(s0={1}, s1={0})) is None
 
 
-def test_no_verdict_while_nobody_has_revealed() -> None:
-    votes = {0: {1: -1, 2: -1}, 1: {0: -1, 2: -1}, 2: {0: -1, 1: -1}}
-    assert verdict(FLIP, {}, votes, witnessed=False) is None
-    assert verdict(FLIP, {}, {}, witnessed=False) is None
+def test_half_the_table_withholding_cannot_be_abandoned() -> None:
+    flip = flip_of((0, 1, 2, 3))
+    assert verdict(flip, {0, 1}, closes(s0={2, 3}, s1={2, 3})) is None
+    assert verdict(flip, {0, 1, 2}, closes(s0={3}, s1={3}, s2={3})) == Abandoned((3,))
 
 
-def test_covers_ignores_the_seats_own_reveal() -> None:
-    assert covers({1: 7, 2: 4}, ALL_IN, 0)
-    assert not covers({1: 6, 2: 4}, ALL_IN, 0)
-    assert not covers({1: 7}, ALL_IN, 0)
-    assert covers({}, {0: 5}, 0)
+def test_a_close_naming_its_own_seat_or_a_stranger_is_ignored() -> None:
+    assert verdict(FLIP, {0, 1}, closes(s0={0}, s1={0})) is None
+    assert verdict(FLIP, {0, 1}, closes(s0={7}, s1={7})) is None
+    assert verdict(FLIP, ALL, closes(s5=set(), s0=set())) is None
 
 
-# ------------------------------------------------------------------ a model of the logs
+def test_no_verdict_while_nobody_has_closed() -> None:
+    assert verdict(FLIP, ALL, {}) is None
+    assert verdict(FLIP, set(), {}) is None
 
 
-@dataclass(frozen=True)
-class History:
-    """Each committer's log: the heads of every entry (monotone), where it revealed and
-    where it first voted (None: never)."""
-
-    flip: Flip
-    heads: Mapping[int, list[dict[int, int]]]
-    reveal: Mapping[int, int | None]
-    vote: Mapping[int, int | None]
-
-    def full(self) -> dict[int, int]:
-        return {seat: len(entries) for seat, entries in self.heads.items()}
-
-    def closed(self, view: Mapping[int, int]) -> dict[int, int]:
-        """The largest part of ``view`` a peer can hold: every head of every entry in it
-        names an entry in it."""
-        closed = dict(view)
-        changed = True
-        while changed:
-            changed = False
-            for seat, length in closed.items():
-                keep = length
-                while keep and any(
-                    seq >= closed[other] for other, seq in self.heads[seat][keep - 1].items()
-                ):
-                    keep -= 1
-                if keep != length:
-                    closed[seat], changed = keep, True
-        return closed
-
-    def verdict_in(self, view: Mapping[int, int], witness: bool = True) -> object:
-        """The verdict of a peer holding the first ``view[seat]`` entries of every log."""
-        reveals = {s: r for s, r in self.reveal.items() if r is not None and r < view[s]}
-        votes = {s: self.heads[s][v] for s, v in self.vote.items() if v is not None and v < view[s]}
-        witnessed = witness and self.witnessed(view, reveals)
-        return verdict(self.flip, reveals, votes, witnessed)
-
-    def witnessed(self, view: Mapping[int, int], reveals: Mapping[int, int]) -> bool:
-        """Some committer has an entry at or after its reveal that covers every reveal, with
-        no vote of its own before it (the module's rule)."""
-        if len(reveals) != len(self.flip.committers):
-            return False
-        for seat in self.flip.committers:
-            vote = self.vote[seat]
-            end = view[seat] if vote is None else min(view[seat], vote)
-            if any(covers(self.heads[seat][i], reveals, seat) for i in range(reveals[seat], end)):
-                return True
-        return False
+# ------------------------------------------------------------------ agreement
 
 
 @st.composite
-def histories(draw: st.DrawFn) -> History:
-    seats = draw(st.lists(st.integers(0, 5), min_size=2, max_size=4, unique=True))
-    committers = tuple(sorted(seats))
-    lengths = {seat: draw(st.integers(1, 5)) for seat in committers}
-    rng = draw(st.randoms(use_true_random=False))  # one draw for the heads: fast enough
-    heads: dict[int, list[dict[int, int]]] = {}
-    reveal: dict[int, int | None] = {}
-    vote: dict[int, int | None] = {}
-    for seat in committers:
-        n = lengths[seat]
-        columns = {}
-        for other in committers:
-            if other != seat:
-                top = lengths[other] - 1  # weighted towards having seen everything
-                seen = [*range(-1, top + 1), top, top]
-                columns[other] = sorted(rng.choice(seen) for _ in range(n))
-        heads[seat] = [
-            {other: column[i] for other, column in columns.items() if column[i] >= 0}
-            for i in range(n)
-        ]
-        revealed = draw(st.integers(-1, n - 1))
-        reveal[seat] = None if revealed < 0 else revealed
-        voted = draw(st.integers(-2, n - 1))
-        vote[seat] = None if voted < 0 or voted == revealed else voted
-    return History(flip_of(committers), heads, reveal, vote)
+def histories(draw: st.DrawFn) -> tuple[Flip, set[int], dict[int, frozenset[int]], list[int]]:
+    """A flip, the reveals that exist, every committer's (first) close, and an order in which
+    a peer hears of the closes."""
+    size = draw(st.integers(2, 6))
+    seats = tuple(range(size))
+    revealed = draw(st.sets(st.sampled_from(seats)))
+    final: dict[int, frozenset[int]] = {}
+    for seat in seats:
+        if draw(st.booleans()):
+            others = [s for s in seats if s != seat]
+            final[seat] = frozenset(draw(st.sets(st.sampled_from(others))))
+    order = draw(st.permutations(list(final)))
+    return flip_of(seats), revealed, final, order
 
 
-@settings(max_examples=150, deadline=None)
-@given(histories())
-def test_settled_and_abandoned_are_never_both_reachable(history: History) -> None:
-    full = history.full()
-    reveals = {s: r for s, r in history.reveal.items() if r is not None}
-    settles = len(reveals) == len(history.flip.committers) and history.witnessed(full, reveals)
-    abandons = isinstance(history.verdict_in(full, witness=False), Abandoned)
-    assert not (settles and abandons)
-
-
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(histories(), st.data())
-def test_a_settled_view_stays_settled_as_more_entries_come(
-    history: History, data: st.DataObject
+def test_no_two_peers_ever_reach_different_verdicts_and_a_verdict_stays(
+    history: tuple[Flip, set[int], dict[int, frozenset[int]], list[int]], data: st.DataObject
 ) -> None:
-    full = history.full()
-    cut = {seat: data.draw(st.sampled_from([*range(n), n, n, n])) for seat, n in full.items()}
-    view = history.closed(cut)
-    if history.verdict_in(view) == Settled():
-        assert history.verdict_in(full) == Settled()
-
-
-# Two peers of one table hold causally complete parts of the same logs (every head names an
-# entry they hold). Committers 0, 1 and 2 each reveal (0 at seq 5, 1 at seq 7, 2 at seq 4).
-
-EARLY_REVEALS = {0: 5, 1: 7}
-EARLY_VOTES = {0: {1: 7, 2: 3}, 1: {0: 5, 2: 3}}  # neither had heard from seat 2 since seq 3
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="verdict is not monotone: a reveal arriving after every earlier revealer voted "
-    "turns a peer's Abandoned into another peer's Settled",
-)
-def test_a_late_reveal_does_not_change_a_verdict_already_reached() -> None:
-    early = verdict(FLIP, EARLY_REVEALS, EARLY_VOTES, witnessed=False)
-    assert early == Abandoned(blamed=(2,))
-    # later, seat 2's reveal arrives; its heads cover the other two reveals (seat 2 saw the
-    # outcome first and held its reveal back): seat 2 is a witness and never voted
-    later = verdict(FLIP, {0: 5, 1: 7, 2: 4}, EARLY_VOTES, witnessed=True)
-    assert later == early
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="verdict is not monotone: a vote arriving after the verdict adds to the blame "
-    "(here an honest, slow seat 2 blames seat 0 and the options differ)",
-)
-def test_a_late_vote_does_not_change_a_verdict_already_reached() -> None:
-    early = verdict(FLIP, EARLY_REVEALS, EARLY_VOTES, witnessed=False)
-    assert early == Abandoned(blamed=(2,))
-    # seat 2 revealed at its seq 4 (heads {0: 4, 1: 6}) but its link to seat 0 was slow:
-    # it voted at seq 5 having seen seat 0 only up to seq 4
-    votes = {**EARLY_VOTES, 2: {0: 4, 1: 7}}
-    later = verdict(FLIP, {0: 5, 1: 7, 2: 4}, votes, witnessed=False)
-    assert later == early
-    assert FLIP.again(early.blamed) == FLIP.again(later.blamed)  # type: ignore[union-attr]
+    """Two peers hear of the same reveals and closes in different orders: whenever both have
+    a verdict, it is the same, and a peer's verdict never changes as more comes in."""
+    flip, revealed, final, order = history
+    other = data.draw(st.permutations(order))
+    reached = set()
+    for heard in (order, other):
+        verdict_so_far = None
+        for count in range(len(heard) + 1):
+            known = {seat: final[seat] for seat in heard[:count]}
+            for reveals in (set(), revealed):
+                now = verdict(flip, reveals, known)
+                if verdict_so_far is not None and reveals == revealed:
+                    assert now == verdict_so_far
+                if reveals == revealed and now is not None:
+                    verdict_so_far = now
+        if verdict_so_far is not None:
+            reached.add(verdict_so_far)
+    assert len(reached) <= 1
 
 
 # ------------------------------------------------------------------ the next attempt

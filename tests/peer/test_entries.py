@@ -82,7 +82,7 @@ BODIES: list[tuple[Message, int]] = [
     (log_pb2.Chat(text="hi"), 0),
     (log_pb2.Join(definition=b"d" * 32, player="ada", address="10.0.0.1:5000"), 0),
     (log_pb2.Leave(reason="bye"), 0),
-    (log_pb2.CoinTimeout(choice=1, attempt=2), 0),
+    (log_pb2.CoinClose(choice=1, attempt=2), 0),
     (log_pb2.Evidence(equivocation=log_pb2.Equivocation()), 0),
     (log_pb2.TableDefinition(protocol=1, game="condottiere", variant="zman", seats=3), 1),
     (log_pb2.Seating(authors=[b"a" * 32, b"b" * 32]), 2),
@@ -119,7 +119,7 @@ def test_entry_kind_is_the_body_field_name() -> None:
         make_entry(ME, TABLE, 0, b"", step=step, heads=(), body=body).kind for body, step in BODIES
     }
     assert kinds == {
-        "chat", "join", "leave", "coin_timeout", "evidence", "table", "seating", "ready",
+        "chat", "join", "leave", "coin_close", "evidence", "table", "seating", "ready",
         "keys", "shuffle", "shares", "move", "coin_commit", "coin_reveal", "audit",
     }  # fmt: skip
 
@@ -380,11 +380,6 @@ def test_table_is_checked_after_form_and_before_the_signature() -> None:
     assert refusal(sign_raw(ME, also_malformed.SerializeToString())).reason is Reason.MALFORMED
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="read_entry names the claimed author of a wrong-table entry (entries.py:216) "
-    "before its signature is checked; BAD_SIGNATURE rightly names nobody",
-)
 def test_wrong_table_entry_with_a_forged_signature_blames_nobody() -> None:
     forged = sign_raw(OTHERS[0], base_entry(table_id=OTHER_TABLE).SerializeToString())
     rejection = refusal(forged)

@@ -185,52 +185,46 @@ def test_first_entries_that_differ_are_equivocation() -> None:
     assert rejection_of(logs, other).evidence == (first.signed, other.signed)
 
 
-def test_entry_that_does_not_chain_on_its_predecessor_is_a_bad_chain() -> None:
+def test_an_entry_that_does_not_chain_on_its_predecessor_proves_a_fork() -> None:
     logs = Logs(TABLE)
     entries = log_of(ALICE, 2)
     logs.add(entries[0])
     broken = chain(ALICE, ["x"], start=1, previous=WRONG)[0]
     rejection = rejection_of(logs, broken)
-    assert rejection.reason is Reason.BAD_CHAIN
-    assert rejection.author == A and rejection.evidence == (broken.signed,)
+    assert rejection.reason is Reason.EQUIVOCATION
+    assert rejection.author == A and rejection.evidence == (entries[0].signed, broken.signed)
     assert list(logs.log(A)) == entries[:1]
-    assert logs.add(entries[1]) == [entries[1]]  # the log goes on with the right entry
 
 
-def test_first_entry_naming_a_previous_entry_is_a_bad_chain() -> None:
+def test_first_entry_naming_a_previous_entry_is_malformed() -> None:
     broken = make_entry(ALICE, TABLE, 0, WRONG, step=0, heads=(), body=log_pb2.Chat(text="x"))
-    assert rejection_of(Logs(TABLE), broken).reason is Reason.BAD_CHAIN
+    assert rejection_of(Logs(TABLE), broken).reason is Reason.MALFORMED
 
 
-def test_held_entry_that_does_not_chain_is_a_bad_chain_when_the_gap_fills() -> None:
+def test_a_held_entry_that_forks_the_log_is_reported_when_the_gap_fills_and_not_appended() -> (
+    None
+):
     logs = Logs(TABLE)
     entries = log_of(ALICE, 4)
     logs.add(entries[0])
     broken = chain(ALICE, ["x", "y"], start=2, previous=WRONG)
     assert logs.add(broken[0]) == [] and logs.add(broken[1]) == []
-    rejection = rejection_of(logs, entries[1])
-    assert rejection.reason is Reason.BAD_CHAIN
-    assert rejection.evidence == (broken[0].signed,)
-    # the held entries after the break are dropped: the right ones can follow
-    assert logs.add(entries[2]) == [entries[2]]
-    assert logs.add(entries[3]) == [entries[3]]
-    assert list(logs.log(A)) == entries
+    assert logs.add(entries[1]) == [entries[1]]  # appended; the fork is reported, not raised
+    (fork,) = logs.forks
+    assert fork.reason is Reason.EQUIVOCATION
+    assert fork.evidence == (entries[1].signed, broken[0].signed)
+    assert list(logs.log(A)) == entries[:2]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Logs.add appends the arriving entry, then raises BAD_CHAIN for a held successor: "
-    "the caller is told of a rejection but not of the entry appended",
-)
 def test_add_that_raises_leaves_the_log_unchanged() -> None:
     logs = Logs(TABLE)
     entries = log_of(ALICE, 2)
-    broken = chain(ALICE, ["x"], start=2, previous=WRONG)[0]
     logs.add(entries[0])
-    logs.add(broken)  # held
+    broken = chain(ALICE, ["x"], start=1, previous=WRONG)[0]
     with pytest.raises(Rejection):
-        logs.add(entries[1])
+        logs.add(broken)
     assert list(logs.log(A)) == entries[:1]
+    assert logs.add(entries[1]) == [entries[1]]
 
 
 def test_equivocation_is_caught_however_late_the_second_entry_comes() -> None:
@@ -360,11 +354,6 @@ def test_every_witness_disagreeing_after_the_entry_arrived_is_a_suspicion() -> N
     assert logs.suspicions == [Suspicion(A, 0, WRONG, B), Suspicion(A, 0, b"v" * 32, C)]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="only the first head claim on an entry not yet held is remembered "
-    "(Logs._witness uses setdefault): a later, disagreeing claim is forgotten",
-)
 def test_disagreeing_claim_after_an_agreeing_one_before_arrival_is_a_suspicion() -> None:
     logs = Logs(TABLE)
     alice = log_of(ALICE, 1)
@@ -375,11 +364,6 @@ def test_disagreeing_claim_after_an_agreeing_one_before_arrival_is_a_suspicion()
     assert logs.suspicions == [Suspicion(A, 0, WRONG, C)]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Logs.authors lists an author whose only entries are held ahead of a gap "
-    "(add() makes its empty log with setdefault), against 'at least one entry'",
-)
 def test_author_with_only_held_entries_is_not_listed() -> None:
     logs = Logs(TABLE)
     logs.add(log_of(ALICE, 2)[1])

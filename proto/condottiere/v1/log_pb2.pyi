@@ -44,7 +44,7 @@ Global___ProtocolVersion: _TypeAlias = ProtocolVersion  # noqa: Y015
 
 @_typing.final
 class SignedEntry(_message.Message):
-    """One entry and its author's Ed25519 signature over "condottiere/v1/entry" || entry."""
+    """One entry and its author's Ed25519 signature over "condottiere/v1/entry\\0" || entry."""
 
     DESCRIPTOR: _descriptor.Descriptor
 
