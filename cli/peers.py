@@ -83,7 +83,7 @@ async def _peer(settings: PeerSettings, out: TextIO) -> int:
     try:
         await node.start(resume=not settings.new)
         print(f"listening on {node.address} (data in {settings.data})", file=out, flush=True)
-        if node.table is not None and not node.table.over:
+        if node.table is not None:
             print(
                 f"taking up table {node.table.spec.name!r} where it stopped", file=out, flush=True
             )
@@ -107,7 +107,9 @@ async def _peer(settings: PeerSettings, out: TextIO) -> int:
         identity = node.identity.public.fingerprint()
         print(f"your key's fingerprint: {identity}", file=out, flush=True)
         controller = node.controller
-        if settings.strategy is not None:
+        if node.table is not None and node.table.over and node.snapshot is not None:
+            final = node.snapshot  # stopped while saying goodbye: only that is left to do
+        elif settings.strategy is not None:
             bot = make_bot(settings.strategy, seed=settings.seed)
             final = await play_seat(
                 controller, bot, log=lambda text: print(text, file=out, flush=True)
@@ -188,6 +190,7 @@ async def _finish(node: Node, final: Snapshot, data: Path, out: TextIO) -> None:
         "state": None if final.view is None else _public_state(final),
     }
     (data / "last-game.json").write_text(json.dumps(summary, indent=2))
+    node.close_table()
     for line in (
         f"game over: winners {', '.join(f'seat {s}' for s in final.winners) or 'none'}"
         if final.halt is None

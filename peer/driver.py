@@ -156,7 +156,7 @@ class TableEvent:
     """Something that happened at the table, in players' words."""
 
     kind: str
-    """``join seated ready shuffle deal coin move chat refused halt over audit``"""
+    """``join seated ready shuffle deal coin move chat leave refused halt over audit``"""
     text: str
     seat: int | None = None
 
@@ -543,8 +543,9 @@ class Table:
                 f"{self.who(entry.author)}: {entry.body.text[:MAX_CHAT]}",
                 self.seat_of(entry.author),
             )
-        elif kind == "leave" and entry.author in self.seating:
-            self._left(entry)
+        elif kind == "leave" and not self.over:
+            self._say("leave", f"{self.who(entry.author)} is leaving the table",
+                      self.seat_of(entry.author))
         elif kind == "evidence":
             self._held_evidence.append(entry)
 
@@ -578,6 +579,10 @@ class Table:
         cursor = self._cursor.get(author, 0)
         while cursor < len(log):
             entry = log[cursor]
+            if entry.kind == "leave":  # the author's last word, wherever it is read
+                if waited:
+                    self._left(entry)
+                break
             if entry.free or (entry.kind == "table" and entry.seq == 0):
                 cursor += 1
                 continue
@@ -813,10 +818,6 @@ class Table:
         if step.kind == "seating":
             names = ", ".join(self.who(a) for a in self.seating)
             self._say("seated", f"the table is full: {names}")
-            for author in self.seating:  # a seat that left before its seating was heard of
-                for entry in self.logs.log(author):
-                    if entry.kind == "leave":
-                        self._left(entry)
             self._next_step("ready", self.seating)
         elif step.kind == "ready":
             self._say("ready", "everyone is ready: the deck is being prepared")

@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import functools
 import time
+import traceback
 from collections.abc import AsyncIterator, Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -100,6 +101,8 @@ class Node:
         self.snapshot: Snapshot | None = None
         self.events: list[TableEvent] = []
         self.listeners: set[asyncio.Queue[Snapshot]] = set()
+        self.link_errors: dict[str, str] = {}
+        """The last reason following each peer failed, by address."""
         self.refused_from_wire: list[str] = []
         """Messages that were not even entries of this table (nobody can be blamed)."""
         self.controller = Controller(self)
@@ -119,7 +122,8 @@ class Node:
     # ------------------------------------------------------------------ life
 
     async def start(self, *, resume: bool = True) -> None:
-        """Serve, and (with ``resume``) take up the table this data directory was playing."""
+        """Serve, and (with ``resume``) take up the table this data directory was playing,
+        unless it was closed (see :meth:`close_table`)."""
         server = grpc.aio.server(options=SERVER_OPTIONS)
         PeerService(self).add_to(server)
         health = HealthServicer()
@@ -129,25 +133,45 @@ class Node:
              reflection.SERVICE_NAME),
             server,
         )  # fmt: skip
-        port = server.add_insecure_port(f"{self.host}:{self.port}")
-        if port == 0:
-            raise OSError(f"cannot listen on {self.host}:{self.port} (is the port taken?)")
+        port = self._bind(server)
         await server.start()
         await health.set("", health_pb2.HealthCheckResponse.SERVING)
         await health.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
         self._server = server
         self.port = port
         self.address = f"{self.host}:{port}"
+        self.store.set_setting("port", str(port).encode())
         self._tasks = [
             asyncio.create_task(self._consume(), name="consume"),
             asyncio.create_task(self._watch_time(), name="watch"),
         ]
         current = self.store.setting("table")
-        if resume and current is not None:
+        if resume and current is not None and current != self.store.setting("closed"):
             entries = await self._in_thread(lambda: self.store.entries(current))
             if entries:
                 keeper = self.store.keeper(current)
                 await self._adopt(lambda: Table.restore(self.identity, keeper, entries))
+
+    def _bind(self, server: grpc.aio.Server) -> int:
+        """Listen on the port asked for; with none asked, on the port this data directory
+        used before (so the other peers find it again after a restart), else any."""
+        wanted = [self.port]
+        previous = self.store.setting("port")
+        if self.port == 0 and previous is not None:
+            wanted = [int(previous), 0]
+        for port in wanted:
+            try:
+                bound = server.add_insecure_port(f"{self.host}:{port}")
+            except RuntimeError:
+                bound = 0
+            if bound:
+                return bound
+        raise OSError(f"cannot listen on {self.host}:{self.port} (is the port taken?)")
+
+    def close_table(self) -> None:
+        """Mark the table done with: a later start of this data directory begins afresh."""
+        if self.table is not None:
+            self.store.set_setting("closed", self.table.table_id)
 
     async def stop(self) -> None:
         """Stop serving and following; the store keeps everything for a restart."""
@@ -168,7 +192,7 @@ class Node:
 
         def create() -> Table:
             table = Table.create(self.identity, spec, MemoryKeeper(), auto_ready=self.auto_ready)
-            return self._bind(table)
+            return self._keep_in_store(table)
 
         await self._adopt(create)
 
@@ -194,7 +218,7 @@ class Node:
             table = Table.from_definition(
                 self.identity, definition, MemoryKeeper(), auto_ready=self.auto_ready
             )
-            self._bind(table)
+            self._keep_in_store(table)
             table.join(player, self.address)
             return table
 
@@ -206,7 +230,7 @@ class Node:
             self.heard_of(known.address)
         self.heard_of(address)
 
-    def _bind(self, table: Table) -> Table:
+    def _keep_in_store(self, table: Table) -> Table:
         """Point a new table's keeper at the store, keeping what it already kept."""
         pending = table.keeper
         assert isinstance(pending, MemoryKeeper)
@@ -314,9 +338,10 @@ class Node:
                 start = sent.get(author, 0)
                 if author == skip or start >= len(copies):
                     continue
-                for signed in copies[start:]:
+                batch = copies[start:]
+                sent[author] = start + len(batch)  # more may come while these are sent
+                for signed in batch:
                     yield signed
-                sent[author] = len(copies)
             async with self._changed:
                 await self._changed.wait_for(lambda: self._version != seen)  # noqa: B023
 
@@ -343,8 +368,10 @@ class Node:
                     await self._subscribe(address, channel, only)
                     if only is not None:
                         return
-            except grpc.aio.AioRpcError:
-                pass
+            except grpc.aio.AioRpcError as error:
+                self.link_errors[address] = _describe(error)
+            except Exception as error:  # noqa: BLE001 (a link must never die for good)
+                self.link_errors[address] = f"{type(error).__name__}: {error}"
             finally:
                 self._connected.discard(address)
             await asyncio.sleep(pause)
@@ -413,7 +440,10 @@ class Node:
             self._inbox_ready.clear()
             batch, self._inbox = self._inbox, []
             if batch and self.table is not None:
-                await self.call(functools.partial(self._receive_all, batch=batch))
+                try:
+                    await self.call(functools.partial(self._receive_all, batch=batch))
+                except Exception:  # a fault of this peer's own: say it, keep serving
+                    traceback.print_exc()
 
     def _receive_all(self, table: Table, batch: Iterable[bytes]) -> None:
         for signed in batch:

@@ -1,0 +1,159 @@
+"""Real peer processes on loopback for integration tests.
+
+Every process a test starts is tracked by its PID and stopped (and only those) when the
+test ends, even when it fails; every wait is bounded.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+LISTENING = re.compile(r"listening on (127\.0\.0\.1:\d+)")
+
+
+@dataclass
+class PeerProcess:
+    """One ``condottiere`` process and the lines it printed."""
+
+    args: list[str]
+    data: Path
+    process: subprocess.Popen[str]
+    lines: list[str] = field(default_factory=list)
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def wait_for(self, pattern: str, timeout: float) -> re.Match[str]:
+        """The first printed line matching ``pattern``, waiting up to ``timeout`` seconds."""
+        regex = re.compile(pattern)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for line in list(self.lines):
+                match = regex.search(line)
+                if match:
+                    return match
+            if self.process.poll() is not None and not self._reading():
+                break
+            time.sleep(0.02)
+        raise AssertionError(f"no line matching {pattern!r} from {self.args}:\n{self.output()}")
+
+    def address(self, timeout: float = 20) -> str:
+        return self.wait_for(LISTENING.pattern, timeout).group(1)
+
+    def output(self) -> str:
+        return "".join(self.lines[-60:])
+
+    def result(self) -> dict[str, Any]:
+        """The summary the peer wrote at the end of its game."""
+        return dict(json.loads((self.data / "last-game.json").read_text()))
+
+    def _reading(self) -> bool:
+        return any(t.name == f"read-{self.pid}" and t.is_alive() for t in threading.enumerate())
+
+
+class Peers:
+    """Starts ``condottiere`` peers; :meth:`stop` ends every one still running."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.started: list[PeerProcess] = []
+
+    def start(self, args: Sequence[str], data: Path) -> PeerProcess:
+        command = [sys.executable, "-m", "cli.main", *args, "--data", str(data)]
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        process = subprocess.Popen(
+            command,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            text=True,
+            env=env,
+        )
+        peer = PeerProcess(list(args), data, process)
+        self.started.append(peer)
+        reader = threading.Thread(
+            target=_read, args=(process, peer.lines), name=f"read-{process.pid}", daemon=True
+        )
+        reader.start()
+        return peer
+
+    def wait_all(self, peers: Sequence[PeerProcess], timeout: float) -> None:
+        """Wait until every peer has exited with status 0 (bounded)."""
+        deadline = time.monotonic() + timeout
+        for peer in peers:
+            try:
+                status = peer.process.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                raise AssertionError(
+                    f"{peer.args} still running after {timeout} s\n{self.outputs(peers)}"
+                ) from None
+            assert status == 0, f"{peer.args} exited with {status}\n{self.outputs(peers)}"
+
+    def outputs(self, peers: Sequence[PeerProcess]) -> str:
+        return "\n".join(f"--- {peer.args}:\n{peer.output()}" for peer in peers)
+
+    def kill(self, peer: PeerProcess) -> None:
+        """``kill -9`` one peer (it is one this test started)."""
+        if peer.process.poll() is None:
+            peer.process.send_signal(signal.SIGKILL)
+        peer.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        for peer in self.started:
+            if peer.process.poll() is None:
+                peer.process.send_signal(signal.SIGKILL)
+        for peer in self.started:
+            try:
+                peer.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                pass
+
+
+def _read(process: subprocess.Popen[str], lines: list[str]) -> None:
+    assert process.stdout is not None
+    for line in process.stdout:
+        lines.append(line)
+
+
+@contextmanager
+def peers_in(root: Path) -> Iterator[Peers]:
+    peers = Peers(root)
+    try:
+        yield peers
+    finally:
+        peers.stop()
+
+
+def start_table(
+    peers: Peers, root: Path, edition: str, seats: int, *extra: str, seed: int = 0
+) -> list[PeerProcess]:
+    """A host and ``seats - 1`` bot peers at its table, every seat played by ``greedy``."""
+    host = peers.start(
+        ["host", "--edition", edition, "--seats", str(seats), "--strategy", "greedy",
+         "--name", f"{edition}-{seats}", "--seed", str(seed), *extra],
+        root / "seat0",
+    )  # fmt: skip
+    address = host.address()
+    table = [host]
+    for seat in range(1, seats):
+        table.append(
+            peers.start(
+                ["bot", "--join", address, "--strategy", "greedy", "--seed", str(seed + seat),
+                 *extra],
+                root / f"seat{seat}",
+            )  # fmt: skip
+        )
+    return table

@@ -1,0 +1,107 @@
+"""Whole games between real peer processes on loopback (each peer its own OS process, ports
+chosen by the OS), a peer killed with ``kill -9`` and restarted, and the standard gRPC health
+and reflection services."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from pathlib import Path
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+
+from engine import Game
+from peer.record import load, verify
+from tests.peer.processes import PeerProcess, peers_in, start_table
+
+GAME_SECONDS = 240
+
+TABLES = [
+    ("zman", 2), ("zman", 4), ("zman-classic", 2), ("zman-classic", 4), ("zman-duel", 2),
+    ("ffg", 2), ("ffg", 4), ("eurogames", 2), ("eurogames", 4), ("zman", 6),
+]  # fmt: skip
+
+
+def assert_same_game(table: list[PeerProcess]) -> None:
+    """Every peer ended the same game: state, winners and record hash; the record verifies
+    (every signature, proof and card) and replays with the offline engine."""
+    results = [peer.result() for peer in table]
+    for result in results:
+        assert result["halt"] is None and result["audited"], result
+    shared = {(str(r["state"]), tuple(r["winners"]), r["record_hash"]) for r in results}
+    assert len(shared) == 1, shared
+    verdict = verify(load(Path(results[0]["record"])))
+    assert verdict.fair, verdict.lines()
+    assert verdict.table.record_hash() == results[0]["record_hash"]
+    assert verdict.replayed is not None
+    assert Game.replay(verdict.replayed).winners == tuple(results[0]["winners"])
+
+
+@pytest.mark.parametrize(("edition", "seats"), TABLES, ids=[f"{e}-{s}" for e, s in TABLES])
+def test_a_whole_game_between_peer_processes_ends_the_same_everywhere(
+    tmp_path: Path, edition: str, seats: int
+) -> None:
+    with peers_in(tmp_path) as peers:
+        table = start_table(peers, tmp_path, edition, seats, seed=seats)
+        peers.wait_all(table, GAME_SECONDS)
+    assert_same_game(table)
+
+
+KILLED_GAMES = [("zman-duel", 2), ("zman", 3)] * 5
+
+
+@pytest.mark.parametrize(
+    ("game", "edition", "seats"),
+    [(i, e, s) for i, (e, s) in enumerate(KILLED_GAMES)],
+    ids=[f"{i}-{e}-{s}" for i, (e, s) in enumerate(KILLED_GAMES)],
+)
+def test_a_peer_killed_at_a_random_moment_and_restarted_finishes_the_game_identically(
+    tmp_path: Path, game: int, edition: str, seats: int
+) -> None:
+    rng = random.Random(game)
+    with peers_in(tmp_path) as peers:
+        table = start_table(peers, tmp_path, edition, seats, seed=game)
+        for peer in table[1:]:
+            peer.wait_for("asked .* for a seat", 20)
+        victim = rng.randrange(seats)
+        time.sleep(rng.uniform(0.0, 1.5 if edition == "zman-duel" else 3.0))
+        peers.kill(table[victim])
+        running = list(table)
+        if (table[victim].data / "last-game.json").exists():
+            running.remove(table[victim])  # it had finished its game before the kill
+        else:
+            time.sleep(rng.uniform(0.0, 0.5))
+            table[victim] = running[victim] = peers.start(table[victim].args, table[victim].data)
+        peers.wait_all(running, GAME_SECONDS)
+    assert_same_game(table)
+
+
+def test_a_peer_serves_grpc_health_and_reflection(tmp_path: Path) -> None:
+    with peers_in(tmp_path) as peers:
+        host = peers.start(["host", "--edition", "zman-duel", "--strategy", "greedy"],
+                           tmp_path / "host")  # fmt: skip
+        address = host.address()
+        host.wait_for("hosting", 20)
+        services, status = asyncio.run(_health_and_services(address))
+    assert status == health_pb2.HealthCheckResponse.SERVING
+    assert {"condottiere.v1.Peer", "grpc.health.v1.Health"} <= services
+
+
+async def _health_and_services(address: str) -> tuple[set[str], int]:
+    async with grpc.aio.insecure_channel(address) as channel:
+        health = health_pb2_grpc.HealthStub(channel)
+        reply = await health.Check(
+            health_pb2.HealthCheckRequest(service="condottiere.v1.Peer"), timeout=5
+        )
+        reflection = reflection_pb2_grpc.ServerReflectionStub(channel)
+        services: set[str] = set()
+        call = reflection.ServerReflectionInfo(
+            iter([reflection_pb2.ServerReflectionRequest(list_services="")]), timeout=5
+        )
+        async for response in call:
+            services.update(s.name for s in response.list_services_response.service)
+        return services, reply.status
