@@ -15,7 +15,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -116,10 +116,8 @@ class Peers:
             if peer.process.poll() is None:
                 peer.process.send_signal(signal.SIGKILL)
         for peer in self.started:
-            try:
+            with suppress(subprocess.TimeoutExpired):
                 peer.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                pass
 
 
 def _read(process: subprocess.Popen[str], lines: list[str]) -> None:
@@ -142,18 +140,38 @@ def start_table(
 ) -> list[PeerProcess]:
     """A host and ``seats - 1`` bot peers at its table, every seat played by ``greedy``."""
     host = peers.start(
-        ["host", "--edition", edition, "--seats", str(seats), "--strategy", "greedy",
-         "--name", f"{edition}-{seats}", "--seed", str(seed), *extra],
+        [
+            "host",
+            "--edition",
+            edition,
+            "--seats",
+            str(seats),
+            "--strategy",
+            "greedy",
+            "--name",
+            f"{edition}-{seats}",
+            "--seed",
+            str(seed),
+            *extra,
+        ],
         root / "seat0",
-    )  # fmt: skip
+    )
     address = host.address()
     table = [host]
     for seat in range(1, seats):
         table.append(
             peers.start(
-                ["bot", "--join", address, "--strategy", "greedy", "--seed", str(seed + seat),
-                 *extra],
+                [
+                    "bot",
+                    "--join",
+                    address,
+                    "--strategy",
+                    "greedy",
+                    "--seed",
+                    str(seed + seat),
+                    *extra,
+                ],
                 root / f"seat{seat}",
-            )  # fmt: skip
+            )
         )
     return table

@@ -21,9 +21,17 @@ from tests.peer.processes import PeerProcess, peers_in, start_table
 GAME_SECONDS = 240
 
 TABLES = [
-    ("zman", 2), ("zman", 4), ("zman-classic", 2), ("zman-classic", 4), ("zman-duel", 2),
-    ("ffg", 2), ("ffg", 4), ("eurogames", 2), ("eurogames", 4), ("zman", 6),
-]  # fmt: skip
+    ("zman", 2),
+    ("zman", 4),
+    ("zman-classic", 2),
+    ("zman-classic", 4),
+    ("zman-duel", 2),
+    ("ffg", 2),
+    ("ffg", 4),
+    ("eurogames", 2),
+    ("eurogames", 4),
+    ("zman", 6),
+]
 
 
 def assert_same_game(table: list[PeerProcess]) -> None:
@@ -82,8 +90,9 @@ def test_a_peer_killed_at_a_random_moment_and_restarted_finishes_the_game_identi
 
 def test_a_peer_serves_grpc_health_and_reflection(tmp_path: Path) -> None:
     with peers_in(tmp_path) as peers:
-        host = peers.start(["host", "--edition", "zman-duel", "--strategy", "greedy"],
-                           tmp_path / "host")  # fmt: skip
+        host = peers.start(
+            ["host", "--edition", "zman-duel", "--strategy", "greedy"], tmp_path / "host"
+        )
         address = host.address()
         host.wait_for("hosting", 20)
         services, status = asyncio.run(_health_and_services(address))
