@@ -65,6 +65,8 @@ class PeerSettings:
     """Bots to start as separate peers at the hosted table."""
     coin_timeout: float = 60.0
     new: bool = False
+    trace: Path | None = None
+    """Write timestamped progress lines here (benchmarks)."""
 
 
 def run_peer(settings: PeerSettings, out: TextIO = sys.stdout) -> int:
@@ -78,7 +80,13 @@ def run_peer(settings: PeerSettings, out: TextIO = sys.stdout) -> int:
 
 async def _peer(settings: PeerSettings, out: TextIO) -> int:
     store = Store(settings.data)
-    node = Node(store, host=settings.listen, port=settings.port, coin_timeout=settings.coin_timeout)
+    node = Node(
+        store,
+        host=settings.listen,
+        port=settings.port,
+        coin_timeout=settings.coin_timeout,
+        trace=settings.trace,
+    )
     bots: list[subprocess.Popen[bytes]] = []
     try:
         await node.start(resume=not settings.new)
@@ -396,6 +404,12 @@ def _peer_options(parser: argparse.ArgumentParser, role: str) -> None:
         action="store_true",
         help="start afresh even if the data directory holds an unfinished game",
     )
+    parser.add_argument(
+        "--trace",
+        type=Path,
+        metavar="FILE",
+        help="append timestamped progress lines (JSON) to FILE, for benchmarks",
+    )
     parser.set_defaults(role=role)
 
 
@@ -421,6 +435,7 @@ def settings_from(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         seed=args.seed,
         coin_timeout=args.coin_timeout,
         new=args.new,
+        trace=args.trace,
     )
     if args.command == "host":
         edition = EDITIONS[args.edition]

@@ -26,10 +26,10 @@ GAME_NAME = "condottiere"
 """The game these rules are, as a table names it on the network."""
 
 __all__ = [
-    "GAME_NAME",
     "ADJACENT",
     "CARDS",
     "EDITIONS",
+    "GAME_NAME",
     "OPTIONS",
     "REGIONS",
     "BattleResult",

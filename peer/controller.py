@@ -165,7 +165,13 @@ class Controller:
 
     async def submit(self, move: str) -> str | None:
         """Play a move; None when it is played, else the reason it is refused."""
-        return await self._node.call(lambda table: table.submit(move))
+
+        def submit(table: Table) -> str | None:
+            turn = 0 if table.game is None else table.game.moves_played
+            self._node.trace.write("submit", turn=turn)
+            return table.submit(move)
+
+        return await self._node.call(submit)
 
     async def chat(self, text: str) -> None:
         await self._node.call(lambda table: table.chat(text))

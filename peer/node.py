@@ -17,11 +17,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import json
 import time
 import traceback
 from collections.abc import AsyncIterator, Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TypeVar
 
 import grpc
@@ -74,6 +76,28 @@ class _Changes:
     addresses: list[str]
 
 
+class Trace:
+    """Timestamped progress lines (JSON) for benchmarks: when the hands were dealt, when each
+    move was submitted and applied, the CPU used. Off unless a path is given."""
+
+    def __init__(self, path: Path | None) -> None:
+        self._file = None if path is None else path.open("a", encoding="utf-8")
+
+    @property
+    def on(self) -> bool:
+        return self._file is not None
+
+    def write(self, what: str, **fields: object) -> None:
+        if self._file is not None:
+            self._file.write(json.dumps({"t": time.time(), "what": what, **fields}) + "\n")
+            self._file.flush()
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
 class JoinError(RuntimeError):
     """A table that cannot be joined, with the reason in a player's words."""
 
@@ -89,6 +113,7 @@ class Node:
         port: int = 0,
         coin_timeout: float = 60.0,
         auto_ready: bool = True,
+        trace: Path | None = None,
     ) -> None:
         self.store = store
         self.identity: Identity = store.identity()
@@ -106,6 +131,7 @@ class Node:
         self.refused_from_wire: list[str] = []
         """Messages that were not even entries of this table (nobody can be blamed)."""
         self.controller = Controller(self)
+        self.trace = Trace(trace)
         self._executor = ThreadPoolExecutor(1, thread_name_prefix="table")
         self._server: grpc.aio.Server | None = None
         self._copies: dict[bytes, list[bytes]] = {}
@@ -118,6 +144,7 @@ class Node:
         self._tasks: list[asyncio.Task[None]] = []
         self._since = (0, time.monotonic())
         self._events_taken = 0
+        self._moves_traced = 0
 
     # ------------------------------------------------------------------ life
 
@@ -137,6 +164,7 @@ class Node:
         await server.start()
         await health.set("", health_pb2.HealthCheckResponse.SERVING)
         await health.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
+        self.trace.write("start")
         self._server = server
         self.port = port
         self.address = f"{self.host}:{port}"
@@ -183,6 +211,8 @@ class Node:
         if self._server is not None:
             await self._server.stop(grace=0.2)
         self._executor.shutdown(wait=True)
+        self.trace.write("stop", cpu=time.process_time())
+        self.trace.close()
 
     async def host_table(self, spec: TableSpec) -> None:
         """Create a table (this peer takes seat 0)."""
@@ -283,11 +313,26 @@ class Node:
         if number != self._since[0]:
             self._since = (number, time.monotonic())
         snapshot = snapshot_of(table, self._since[1])
+        if self.trace.on:
+            self._trace_progress(table)
         events = table.events[self._events_taken :]
         self._events_taken = len(table.events)
         addresses = list(table.lobby.addresses.values())
         appended_pairs = [(entry.author, entry.signed) for entry in appended]
         return _Changes(appended_pairs, suspicions, snapshot, events, addresses)
+
+    def _trace_progress(self, table: Table) -> None:
+        game = table.game
+        if game is None:
+            return
+        if self._moves_traced == 0 and table.step is not None and table.step.kind == "move":
+            self.trace.write("dealt")
+            self._moves_traced = -1
+        for turn in range(max(self._moves_traced, 0), game.moves_played):
+            self.trace.write("applied", turn=turn)
+        self._moves_traced = max(self._moves_traced, game.moves_played)
+        if table.cards is not None:
+            self.trace.write("audited")
 
     async def _publish(self, changes: _Changes) -> None:
         if changes.appended:
@@ -370,7 +415,7 @@ class Node:
                         return
             except grpc.aio.AioRpcError as error:
                 self.link_errors[address] = _describe(error)
-            except Exception as error:  # noqa: BLE001 (a link must never die for good)
+            except Exception as error:
                 self.link_errors[address] = f"{type(error).__name__}: {error}"
             finally:
                 self._connected.discard(address)

@@ -1,0 +1,317 @@
+"""Benchmark whole tables of peer processes on loopback, against the work they cannot avoid.
+
+For 2, 4 and 6 seats (``zman``, every seat played by the ``greedy`` bot, each peer its own
+OS process), it measures from the peers' ``--trace`` lines:
+
+- the time from launching the peers to every hand dealt (keys, shuffle chain, shares);
+- the latency of a move, from its submission to every peer having applied it (p50, p99);
+- the whole game's wall time, and the CPU seconds each peer used.
+
+Beside each figure it prints the floor: the same crypto and engine work done in this process
+in the same run (no network, no processes), and the ratio. For the deal the floor is the
+work all seats must do, spread perfectly over the machine's cores, and never less than its
+critical path (each seat checks the step before it, then shuffles); for a move, the work of
+the mover (make the entry, reveal the card) plus one other peer's (check and apply it).
+
+Usage: ``.venv/bin/python scripts/bench_net.py [--seats 2,4,6] [--games N] [--edition ID]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from bots import make_bot
+from crypto import Deck, Identity, KeyAnnouncement, ShareBatch
+from crypto.workers import WORKERS
+from engine import Game
+from peer.driver import MemoryKeeper, Table
+from peer.lobby import TableSpec
+
+TARGETS = {"deal6": 3.0, "deal_ratio": 1.3, "p50": 0.005, "p99": 0.030, "game4": 30.0}
+GAME_SECONDS = 600
+
+
+@dataclass
+class Run:
+    seats: int
+    deal: float
+    latencies: list[float]
+    game: float
+    cpu: list[float]
+
+
+def run_table(edition: str, seats: int, seed: int, folder: Path) -> Run:
+    """One game between ``seats`` peer processes; its figures from their traces."""
+    command = [sys.executable, "-m", "cli.main"]
+    traces = [folder / f"trace{seat}.jsonl" for seat in range(seats)]
+    common = ["--strategy", "greedy", "--new", "--coin-timeout", "60"]
+    launched = time.time()
+    output = folder / "host.log"
+    with output.open("w") as log:
+        host = subprocess.Popen(
+            [
+                *command,
+                "host",
+                "--edition",
+                edition,
+                "--seats",
+                str(seats),
+                "--seed",
+                str(seed),
+                "--data",
+                str(folder / "seat0"),
+                "--trace",
+                str(traces[0]),
+                *common,
+            ],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    processes = [host]
+    try:
+        address = ""
+        deadline = time.monotonic() + 30
+        while not address and time.monotonic() < deadline:
+            for line in output.read_text().splitlines():
+                if line.startswith("listening on "):
+                    address = line.split()[2]
+            time.sleep(0.01)
+        for seat in range(1, seats):
+            processes.append(
+                subprocess.Popen(
+                    [
+                        *command,
+                        "bot",
+                        "--join",
+                        address,
+                        "--seed",
+                        str(seed + seat),
+                        "--data",
+                        str(folder / f"seat{seat}"),
+                        "--trace",
+                        str(traces[seat]),
+                        *common,
+                    ],
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.STDOUT,
+                )
+            )
+        for process in processes:
+            if process.wait(timeout=GAME_SECONDS) != 0:
+                raise RuntimeError(f"a peer exited with {process.returncode}")
+    finally:
+        for process in processes:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+    lines = [[json.loads(line) for line in path.read_text().splitlines()] for path in traces]
+    dealt = max(next(e["t"] for e in trace if e["what"] == "dealt") for trace in lines)
+    audited = max(next(e["t"] for e in trace if e["what"] == "audited") for trace in lines)
+    submitted = {e["turn"]: e["t"] for trace in lines for e in trace if e["what"] == "submit"}
+    applied: dict[int, float] = {}
+    for trace in lines:
+        for event in trace:
+            if event["what"] == "applied":
+                applied[event["turn"]] = max(applied.get(event["turn"], 0.0), event["t"])
+    latencies = [applied[turn] - t for turn, t in submitted.items() if turn in applied]
+    cpu = [next(e["cpu"] for e in trace if e["what"] == "stop") for trace in lines]
+    return Run(seats, dealt - launched, latencies, audited - launched, cpu)
+
+
+# ------------------------------------------------------------------------------ floors
+
+
+def deal_floor(edition: str, seats: int) -> tuple[float, float, float]:
+    """(total work, critical path, floor) in seconds of the crypto a deal needs: every key
+    proved and checked by every seat, every shuffle step made once and checked by every other
+    seat, every share of the first deal made and checked by the card's owner."""
+    game = Game.spectate({"edition": edition, "players": seats})
+    decks_cards = game.decks
+    table = os.urandom(16)
+    total = 0.0
+    critical = 0.0
+    for index, cards in enumerate(decks_cards):
+        started = time.perf_counter()
+        decks = [Deck(table + bytes([index]), seats, seat, cards) for seat in range(seats)]
+        wire = [d.announcement.encode() for d in decks]
+        keys = time.perf_counter() - started
+        started = time.perf_counter()
+        decks[0].accept_keys([KeyAnnouncement.decode(w) for w in wire])
+        check_keys = time.perf_counter() - started
+        total += keys + check_keys * seats
+        critical += keys / seats + check_keys
+        for deck in decks[1:]:
+            deck.accept_keys([KeyAnnouncement.decode(w) for w in wire])
+        verify_last = 0.0
+        for seat, maker in enumerate(decks):
+            started = time.perf_counter()
+            step = maker.make_shuffle()
+            made = time.perf_counter() - started
+            maker.accept_shuffle(seat, step)
+            checked = 0.0
+            for other in decks:
+                if other is not maker:
+                    started = time.perf_counter()
+                    other.accept_shuffle(seat, step)
+                    checked = time.perf_counter() - started
+            total += made + checked * (seats - 1)
+            critical += made + (checked if seat else 0.0)
+            verify_last = checked
+        critical += verify_last
+    hand = Game.new(edition, seats, seed=0).hand_size(0)
+    started = time.perf_counter()
+    batch = decks[1].make_shares(0, range(hand))
+    made = (time.perf_counter() - started) / hand
+    started = time.perf_counter()
+    decks[0].accept_shares(1, ShareBatch.decode(batch.encode()))
+    checked = (time.perf_counter() - started) / hand
+    total += (made + checked) * hand * seats * (seats - 1)
+    critical += (made + checked) * hand * (seats - 1)
+    return total, critical, max(total / WORKERS, critical)
+
+
+def move_floor(edition: str, seats: int, moves: int = 300) -> tuple[float, float]:
+    """Median seconds, in one process, for a seat to make a move's entry (revealing its card)
+    and for another seat to check and apply it."""
+    identities = [Identity.generate() for _ in range(seats)]
+    spec = TableSpec(edition, seats, (), "bench", "p0", "")
+    tables = [Table.create(identities[0], spec, MemoryKeeper())]
+    definition = tables[0].logs.log(tables[0].me)[0].signed
+    for seat in range(1, seats):
+        tables.append(Table.from_definition(identities[seat], definition, MemoryKeeper()))
+        tables[-1].join(f"p{seat}", "")
+        _exchange(tables)
+    bot = make_bot("greedy", seed=1)
+    makes: list[float] = []
+    applies: list[float] = []
+    while len(makes) < moves and not all(t.over for t in tables):
+        _exchange(tables)
+        for seat, table in enumerate(tables):
+            game = table.game
+            step = table.step
+            if game is None or step is None or step.kind != "move" or game.to_act != seat:
+                continue
+            if step.missing != (table.me,) or len(game.legal_moves()) == 1:
+                continue
+            move = bot.choose(game.copy(), seat)
+            started = time.perf_counter()
+            table.submit(move)
+            makes.append(time.perf_counter() - started)
+            entry = table.logs.log(table.me)[-1].signed
+            other = tables[(seat + 1) % seats]
+            started = time.perf_counter()
+            other.receive(entry)
+            applies.append(time.perf_counter() - started)
+    return statistics.median(makes), statistics.median(applies)
+
+
+def _exchange(tables: Sequence[Table]) -> None:
+    while True:
+        new = 0
+        for table in tables:
+            for other in tables:
+                if other is table:
+                    continue
+                for author in other.logs.authors:
+                    for entry in other.logs.log(author)[len(table.logs.log(author)) :]:
+                        before = len(table.logs)
+                        table.receive(entry.signed)
+                        new += len(table.logs) > before
+        if not new:
+            return
+
+
+def game_floor(edition: str, seats: int) -> float:
+    """Seconds for one process to play a whole game at ``seats`` tables, divided by cores."""
+    identities = [Identity.generate() for _ in range(seats)]
+    spec = TableSpec(edition, seats, (), "bench", "p0", "")
+    started = time.perf_counter()
+    tables = [Table.create(identities[0], spec, MemoryKeeper())]
+    definition = tables[0].logs.log(tables[0].me)[0].signed
+    for seat in range(1, seats):
+        tables.append(Table.from_definition(identities[seat], definition, MemoryKeeper()))
+        tables[-1].join(f"p{seat}", "")
+    bots = [make_bot("greedy", seed=seat) for seat in range(seats)]
+    while not all(t.over for t in tables):
+        _exchange(tables)
+        for seat, table in enumerate(tables):
+            game = table.game
+            step = table.step
+            if (
+                game is not None
+                and step is not None
+                and step.kind == "move"
+                and (step.missing == (table.me,))
+            ):
+                table.submit(bots[seat].choose(game.copy(), seat))
+    return (time.perf_counter() - started) / WORKERS
+
+
+# ------------------------------------------------------------------------------ report
+
+
+def percentile(values: Sequence[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seats", default="2,4,6", help="table sizes (default 2,4,6)")
+    parser.add_argument("--games", type=int, default=1, help="games per size (default 1)")
+    parser.add_argument("--edition", default="zman", help="edition (default zman)")
+    args = parser.parse_args(argv)
+    sizes = [int(n) for n in args.seats.split(",")]
+    print(f"{os.cpu_count()} cores, crypto threads {WORKERS}, load {os.getloadavg()[0]:.2f}")
+    print(
+        f"{'seats':>5} {'dealt s':>8} {'floor s':>8} {'ratio':>6} {'p50 ms':>7} {'p99 ms':>7} "
+        f"{'floor ms':>8} {'game s':>7} {'floor s':>7} {'cpu s/peer':>10}"
+    )
+    results = {}
+    for seats in sizes:
+        runs = []
+        for game in range(args.games):
+            with tempfile.TemporaryDirectory() as folder:
+                runs.append(run_table(args.edition, seats, game, Path(folder)))
+        deal = statistics.median(run.deal for run in runs)
+        latencies = [latency for run in runs for latency in run.latencies]
+        game_wall = statistics.median(run.game for run in runs)
+        cpu = statistics.mean(c for run in runs for c in run.cpu)
+        _, _, floor = deal_floor(args.edition, seats)
+        make, apply = move_floor(args.edition, seats)
+        play_floor = game_floor(args.edition, seats)
+        p50, p99 = percentile(latencies, 0.5), percentile(latencies, 0.99)
+        results[seats] = (deal, floor, p50, p99, game_wall)
+        print(
+            f"{seats:>5} {deal:>8.2f} {floor:>8.2f} {deal / floor:>6.2f} {p50 * 1e3:>7.1f} "
+            f"{p99 * 1e3:>7.1f} {(make + apply) * 1e3:>8.2f} {game_wall:>7.1f} "
+            f"{play_floor:>7.1f} {cpu:>10.2f}"
+        )
+    print()
+    if 6 in results:
+        deal, floor = results[6][0], results[6][1]
+        print(
+            f"6 peers dealt in {deal:.2f} s (target <= {TARGETS['deal6']} s), "
+            f"{deal / floor:.2f}x its floor (target <= {TARGETS['deal_ratio']}x)"
+        )
+    if 4 in results:
+        _, _, p50, p99, game_wall = results[4]
+        print(
+            f"4 peers: move latency p50 {p50 * 1e3:.1f} ms (target <= 5), p99 {p99 * 1e3:.1f} ms "
+            f"(target <= 30); whole game {game_wall:.1f} s (target <= 30)"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
