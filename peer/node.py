@@ -41,7 +41,7 @@ from peer.logs import Suspicion
 from peer.service import SERVICE_NAME, PeerService
 from peer.store import Store
 
-__all__ = ["CHANNEL_OPTIONS", "SERVER_OPTIONS", "JoinError", "Node"]
+__all__ = ["CHANNEL_OPTIONS", "SERVER_OPTIONS", "JoinError", "Node", "describe_rpc_error"]
 
 T = TypeVar("T")
 
@@ -226,8 +226,9 @@ class Node:
 
         await self._adopt(create)
 
-    async def join_table(self, address: str, player: str) -> None:
-        """Ask the peer at ``address`` for its table and a seat at it; :class:`JoinError`."""
+    async def join_table(self, address: str, player: str, table_id: bytes | None = None) -> None:
+        """Ask the peer at ``address`` for its table and a seat at it; :class:`JoinError`.
+        With ``table_id`` (a table found on the LAN), only that table is joined."""
         async with grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS) as channel:
             try:
                 reply = await channel.unary_unary(
@@ -236,18 +237,23 @@ class Node:
                     response_deserializer=peer_pb2.HelloReply.FromString,
                 )(
                     peer_pb2.HelloRequest(
-                        protocol=PROTOCOL, author=self.identity.public.raw, address=self.address
+                        protocol=PROTOCOL,
+                        table_id=table_id or b"",
+                        author=self.identity.public.raw,
+                        address=self.address,
                     ),
                     timeout=HELLO_SECONDS,
                 )
             except grpc.aio.AioRpcError as exc:
-                raise JoinError(f"cannot join {address}: {_describe(exc)}") from None
+                raise JoinError(f"cannot join {address}: {describe_rpc_error(exc)}") from None
         definition = reply.definition.SerializeToString()
 
         def create() -> Table:
             table = Table.from_definition(
                 self.identity, definition, MemoryKeeper(), auto_ready=self.auto_ready
             )
+            if table_id is not None and table.table_id != table_id:
+                raise ValueError("it serves another table than the one asked for")
             self._keep_in_store(table)
             table.join(player, self.address)
             return table
@@ -414,7 +420,7 @@ class Node:
                     if only is not None:
                         return
             except grpc.aio.AioRpcError as error:
-                self.link_errors[address] = _describe(error)
+                self.link_errors[address] = describe_rpc_error(error)
             except Exception as error:
                 self.link_errors[address] = f"{type(error).__name__}: {error}"
             finally:
@@ -510,7 +516,8 @@ class Node:
                 await self.call(lambda table: table.give_up_waiting())
 
 
-def _describe(error: grpc.aio.AioRpcError) -> str:
+def describe_rpc_error(error: grpc.aio.AioRpcError) -> str:
+    """What went wrong with a call, in a player's words."""
     if error.code() == grpc.StatusCode.UNAVAILABLE:
         return "nobody answers there"
     if error.code() == grpc.StatusCode.DEADLINE_EXCEEDED:
