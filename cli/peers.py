@@ -1,4 +1,5 @@
-"""The networked commands: ``host``, ``join``, ``bot``, ``export``, ``verify`` and ``replay``.
+"""The networked commands: ``host``, ``join``, ``bot``, ``tables``, ``export``, ``verify`` and
+``replay``.
 
 A peer keeps everything in its data directory (``--data``): its identity, every log it has
 seen and its own secrets. Started again on the same directory, it takes up the table it was
@@ -26,6 +27,18 @@ from typing import TextIO
 from bots import BOTS, make_bot
 from bots.player import play_seat
 from cli.console import play_console
+from cli.lan import (
+    Placement,
+    add_interface_option,
+    add_listen_option,
+    go_on_lan,
+    is_address,
+    join_table,
+    placement_from,
+)
+from cli.lobby import show_lobby
+from cli.tables import add_command as add_tables_command
+from cli.tables import main_tables
 from engine import EDITIONS
 from peer.controller import Snapshot
 from peer.lobby import TableSpec
@@ -53,11 +66,16 @@ class PeerSettings:
 
     data: Path
     player: str
-    listen: str = "127.0.0.1"
+    placement: Placement
     port: int = 0
     spec: TableSpec | None = None
     """The table to create (``host``); None to join ``join``."""
     join: str = ""
+    """The table to join: ``HOST:PORT``, or its name or id on the LAN."""
+    wait: float = 10.0
+    """How long to look on the LAN for the table to join."""
+    peers: list[str] = field(default_factory=list)
+    """Addresses of other peers of the table, beside those found on the LAN."""
     strategy: str | None = None
     """The bot that plays this seat; None: a person at the console."""
     seed: int = 0
@@ -70,27 +88,38 @@ class PeerSettings:
 
 
 def run_peer(settings: PeerSettings, out: TextIO = sys.stdout) -> int:
-    """Run one peer until its game ends (or it is stopped); the exit status."""
+    """Run one peer until its game ends (or it is stopped: Ctrl-C or SIGTERM, after which it
+    withdraws its table from the LAN); the exit status."""
+    stopped = "\nstopped; start again with the same --data to take up the game"
     try:
         return asyncio.run(_peer(settings, out))
     except KeyboardInterrupt:
-        print("\nstopped; start again with the same --data to take up the game", file=out)
+        print(stopped, file=out)
         return 130
+    except asyncio.CancelledError:
+        print(stopped, file=out)
+        return 128 + signal.SIGTERM
 
 
 async def _peer(settings: PeerSettings, out: TextIO) -> int:
+    main = asyncio.current_task()
+    assert main is not None
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, main.cancel)
     store = Store(settings.data)
     node = Node(
         store,
-        host=settings.listen,
+        host=settings.placement.listen,
         port=settings.port,
         coin_timeout=settings.coin_timeout,
         trace=settings.trace,
     )
     bots: list[subprocess.Popen[bytes]] = []
+    presence = None
+    lobby = None
     try:
         await node.start(resume=not settings.new)
         print(f"listening on {node.address} (data in {settings.data})", file=out, flush=True)
+        presence = await go_on_lan(node, settings.placement, out)
         if node.table is not None:
             print(
                 f"taking up table {node.table.spec.name!r} where it stopped", file=out, flush=True
@@ -100,21 +129,29 @@ async def _peer(settings: PeerSettings, out: TextIO) -> int:
             print(
                 f"hosting {settings.spec.name!r} ({settings.spec.variant}, "
                 f"{settings.spec.seats} seats): others join with "
-                f"'condottiere join {node.address}'",
+                f"'condottiere join {node.address}', or by its name where they see it "
+                "('condottiere tables')",
                 file=out,
                 flush=True,
             )
             bots = _start_bots(settings, node.address)
         else:
             try:
-                await node.join_table(settings.join, settings.player)
+                address = await join_table(
+                    node, presence, settings.join, settings.player, settings.wait
+                )
             except JoinError as exc:
                 print(f"condottiere: {exc}", file=sys.stderr)
                 return 1
-            print(f"asked {settings.join} for a seat", file=out, flush=True)
+            print(f"asked {address} for a seat", file=out, flush=True)
+        for address in settings.peers:
+            node.heard_of(address)
+        if presence is not None:
+            presence.attend()
         identity = node.identity.public.fingerprint()
         print(f"your key's fingerprint: {identity}", file=out, flush=True)
         controller = node.controller
+        lobby = asyncio.create_task(show_lobby(controller, identity, out))
         if node.table is not None and node.table.over and node.snapshot is not None:
             final = node.snapshot  # stopped while saying goodbye: only that is left to do
         elif settings.strategy is not None:
@@ -127,6 +164,10 @@ async def _peer(settings: PeerSettings, out: TextIO) -> int:
         await _finish(node, final, settings.data, out)
         return 0 if final.halt is None else 3
     finally:
+        if lobby is not None:
+            lobby.cancel()
+        if presence is not None:
+            await presence.stop()
         await node.stop()
         store.close()
         for process in bots:
@@ -155,7 +196,9 @@ def _start_bots(settings: PeerSettings, address: str) -> list[subprocess.Popen[b
             "--seed",
             str(settings.seed + index),
             "--listen",
-            settings.listen,
+            settings.placement.listen,
+            "--interface",
+            settings.placement.interface.addresses[0],
             "--coin-timeout",
             str(settings.coin_timeout),
         ]
@@ -284,13 +327,15 @@ def run_replay(path: Path, delay: float, out: TextIO = sys.stdout) -> int:
 
 
 def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add ``host``, ``join``, ``bot``, ``export``, ``verify`` and ``replay`` to a parser."""
+    """Add ``host``, ``join``, ``bot``, ``tables``, ``export``, ``verify`` and ``replay`` to a
+    parser."""
     host = commands.add_parser(
         "host",
-        help="create a table and play at it (others join by address)",
-        description="Create a table on this machine and take its first seat. Prints the "
-        "address others join with ('condottiere join ADDRESS'). With --bots, bot peers take "
-        "the other seats as separate processes.",
+        help="create a table and play at it (advertised on the LAN)",
+        description="Create a table on this machine and take its first seat. The table is "
+        "advertised on the LAN (others see it with 'condottiere tables' and join it by name), "
+        "and the address others can join with is printed ('condottiere join ADDRESS'). With "
+        "--bots, bot peers take the other seats as separate processes.",
     )
     host.add_argument(
         "--edition", default="zman", choices=sorted(EDITIONS), help="rules edition (default zman)"
@@ -319,18 +364,37 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     _peer_options(host, "host")
     join = commands.add_parser(
         "join",
-        help="take a free seat at a table, given its address",
-        description="Ask the peer at ADDRESS (as 'condottiere host' printed it) for a seat.",
+        help="take a free seat at a table, by its name on the LAN or a peer's address",
+        description="Ask for a seat at the table TABLE names: its name or the start of its id "
+        "as 'condottiere tables' lists them, or the address of any of its peers (HOST:PORT, "
+        "as 'condottiere host' printed it; where zeroconf cannot reach).",
     )
-    join.add_argument("address", metavar="HOST:PORT", help="the address of any peer at the table")
+    join.add_argument(
+        "address",
+        metavar="TABLE",
+        help="a table's name or id prefix, or HOST:PORT of any peer at the table",
+    )
     _peer_options(join, "player")
     bot = commands.add_parser(
         "bot",
         help="a bot peer: take a seat at a table and let a strategy play it",
         description="Join the table at --join and play the seat with a bot strategy.",
     )
-    bot.add_argument("--join", required=True, metavar="HOST:PORT", help="a peer of the table")
+    bot.add_argument(
+        "--join",
+        required=True,
+        metavar="TABLE",
+        help="the table: its name or id prefix on the LAN, or HOST:PORT of a peer at it",
+    )
     _peer_options(bot, "bot")
+    for parser in (join, bot):
+        parser.add_argument(
+            "--wait",
+            type=float,
+            default=10.0,
+            metavar="SECONDS",
+            help="how long to look on the LAN for the table named (default 10)",
+        )
     for parser in (host, join, bot):
         parser.add_argument(
             "--strategy",
@@ -351,6 +415,7 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="the peer's data directory (default: the host's)",
     )
     export_parser.add_argument("--output", "-o", type=Path, help="the file to write")
+    add_tables_command(commands)
     verify_parser = commands.add_parser(
         "verify",
         help="check a game record: signatures, proofs, rules, every card",
@@ -381,12 +446,16 @@ def _peer_options(parser: argparse.ArgumentParser, role: str) -> None:
     parser.add_argument(
         "--data", type=Path, default=None, help=f"data directory (default {default_data(role)})"
     )
+    add_interface_option(parser)
+    add_listen_option(parser)
     parser.add_argument(
-        "--listen",
-        default="127.0.0.1",
-        metavar="ADDRESS",
-        help="address to serve other peers on (default 127.0.0.1: this machine "
-        "only; give this machine's LAN address to play across a LAN)",
+        "--peer",
+        action="append",
+        default=[],
+        type=_address,
+        metavar="HOST:PORT",
+        help="the address of another peer of the table, to follow beside those found on "
+        "the LAN (where multicast does not pass); repeatable",
     )
     parser.add_argument(
         "--port", type=int, default=0, help="port to serve on (default: any free port)"
@@ -413,6 +482,12 @@ def _peer_options(parser: argparse.ArgumentParser, role: str) -> None:
     parser.set_defaults(role=role)
 
 
+def _address(text: str) -> str:
+    if not is_address(text):
+        raise argparse.ArgumentTypeError(f"not HOST:PORT: {text!r}")
+    return text
+
+
 def _bot_names(text: str) -> list[str]:
     names = [name.strip().lower() for name in text.split(",") if name.strip()]
     unknown = [name for name in names if name not in BOTS]
@@ -429,13 +504,14 @@ def settings_from(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
     settings = PeerSettings(
         data=data,
         player=args.player,
-        listen=args.listen,
+        placement=placement_from(parser, args),
         port=args.port,
         strategy=args.strategy,
         seed=args.seed,
         coin_timeout=args.coin_timeout,
         new=args.new,
         trace=args.trace,
+        peers=args.peer,
     )
     if args.command == "host":
         edition = EDITIONS[args.edition]
@@ -458,6 +534,9 @@ def settings_from(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         settings.bots = args.bots
     else:
         settings.join = args.join if args.command == "bot" else args.address
+        if not args.wait >= 0:
+            parser.error(f"--wait must be 0 or more, not {args.wait}")
+        settings.wait = args.wait
     return settings
 
 
@@ -465,6 +544,8 @@ def main_peer(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """Run the networked command ``args.command``."""
     if args.command in ("host", "join", "bot"):
         return run_peer(settings_from(parser, args))
+    if args.command == "tables":
+        return main_tables(parser, args)
     if args.command == "export":
         return run_export(args.data, args.output)
     if args.command == "verify":
@@ -473,4 +554,4 @@ def main_peer(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
 
 def commands() -> Sequence[str]:
-    return ("host", "join", "bot", "export", "verify", "replay")
+    return ("host", "join", "bot", "tables", "export", "verify", "replay")

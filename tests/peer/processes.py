@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-LISTENING = re.compile(r"listening on (127\.0\.0\.1:\d+)")
+LISTENING = re.compile(r"listening on (\d+\.\d+\.\d+\.\d+:\d+)")
 
 
 @dataclass
@@ -71,8 +71,14 @@ class Peers:
         self.root = root
         self.started: list[PeerProcess] = []
 
-    def start(self, args: Sequence[str], data: Path) -> PeerProcess:
-        command = [sys.executable, "-m", "cli.main", *args, "--data", str(data)]
+    def start(
+        self, args: Sequence[str], data: Path, *, wrapper: Sequence[str] = (), store: bool = True
+    ) -> PeerProcess:
+        """Start ``condottiere ARGS --data DATA`` (without ``--data`` unless ``store``), run
+        by ``wrapper`` if given (e.g. ``ip netns exec NAME``, which keeps the PID)."""
+        command = [*wrapper, sys.executable, "-m", "cli.main", *args]
+        if store:
+            command += ["--data", str(data)]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         process = subprocess.Popen(
             command,
@@ -101,6 +107,13 @@ class Peers:
                     f"{peer.args} still running after {timeout} s\n{self.outputs(peers)}"
                 ) from None
             assert status == 0, f"{peer.args} exited with {status}\n{self.outputs(peers)}"
+
+    def wait_for_exit(self, peer: PeerProcess, timeout: float) -> int:
+        """Wait (bounded) until ``peer`` exits, whatever its status; the status."""
+        try:
+            return peer.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise AssertionError(f"{peer.args} still running after {timeout} s") from None
 
     def outputs(self, peers: Sequence[PeerProcess]) -> str:
         return "\n".join(f"--- {peer.args}:\n{peer.output()}" for peer in peers)

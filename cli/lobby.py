@@ -1,0 +1,47 @@
+"""Who sits at the table, with the short fingerprint of each one's key, for the people in the
+room to compare aloud: a player reads their own fingerprint from their screen (``your key's
+fingerprint``) and every other screen must show the same beside their name.
+
+>>> from peer.controller import Player
+>>> print("\\n".join(lobby_lines("Friday", 3, (
+...     Player(0, "ada", "1a2b-3c4d-5e6f-7a8b-9c0d", "10.0.0.5:4000"),
+...     Player(None, "bob", "aaaa-bbbb-cccc-dddd-eeee", "10.0.0.6:4000"),
+... ), me="1a2b-3c4d-5e6f-7a8b-9c0d")))
+at the table 'Friday' (2 of 3 seats taken):
+  seat 0   ada  1a2b-3c4d-5e6f-7a8b-9c0d  (you)
+  waiting  bob  aaaa-bbbb-cccc-dddd-eeee
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TextIO
+
+from peer.controller import Controller, Player
+
+__all__ = ["lobby_lines", "show_lobby"]
+
+
+def lobby_lines(table: str, seats: int, players: Sequence[Player], me: str) -> list[str]:
+    """The lobby as lines: each player's seat (or that they ask for one), name and
+    fingerprint."""
+    width = max((len(player.name) for player in players), default=0)
+    lines = [f"at the table {table!r} ({min(len(players), seats)} of {seats} seats taken):"]
+    for player in players:
+        seat = "waiting" if player.seat is None else f"seat {player.seat}"
+        you = "  (you)" if player.fingerprint == me else ""
+        lines.append(f"  {seat:7}  {player.name:{width}}  {player.fingerprint}{you}")
+    return lines
+
+
+async def show_lobby(controller: Controller, me: str, out: TextIO) -> None:
+    """Print the lobby each time someone asks for a seat or is seated, until every seat is
+    given (the last lines printed show the seating)."""
+    shown: list[str] = []
+    async for snapshot in controller.changes():
+        lines = lobby_lines(snapshot.table_name, snapshot.seats, snapshot.players, me)
+        if lines != shown:
+            print("\n".join(lines), file=out, flush=True)
+            shown = lines
+        if snapshot.players and all(player.seat is not None for player in snapshot.players):
+            return

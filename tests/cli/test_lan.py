@@ -1,0 +1,56 @@
+"""The LAN options of the networked commands: bad input is refused with the reason (exit status
+2, nothing started), and ``condottiere tables --once`` runs in-process on loopback."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from cli.main import main
+
+
+def refusal(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    """The error message of a command line that must be refused (exit status 2)."""
+    with pytest.raises(SystemExit) as stopped:
+        main(list(args))
+    assert stopped.value.code == 2
+    return capsys.readouterr().err.strip().splitlines()[-1]
+
+
+@pytest.mark.parametrize(
+    ("args", "reason"),
+    [
+        (["host", "--interface", "nosuch0"], "--interface: no interface is called 'nosuch0'"),
+        (["join", "T", "--interface", "203.0.113.9"], "no interface has the address 203.0.113.9"),
+        (["bot", "--join", "T", "--interface", "0.0.0.0"], "0.0.0.0 means every interface"),
+        (["host", "--listen", "0.0.0.0"], "--listen 0.0.0.0 means every interface"),
+        (["host", "--listen", "my-laptop"], "--listen takes one IPv4 address of this machine"),
+        (["join", "T", "--peer", "nowhere"], "argument --peer: not HOST:PORT: 'nowhere'"),
+        (["join", "T", "--wait", "-1"], "--wait must be 0 or more, not -1.0"),
+        (["tables", "--json"], "--json needs --once"),
+        (["tables", "--once", "--wait", "nan"], "--wait must be 0 or more, not nan"),
+        (["tables", "--interface", "nosuch0"], "--interface: no interface is called 'nosuch0'"),
+    ],
+)
+def test_bad_lan_options_are_refused_with_the_reason(
+    capsys: pytest.CaptureFixture[str], args: list[str], reason: str
+) -> None:
+    assert reason in refusal(capsys, *args)
+
+
+def test_every_lan_option_has_help(capsys: pytest.CaptureFixture[str]) -> None:
+    for command in (["host"], ["join"], ["bot"], ["tables"]):
+        with pytest.raises(SystemExit):
+            main([*command, "--help"])
+        text = capsys.readouterr().out
+        assert "--interface NAME_OR_ADDRESS" in text
+        if command != ["tables"]:
+            assert "--listen ADDRESS" in text and "--peer HOST:PORT" in text
+
+
+def test_tables_once_prints_json_for_scripts(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tables", "--once", "--json", "--wait", "0.2", "--interface", "127.0.0.1"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert set(listed) == {"tables", "ignored"}
+    assert all(table["addresses"] for table in listed["tables"])

@@ -1,0 +1,131 @@
+"""Tables found on the LAN, between real peer processes with zeroconf bound to 127.0.0.1 only
+(``$CONDOTTIERE_INTERFACE``, set for every test): a host advertises, ``condottiere tables``
+lists it, bots join it by name and by id prefix and play a whole game, the lobby shows every
+seat's fingerprint, and the table leaves the list when its peers stop.
+
+Other tables may be advertised on loopback meanwhile (other tests, other people's): each test
+names its tables uniquely and looks only at those.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import time
+from pathlib import Path
+from typing import Any
+
+from tests.peer.processes import PeerProcess, Peers, peers_in
+from tests.peer.test_network import GAME_SECONDS, assert_same_game
+
+FINGERPRINT = r"your key's fingerprint: ([0-9a-f-]{24})"
+SEEN_SECONDS = 20
+
+
+def unique(name: str) -> str:
+    return f"{name}-{os.urandom(3).hex()}"
+
+
+def host(peers: Peers, root: Path, name: str, seats: int, seed: int = 0) -> PeerProcess:
+    return peers.start(
+        ["host", "--edition", "zman", "--seats", str(seats), "--strategy", "greedy",
+         "--name", name, "--seed", str(seed), "--player", "ada"],
+        root / f"host-{name}",
+    )  # fmt: skip
+
+
+def tables_once(peers: Peers, root: Path) -> dict[str, Any]:
+    """What ``condottiere tables --once --json`` prints."""
+    listing = peers.start(["tables", "--once", "--json", "--wait", "2"], root, store=False)
+    peers.wait_all([listing], 30)
+    return dict(json.loads("".join(listing.lines)))
+
+
+def wait_lines(peer: PeerProcess, pattern: str, count: int) -> None:
+    """Wait until ``peer`` printed ``count`` lines matching ``pattern``."""
+    deadline = time.monotonic() + SEEN_SECONDS
+    while sum(1 for line in list(peer.lines) if re.search(pattern, line)) < count:
+        assert time.monotonic() < deadline, f"not {count} lines {pattern!r}:\n{peer.output()}"
+        time.sleep(0.05)
+
+
+def table_named(listed: dict[str, Any], name: str) -> dict[str, Any]:
+    (table,) = [t for t in listed["tables"] if t["name"] == name]
+    return dict(table)
+
+
+def test_a_table_is_listed_joined_by_name_played_and_gone_when_its_peers_stop(
+    tmp_path: Path,
+) -> None:
+    name = unique("Friday")
+    with peers_in(tmp_path) as peers:
+        watcher = peers.start(["tables"], tmp_path, store=False)
+        creator = host(peers, tmp_path, name, seats=3, seed=3)
+        address = creator.address()
+        creator_key = creator.wait_for(FINGERPRINT, SEEN_SECONDS).group(1)
+        watcher.wait_for(rf"^\+ {name}  zman  1/3 seats  lobby", SEEN_SECONDS)
+        table = table_named(tables_once(peers, tmp_path), name)
+        assert table == {
+            "table": table["table"], "protocol": 1, "name": name, "game": "condottiere",
+            "edition": "zman", "options": [], "seats": 3, "taken": 1, "free": 2,
+            "stage": "lobby", "creator": creator_key, "addresses": [address],
+            "joinable": True, "reason": "",
+        }  # fmt: skip
+        by_name = peers.start(
+            ["bot", "--join", name.upper(), "--strategy", "greedy", "--seed", "4"],
+            tmp_path / "by-name",
+        )
+        by_id = peers.start(
+            ["bot", "--join", table["table"][:6], "--strategy", "greedy", "--seed", "5"],
+            tmp_path / "by-id",
+        )
+        seated = [creator, by_name, by_id]
+        for bot in (by_name, by_id):
+            bot.wait_for(f"asked {re.escape(address)} for a seat", SEEN_SECONDS)
+        watcher.wait_for(rf"^~ {name}  zman  3/3 seats  .*not joinable", SEEN_SECONDS)
+        late = peers.start(["join", name, "--wait", "5", "--player", "late"], tmp_path / "late")
+        assert peers.wait_for_exit(late, 30) == 1
+        assert re.search(
+            rf"cannot join '{name}': (no seat is free|the game has started|the game is over)",
+            late.output(),
+        ), late.output()
+        peers.wait_all(seated, GAME_SECONDS)
+        watcher.wait_for(rf"^- {name} is gone", SEEN_SECONDS)
+    assert_same_game(seated)
+    keys = {peer.wait_for(FINGERPRINT, 1).group(1) for peer in seated}
+    seat_lines = re.compile(r"seat (\d) +\S+ +([0-9a-f-]{24})")
+    screens = [set(seat_lines.findall("".join(peer.lines))) for peer in seated]
+    assert {key for _, key in screens[0]} == keys  # every seat's fingerprint, on every screen
+    assert screens[1] == screens[0] and screens[2] == screens[0]
+
+
+def test_a_host_stopped_withdraws_its_table_and_two_tables_of_one_name_are_told_apart(
+    tmp_path: Path,
+) -> None:
+    name = unique("Twins")
+    with peers_in(tmp_path) as peers:
+        watcher = peers.start(["tables"], tmp_path, store=False)
+        first = host(peers, tmp_path / "first", name, seats=2)
+        second = host(peers, tmp_path / "second", name, seats=2)
+        wait_lines(watcher, rf"^\+ {name}  zman  1/2 seats  lobby", 2)
+        listed = tables_once(peers, tmp_path)
+        ids = sorted(t["table"] for t in listed["tables"] if t["name"] == name)
+        assert len(ids) == 2
+        ambiguous = peers.start(["join", name, "--wait", "5"], tmp_path / "ambiguous")
+        assert peers.wait_for_exit(ambiguous, 30) == 1
+        assert f"2 tables are called '{name}'" in ambiguous.output()
+        assert "name one by its id" in ambiguous.output()
+        missing = peers.start(["join", unique("Nobody"), "--wait", "1"], tmp_path / "missing")
+        assert peers.wait_for_exit(missing, 30) == 1
+        assert "was seen on lo (127.0.0.1) in 1 s" in missing.output()
+        first.process.send_signal(signal.SIGTERM)  # a peer this test started
+        peers.wait_for_exit(first, 30)
+        first.wait_for("stopped; start again with the same --data", 1)
+        watcher.wait_for(rf"^- {name} is gone", SEEN_SECONDS)
+        remaining = [t["table"] for t in tables_once(peers, tmp_path)["tables"]
+                     if t["name"] == name]  # fmt: skip
+        assert len(remaining) == 1 and remaining[0] in ids
+        second.process.send_signal(signal.SIGTERM)
+        peers.wait_for_exit(second, 30)
