@@ -54,7 +54,7 @@ def run_table(edition: str, seats: int, seed: int, folder: Path) -> Run:
     """One game between ``seats`` peer processes; its figures from their traces."""
     command = [sys.executable, "-m", "cli.main"]
     traces = [folder / f"trace{seat}.jsonl" for seat in range(seats)]
-    common = ["--strategy", "greedy", "--new", "--coin-timeout", "60"]
+    common = ["--strategy", "greedy", "--new", "--coin-timeout", "60", "--interface", "127.0.0.1"]
     launched = time.time()
     output = folder / "host.log"
     with output.open("w") as log:
