@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import io
 import json
 import shlex
 import sys
@@ -102,11 +103,14 @@ async def _live(browser: Browser, out: TextIO, where: str, redraw: bool) -> None
         print(f"looking for tables {where} (Ctrl-C stops)", file=out, flush=True)
     shown: dict[str, Listing] = {}
     refused: set[tuple[str, str]] = set()
+    drawn = ""
     while True:
         if redraw:
-            print(CLEAR, end="", file=out)
-            _print_all(browser, out, f"{where}; Ctrl-C stops")
-            out.flush()
+            screen = io.StringIO()
+            _print_all(browser, screen, f"{where}; Ctrl-C stops")
+            if screen.getvalue() != drawn:
+                drawn = screen.getvalue()
+                print(CLEAR + drawn, end="", file=out, flush=True)
         else:
             shown = _print_changes(browser, shown, refused, out)
         await browser.changes()
