@@ -36,6 +36,9 @@ __all__ = [
 ]
 
 INTERFACE_VARIABLE = "CONDOTTIERE_INTERFACE"
+FOUND_PATIENCE = 1.0
+"""How long a peer advertising a table found on the LAN is asked again before the next one
+(it advertises once it has its table, so it is up)."""
 ADDRESS = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):[0-9]{1,5}")
 
 
@@ -142,7 +145,9 @@ async def join_table(
     failures = []
     for address in listing.addresses:
         try:
-            await node.join_table(address, player, bytes.fromhex(listing.table_id))
+            await node.join_table(
+                address, player, patience=FOUND_PATIENCE, table_id=bytes.fromhex(listing.table_id)
+            )
         except JoinError as exc:
             failures.append(str(exc))
         else:

@@ -256,7 +256,7 @@ def test_a_table_found_on_the_lan_is_joined_only_if_its_peer_serves_that_table(
             await host.host_table(TableSpec("zman", 3, (), "Real", "ada", ""))
             other_table = os.urandom(16)
             with pytest.raises(JoinError, match="this peer serves another table"):
-                await guest.join_table(host.address, "bob", other_table)
+                await guest.join_table(host.address, "bob", table_id=other_table)
 
             async def hello(request: peer_pb2.HelloRequest, context: object) -> object:
                 return host.hello_reply()  # whatever table was asked for
@@ -271,7 +271,7 @@ def test_a_table_found_on_the_lan_is_joined_only_if_its_peer_serves_that_table(
             port = liar.add_insecure_port("127.0.0.1:0")
             await liar.start()
             with pytest.raises(JoinError, match="serves another table than the one asked for"):
-                await guest.join_table(f"127.0.0.1:{port}", "bob", other_table)
+                await guest.join_table(f"127.0.0.1:{port}", "bob", table_id=other_table)
             assert guest.table is None
         finally:
             await liar.stop(0)

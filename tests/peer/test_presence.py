@@ -53,7 +53,9 @@ def test_a_node_advertises_its_table_as_seats_are_taken_and_withdraws_it_when_it
 
             assert await browser.wait_for(lambda: shows(1, 1), SEEN_SECONDS)
             found = await presences[1].find(name.lower(), SEEN_SECONDS)
-            await guest.join_table(found.addresses[0], "bob", bytes.fromhex(found.table_id))
+            await guest.join_table(
+                found.addresses[0], "bob", table_id=bytes.fromhex(found.table_id)
+            )
             presences[1].attend()
             assert await browser.wait_for(lambda: shows(2, 2), SEEN_SECONDS)
             listing = listed(browser, host)
