@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from typing import TextIO
 
 from cli.lan import Placement, add_interface_option, placement_from
-from peer.discovery import Browser, DiscoveryError, Lan, Listing, Sighting
+from peer.discovery import MAX_SIGHTINGS, Browser, DiscoveryError, Lan, Listing, Sighting
 
 __all__ = ["add_command", "listing_line", "run_tables"]
 
@@ -145,6 +145,9 @@ def _print_all(browser: Browser, out: TextIO, where: str) -> None:
         print(f"  {listing_line(listing)}", file=out)
     for sighting in _refused(browser.sightings.values()):
         print(f"  ! {_ignored_line(sighting)}", file=out)
+    if browser.ignored:
+        print(f"  ! {browser.ignored} more services not followed (at most {MAX_SIGHTINGS} are)",
+              file=out)  # fmt: skip
 
 
 def listing_line(listing: Listing) -> str:

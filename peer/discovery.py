@@ -38,6 +38,7 @@ from peer.node import CHANNEL_OPTIONS, describe_rpc_error
 from peer.service import SERVICE_NAME
 
 __all__ = [
+    "MAX_SIGHTINGS",
     "Advertiser",
     "Browser",
     "DiscoveryError",
@@ -246,16 +247,17 @@ class Browser:
         try:
             found = await info.async_request(self._lan.zeroconf.zeroconf, RESOLVE_MS)
         except (OSError, ZeroconfError, ValueError) as exc:
-            found, refused = False, f"its records cannot be read: {exc}"
+            sighting = Sighting(service, "", None, f"its records cannot be read: {exc}")
         else:
-            refused = f"it gave no address and record in {RESOLVE_MS / 1000:g} s"
-        sighting = Sighting(service, _address(info), None, refused) if not found else _read(
-            service, info
-        )
+            sighting = _read(service, info) if found else Sighting(
+                service, _address(info), None,
+                f"it gave no address and record in {RESOLVE_MS / 1000:g} s",
+            )  # fmt: skip
         self.sightings[service] = sighting
         self._notify()
-        if self._check and sighting.advert is not None and sighting.address:
-            answer = await check_peer(sighting.address, sighting.advert)
+        advert = sighting.advert
+        if self._check and advert is not None and advert.protocol == PROTOCOL:
+            answer = await check_peer(sighting.address, advert)
             if self.sightings.get(service) == sighting:
                 self.sightings[service] = replace(sighting, answer=answer)
                 self._notify()
