@@ -4,6 +4,7 @@ Sub-commands:
 
 - ``demo``: an offline game between bots, narrated on the terminal as plain text;
 - ``host``, ``join``, ``bot``: a peer at a networked table (see :mod:`cli.peers`);
+- ``tables``: the tables on the LAN (see :mod:`cli.tables`);
 - ``export``, ``verify``, ``replay``: a game's record.
 
 ``main(argv)`` returns the exit status, so tests can call it in-process; bad input exits with
