@@ -1,13 +1,28 @@
 """The LAN options of the networked commands: bad input is refused with the reason (exit status
-2, nothing started), and ``condottiere tables --once`` runs in-process on loopback."""
+2, nothing started); ``condottiere tables --once`` and a join by name, in-process on loopback."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
+import socket
+from pathlib import Path
 
 import pytest
 
+from cli.lan import join_table
 from cli.main import main
+from crypto import Identity
+from peer.advert import Advert
+from peer.discovery import Advertiser, Lan
+from peer.interfaces import Interface
+from peer.lobby import PROTOCOL
+from peer.node import JoinError, Node
+from peer.presence import Presence
+from peer.store import Store
+
+LOOPBACK = Interface("lo", ("127.0.0.1",))
 
 
 def refusal(capsys: pytest.CaptureFixture[str], *args: str) -> str:
@@ -54,3 +69,38 @@ def test_tables_once_prints_json_for_scripts(capsys: pytest.CaptureFixture[str])
     listed = json.loads(capsys.readouterr().out)
     assert set(listed) == {"tables", "ignored"}
     assert all(table["addresses"] for table in listed["tables"])
+
+
+def test_joining_a_table_whose_advert_points_to_a_closed_port_says_so(tmp_path: Path) -> None:
+    async def test() -> None:
+        store = Store(tmp_path / "guest")
+        node = Node(store, host="127.0.0.1")
+        other = Lan(LOOPBACK)
+        presence: Presence | None = None
+        try:
+            await node.start()
+            presence = Presence(node, Lan(LOOPBACK), say=print)
+            await presence.start()
+            with socket.socket() as probe:
+                probe.bind(("127.0.0.1", 0))
+                port = probe.getsockname()[1]
+            name = f"Ghost-{os.urandom(3).hex()}"
+            key = Identity.generate().public.fingerprint()
+            ghost = Advert(PROTOCOL, os.urandom(16).hex(), name, "condottiere", "zman", (), 3, 1,
+                           "lobby", key, key)  # fmt: skip
+            await Advertiser(other, "127.0.0.1", port, key).publish(ghost)
+            with pytest.raises(JoinError) as refusal:
+                await join_table(node, presence, name, "bob", wait=10)
+            assert str(refusal.value) == (
+                f"no peer of {name!r} takes joiners: cannot join 127.0.0.1:{port}: "
+                "nobody answers there"
+            )
+            assert node.table is None
+        finally:
+            if presence is not None:
+                await presence.stop()
+            await other.close()
+            await node.stop()
+            store.close()
+
+    asyncio.run(asyncio.wait_for(test(), 60))
