@@ -10,6 +10,9 @@ peers' addresses, and publishes a new :class:`~peer.controller.Snapshot`.
 Every peer follows every other peer it knows of: a ``Subscribe`` stream sends it every entry
 that peer holds beyond what it has, then each new one. A peer that goes away is retried with
 a short backoff; on its return the stream resumes from where this peer stopped.
+
+The owner's programs drive the seat through the controller service, which the node serves
+beside the ``Peer`` service (:mod:`peer.controller_service`).
 """
 
 from __future__ import annotations
