@@ -421,6 +421,25 @@ class Table:
             self._publish(log_pb2.Leave(reason=reason[:MAX_CHAT]))
             self._advance()
 
+    def spare_time(self, slots: int = 2) -> bool:
+        """Use a moment of idleness: verify the unchecked shares of a few cards in play (see
+        ``Dealer.verify_some``); True while more work of this kind remains."""
+        if self.dealer is None or self.halt is not None:
+            return False
+        try:
+            return self.dealer.verify_some(slots)
+        except Rejection as rejection:
+            self._refuse(rejection)
+            assert rejection.seat is not None
+            for entry in self.logs.log(self.seating[rejection.seat]):
+                if entry.kind == "shares" and entry.hash in self._consumed:
+                    self._publish_bad_share(entry)
+            return False
+
+    def _publish_bad_share(self, entry: LogEntry) -> None:
+        shares = log_pb2.SignedEntry.FromString(entry.signed)
+        self._publish(log_pb2.Evidence(bad_share=log_pb2.BadShare(shares=shares)))
+
     def finish(self) -> None:
         """Once the game is audited, say goodbye: the heads of this entry show the others that
         this peer holds everything (see :meth:`seen_by_all`)."""
@@ -1086,7 +1105,7 @@ class Table:
         )
 
     def _check_bad_share(self, entry: LogEntry) -> None:
-        """An owner says a share of its cards does not verify: check those shares here."""
+        """A seat says a share of an entry does not verify: check that entry's shares here."""
         accuser = self.seat_of(entry.author)
         accused = read_entry_or_none(entry.body.bad_share.shares.SerializeToString(), self.table_id)
         if accuser is None or accused is None or accused.kind != "shares":
@@ -1100,7 +1119,7 @@ class Table:
             self._held_evidence.append(entry)  # this peer is not that far yet
             return
         try:
-            self.dealer.check_shares_of(accuser, accused.body)
+            self.dealer.check_shares(accused.body)
         except Rejection as rejection:
             self._stop(
                 Rejection(

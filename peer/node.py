@@ -488,9 +488,14 @@ class Node:
             task.add_done_callback(lambda done: done.cancelled() or done.exception())
 
     async def _consume(self) -> None:
+        spare_work = False
         while True:
+            if spare_work and not self._inbox:
+                spare_work = await self.call(lambda table: table.spare_time())
+                continue
             await self._inbox_ready.wait()
             self._inbox_ready.clear()
+            spare_work = True
             batch, self._inbox = self._inbox, []
             if batch and self.table is not None:
                 try:
