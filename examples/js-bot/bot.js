@@ -4,8 +4,8 @@
 //
 //   node bot.js DATA_DIR   -- DATA_DIR: the data directory of a peer started with --headless
 //
-// Strategy: in a battle, play the smallest mercenary while not ahead, else pass; anywhere
-// else (where to fight, the Favor, discards), the first legal move.
+// Strategy: in a battle, play the smallest mercenary while not ahead, else pass; keep a hand
+// rather than discard it; anywhere else (where to fight, the Favor), the first legal move.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
@@ -22,6 +22,7 @@ const safeMove = (moves) => (moves.includes('pass') ? 'pass' : moves[0]);
 
 function choose({ seat, view }) {
   const moves = view.legal_moves;
+  if (view.phase === 'discard') return 'keep';
   if (view.phase !== 'battle') return moves[0];
   const mine = view.rows[seat].strength;
   const best = Math.max(...view.rows.filter((_, other) => other !== seat).map((r) => r.strength));

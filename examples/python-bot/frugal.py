@@ -8,8 +8,8 @@ class Frugal:
 
     def choose(self, game, seat):
         moves = game.legal_moves()
-        if game.phase != "battle":  # where to fight, the Favor, discards: the first move
-            return moves[0]
+        if game.phase != "battle":  # keep a hand; where to fight, the Favor: the first move
+            return Move.parse("keep") if game.phase == "discard" else moves[0]
         rivals = max(game.strength(other) for other in range(game.players) if other != seat)
         mercenaries = [move for move in moves if move.card and move.card.isdigit()]
         if game.strength(seat) > rivals or not mercenaries:
