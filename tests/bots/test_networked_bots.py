@@ -34,6 +34,7 @@ def test_a_bot_from_a_file_outside_the_package_plays_a_whole_networked_game(
             tmp_path / "seat0",
         )  # fmt: skip
         address = host.address()
+        host.wait_for("hosting", 20)
         table = [host, peers.start(["bot", "--join", address], tmp_path / "seat1")]
         peers.wait_all(table, GAME_SECONDS)
     assert_same_game(table)
@@ -52,6 +53,7 @@ def test_bots_that_raise_sleep_past_their_time_limit_or_answer_garbage_do_not_st
             tmp_path / "seat0",
         )  # fmt: skip
         address = host.address()
+        host.wait_for("hosting", 20)
         table = [host] + [
             peers.start(["bot", "--join", address, "--player", name, "--seed", str(seat),
                          "--strategy", strategy, *limit], tmp_path / f"seat{seat}")

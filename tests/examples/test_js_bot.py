@@ -44,6 +44,7 @@ def test_the_javascript_bot_plays_a_whole_game_against_python_bots(tmp_path: Pat
             tmp_path / "seat0",
         )
         address = host.address()
+        host.wait_for("hosting", 20)
         host.wait_for(r"^controller on 127\.0\.0\.1:\d+, token in ", 20)
         js = peers.start_program([program, str(JS_BOT / "bot.js"), str(tmp_path / "seat0")],
                                  tmp_path / "seat0", ["node", "bot.js"])  # fmt: skip
