@@ -1309,7 +1309,7 @@ class Game:
     def _holdable(self, seat: int) -> list[str]:
         if self._knows_hand(seat):
             return sort_cards(self._hands[seat])  # type: ignore[return-value]
-        return [card for card in self._deck_total if self._could_hold(seat, card)]
+        return list(sort_cards(card for card in self._deck_total if self._could_hold(seat, card)))
 
     def _battle_moves(self, seat: int) -> list[Move]:
         moves = []

@@ -152,3 +152,16 @@ def test_a_discarded_hand_is_shown_and_checked_for_mercenaries() -> None:
     for event in events[seen:]:  # seat 2 alone holds cards: the round ends and cards are dealt
         feed(view, event)
     assert public_state(view) == public_state(table)
+
+
+def test_a_seat_view_accepts_another_seat_retaining_cards_listed_in_notation_order() -> None:
+    # The ffg deck lists the Scarecrow before the Courtesan; the notation sorts them the other way.
+    table = Game.setup("ffg", 2, hands=[["10", "courtesan", "scarecrow"], ["1"]], battle="Firenze")
+    for move in ("play 10", "play 1", "pass", "battle Roma"):
+        table.play(move)
+    assert (table.phase, table.to_act) == ("retain", 0)
+    table.play("retain courtesan scarecrow")
+    view = Game.observe(table.record(), 1)
+    for event in table.record()["events"]:
+        feed(view, event)
+    assert public_state(view) == public_state(table)
