@@ -1329,7 +1329,9 @@ class Game:
         for owner, row in rows:
             for target in sort_cards({card for card in row if card in MERCENARY_VALUE}):
                 moves.append(_play("scarecrow", target, None if owner == seat else owner))
-        return moves or [_play("scarecrow")]
+        if not moves or self.edition.scarecrow_may_take_nothing:
+            moves.insert(0, _play("scarecrow"))
+        return moves
 
     def _retain_moves(self, seat: int) -> list[Move]:
         cards = self._holdable(seat)
