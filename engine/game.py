@@ -31,6 +31,7 @@ Rule decisions taken where the rulebooks and the design are silent are listed in
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -177,7 +178,9 @@ class Game:
             "setup": header.get("setup"),
         }
         self._chance_source = chance
-        self._events: list[list[Any]] = []
+        self._events: list[tuple[Any, ...]] = []
+        """Every move and chance outcome, as immutable tuples (see :meth:`record`)."""
+        self._sampled = False
         decks = 2 if edition.per_seat_decks else 1
         self._deck_total = edition.deck_counter()
         self._hands: list[Counter[str]] = [Counter() for _ in range(players)]
@@ -501,14 +504,19 @@ class Game:
         )
 
     def record(self) -> dict[str, Any]:
-        """The game as plain JSON-serialisable data: its header and every event so far."""
-        return {**self._header, "events": [list(event) for event in self._events]}
+        """The game as plain JSON-serialisable data: its header and every event so far.
+
+        A :meth:`determinise` sample has none: its hidden cards were sampled, not dealt.
+        """
+        if self._sampled:
+            raise ValueError("a determinised sample has no record: its hidden cards were sampled")
+        return {**self._header, "events": [_event_json(event) for event in self._events]}
 
     def copy(self) -> Game:
         """An independent copy (for bots that look ahead)."""
         other = object.__new__(Game)
         other.__dict__.update(self.__dict__)
-        other._events = [list(event) for event in self._events]
+        other._events = list(self._events)
         other._hands = [Counter(hand) for hand in self._hands]
         other._unknown = list(self._unknown)
         other._sizes = list(self._sizes)
@@ -530,6 +538,141 @@ class Game:
         other._discard_queue = list(self._discard_queue)
         other._legal = None
         return other
+
+    # ------------------------------------------------------------------ knowledge and samples
+
+    def follow(self, events: Iterable[Sequence[Any]]) -> None:
+        """Fold in ``events`` of a record that saw more (the open table's), as this engine's
+        observer is told them: another seat's dealt cards become a count, and a forced ``keep``
+        the open table played itself is played here.
+
+        >>> table = Game.new("zman", players=3, seed=2)
+        >>> view = Game.observe(table.record(), seat=1)
+        >>> view.follow(table.record()["events"])
+        >>> view.hand(1) == table.hand(1), view.hand_size(0)
+        (True, 10)
+        """
+        for event in events:
+            kind = event[0]
+            if kind == "choice":
+                self.resolve(event[3])
+            elif kind == "deal":
+                self.resolve(event[2] if self._knows_hand(event[1]) else None)
+            elif kind == "move":
+                self.play(event[2], reveal=event[3] if len(event) > 3 else None)
+            elif kind == "auto":
+                if self.observer is not None:
+                    self.play(event[2])
+            else:
+                raise ValueError(f"unknown event {event!r}")
+
+    def seen_by(self, seat: int) -> Game:
+        """The engine ``seat`` would be running now (as on the network): this game's record
+        folded through :meth:`observe` and :meth:`follow`. It knows ``seat``'s hand, the
+        public state, and the cards shown to everyone; nothing else.
+
+        >>> table = Game.new("zman-duel", players=2, seed=4)
+        >>> view = table.seen_by(0)
+        >>> view.observer, view.hand(0) == table.hand(0), view.legal_moves() == table.legal_moves()
+        (0, True, True)
+        """
+        record = self.record()
+        view = Game.observe(record, seat)
+        view.follow(record["events"])
+        return view
+
+    def unseen_cards(self, pile: int = 0) -> tuple[str, ...]:
+        """The cards of draw pile ``pile``'s deck this engine has seen nowhere, in notation
+        order: what the draw pile and the hidden part of every hand dealt from it are made of.
+
+        >>> g = Game.setup("zman-duel", players=2, hands=[["10", "10"], ["1"]],
+        ...                deck=[["6", "5"], ["2"]])
+        >>> g.seen_by(0).unseen_cards(0), g.seen_by(1).unseen_cards(0)
+        (('5', '6'), ('5', '6', '10', '10'))
+        """
+        deck = self._deck_total
+        seen = self._seen_in(pile)
+        return tuple(
+            card for card in sort_cards(deck) for _ in range(deck[card] - seen.get(card, 0))
+        )
+
+    def known_cards(self, seat: int) -> tuple[str, ...]:
+        """The cards this engine knows to be in ``seat``'s hand, in notation order: all of them
+        for a hand it sees; for another seat's, those shown to everyone (a mercenary a
+        Scarecrow took back, FFG's retained cards). :meth:`hidden_count` counts the rest.
+
+        >>> g = Game.setup("zman", 2, hands=[["10", "scarecrow"], ["2"]], battle="Firenze")
+        >>> g.play("play 10"); g.play("pass"); g.play("play scarecrow 10")
+        >>> view = g.seen_by(1)
+        >>> view.known_cards(0), view.hidden_count(0), view.hidden_count(1)
+        (('10',), 0, 0)
+        """
+        return sort_cards(self._hands[seat].elements())
+
+    def hidden_count(self, seat: int) -> int:
+        """How many of ``seat``'s cards this engine does not know (0 for a hand it sees)."""
+        return self._unknown[seat]
+
+    def determinise(self, rng: random.Random) -> Game:
+        """A complete open-table game consistent with everything this engine knows, sampled
+        with ``rng``: the unseen cards of each deck (:meth:`unseen_cards`) are shuffled and
+        dealt into the hidden part of every hand (cards known to be in a hand stay there), the
+        rest form the draw pile, and later chance (deals, fair choices) is answered from a seed
+        drawn from ``rng``. Every consistent deal is equally likely.
+
+        Run on a seat's engine (:meth:`observe`, :meth:`seen_by`), it is what that seat may
+        imagine; on an open table it keeps every hand and reshuffles the draw pile. The sample
+        is for looking ahead: it has no :meth:`record`, and :meth:`pending_draws` count from
+        the sample's own shuffle.
+
+        >>> import random
+        >>> view = Game.new("zman", players=3, seed=8).seen_by(2)
+        >>> sample = view.determinise(random.Random(1))
+        >>> sample.observer, sample.hand(2) == view.hand(2), len(sample.hand(0))
+        (None, True, 10)
+        """
+        sample = self.copy()
+        sample.observer = None
+        sample._sampled = True
+        sample._events = []
+        sample._chance_source = SeededChance(rng.getrandbits(64))
+        for pile in range(len(self._piles)):
+            pool = list(self.unseen_cards(pile))
+            rng.shuffle(pool)
+            taken = 0
+            for seat in self._seats_drawing_from(pile):
+                hidden = self._unknown[seat]
+                if hidden:
+                    sample._hands[seat].update(pool[taken : taken + hidden])
+                    sample._unknown[seat] = 0
+                    taken += hidden
+            rest = pool[taken:]
+            if len(rest) != self._pile_sizes[pile]:
+                raise AssertionError(
+                    f"{len(pool)} unseen cards for {taken} hidden ones and a draw pile of "
+                    f"{self._pile_sizes[pile]}: this engine has lost track of its cards"
+                )
+            sample._piles[pile] = Counter(rest)
+            sample._pile_start[pile] = sort_cards(rest)
+            sample._pile_dealt[pile] = 0
+        sample._settle()
+        return sample
+
+    def _seats_drawing_from(self, pile: int) -> range:
+        return range(pile, pile + 1) if self.edition.per_seat_decks else range(self.players)
+
+    def _seen_in(self, pile: int) -> Counter[str]:
+        """Every card of pile ``pile``'s deck this engine has seen, wherever it lies now."""
+        seen = Counter(self._out[pile])
+        if not self.edition.per_seat_decks:
+            seen.update(self._discard)
+        for seat in self._seats_drawing_from(pile):
+            seen.update(self._hands[seat])
+            seen.update(self._rows[seat])
+        seen.update(
+            card for card, owner in self._season_cards if owner in self._seats_drawing_from(pile)
+        )
+        return seen
 
     def __repr__(self) -> str:
         return (
@@ -576,9 +719,7 @@ class Game:
         self._legal = None
         self._moves_played += 1
         self._events.append(
-            ["move", seat, str(move)]
-            if revealed is None
-            else ["move", seat, str(move), list(revealed)]
+            ("move", seat, move) if revealed is None else ("move", seat, move, revealed)
         )
         self._apply(move, seat, revealed)
         self._settle()
@@ -593,13 +734,13 @@ class Game:
             if not isinstance(outcome, int) or outcome not in node.seats:
                 raise ValueError(f"the {node.purpose} must be one of seats {node.seats}")
             self._choices_made += 1
-            self._events.append(["choice", node.purpose, list(node.seats), outcome])
+            self._events.append(("choice", node.purpose, node.seats, outcome))
             self._next_chance()
             self._continue(outcome)
         else:
             cards = self._check_deal(node, outcome)
             pile = self._deck_of(node.seat)
-            self._events.append(["deal", node.seat, node.count if cards is None else list(cards)])
+            self._events.append(("deal", node.seat, node.count if cards is None else cards))
             self._give(node.seat, pile, node.count, cards)
             self._next_chance()
             if self.chance is None:
@@ -755,7 +896,7 @@ class Game:
                 and self._has_mercenary(self._to_act)
             ):
                 seat = self._to_act
-                self._events.append(["auto", seat, "keep"])
+                self._events.append(("auto", seat, "keep"))
                 self._moves_played += 1
                 self._legal = None
                 self._continue_discard()
@@ -1451,6 +1592,14 @@ def _deck_lists(edition: str, deck: Sequence[str] | Sequence[Sequence[str]]) -> 
     if EDITIONS.get(edition) is not None and EDITIONS[edition].per_seat_decks:
         return [list(d) for d in deck]
     return [list(deck)]  # type: ignore[arg-type]
+
+
+def _event_json(event: tuple[Any, ...]) -> list[Any]:
+    """An event as a record holds it: moves as text, card and seat lists as lists."""
+    return [
+        str(item) if isinstance(item, Move) else list(item) if isinstance(item, tuple) else item
+        for item in event
+    ]
 
 
 def _jsonable(record: Mapping[str, Any]) -> dict[str, Any]:
