@@ -4,7 +4,9 @@ A strategy has a ``name`` and a ``choose(game, seat)`` method returning one of
 ``game.legal_moves()``; see :mod:`bots.strategy`. Two come with the project:
 
 - ``random``: :class:`RandomBot`, uniform among the legal moves;
-- ``greedy``: :class:`GreedyBot`, one move of look-ahead and a few rules of thumb.
+- ``greedy``: :class:`GreedyBot`, one move of look-ahead and a few rules of thumb;
+- ``ismcts``: :class:`IsmctsBot`, information-set Monte Carlo tree search from its own seat's
+  view (it never reads another hand), 400 iterations a move unless given a :class:`Budget`.
 
 >>> from engine import Game
 >>> game = Game.new("zman", players=3, seed=11)
@@ -18,12 +20,15 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bots.greedy import GreedyBot
+from bots.ismcts import Budget, IsmctsBot
 from bots.random_bot import RandomBot
 from bots.strategy import NotYourTurnError, Strategy, moves_for, play_out
 
 __all__ = [
     "BOTS",
+    "Budget",
     "GreedyBot",
+    "IsmctsBot",
     "NotYourTurnError",
     "RandomBot",
     "Strategy",
@@ -32,7 +37,11 @@ __all__ = [
     "play_out",
 ]
 
-BOTS: dict[str, Callable[[int], Strategy]] = {"greedy": GreedyBot, "random": RandomBot}
+BOTS: dict[str, Callable[[int], Strategy]] = {
+    "greedy": GreedyBot,
+    "ismcts": IsmctsBot,
+    "random": RandomBot,
+}
 """The strategies the command line knows, by name: each takes a seed."""
 
 
@@ -44,7 +53,7 @@ def make_bot(name: str, seed: int) -> Strategy:
     >>> make_bot("clever", seed=4)
     Traceback (most recent call last):
     ...
-    ValueError: no bot called 'clever' (known: greedy, random)
+    ValueError: no bot called 'clever' (known: greedy, ismcts, random)
     """
     try:
         factory = BOTS[name]
