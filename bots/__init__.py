@@ -26,6 +26,7 @@ from bots.strategy import NotYourTurnError, Strategy, moves_for, play_out
 
 __all__ = [
     "BOTS",
+    "SEARCHING_BOTS",
     "Budget",
     "GreedyBot",
     "IsmctsBot",
@@ -43,13 +44,18 @@ BOTS: dict[str, Callable[[int], Strategy]] = {
     "random": RandomBot,
 }
 """The strategies the command line knows, by name: each takes a seed."""
+SEARCHING_BOTS: dict[str, Callable[[int, Budget], Strategy]] = {"ismcts": IsmctsBot}
+"""The strategies that search, by name: each takes a seed and a :class:`Budget`."""
 
 
-def make_bot(name: str, seed: int) -> Strategy:
-    """A new bot of the strategy called ``name``, seeded with ``seed``.
+def make_bot(name: str, seed: int, budget: Budget | None = None) -> Strategy:
+    """A new bot of the strategy called ``name``, seeded with ``seed``; ``budget`` sets how
+    long a searching bot (``ismcts``) thinks per move, and the others ignore it.
 
     >>> make_bot("random", seed=4).name
     'random'
+    >>> make_bot("ismcts", seed=4, budget=Budget(seconds=0.5)).budget
+    Budget(iterations=None, seconds=0.5)
     >>> make_bot("clever", seed=4)
     Traceback (most recent call last):
     ...
@@ -59,4 +65,6 @@ def make_bot(name: str, seed: int) -> Strategy:
         factory = BOTS[name]
     except KeyError:
         raise ValueError(f"no bot called {name!r} (known: {', '.join(sorted(BOTS))})") from None
+    if budget is not None and name in SEARCHING_BOTS:
+        return SEARCHING_BOTS[name](seed, budget)
     return factory(seed)

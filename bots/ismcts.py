@@ -44,7 +44,7 @@ from engine import strength as rules_strength
 from engine.board import largest_group
 from engine.cards import FLAT_BONUS, MERCENARY_VALUE
 
-__all__ = ["Budget", "IsmctsBot", "board_rewards", "playout_move", "rewards"]
+__all__ = ["DEFAULT_BUDGET", "Budget", "IsmctsBot", "board_rewards", "playout_move", "rewards"]
 
 EXPLORATION = 0.7
 """UCB1's exploration constant; rewards lie in [0, 1]."""
@@ -75,10 +75,10 @@ def highest_mercenary(rows: tuple[tuple[str, ...], ...]) -> int:
 
 @dataclass(frozen=True)
 class Budget:
-    """How long the bot thinks per move: ``iterations`` (reproducible), or ``seconds`` of wall
-    clock (then at most ``iterations`` too, when given)."""
+    """How long the bot thinks per move: ``iterations`` (reproducible for a seed), or
+    ``seconds`` of wall clock, or both (whichever runs out first)."""
 
-    iterations: int | None = 400
+    iterations: int | None = None
     seconds: float | None = None
 
     def __post_init__(self) -> None:
@@ -88,6 +88,10 @@ class Budget:
             raise ValueError("iterations must be 1 or more")
         if self.seconds is not None and not self.seconds > 0:
             raise ValueError("seconds must be more than 0")
+
+
+DEFAULT_BUDGET = Budget(iterations=400)
+"""The default: a fixed number of iterations, so a seed replays a game exactly."""
 
 
 class _Node:
@@ -126,7 +130,7 @@ class IsmctsBot:
     name = "ismcts"
 
     def __init__(self, seed: int = 0, budget: Budget | None = None) -> None:
-        self.budget = budget or Budget()
+        self.budget = budget or DEFAULT_BUDGET
         self._rng = random.Random(seed)
         self._view: Game | None = None
         self._header: dict[str, object] = {}

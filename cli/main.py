@@ -2,7 +2,8 @@
 
 Sub-commands:
 
-- ``demo``: an offline game between bots, narrated on the terminal as plain text.
+- ``demo``: an offline game between bots, narrated on the terminal as plain text;
+- ``tournament``: many offline games between bots on every core, and each bot's figures.
 
 ``main(argv)`` returns the exit status, so tests can call it in-process; bad input exits with
 status 2 and a message on stderr, as argparse does.
@@ -19,6 +20,7 @@ from collections.abc import Sequence
 
 from bots import BOTS
 from cli.demo import DemoSettings, run_demo
+from cli.tournament import add_tournament_parser, tournament_command
 from engine import EDITIONS, Edition
 
 __all__ = ["build_parser", "demo_settings", "main"]
@@ -122,6 +124,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="stop after N battles even if nobody has won yet",
     )
+    add_tournament_parser(commands)
     return parser
 
 
@@ -183,6 +186,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             # The reader went away (e.g. `| head`): stop quietly, as other commands do.
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             return 1
+    if args.command == "tournament":
+        return tournament_command(args.command_parser, args)
     return 0
 
 
