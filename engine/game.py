@@ -35,11 +35,13 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
+from itertools import repeat
+from operator import is_
 from typing import Any
 
 from engine.board import REGIONS, largest_group, region_named
-from engine.cards import CARD_ORDER, MERCENARY_VALUE, SEASONS, card_name, sort_cards
+from engine.cards import CARD_ORDER, MERCENARIES, MERCENARY_VALUE, SEASONS, card_name, sort_cards
 from engine.chance import ChanceNode, Choice, Deal, Draw, SeededChance
 from engine.editions import EDITIONS, Edition
 from engine.moves import IllegalMoveError, InvalidMoveError, Move
@@ -655,7 +657,10 @@ class Game:
             sample._piles[pile] = Counter(rest)
             sample._pile_start[pile] = sort_cards(rest)
             sample._pile_dealt[pile] = 0
-        sample._settle()
+        if sample.chance is not None:
+            sample._settle()
+        # else the sample stands where this engine stands, even before a `keep` that its
+        # dealt hand forces (an open table plays those itself once play resumes)
         return sample
 
     def _seats_drawing_from(self, pile: int) -> range:
@@ -695,10 +700,11 @@ class Game:
         Raises :class:`InvalidMoveError` for text that is not a move and
         :class:`IllegalMoveError` for a move not legal now; the state is unchanged after either.
         """
-        if isinstance(move, str):
-            move = Move.parse(move)
-        elif not isinstance(move, Move):
-            raise InvalidMoveError(f"{move!r} is not a move")
+        if move.__class__ is not Move:
+            if isinstance(move, str):
+                move = Move.parse(move)
+            elif not isinstance(move, Move):
+                raise InvalidMoveError(f"{move!r} is not a move")
         seat = self._to_act
         if seat is None:
             raise IllegalMoveError(
@@ -706,12 +712,14 @@ class Game:
                 if self._phase == "over"
                 else "the game waits for a chance outcome"
             )
-        if move.verb == "play" and move.target_seat == seat:
+        if move.target_seat == seat and move.verb == "play":
             move = _play(str(move.card), move.target)
-        if self._knows_hand(seat):
-            if self._legal is None:
-                self._legal = self._generate_moves()
-            if move not in self._legal:
+        if self.observer is None or self.observer == seat:
+            legal = self._legal
+            if legal is None:
+                legal = self._legal = self._generate_moves()
+            # The moves legal_moves() handed out are these very objects: try identity first.
+            if not any(map(is_, legal, repeat(move))) and move not in legal:
                 raise IllegalMoveError(self._why_illegal(move, seat))
             revealed = sort_cards(self._hands[seat].elements()) if move.verb == "discard" else None
         else:
@@ -733,20 +741,27 @@ class Game:
         if isinstance(node, Choice):
             if not isinstance(outcome, int) or outcome not in node.seats:
                 raise ValueError(f"the {node.purpose} must be one of seats {node.seats}")
-            self._choices_made += 1
-            self._events.append(("choice", node.purpose, node.seats, outcome))
-            self._next_chance()
-            self._continue(outcome)
+            self._choose(node, outcome)
         else:
-            cards = self._check_deal(node, outcome)
-            pile = self._deck_of(node.seat)
-            self._events.append(("deal", node.seat, node.count if cards is None else cards))
-            self._give(node.seat, pile, node.count, cards)
-            self._next_chance()
-            if self.chance is None:
-                self._continue(None)
-        self._legal = None
+            self._deal(node, self._check_deal(node, outcome))
         self._settle()
+
+    def _choose(self, node: Choice, seat: int) -> None:
+        """Apply a checked fair choice."""
+        self._choices_made += 1
+        self._events.append(("choice", node.purpose, node.seats, seat))
+        self._next_chance()
+        self._continue(seat)
+        self._legal = None
+
+    def _deal(self, node: Deal, cards: tuple[str, ...] | None) -> None:
+        """Apply a checked deal (None: cards this engine may not see)."""
+        self._events.append(("deal", node.seat, node.count if cards is None else cards))
+        self._give(node.seat, self._deck_of(node.seat), node.count, cards)
+        self._next_chance()
+        if self.chance is None:
+            self._continue(None)
+        self._legal = None
 
     # ------------------------------------------------------------------ start
 
@@ -906,19 +921,19 @@ class Game:
     def _answer_from_seed(self, node: ChanceNode) -> None:
         source = self._chance_source
         assert source is not None
+        # The seeded source deals from this engine's own draw pile: its answers need no check.
         if isinstance(node, Choice):
-            self.resolve(source.choose(node, index=self._choices_made))
+            self._choose(node, source.choose(node, index=self._choices_made))
             return
         pile = self._deck_of(node.seat)
-        self.resolve(
-            source.deal(
-                node,
-                pile=pile,
-                epoch=self._pile_epoch[pile],
-                contents=self._pile_start[pile],
-                dealt=self._pile_dealt[pile],
-            )
+        cards = source.deal(
+            node,
+            pile=pile,
+            epoch=self._pile_epoch[pile],
+            contents=self._pile_start[pile],
+            dealt=self._pile_dealt[pile],
         )
+        self._deal(node, cards)
 
     def _check_deal(self, node: Deal, outcome: object) -> tuple[str, ...] | None:
         pile = self._deck_of(node.seat)
@@ -1275,9 +1290,9 @@ class Game:
             self._start_discard_step("_round_end")
 
     def _clear_battle(self) -> None:
+        per_seat = self.edition.per_seat_decks
         for seat, row in enumerate(self._rows):
-            for card in row:
-                self._throw_away(card, seat)
+            (self._out[seat] if per_seat else self._discard).update(row)
             row.clear()
         for card, owner in self._season_cards:
             self._throw_away(card, owner)
@@ -1327,7 +1342,7 @@ class Game:
 
     def _continue_discard(self) -> None:
         while self._discard_queue:
-            if sum(1 for size in self._sizes if size) < 2:
+            if len(self._sizes) - self._sizes.count(0) < 2:
                 break
             seat = self._discard_queue.pop(0)
             if self._sizes[seat] == 0:
@@ -1453,23 +1468,27 @@ class Game:
         return list(sort_cards(card for card in self._deck_total if self._could_hold(seat, card)))
 
     def _battle_moves(self, seat: int) -> list[Move]:
-        moves = []
-        for card in self._holdable(seat):
-            if card == "scarecrow":
-                moves.extend(self._scarecrow_moves(seat))
-            else:
-                moves.append(_play(card))
-        moves.append(_PASS)
-        return moves
+        if self._knows_hand(seat):
+            before, scarecrow, after = _card_moves(tuple(self._hands[seat].items()))
+        else:
+            before, scarecrow, after = _card_moves(
+                tuple((card, 1) for card in self._holdable(seat))
+            )
+        if scarecrow:
+            return [*before, *self._scarecrow_moves(seat), *after, _PASS]
+        return [*before, *after, _PASS]
 
     def _scarecrow_moves(self, seat: int) -> list[Move]:
-        moves = []
-        rows = (
-            enumerate(self._rows) if self.edition.scarecrow_any_row else [(seat, self._rows[seat])]
-        )
-        for owner, row in rows:
-            for target in sort_cards({card for card in row if card in MERCENARY_VALUE}):
-                moves.append(_play("scarecrow", target, None if owner == seat else owner))
+        if self.edition.scarecrow_any_row:
+            moves = [
+                move
+                for owner, row in enumerate(self._rows)
+                if row
+                for move in _scarecrow_takes(tuple(row), None if owner == seat else owner)
+            ]
+        else:
+            row = self._rows[seat]
+            moves = list(_scarecrow_takes(tuple(row), None)) if row else []
         if not moves or self.edition.scarecrow_may_take_nothing:
             moves.insert(0, _play("scarecrow"))
         return moves
@@ -1573,6 +1592,25 @@ class Game:
         return f"you cannot play {card_name(card)} now"
 
 
+@lru_cache(maxsize=1 << 14)
+def _card_moves(
+    hand: tuple[tuple[str, int], ...],
+) -> tuple[tuple[Move, ...], bool, tuple[Move, ...]]:
+    """The ``play`` moves of a hand (card, copies) in notation order, split around the
+    Scarecrow, whose moves depend on the rows: (before it, whether it is held, after it)."""
+    cards = sort_cards(card for card, _ in hand)
+    if "scarecrow" not in cards:
+        return tuple(map(_play, cards)), False, ()
+    at = cards.index("scarecrow")
+    return tuple(map(_play, cards[:at])), True, tuple(map(_play, cards[at + 1 :]))
+
+
+@lru_cache(maxsize=1 << 14)
+def _scarecrow_takes(row: tuple[str, ...], whose: int | None) -> tuple[Move, ...]:
+    """A Scarecrow taking back each mercenary of ``row`` (seat ``whose``'s, None: one's own)."""
+    return tuple(_play("scarecrow", card, whose) for card in MERCENARIES if card in row)
+
+
 def _most(counts: Sequence[int]) -> tuple[int, ...]:
     """The seats with the highest count."""
     best = max(counts)
@@ -1590,8 +1628,8 @@ def _checked_cards(cards: Iterable[str]) -> list[str]:
 
 def _deck_lists(edition: str, deck: Sequence[str] | Sequence[Sequence[str]]) -> list[list[str]]:
     if EDITIONS.get(edition) is not None and EDITIONS[edition].per_seat_decks:
-        return [list(d) for d in deck]
-    return [list(deck)]  # type: ignore[arg-type]
+        return [_checked_cards(d) for d in deck]
+    return [_checked_cards(deck)]  # type: ignore[arg-type]
 
 
 def _event_json(event: tuple[Any, ...]) -> list[Any]:
