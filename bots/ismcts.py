@@ -148,15 +148,19 @@ class IsmctsBot:
         view = self._seat_view(game, seat)
         root = _Node(None, seat, None)
         seconds = self.budget.seconds
-        deadline = None if seconds is None else time.perf_counter() + seconds
+        started = time.perf_counter()
         limit = self.budget.iterations
         iterations = 0
         while limit is None or iterations < limit:
             self._iterate(view, root)
             iterations += 1
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
-            if limit is not None and _decided(root, limit - iterations):
+            left = math.inf if limit is None else limit - iterations
+            if seconds is not None:
+                spent = time.perf_counter() - started
+                if spent >= seconds:
+                    break
+                left = min(left, iterations * (seconds - spent) / spent)
+            if _decided(root, left):
                 break
         self.last_iterations = iterations
         best = max(root.children.values(), key=lambda child: (child.visits, child.reward))
@@ -213,7 +217,7 @@ class IsmctsBot:
             node = node.parent
 
 
-def _decided(root: _Node, iterations_left: int) -> bool:
+def _decided(root: _Node, iterations_left: float) -> bool:
     """True when no other root move could overtake the most visited with the iterations left."""
     if len(root.children) < 2:
         return False
