@@ -17,20 +17,27 @@ The targets are stated at 0.5 s a move and 400 games; both can be lowered to sav
 so when quoting the figures). On two cores 400 games at 0.5 s a move take about half an hour
 per 4-seat table.
 
+``--cost`` instead measures what one simulation of the search costs against the engine's raw
+move rate, on one core: random-playout moves, ``copy()``, ``legal_moves()``, ``determinise``,
+and one whole ISMCTS iteration, in positions met in games of ismcts against greedy bots.
+
 Usage: ``.venv/bin/python scripts/bench_bots.py [--games 400] [--seconds-per-move 0.5]
-[--iterations N] [--jobs N] [--only EDITION]``
+[--iterations N] [--jobs N] [--only EDITION] [--cost]``
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import random
 import sys
+import time
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from bots import Budget
+from bots import Budget, GreedyBot, IsmctsBot
 from cli.tournament import TournamentSettings, render_report, run_tournament
+from engine import Game
 
 
 class Target(NamedTuple):
@@ -47,6 +54,76 @@ TARGETS = (
 )
 
 
+def positions(edition: str, players: int, games: int) -> list[Game]:
+    """Seat views met by the ismcts seat in greedy games, each where that seat must choose."""
+    found = []
+    for seed in range(games):
+        game = Game.new(edition, players, seed=seed)
+        bots = [GreedyBot(seed * 10 + seat) for seat in range(players)]
+        while game.to_act is not None:
+            seat = game.to_act
+            if seat == seed % players and len(game.legal_moves()) > 1:
+                found.append(game.seen_by(seat))
+            game.play(bots[seat].choose(game, seat))
+    return found
+
+
+def per_call(action: object, items: Sequence[object], repeat: int = 3) -> float:
+    """Best-of-``repeat`` microseconds per call of ``action`` on each of ``items``."""
+    assert callable(action)
+    best = float("inf")
+    for _ in range(repeat):
+        started = time.process_time()
+        for item in items:
+            action(item)
+        best = min(best, time.process_time() - started)
+    return best / len(items) * 1e6
+
+
+def random_move_cost(edition: str, players: int, games: int) -> float:
+    """Microseconds per move of whole random games (Game.new included), as bench_engine plays."""
+    rng = random.Random(1)
+    moves = 0
+    started = time.process_time()
+    for seed in range(games):
+        game = Game.new(edition, players, seed=seed)
+        while game.to_act is not None:
+            game.play(rng.choice(game.legal_moves()))
+            moves += 1
+    return (time.process_time() - started) / moves * 1e6
+
+
+def simulation_cost(edition: str, players: int) -> None:
+    """Print what one ISMCTS simulation costs, in engine moves."""
+    views = positions(edition, players, games=6)
+    rng = random.Random(2)
+    samples = [view.determinise(rng) for view in views]
+    move = random_move_cost(edition, players, games=60)
+    copy = per_call(lambda game: game.copy(), samples)
+    legal = per_call(lambda game: (game.copy().legal_moves()), samples) - copy
+    sample = per_call(lambda view: view.determinise(rng), views)
+    bot = IsmctsBot(seed=3, budget=Budget(iterations=1))
+    iterations = 0
+    started = time.process_time()
+    for view in views:
+        root_seat = view.to_act
+        assert root_seat is not None
+        for _ in range(20):
+            bot.choose(view, root_seat)
+            iterations += bot.last_iterations
+    iteration = (time.process_time() - started) / iterations * 1e6
+    print(f"{edition}, {players} seats, {len(views)} positions of the ismcts seat:")
+    rows = [
+        ("random-playout move (bench_engine's loop)", move),
+        ("copy()", copy),
+        ("legal_moves()", legal),
+        ("determinise()", sample),
+        ("one ISMCTS iteration (sample, tree, playout to the round's end, backup)", iteration),
+    ]
+    for label, cost in rows:
+        print(f"  {label:72} {cost:8.1f} us = {cost / move:6.1f} moves")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="ISMCTS against greedy bots: the win shares.")
     parser.add_argument("--games", type=int, default=400, help="games per table (default 400)")
@@ -61,7 +138,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--only", choices=[target.edition for target in TARGETS], help="one table only"
     )
+    parser.add_argument(
+        "--cost", action="store_true", help="measure one simulation's cost instead of tournaments"
+    )
     args = parser.parse_args(argv)
+    if args.cost:
+        for target in TARGETS:
+            if args.only is None or target.edition == args.only:
+                simulation_cost(target.edition, len(target.bots))
+        return 0
     budget = (
         Budget(iterations=args.iterations)
         if args.iterations is not None
