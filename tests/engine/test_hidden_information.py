@@ -165,3 +165,33 @@ def test_a_seat_view_accepts_another_seat_retaining_cards_listed_in_notation_ord
     for event in table.record()["events"]:
         feed(view, event)
     assert public_state(view) == public_state(table)
+
+
+@pytest.mark.parametrize(("edition", "players", "options"), TABLES[::4])
+def test_seen_by_is_the_seats_own_engine_folded_from_the_tables_record(
+    edition: str, players: int, options: tuple[str, ...]
+) -> None:
+    table = Game.new(edition, players, seed=7, options=options)
+    rng = random.Random(7)
+    for _ in range(60):
+        if table.to_act is None:
+            break
+        table.play(rng.choice(table.legal_moves()))
+    for seat in range(players):
+        view = table.seen_by(seat)
+        fed = Game.observe(table.record(), seat)
+        for event in table.record()["events"]:
+            feed(fed, event)
+        assert view.observer == seat
+        assert public_state(view) == public_state(fed) == public_state(table)
+        assert view.hand(seat) == table.hand(seat)
+        assert view.hidden_count(seat) == 0
+        assert all(view.hidden_count(other) + len(view.known_cards(other))
+                   == table.hand_size(other) for other in range(players))  # fmt: skip
+        assert view.record() == fed.record()
+
+
+def test_follow_refuses_an_event_it_does_not_know() -> None:
+    view = Game.observe({"edition": "zman", "players": 3}, seat=0)
+    with pytest.raises(ValueError, match="unknown event"):
+        view.follow([["shuffle", 0]])
