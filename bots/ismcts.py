@@ -9,12 +9,12 @@ on the network it is handed that engine. Each iteration of the search then
 2. **selects** down one tree shared by every sample (single-observer ISMCTS): at each decision,
    of whichever seat, the moves legal in this sample compete by UCB1 on that seat's own
    rewards, counting a child's chances by how often it was *available*, not by the parent's
-   visits; the first untried legal move is added to the tree;
+   visits; one untried legal move, chosen at random, is added to the tree;
 3. **plays out** with a fast greedy-ish policy (:func:`playout_move`): pass when ahead, else the
    cheapest card that takes the lead, a hopeless chase abandoned; no copies, strengths
    computed from the rows directly;
-4. **evaluates** at the end of the game (win shares), or when the round ends and the hands are
-   reset (only the board then matters: :func:`board_rewards`), or after a move limit;
+4. **evaluates** at the end of the game (win shares), or, when a playout is cut after
+   :data:`PLAYOUT_MOVES` moves, from the board and the hands (:func:`board_rewards`);
 5. **backs up** each seat's reward through the nodes where that seat chose.
 
 The move played is the root's most visited. The budget is a number of iterations (the
@@ -55,8 +55,7 @@ BOARD_SHARPNESS = 3.0
 MARKER_BONUS = 0.1
 """Progress toward victory that holding the battle marker is worth (it picks the battle)."""
 HAND_WORTH_WEIGHT = 0.004
-"""Progress per point of :data:`bots.greedy.CARD_WORTH` still in hand, when a playout is cut in
-the middle of a round."""
+"""Progress per point of :data:`bots.greedy.CARD_WORTH` still in hand, when a playout is cut."""
 CHASE_SHARE = 0.5
 """The playout policy gives a battle up when closing the gap takes more than this share of what
 its hand could add."""
@@ -192,7 +191,6 @@ class IsmctsBot:
 
     def _iterate(self, view: Game, root: _Node) -> None:
         sample = view.determinise(self._rng)
-        start_pile = sum(sample.draw_pile_sizes)
         node = root
         while sample.to_act is not None:
             seat = sample.to_act
@@ -208,9 +206,7 @@ class IsmctsBot:
             node = node.select(legal)
             assert node.move is not None
             sample.play(node.move)
-            if sum(sample.draw_pile_sizes) > start_pile:
-                break
-        values = _play_out(sample, self._rng, start_pile)
+        values = _play_out(sample, self._rng)
         while node.parent is not None:
             node.visits += 1
             node.reward += values[node.seat]
@@ -225,27 +221,24 @@ def _decided(root: _Node, iterations_left: float) -> bool:
     return first - second > iterations_left
 
 
-def _play_out(game: Game, rng: random.Random, start_pile: int) -> list[float]:
-    """Play ``game`` on with :func:`playout_move` until the game or the round ends (or the move
-    limit), then evaluate it for every seat."""
+def _play_out(game: Game, rng: random.Random) -> list[float]:
+    """Play ``game`` on with :func:`playout_move` until it ends (at most :data:`PLAYOUT_MOVES`
+    moves), then evaluate it for every seat."""
     for _ in range(PLAYOUT_MOVES):
         seat = game.to_act
-        if seat is None or sum(game.draw_pile_sizes) > start_pile:
-            return rewards(game, round_over=True)
+        if seat is None:
+            break
         game.play(playout_move(game, seat, game.legal_moves(), rng))
-    return rewards(game, round_over=game.to_act is None)
+    return rewards(game)
 
 
-def rewards(game: Game, *, round_over: bool) -> list[float]:
-    """Each seat's reward in [0, 1]: its win share when the game is over, else the board's
-    estimate (:func:`board_rewards`), counting the cards still in hand unless ``round_over``.
-    """
+def rewards(game: Game) -> list[float]:
+    """Each seat's reward in [0, 1]: its win share when the game is over (a drawn duel is
+    shared), else the estimate of :func:`board_rewards`, hands counted."""
     if game.phase == "over":
-        winners = game.winners
-        if not winners:
-            return [1 / game.players] * game.players
+        winners = game.winners or tuple(range(game.players))
         return [1 / len(winners) if seat in winners else 0.0 for seat in range(game.players)]
-    return board_rewards(game, count_hands=not round_over)
+    return board_rewards(game, count_hands=True)
 
 
 def board_rewards(game: Game, *, count_hands: bool) -> list[float]:

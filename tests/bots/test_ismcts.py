@@ -195,6 +195,6 @@ def test_board_rewards_favour_the_seat_nearer_victory_and_sum_to_one() -> None:
 
 def test_rewards_at_the_end_of_a_game_are_win_shares() -> None:
     game = play_out(Game.new("zman", players=3, seed=4), [GreedyBot(s) for s in range(3)])
-    values = rewards(game, round_over=True)
+    values = rewards(game)
     assert sum(values) == pytest.approx(1)
     assert all(values[seat] > 0 for seat in game.winners)
