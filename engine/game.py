@@ -519,16 +519,16 @@ class Game:
         other = object.__new__(Game)
         other.__dict__.update(self.__dict__)
         other._events = list(self._events)
-        other._hands = [Counter(hand) for hand in self._hands]
+        other._hands = [_copied(hand) for hand in self._hands]
         other._unknown = list(self._unknown)
         other._sizes = list(self._sizes)
-        other._piles = [Counter(pile) for pile in self._piles]
+        other._piles = [_copied(pile) for pile in self._piles]
         other._pile_sizes = list(self._pile_sizes)
         other._pile_epoch = list(self._pile_epoch)
         other._pile_start = list(self._pile_start)
         other._pile_dealt = list(self._pile_dealt)
-        other._discard = Counter(self._discard)
-        other._out = [Counter(out) for out in self._out]
+        other._discard = _copied(self._discard)
+        other._out = [_copied(out) for out in self._out]
         other._rows = [list(row) for row in self._rows]
         other._bishop_removed = [list(row) for row in self._bishop_removed]
         other._season_cards = list(self._season_cards)
@@ -1609,6 +1609,13 @@ def _card_moves(
 def _scarecrow_takes(row: tuple[str, ...], whose: int | None) -> tuple[Move, ...]:
     """A Scarecrow taking back each mercenary of ``row`` (seat ``whose``'s, None: one's own)."""
     return tuple(_play("scarecrow", card, whose) for card in MERCENARIES if card in row)
+
+
+def _copied(counter: Counter[str]) -> Counter[str]:
+    """A copy of ``counter``, without the cost of ``Counter.__init__`` (several times faster)."""
+    copy: Counter[str] = Counter.__new__(Counter)
+    dict.update(copy, counter)
+    return copy
 
 
 def _most(counts: Sequence[int]) -> tuple[int, ...]:
