@@ -322,7 +322,7 @@ def add_tournament_parser(commands: Any) -> argparse.ArgumentParser:
         "tournament",
         help="play many offline games between bots on every core and compare them",
         description="Play many offline games between bots, one bot per seat, rotating the "
-        "seats every game, on every core; print each bot's win share with a 95%% confidence "
+        "seats every game, on every core; print each bot's win share with a 95% confidence "
         "interval, its average battles won and regions held, and its moves per second.",
     )
     parser.set_defaults(command_parser=parser)

@@ -103,6 +103,7 @@ def test_help_describes_every_option(capsys: pytest.CaptureFixture[str]) -> None
         main(["tournament", "--help"])
     assert stopped.value.code == 0
     out = capsys.readouterr().out
+    assert "95% confidence" in " ".join(out.split())
     for option in ("--bots", "--edition", "--games", "--seed", "--jobs", "--seconds-per-move",
                    "--iterations", "--options", "--json"):  # fmt: skip
         assert option in out
