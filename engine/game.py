@@ -1468,15 +1468,13 @@ class Game:
         return list(sort_cards(card for card in self._deck_total if self._could_hold(seat, card)))
 
     def _battle_moves(self, seat: int) -> list[Move]:
-        if self._knows_hand(seat):
-            before, scarecrow, after = _card_moves(tuple(self._hands[seat].items()))
-        else:
-            before, scarecrow, after = _card_moves(
-                tuple((card, 1) for card in self._holdable(seat))
-            )
-        if scarecrow:
-            return [*before, *self._scarecrow_moves(seat), *after, _PASS]
-        return [*before, *after, _PASS]
+        held = self._hands[seat] if self._knows_hand(seat) else self._holdable(seat)
+        moves = [move for card, move in _PLAY_MOVES if card in held]
+        if "scarecrow" in held:
+            at = sum(1 for move in moves if CARD_ORDER[str(move.card)] < _SCARECROW_ORDER)
+            moves[at:at] = self._scarecrow_moves(seat)
+        moves.append(_PASS)
+        return moves
 
     def _scarecrow_moves(self, seat: int) -> list[Move]:
         if self.edition.scarecrow_any_row:
@@ -1592,17 +1590,10 @@ class Game:
         return f"you cannot play {card_name(card)} now"
 
 
-@lru_cache(maxsize=1 << 14)
-def _card_moves(
-    hand: tuple[tuple[str, int], ...],
-) -> tuple[tuple[Move, ...], bool, tuple[Move, ...]]:
-    """The ``play`` moves of a hand (card, copies) in notation order, split around the
-    Scarecrow, whose moves depend on the rows: (before it, whether it is held, after it)."""
-    cards = sort_cards(card for card, _ in hand)
-    if "scarecrow" not in cards:
-        return tuple(map(_play, cards)), False, ()
-    at = cards.index("scarecrow")
-    return tuple(map(_play, cards[:at])), True, tuple(map(_play, cards[at + 1 :]))
+_PLAY_MOVES = tuple((card, _play(card)) for card in CARD_ORDER if card != "scarecrow")
+"""Every card but the Scarecrow (whose moves depend on the rows) with its move, in notation
+order."""
+_SCARECROW_ORDER = CARD_ORDER["scarecrow"]
 
 
 @lru_cache(maxsize=1 << 14)
