@@ -118,7 +118,7 @@ def simulation_cost(edition: str, players: int) -> None:
         ("copy()", copy),
         ("legal_moves()", legal),
         ("determinise()", sample),
-        ("one ISMCTS iteration (sample, tree, playout to the round's end, backup)", iteration),
+        ("one ISMCTS iteration (sample, tree, playout to the game's end, backup)", iteration),
     ]
     for label, cost in rows:
         print(f"  {label:72} {cost:8.1f} us = {cost / move:6.1f} moves")
