@@ -47,7 +47,7 @@ from crypto.codec import (
 from crypto.context import Context
 from crypto.elgamal import Ciphertext, decrypt, trivial
 from crypto.errors import DecodeError, VerificationError
-from crypto.group import L, Point, mul_base, random_scalar
+from crypto.group import GroupError, L, Point, mul_base, random_scalar
 from crypto.keys import KeyAnnouncement, joint_key, prove_key
 from crypto.shares import (
     DecryptionShare,
@@ -398,6 +398,9 @@ class Deck:
     def accept_shares(self, seat: int, batch: ShareBatch, *, verify: bool = True) -> None:
         """Verify ``seat``'s shares and record them (and who the cards are dealt to).
 
+        Only the current round is dealt: shares for an earlier round (whose cards are in
+        hands, on the table or back in the deck) are blamed on their maker.
+
         ``verify=False`` records the shares now and checks their proofs only when they are
         needed: when the card is opened (:meth:`open`) or shown (:meth:`check_reveal`). A seat
         needs the shares of a card dealt to another seat only once that card is shown, so it
@@ -409,9 +412,9 @@ class Deck:
             raise VerificationError(seat, "published shares of its own cards")
         if not 0 <= batch.owner < self.seats:
             raise VerificationError(seat, f"dealt cards to seat {batch.owner}, who is not playing")
-        if not 0 <= batch.round < len(self._rounds) or (
-            batch.round == self.round and not self.ready
-        ):
+        if batch.round < self.round:
+            raise VerificationError(seat, f"shares for round {batch.round}, which is over")
+        if batch.round != self.round or not self.ready:
             raise VerificationError(seat, f"shares for round {batch.round}, which is not dealt")
         record = self._rounds[batch.round]
         context = self._context(batch.round, seat)
@@ -482,9 +485,15 @@ class Deck:
     # -- face up -------------------------------------------------------------------------------
 
     def make_reveal(self, slot: Slot) -> Reveal:
-        """Show this seat's card at ``slot`` to everyone: its share with proof, and the card."""
+        """Show this seat's card at ``slot`` to everyone: its share with proof, and the card.
+
+        A card that went back into the deck is refused (:class:`ValueError`): its share would
+        let anyone decrypt a card that is face down in a later round.
+        """
         seat = self._own()
         record = self._round_of(slot)
+        if slot in self._returned:
+            raise ValueError(f"{slot} went back into the deck: it is no longer this seat's")
         card = record.opened.get(slot.position)
         if card is None:
             self.open(slot)
@@ -602,12 +611,18 @@ class Deck:
         for round_, record in enumerate(self._rounds):
             sources = [s if isinstance(s, PhysicalCard) else cards[s] for s in record.sources]
             expected = Counter(sources)
+            decoded: list[PhysicalCard | None] = list(sources)
             for seat, deck in enumerate(record.steps[1:]):
-                found = Counter(self.codebook.card_of(decrypt(c, whole)) for c in deck)
-                if found != expected:
+                decoded = [self._decrypted_card(c, whole) for c in deck]
+                if None in decoded:
+                    raise VerificationError(
+                        seat,
+                        f"shuffle of round {round_} changed the cards: one is no card of the deck",
+                    )
+                if Counter(decoded) != expected:
                     raise VerificationError(seat, f"shuffle of round {round_} changed the cards")
-            for position, ciphertext in enumerate(record.deck):
-                card = self._card(decrypt(ciphertext, whole))
+            for position, (ciphertext, card) in enumerate(zip(record.deck, decoded, strict=True)):
+                assert card is not None
                 cards[Slot(round_, position)] = card
                 self._audit_slot(record, position, ciphertext, card, secrets)
         for claim in claims:
@@ -622,6 +637,14 @@ class Deck:
                     claim.seat, f"claimed {claim.card!r} at {claim.slot}, but it is {actual.name!r}"
                 )
         return {slot: card.name for slot, card in cards.items()}
+
+    def _decrypted_card(self, ciphertext: Ciphertext, whole: int) -> PhysicalCard | None:
+        """The card ``ciphertext`` holds under the whole secret; None when it holds none (or
+        is not a ciphertext of points of the group at all)."""
+        try:
+            return self.codebook.card_of(decrypt(ciphertext, whole))
+        except GroupError:
+            return None
 
     def _audit_slot(
         self,
