@@ -327,16 +327,22 @@ class Deck:
 
     def accept_keys(self, announcements: Sequence[KeyAnnouncement]) -> None:
         """Check every seat's key proof (seat ``i`` is the i-th) and start the first deck."""
+        joint = self.check_keys(announcements)
+        self.joint_key = joint
+        self.keys = tuple(a.key for a in announcements)
+        start = tuple(trivial(point, self.joint_key) for point in self.codebook.points)
+        self._rounds.append(_Round(sources=self.codebook.cards, steps=[start]))
+
+    def check_keys(self, announcements: Sequence[KeyAnnouncement]) -> Point:
+        """Check every seat's key proof as :meth:`accept_keys` does, changing nothing (a caller
+        with several decks checks them all before it starts any); the joint key."""
         if self._rounds:
             raise ValueError("the keys are already in")
         if len(announcements) != self.seats:
             raise ValueError(f"{self.seats} seats need {self.seats} keys")
         if self.seat is not None and announcements[self.seat].key != self.announcement.key:
             raise ValueError(f"the key given for seat {self.seat} is not this deck's own")
-        self.joint_key = joint_key(announcements, self._context(0, 0))
-        self.keys = tuple(a.key for a in announcements)
-        start = tuple(trivial(point, self.joint_key) for point in self.codebook.points)
-        self._rounds.append(_Round(sources=self.codebook.cards, steps=[start]))
+        return joint_key(announcements, self._context(0, 0))
 
     def _key(self) -> Point:
         if self.joint_key is None:
@@ -396,7 +402,8 @@ class Deck:
         return ShareBatch(self.round, owner, ordered, tuple(shares))
 
     def accept_shares(self, seat: int, batch: ShareBatch, *, verify: bool = True) -> None:
-        """Verify ``seat``'s shares and record them (and who the cards are dealt to).
+        """Verify ``seat``'s shares and record them (and who the cards are dealt to): the same
+        as :meth:`check_shares` then :meth:`record_shares`.
 
         Only the current round is dealt: shares for an earlier round (whose cards are in
         hands, on the table or back in the deck) are blamed on their maker.
@@ -406,6 +413,14 @@ class Deck:
         needs the shares of a card dealt to another seat only once that card is shown, so it
         verifies them then, once, or never for a card that stays hidden.
         """
+        self.record_shares(seat, batch, self.check_shares(seat, batch, verify=verify), verify)
+
+    def check_shares(
+        self, seat: int, batch: ShareBatch, *, verify: bool = True
+    ) -> list[ShareCheck]:
+        """Check ``seat``'s batch as :meth:`accept_shares` does, without recording anything
+        (a caller with several batches checks them all before it records any); the checks,
+        for :meth:`record_shares`."""
         if not 0 <= seat < self.seats:
             raise ValueError(f"no seat {seat}")
         if batch.owner == seat:
@@ -431,10 +446,17 @@ class Deck:
             checks.append(ShareCheck(share, self.keys[seat], ciphertext, position, context))
         if verify:
             verify_shares(checks)
+        return checks
+
+    def record_shares(
+        self, seat: int, batch: ShareBatch, checks: Sequence[ShareCheck], verified: bool
+    ) -> None:
+        """Record a batch :meth:`check_shares` passed (``verified``: with its proofs)."""
+        record = self._rounds[batch.round]
         for check in checks:
             record.owners[check.position] = batch.owner
             record.shares.setdefault(check.position, {})[seat] = check.share.share
-            if not verify:
+            if not verified:
                 record.unchecked.setdefault(check.position, {})[seat] = check
 
     def verify_pending(self, slots: Iterable[Slot]) -> None:
