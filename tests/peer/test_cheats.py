@@ -25,6 +25,7 @@ from peer.entries import MAX_ENTRY_BYTES, LogEntry, Reason, make_entry, read_ent
 from tests.peer.cheats import (
     Cheat,
     CheatHarness,
+    Witness,
     assert_caught,
     forged_move,
     moves_of,
@@ -172,22 +173,38 @@ class KeysCheat(Cheat):
 
 class RogueKey(KeysCheat):
     """A key chosen to cancel the others' (so the joint key would be its own), with a proof
-    made for another key."""
+    made for another key: for every deck, or (``last_deck_only``) for the last one, after
+    honest keys for the others."""
+
+    last_deck_only = False
 
     def make_keys(self, others: list[list[crypto.KeyAnnouncement]]) -> list[bytes]:
-        made = []
-        for index in range(len(others[0])):
+        made = self._own_dealer().announcements()
+        for index in range(len(made)):
+            if self.last_deck_only and index != len(made) - 1:
+                continue
             chosen = crypto.random_scalar()
             rogue = crypto.sub(crypto.mul_base(chosen), crypto.sum_points(
                 seat[index].key for seat in others))  # fmt: skip
             context = crypto.Context(self.table_id + bytes([index]), 0, len(others))
             proof = crypto.prove_key(chosen, context)
-            made.append(dataclasses.replace(proof, key=rogue).encode())
+            made[index] = dataclasses.replace(proof, key=rogue).encode()
         return made
 
 
-def test_a_rogue_key_halts_every_peer_blaming_its_seat(tmp_path: Path) -> None:
-    harness = CheatHarness("zman", 3, RogueKey, seat=2, seed=7)
+class RogueKeyInTheLastDeck(RogueKey):
+    last_deck_only = True
+
+
+@pytest.mark.parametrize(
+    ("variant", "cheat"),
+    [("zman", RogueKey), ("zman-duel", RogueKeyInTheLastDeck)],
+    ids=["one-deck", "last-of-two-decks"],
+)
+def test_a_rogue_key_halts_every_peer_blaming_its_seat(
+    tmp_path: Path, variant: str, cheat: type[RogueKey]
+) -> None:
+    harness = CheatHarness(variant, 3 if variant == "zman" else 2, cheat, seat=1, seed=7)
     assert_caught(harness, Reason.BAD_PROOF, halts=True, record=tmp_path / "r")
 
 
@@ -270,25 +287,40 @@ def test_a_false_shuffle_halts_every_peer_blaming_the_shuffler(
 
 
 class WrongShare(Cheat):
-    """The shares of its first deal to another seat are swapped between two cards."""
+    """The shares of one card of its first deal to the others are those of another card
+    (in the first batch, or in the last, after batches that are right)."""
+
+    batch = 0
 
     def forge(self, body: Message, step: int) -> Message | None:
-        if not isinstance(body, log_pb2.Shares) or not body.batches:
+        if not isinstance(body, log_pb2.Shares) or len(body.batches) < 2:
             return None
         forged = log_pb2.Shares()
         forged.CopyFrom(body)
-        batch = crypto.ShareBatch.decode(body.batches[0].batch)
+        batch = crypto.ShareBatch.decode(body.batches[self.batch].batch)
         shares = (batch.shares[1], batch.shares[0], *batch.shares[2:])
         wrong = crypto.ShareBatch(batch.round, batch.owner, batch.positions, shares)
-        forged.batches[0].batch = wrong.encode()
+        forged.batches[self.batch].batch = wrong.encode()
+        self.victim = batch.owner
         return forged
 
 
-def test_a_wrong_decryption_share_halts_every_peer_blaming_its_maker(tmp_path: Path) -> None:
-    harness = CheatHarness("zman", 3, WrongShare, seat=1, seed=10)
-    # the card's owner catches it on arrival (nothing applied), the others by its evidence
-    owner = harness.witnesses[0]
-    forged = next(iter(harness.forged))
+class WrongShareInTheLastBatch(WrongShare):
+    batch = -1
+
+
+@pytest.mark.parametrize("cheat", [WrongShare, WrongShareInTheLastBatch], ids=["first", "last"])
+def test_a_wrong_decryption_share_halts_every_peer_blaming_its_maker(
+    tmp_path: Path, cheat: type[WrongShare]
+) -> None:
+    harness = CheatHarness("zman", 3, cheat, seat=1, seed=10)
+    # the card's owner catches it on arrival, with nothing of the entry recorded (not even
+    # the batches before the wrong one); the others halt on the owner's evidence
+    cheater = harness.cheater
+    assert isinstance(cheater, WrongShare)
+    owner = harness.tables[cheater.victim]
+    assert isinstance(owner, Witness)
+    (forged,) = harness.forged
     before, after = owner.judged[forged]
     assert before == after
     assert_caught(harness, Reason.BAD_PROOF, halts=True, record=tmp_path / "r",
