@@ -8,8 +8,9 @@ A peer talks to others in two directions, and each has its limits:
   ``STREAMS_PER_CONNECTION`` streams open at once, and at most ``MAX_SUBSCRIBERS`` streams
   are served in all. Every refusal is a gRPC status with a sentence.
 - **followed** (this peer reads the logs another serves): an entry is at most
-  ``MAX_ENTRY_BYTES`` (larger messages break the stream), at most ``INBOX`` entries wait to
-  be taken in (a peer that sends faster is simply read slower), and a followed peer may send
+  ``MAX_ENTRY_BYTES`` (larger messages break the stream), at most ``INBOX`` entries and
+  ``INBOX_BYTES`` bytes wait to be taken in (a peer that sends faster is simply read slower),
+  and a followed peer may send
   ``JUNK_PER_SECOND`` messages that are refused (a burst of ``JUNK_BURST``) before this peer
   pauses reading it. Honest peers send none: they serve only entries they took in.
 
@@ -38,6 +39,7 @@ __all__ = [
     "CALLS_PER_SECOND",
     "CALL_BURST",
     "INBOX",
+    "INBOX_BYTES",
     "JUNK_BURST",
     "JUNK_PER_SECOND",
     "MAX_CLAIMED",
@@ -57,6 +59,7 @@ CALL_BURST = 40.0
 STREAMS_PER_CONNECTION = 8
 MAX_SUBSCRIBERS = 256
 INBOX = 1024
+INBOX_BYTES = 16 << 20
 JUNK_PER_SECOND = 1000.0
 JUNK_BURST = 2000.0
 MAX_CLAIMED = 64

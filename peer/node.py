@@ -38,6 +38,7 @@ from peer.driver import MemoryKeeper, Table, TableEvent
 from peer.entries import MAX_ENTRY_BYTES, Rejection
 from peer.limits import (
     INBOX,
+    INBOX_BYTES,
     JUNK_BURST,
     JUNK_PER_SECOND,
     MAX_REQUEST_BYTES,
@@ -154,6 +155,7 @@ class Node:
         self._inbox: list[tuple[str, bytes]] = []
         self._inbox_ready = asyncio.Event()
         self._inbox_room = asyncio.Event()
+        self._inbox_bytes = 0
         self._junk: dict[str, TokenBucket] = {}
         self._claims = Claims()
         self._tasks: list[asyncio.Task[None]] = []
@@ -492,8 +494,9 @@ class Node:
             if only is not None:
                 stream.cancel()
                 return
-            while len(self._inbox) >= INBOX:  # read no faster than entries are taken in
-                self._inbox_room.clear()
+            self._inbox_bytes += len(signed)
+            while len(self._inbox) >= INBOX or self._inbox_bytes >= INBOX_BYTES:
+                self._inbox_room.clear()  # read no faster than entries are taken in
                 await self._inbox_room.wait()
             junk = self._junk.get(address)
             if junk is not None and junk.wait():  # a peer that sends junk is read slower
@@ -521,7 +524,7 @@ class Node:
             await self._inbox_ready.wait()
             self._inbox_ready.clear()
             spare_work = True
-            batch, self._inbox = self._inbox, []
+            batch, self._inbox, self._inbox_bytes = self._inbox, [], 0
             self._inbox_room.set()
             if batch and self.table is not None:
                 try:
