@@ -14,7 +14,10 @@ from __future__ import annotations
 
 import contextlib
 import json
+import random
+from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -23,8 +26,9 @@ from google.protobuf.message import Message
 from condottiere.v1 import log_pb2
 from peer.controller import snapshot_of
 from peer.driver import MemoryKeeper, Step, Table
-from peer.entries import LogEntry, Reason
+from peer.entries import LogEntry, Reason, make_entry
 from peer.record import export, load, verify
+from tests.peer.mutations import mutate_message
 from tests.peer.tables import Harness
 
 
@@ -33,6 +37,8 @@ def state_of(table: Table) -> Any:
     rounds, shares, owners and cards, the dealer's hands and the coins decided."""
     step = table.step
     game, dealer = table.game, table.dealer
+    if dealer is not None and not any(deck._rounds for deck in dealer.decks):
+        dealer = None  # made for this seat's own keys: nothing of the game in it yet
     decks = []
     if dealer is not None:
         for deck in dealer.decks:
@@ -240,3 +246,86 @@ def forged_move(table: Table, move: str, cards: Sequence[log_pb2.CardShown] = ()
     """A move entry's body for this table's turn, showing ``cards``."""
     assert table.game is not None
     return log_pb2.MovePlayed(turn=table.game.moves_played, move=move, cards=list(cards))
+
+
+@dataclass
+class SeatedFuzz:
+    """The figures of :func:`fuzz_seated`."""
+
+    sent: int = 0
+    probes: int = 0
+    outcomes: Counter[str] = field(default_factory=Counter)
+    """``refused:REASON:KIND``, ``halt:REASON:KIND``, ``door:REASON`` or ``taken:KIND``."""
+    problems: list[str] = field(default_factory=list)
+    """A crash, or a refusal or halt that changed the game (must stay empty)."""
+
+
+def fuzz_seated(harness: Harness, messages: int, rng: random.Random) -> SeatedFuzz:
+    """Seat 1 of ``harness`` (a game played to its end) turned fuzzer: seat 0's table is
+    rebuilt from what it had kept at a random point where it waits for seat 1, and fed
+    entries signed by seat 1 in its own log, answering the step awaited, whose bodies are
+    mutated copies of the game's real bodies (of the kind awaited, mostly). Each must be
+    refused with nothing changed, halt the table with nothing changed, or be a proper entry
+    (then, or after a halt, the table is rebuilt at another point); nothing may raise."""
+    run = SeatedFuzz()
+    witness, cheater, keeper = harness.tables[0], harness.tables[1], harness.keepers[0]
+    kept = list(keeper.entries)
+    pool = [entry for author in witness.logs.authors for entry in witness.logs.log(author)]
+    while run.sent < messages:
+        prefix = kept[: rng.randrange(2, len(kept))]
+        probe = Table.restore(
+            witness.identity,
+            MemoryKeeper(list(prefix), dict(keeper.secrets), set(keeper.checked)),
+            prefix,
+        )
+        step = probe.step
+        if step is None or probe.halt is not None or cheater.me not in step.missing:
+            continue
+        run.probes += 1
+        while run.sent < messages and _fuzz_once(probe, cheater, pool, rng, run):
+            pass
+    return run
+
+
+def _fuzz_once(
+    probe: Table,
+    cheater: Table,
+    pool: Sequence[LogEntry],
+    rng: random.Random,
+    run: SeatedFuzz,
+) -> bool:
+    """One fuzzed entry; whether the probe may take another (it refused this one)."""
+    step = probe.step
+    assert step is not None
+    awaited = [entry for entry in pool if entry.kind == step.kind]
+    base = rng.choice(awaited if awaited and rng.random() < 0.7 else pool)
+    body = type(base.body)()
+    body.CopyFrom(base.body)
+    mutate_message(rng, body)
+    log = probe.logs.log(cheater.me)
+    entry = make_entry(
+        cheater.identity, probe.table_id, len(log), log[-1].hash,
+        step=0 if base.free else step.number, heads=(), body=body,
+    )  # fmt: skip
+    before, refusals = state_of(probe), len(probe.refusals)
+    run.sent += 1
+    try:
+        rejection = probe.receive(entry.signed)
+    except Exception as error:  # the point of the exercise: none may escape
+        run.problems.append(f"{base.kind} at {step.kind}: {type(error).__name__}: {error}")
+        return False
+    if rejection is not None:
+        run.outcomes[f"door:{rejection.reason.value}"] += 1
+        return True
+    if probe.halt is not None:
+        run.outcomes[f"halt:{probe.halt.reason and probe.halt.reason.value}:{entry.kind}"] += 1
+        if state_of(probe) != before:
+            run.problems.append(f"a halt on a {entry.kind} entry changed the game")
+        return False
+    if len(probe.refusals) > refusals:
+        run.outcomes[f"refused:{probe.refusals[-1].reason.value}:{entry.kind}"] += 1
+        if state_of(probe) != before:
+            run.problems.append(f"a refused {entry.kind} entry changed the game")
+        return True
+    run.outcomes[f"taken:{entry.kind}"] += 1
+    return False

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import random
 from pathlib import Path
 from typing import Any
 
@@ -28,9 +29,11 @@ from tests.peer.cheats import (
     Witness,
     assert_caught,
     forged_move,
+    fuzz_seated,
     moves_of,
     state_of,
 )
+from tests.peer.tables import Harness
 
 # ---------------------------------------------------------------------------------- lobby
 
@@ -827,3 +830,16 @@ def test_a_false_audit_secret_halts_every_peer_blaming_its_seat(tmp_path: Path) 
     assert_caught(harness, Reason.BAD_PROOF, halts=True, record=tmp_path / "r")
     witness = harness.witnesses[0]
     assert witness.cards is None and witness.game is not None and witness.game.phase == "over"
+
+
+# ----------------------------------------------------------------- anything else it signs
+
+
+def test_a_seated_peers_mutated_entries_are_each_refused_or_halt_and_never_crash_a_peer() -> None:
+    harness = Harness("zman-duel", 2, seed=34)
+    harness.play()
+    run = fuzz_seated(harness, 400, random.Random(34))
+    assert not run.problems, run.problems
+    assert run.sent == 400 and run.probes > 5
+    kinds = {outcome.split(":")[0] for outcome in run.outcomes}
+    assert {"refused", "halt"} <= kinds, run.outcomes
