@@ -13,6 +13,7 @@ Nothing here is shipped: the command line has no way to cheat.
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import random
 from collections import Counter
@@ -23,6 +24,7 @@ from typing import Any
 
 from google.protobuf.message import Message
 
+from cli.peers import run_verify
 from condottiere.v1 import log_pb2
 from peer.controller import snapshot_of
 from peer.driver import MemoryKeeper, Step, Table
@@ -199,7 +201,7 @@ def assert_caught(
     signed forged entry among the evidence, shown in its snapshot and events, kept in its
     store; its state was the same just after judging the forged entry as just before
     (``whole_state``); it halted or went on as ``halts`` says; and ``condottiere verify``
-    on its exported record reaches the same verdict."""
+    on its exported record reaches the same verdict, and says so."""
     seat = harness.cheater_seat
     forged = set(harness.forged.values())
     assert forged, "the cheat published no forged entry"
@@ -225,6 +227,9 @@ def assert_caught(
         verdict = verify(load(path))
         assert not verdict.fair
         _blame(verdict.table, reason, seat, halts)
+        said = io.StringIO()
+        assert run_verify(path, said) == 1
+        assert "CHEAT" in said.getvalue() and f"seat {seat} " in said.getvalue(), said.getvalue()
 
 
 def _blame(table: Table, reason: Reason, seat: int, halts: bool) -> Any:
