@@ -383,9 +383,12 @@ class Table:
         return None
 
     def _door(self, entry: LogEntry) -> Rejection | None:
-        """Why an author with no seat is turned away: the table is seated, or its lobby is
-        full. Its entries are not kept, so a stranger cannot fill a peer's memory."""
+        """Why an author is turned away unheard: its log is full (see ``peer.logs``), or it
+        has no seat (the table is seated, or its lobby is full). Its entries are not kept,
+        so nobody can fill a peer's memory."""
         author = entry.author
+        if author in self.logs.full:
+            return Rejection(Reason.TOO_LARGE, "the author's log is full", author=author)
         if self.seating:
             if author not in self.seating:
                 return Rejection(
@@ -526,7 +529,7 @@ class Table:
             if rejection.reason in HALTING:
                 self._stop(rejection, publish_evidence=rejection.reason is Reason.EQUIVOCATION)
             else:
-                self._refuse(rejection)
+                self._refuse(rejection, entry)
             return
         for fork in self.logs.forks:
             self._stop(fork, publish_evidence=True)

@@ -17,6 +17,7 @@ import pytest
 from google.protobuf.message import Message
 
 import crypto
+import peer.logs
 from condottiere.v1 import log_pb2
 from engine import Move, card_flow
 from peer.coin import Flip
@@ -778,6 +779,31 @@ def test_an_entry_chained_to_another_predecessor_halts_every_peer(tmp_path: Path
     assert broken.signed in halt.evidence
     assert_caught(harness, Reason.EQUIVOCATION, halts=True, record=tmp_path / "r",
                   whole_state=False)  # fmt: skip
+
+
+def test_a_seat_that_floods_its_log_is_stopped_at_the_same_entry_and_nothing_more_is_kept(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(peer.logs, "MAX_LOG_BYTES", 1 << 20)
+    harness = CheatHarness("zman-duel", 2, Cheat, seat=1, seed=35)
+    witness, cheater = harness.witnesses[0], harness.cheater
+    before = state_of(witness)
+    log = list(cheater.logs.log(cheater.me))
+    flood = []
+    for _ in range(8):
+        chat = make_entry(cheater.identity, cheater.table_id, len(log) + len(flood),
+                          (flood or log)[-1].hash, step=0, heads=(),
+                          body=log_pb2.Chat(text="x" * 200_000))  # fmt: skip
+        flood.append(chat)
+    outcomes = [witness.receive(entry.signed) for entry in flood]
+    held = witness.logs.log(cheater.me)
+    assert sum(len(e.signed) for e in held) <= 1 << 20 and len(held) < len(log) + len(flood)
+    refused = [r for r in witness.refusals if r.reason is Reason.TOO_LARGE]
+    assert len(refused) == 1 and refused[0].seat == 1  # blamed once, then turned away unheard
+    turned_away = [o for o in outcomes if o is not None]
+    assert turned_away and all(o.reason is Reason.TOO_LARGE for o in turned_away)
+    assert len(held) + 1 + len(turned_away) == len(log) + len(flood)
+    assert state_of(witness) == before and witness.halt is None
 
 
 # -------------------------------------------------------------------------------- evidence
