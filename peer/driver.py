@@ -217,6 +217,8 @@ class Table:
         self._verified = keeper.verified()
         self._held_evidence: list[LogEntry] = []
         self._want_ready = auto_ready
+        self._closes: dict[tuple[int, int], dict[bytes, frozenset[int]]] = {}
+        """Each author's first close of each coin attempt (see :meth:`_closes_of`)."""
         self.withheld: set[int] = set()
         """Seats this peer closed a coin attempt without the reveal of (blamed, see
         :mod:`peer.coin`)."""
@@ -417,7 +419,8 @@ class Table:
             return f"it is not your turn: the table waits for {self.who(step.authors[0])}"
         try:
             move = text if isinstance(text, Move) else Move.parse(text)
-            game.copy().play(move)
+            if move not in game.legal_moves():
+                game.copy().play(move)  # raises the engine's reason, on a copy
         except (InvalidMoveError, IllegalMoveError) as exc:
             return str(exc)
         self._publish(
@@ -499,16 +502,12 @@ class Table:
 
     def _closes_of(self, flip: Flip) -> dict[int, frozenset[int]]:
         """Each committer's first close of ``flip``: the seats it names as missing."""
-        closes = {}
-        for seat in flip.committers:
-            for entry in self.logs.log(self.seating[seat]):
-                if entry.kind == "coin_close" and (entry.body.choice, entry.body.attempt) == (
-                    flip.choice,
-                    flip.attempt,
-                ):
-                    closes[seat] = frozenset(entry.body.missing)
-                    break
-        return closes
+        closes = self._closes.get((flip.choice, flip.attempt), {})
+        return {
+            seat: closes[self.seating[seat]]
+            for seat in flip.committers
+            if self.seating[seat] in closes
+        }
 
     def _close(self, flip: Flip, missing: Sequence[int]) -> bool:
         seat = self.seat
@@ -588,6 +587,9 @@ class Table:
                       self.seat_of(entry.author))
         elif kind == "evidence":
             self._held_evidence.append(entry)
+        elif kind == "coin_close":
+            closes = self._closes.setdefault((entry.body.choice, entry.body.attempt), {})
+            closes.setdefault(entry.author, frozenset(entry.body.missing))
 
 
     # ------------------------------------------------------------------ the fold

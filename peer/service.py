@@ -20,6 +20,8 @@ from condottiere.v1 import peer_pb2
 from peer.limits import CALL_BURST, CALLS_PER_SECOND, MAX_SUBSCRIBERS, CallLimiter
 from peer.lobby import PROTOCOL
 
+NO_TABLE_YET = "this peer has no table yet"
+
 if TYPE_CHECKING:
     from peer.node import Node
 
@@ -103,7 +105,7 @@ class PeerService:
             )
         served = self._node.table_id
         if served is None:
-            await context.abort(grpc.StatusCode.UNAVAILABLE, "this peer has no table yet")
+            await context.abort(grpc.StatusCode.UNAVAILABLE, NO_TABLE_YET)
         if table_id and table_id != served:
             await context.abort(
                 grpc.StatusCode.FAILED_PRECONDITION, "this peer serves another table"
