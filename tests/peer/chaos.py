@@ -148,6 +148,7 @@ def _start(peers: Peers, root: Path, edition: str, seats: int, index: int) -> li
         root / "seat0",
     )  # fmt: skip
     address = host.address()
+    host.wait_for("hosting|taking up", 20)
     table = [host]
     for seat in range(1, seats):
         table.append(peers.start(["bot", "--join", address, *common(seat)], root / f"seat{seat}"))
