@@ -366,6 +366,11 @@ class WithholdsShares(Cheat):
             return None
         return super()._make_game_part(step)
 
+    def release(self) -> None:
+        """Publish the shares after all (a late peer, not a cheat any more)."""
+        self.withholding = False
+        self._advance()
+
 
 def test_withheld_shares_stop_the_deal_with_the_seat_named_and_nothing_else_changes() -> None:
     harness = CheatHarness("zman", 3, WithholdsShares, seat=2, seed=12)
@@ -377,8 +382,9 @@ def test_withheld_shares_stop_the_deal_with_the_seat_named_and_nothing_else_chan
     states = [state_of(witness) for witness in harness.witnesses]
     assert harness.deliver() == 0
     assert [state_of(witness) for witness in harness.witnesses] == states
-    harness.cheater.withholding = False
-    harness.cheater.ready()  # any call that lets it act again
+    cheater = harness.cheater
+    assert isinstance(cheater, WithholdsShares)
+    cheater.release()
     harness.deliver()
     for witness in harness.witnesses:
         assert witness.step is not None and witness.step.kind == "move"
