@@ -113,7 +113,7 @@ def play_chaos_game(root: Path, index: int, *, cut: bool, seed: int = 0) -> Chao
         cutter = None
         if cut:
             game.cut = rng.randrange(seats)
-            game.cut_turn, game.cut_for = rng.randint(0, 30), rng.uniform(1.0, 4.0)
+            game.cut_turn, game.cut_for = rng.randint(1, 30), rng.uniform(1.0, 4.0)
             port = int(table[game.cut].address().rsplit(":", 1)[1])
             cutter = threading.Thread(
                 target=_cut, args=(game, port, progress[game.cut], over), daemon=True
