@@ -4,7 +4,9 @@ A strategy has a ``name`` and a ``choose(game, seat)`` method returning one of
 ``game.legal_moves()``; see :mod:`bots.strategy`. Two come with the project:
 
 - ``random``: :class:`RandomBot`, uniform among the legal moves;
-- ``greedy``: :class:`GreedyBot`, one move of look-ahead and a few rules of thumb.
+- ``greedy``: :class:`GreedyBot`, one move of look-ahead and a few rules of thumb;
+- ``ismcts``: :class:`IsmctsBot`, information-set Monte Carlo tree search from its own seat's
+  view (it never reads another hand), 400 iterations a move unless given a :class:`Budget`.
 
 >>> from engine import Game
 >>> game = Game.new("zman", players=3, seed=11)
@@ -18,12 +20,16 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bots.greedy import GreedyBot
+from bots.ismcts import Budget, IsmctsBot
 from bots.random_bot import RandomBot
 from bots.strategy import NotYourTurnError, Strategy, moves_for, play_out
 
 __all__ = [
     "BOTS",
+    "SEARCHING_BOTS",
+    "Budget",
     "GreedyBot",
+    "IsmctsBot",
     "NotYourTurnError",
     "RandomBot",
     "Strategy",
@@ -32,22 +38,33 @@ __all__ = [
     "play_out",
 ]
 
-BOTS: dict[str, Callable[[int], Strategy]] = {"greedy": GreedyBot, "random": RandomBot}
+BOTS: dict[str, Callable[[int], Strategy]] = {
+    "greedy": GreedyBot,
+    "ismcts": IsmctsBot,
+    "random": RandomBot,
+}
 """The strategies the command line knows, by name: each takes a seed."""
+SEARCHING_BOTS: dict[str, Callable[[int, Budget], Strategy]] = {"ismcts": IsmctsBot}
+"""The strategies that search, by name: each takes a seed and a :class:`Budget`."""
 
 
-def make_bot(name: str, seed: int) -> Strategy:
-    """A new bot of the strategy called ``name``, seeded with ``seed``.
+def make_bot(name: str, seed: int, budget: Budget | None = None) -> Strategy:
+    """A new bot of the strategy called ``name``, seeded with ``seed``; ``budget`` sets how
+    long a searching bot (``ismcts``) thinks per move, and the others ignore it.
 
     >>> make_bot("random", seed=4).name
     'random'
+    >>> make_bot("ismcts", seed=4, budget=Budget(seconds=0.5)).budget
+    Budget(iterations=None, seconds=0.5)
     >>> make_bot("clever", seed=4)
     Traceback (most recent call last):
     ...
-    ValueError: no bot called 'clever' (known: greedy, random)
+    ValueError: no bot called 'clever' (known: greedy, ismcts, random)
     """
     try:
         factory = BOTS[name]
     except KeyError:
         raise ValueError(f"no bot called {name!r} (known: {', '.join(sorted(BOTS))})") from None
+    if budget is not None and name in SEARCHING_BOTS:
+        return SEARCHING_BOTS[name](seed, budget)
     return factory(seed)

@@ -2,15 +2,23 @@
 
 The strategy gets a copy of the seat's own engine (``Game.observe``: other hands are only
 counts), exactly what the seat may see, and answers with a move. A strategy that raises,
-takes longer than its time limit or answers with a move the engine refuses does not stall
-the table: the reason is logged and a safe move is played instead (``pass`` when passing is
-legal, else the first legal move).
+takes longer than its time limit or answers with something the engine refuses does not stall
+the table: one line of the log says what went wrong and where, and a safe move is played
+instead (``pass`` when passing is legal, else the first legal move).
+
+The strategy thinks on a thread of its own, one move at a time: a strategy still busy with an
+earlier move when the next one is due is not asked again (the safe move is played), and a
+strategy that never returns does not keep the peer from exiting once the game is over.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import threading
+import traceback
 from collections.abc import Callable
+from pathlib import Path
 
 from bots.strategy import Strategy
 from engine import Game, Move
@@ -37,47 +45,85 @@ async def play_seat(
 ) -> Snapshot:
     """Play every move of the controller's seat with ``strategy`` until the table is over
     (audited) or halted; the last snapshot."""
+    thinker = _Thinker(strategy, time_limit)
     handled = -1
     async for snapshot in controller.changes():
-        if snapshot.halt is not None or snapshot.audited:
+        if snapshot.final:
             return snapshot
         if not snapshot.my_turn or snapshot.step == handled:
             continue
         handled = snapshot.step
         game = await controller.game()
         assert game is not None and snapshot.view is not None and snapshot.seat is not None
-        move = await _choose(strategy, game, snapshot.seat, time_limit, log)
-        legal = snapshot.view.legal_moves
-        reason = None if move is None else await controller.submit(str(move))
-        if move is None or reason is not None:
-            if reason is not None:
-                log(f"{strategy.name} chose {move}, which the engine refuses: {reason}")
-            fallback = safe_move(legal)
-            log(f"playing {fallback} instead")
-            await controller.submit(str(fallback))
+        move, trouble = await thinker.choose(game, snapshot.seat)
+        if move is not None:
+            reason = await controller.submit(str(move))
+            if reason is None:
+                continue
+            trouble = f"chose {move}, which the engine refuses: {reason}"
+        fallback = safe_move(snapshot.view.legal_moves)
+        log(f"{strategy.name} (seat {snapshot.seat}) {trouble}; playing {fallback} instead")
+        reason = await controller.submit(str(fallback))
+        if reason is not None:
+            log(f"the table refused {fallback} too: {reason}")
     raise RuntimeError("the controller stopped before the game ended")
 
 
-async def _choose(
-    strategy: Strategy, game: Game, seat: int, time_limit: float, log: Callable[[str], None]
-) -> Move | None:
-    try:
-        move = await asyncio.wait_for(
-            asyncio.to_thread(strategy.choose, game, seat), timeout=time_limit
-        )
-    except TimeoutError:
-        log(f"{strategy.name} took longer than {time_limit:g} s to choose")
-        return None
-    except Exception as exc:
-        log(f"{strategy.name} raised {type(exc).__name__}: {exc}")
-        return None
-    if isinstance(move, str):
+class _Thinker:
+    """Asks a strategy for moves on a daemon thread, one at a time, within a time limit."""
+
+    def __init__(self, strategy: Strategy, time_limit: float) -> None:
+        self._strategy = strategy
+        self._time_limit = time_limit
+        self._thread: threading.Thread | None = None
+
+    async def choose(self, game: Game, seat: int) -> tuple[Move | None, str]:
+        """The strategy's move, or None and what went wrong (in words that follow its name)."""
+        if self._thread is not None and self._thread.is_alive():
+            return None, "is still thinking about an earlier move"
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[tuple[bool, object]] = loop.create_future()
+
+        def settle(result: tuple[bool, object]) -> None:
+            if not answer.done():
+                answer.set_result(result)
+
+        def think() -> None:
+            try:
+                result: tuple[bool, object] = (True, self._strategy.choose(game, seat))
+            except BaseException as exc:  # the author's code: whatever it raises is reported
+                result = (False, exc)
+            with contextlib.suppress(RuntimeError):  # the loop is gone: nobody waits any more
+                loop.call_soon_threadsafe(settle, result)
+
+        self._thread = threading.Thread(target=think, name="strategy", daemon=True)
+        self._thread.start()
         try:
-            return Move.parse(move)
+            returned, value = await asyncio.wait_for(answer, self._time_limit)
+        except TimeoutError:
+            return None, f"took longer than its time limit ({self._time_limit:g} s) to choose"
+        if not returned:
+            assert isinstance(value, BaseException)
+            return None, f"raised {_where(value)}"
+        return _as_move(value)
+
+
+def _where(exc: BaseException) -> str:
+    """``ZeroDivisionError: division by zero (frugal.py, line 12, in choose)``."""
+    text = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+    frames = traceback.extract_tb(exc.__traceback__)
+    if frames:
+        frame = frames[-1]
+        text += f" ({Path(frame.filename).name}, line {frame.lineno}, in {frame.name})"
+    return text
+
+
+def _as_move(value: object) -> tuple[Move | None, str]:
+    if isinstance(value, Move):
+        return value, ""
+    if isinstance(value, str):
+        try:
+            return Move.parse(value), ""
         except ValueError as exc:
-            log(f"{strategy.name} answered {move!r}, which is not a move: {exc}")
-            return None
-    if not isinstance(move, Move):
-        log(f"{strategy.name} answered {move!r}, which is not a move")
-        return None
-    return move
+            return None, f"answered {value!r}, which is not a move: {exc}"
+    return None, f"answered {value!r}, which is not a move"

@@ -4,7 +4,8 @@ Sub-commands:
 
 - ``demo``: an offline game between bots, narrated on the terminal as plain text;
 - ``host``, ``join``, ``bot``: a peer at a networked table (see :mod:`cli.peers`);
-- ``export``, ``verify``, ``replay``: a game's record.
+- ``export``, ``verify``, ``replay``: a game's record;
+- ``tournament``: many offline games between bots on every core, and each bot's figures.
 
 ``main(argv)`` returns the exit status, so tests can call it in-process; bad input exits with
 status 2 and a message on stderr, as argparse does.
@@ -22,6 +23,7 @@ from collections.abc import Sequence
 from bots import BOTS
 from cli.demo import DemoSettings, run_demo
 from cli.peers import add_commands, main_peer
+from cli.tournament import add_tournament_parser, tournament_command
 from engine import EDITIONS, Edition
 
 __all__ = ["build_parser", "demo_settings", "main"]
@@ -126,6 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="stop after N battles even if nobody has won yet",
     )
     add_commands(commands)
+    add_tournament_parser(commands)
     return parser
 
 
@@ -179,16 +182,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (default: ``sys.argv[1:]``); return the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command == "tournament":
+        return tournament_command(args.command_parser, args)
     if args.command != "demo":
         return main_peer(parser, args)
-    if args.command == "demo":
-        settings = _demo_settings(args.command_parser, args)
-        try:
-            run_demo(settings, sys.stdout)
-        except BrokenPipeError:
-            # The reader went away (e.g. `| head`): stop quietly, as other commands do.
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            return 1
+    settings = _demo_settings(args.command_parser, args)
+    try:
+        run_demo(settings, sys.stdout)
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`): stop quietly, as other commands do.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     return 0
 
 

@@ -23,9 +23,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from bots import BOTS, make_bot
-from bots.player import play_seat
+from bots.loading import load_strategy
+from bots.player import DEFAULT_TIME_LIMIT, play_seat
 from cli.console import play_console
+from cli.seat import add_seat_options, check_strategies, play_headless
 from engine import EDITIONS
 from peer.controller import Snapshot
 from peer.lobby import TableSpec
@@ -59,7 +60,12 @@ class PeerSettings:
     """The table to create (``host``); None to join ``join``."""
     join: str = ""
     strategy: str | None = None
-    """The bot that plays this seat; None: a person at the console."""
+    """The bot that plays this seat (see :mod:`bots.loading`); None: a person at the console,
+    or another program (``headless``)."""
+    time_limit: float = DEFAULT_TIME_LIMIT
+    """Seconds the strategy may think about one move."""
+    headless: bool = False
+    """Another program plays this seat through the controller service."""
     seed: int = 0
     bots: list[str] = field(default_factory=list)
     """Bots to start as separate peers at the hosted table."""
@@ -91,6 +97,12 @@ async def _peer(settings: PeerSettings, out: TextIO) -> int:
     try:
         await node.start(resume=not settings.new)
         print(f"listening on {node.address} (data in {settings.data})", file=out, flush=True)
+        print(
+            f"controller on {node.controller_server.address}, "
+            f"token in {node.controller_server.token_path}",
+            file=out,
+            flush=True,
+        )
         if node.table is not None:
             print(
                 f"taking up table {node.table.spec.name!r} where it stopped", file=out, flush=True
@@ -118,10 +130,20 @@ async def _peer(settings: PeerSettings, out: TextIO) -> int:
         if node.table is not None and node.table.over and node.snapshot is not None:
             final = node.snapshot  # stopped while saying goodbye: only that is left to do
         elif settings.strategy is not None:
-            bot = make_bot(settings.strategy, seed=settings.seed)
-            final = await play_seat(
-                controller, bot, log=lambda text: print(text, file=out, flush=True)
+            bot = load_strategy(settings.strategy, seed=settings.seed)
+            print(
+                f"{bot.name} plays this seat ({settings.time_limit:g} s a move at most)",
+                file=out,
+                flush=True,
             )
+            final = await play_seat(
+                controller,
+                bot,
+                time_limit=settings.time_limit,
+                log=lambda text: print(text, file=out, flush=True),
+            )
+        elif settings.headless:
+            final = await play_headless(controller, out)
         else:
             final = await play_console(controller, out)
         await _finish(node, final, settings.data, out)
@@ -158,6 +180,8 @@ def _start_bots(settings: PeerSettings, address: str) -> list[subprocess.Popen[b
             settings.listen,
             "--coin-timeout",
             str(settings.coin_timeout),
+            "--time-limit",
+            str(settings.time_limit),
         ]
         (settings.data / "bots").mkdir(parents=True, exist_ok=True)
         with (settings.data / "bots" / f"{index}.log").open("wb") as log:
@@ -314,7 +338,8 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         type=_bot_names,
         default=[],
         metavar="NAME,NAME,...",
-        help="start these bots as peers at the table (e.g. greedy,greedy,random)",
+        help="start these bots as peers at the table (e.g. greedy,greedy,random; a bot may be "
+        "your own class, PATH.py:CLASS or MODULE:CLASS); they think within --time-limit",
     )
     _peer_options(host, "host")
     join = commands.add_parser(
@@ -332,13 +357,7 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     bot.add_argument("--join", required=True, metavar="HOST:PORT", help="a peer of the table")
     _peer_options(bot, "bot")
     for parser in (host, join, bot):
-        parser.add_argument(
-            "--strategy",
-            choices=sorted(BOTS),
-            default="greedy" if parser is bot else None,
-            help="let this bot play the seat"
-            + (" (default greedy)" if parser is bot else " instead of typing moves"),
-        )
+        add_seat_options(parser, bot=parser is bot)
     export_parser = commands.add_parser(
         "export",
         help="write the table of a data directory to one record file",
@@ -414,13 +433,7 @@ def _peer_options(parser: argparse.ArgumentParser, role: str) -> None:
 
 
 def _bot_names(text: str) -> list[str]:
-    names = [name.strip().lower() for name in text.split(",") if name.strip()]
-    unknown = [name for name in names if name not in BOTS]
-    if unknown:
-        raise argparse.ArgumentTypeError(
-            f"unknown bot {unknown[0]!r} (choose from {', '.join(sorted(BOTS))})"
-        )
-    return names
+    return [name.strip() for name in text.split(",") if name.strip()]
 
 
 def settings_from(parser: argparse.ArgumentParser, args: argparse.Namespace) -> PeerSettings:
@@ -432,12 +445,18 @@ def settings_from(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         listen=args.listen,
         port=args.port,
         strategy=args.strategy,
+        time_limit=args.time_limit,
+        headless=getattr(args, "headless", False),
         seed=args.seed,
         coin_timeout=args.coin_timeout,
         new=args.new,
         trace=args.trace,
     )
+    if settings.headless and settings.strategy is not None:
+        parser.error("--headless leaves the seat to another program: give no --strategy")
+    check_strategies(parser, [args.strategy] if args.strategy else [], args.seed)
     if args.command == "host":
+        check_strategies(parser, args.bots, args.seed)
         edition = EDITIONS[args.edition]
         seats = args.seats or min(max(4, edition.min_players), edition.max_players)
         if len(args.bots) > seats - 1:

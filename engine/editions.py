@@ -95,6 +95,9 @@ class Edition:
     favor: Literal["empty-region", "uncontrolled-or-off", "none"] = "empty-region"
     ends_battle: str = "turncoat"
     scarecrow_any_row: bool = False
+    scarecrow_may_take_nothing: bool = False
+    """True: ``play scarecrow`` taking nothing is legal at any time ("he may bring back", seeds
+    003 and 004); False: only when no mercenary can be taken ("if possible", Z-Man)."""
     specials_stay_in_row: bool = True
     """False: a played Scarecrow or Bishop goes straight to the discard pile (FFG)."""
     seasons_replace: bool = True
@@ -217,6 +220,7 @@ EDITIONS: dict[str, Edition] = {
         favor="uncontrolled-or-off",
         ends_battle="surrender",
         specials_stay_in_row=False,
+        scarecrow_may_take_nothing=True,
         seasons_replace=False,
         marker_card="courtesan",
         tie_marker="next-clockwise",
@@ -237,6 +241,7 @@ EDITIONS: dict[str, Edition] = {
         favor="none",
         ends_battle="surrender",
         scarecrow_any_row=True,
+        scarecrow_may_take_nothing=True,
         seasons_replace=False,
         marker_card=None,
         tie_marker="holder-or-owner",

@@ -31,14 +31,17 @@ Rule decisions taken where the rulebooks and the design are silent are listed in
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
+from itertools import repeat
+from operator import is_
 from typing import Any
 
 from engine.board import REGIONS, largest_group, region_named
-from engine.cards import CARD_ORDER, MERCENARY_VALUE, SEASONS, card_name, sort_cards
+from engine.cards import CARD_ORDER, MERCENARIES, MERCENARY_VALUE, SEASONS, card_name, sort_cards
 from engine.chance import ChanceNode, Choice, Deal, Draw, SeededChance
 from engine.editions import EDITIONS, Edition
 from engine.moves import IllegalMoveError, InvalidMoveError, Move
@@ -177,7 +180,9 @@ class Game:
             "setup": header.get("setup"),
         }
         self._chance_source = chance
-        self._events: list[list[Any]] = []
+        self._events: list[tuple[Any, ...]] = []
+        """Every move and chance outcome, as immutable tuples (see :meth:`record`)."""
+        self._sampled = False
         decks = 2 if edition.per_seat_decks else 1
         self._deck_total = edition.deck_counter()
         self._hands: list[Counter[str]] = [Counter() for _ in range(players)]
@@ -515,24 +520,29 @@ class Game:
         )
 
     def record(self) -> dict[str, Any]:
-        """The game as plain JSON-serialisable data: its header and every event so far."""
-        return {**self._header, "events": [list(event) for event in self._events]}
+        """The game as plain JSON-serialisable data: its header and every event so far.
+
+        A :meth:`determinise` sample has none: its hidden cards were sampled, not dealt.
+        """
+        if self._sampled:
+            raise ValueError("a determinised sample has no record: its hidden cards were sampled")
+        return {**self._header, "events": [_event_json(event) for event in self._events]}
 
     def copy(self) -> Game:
         """An independent copy (for bots that look ahead)."""
         other = object.__new__(Game)
         other.__dict__.update(self.__dict__)
-        other._events = [list(event) for event in self._events]
-        other._hands = [Counter(hand) for hand in self._hands]
+        other._events = list(self._events)
+        other._hands = [_copied(hand) for hand in self._hands]
         other._unknown = list(self._unknown)
         other._sizes = list(self._sizes)
-        other._piles = [Counter(pile) for pile in self._piles]
+        other._piles = [_copied(pile) for pile in self._piles]
         other._pile_sizes = list(self._pile_sizes)
         other._pile_epoch = list(self._pile_epoch)
         other._pile_start = list(self._pile_start)
         other._pile_dealt = list(self._pile_dealt)
-        other._discard = Counter(self._discard)
-        other._out = [Counter(out) for out in self._out]
+        other._discard = _copied(self._discard)
+        other._out = [_copied(out) for out in self._out]
         other._rows = [list(row) for row in self._rows]
         other._bishop_removed = [list(row) for row in self._bishop_removed]
         other._season_cards = list(self._season_cards)
@@ -544,6 +554,144 @@ class Game:
         other._discard_queue = list(self._discard_queue)
         other._legal = None
         return other
+
+    # ------------------------------------------------------------------ knowledge and samples
+
+    def follow(self, events: Iterable[Sequence[Any]]) -> None:
+        """Fold in ``events`` of a record that saw more (the open table's), as this engine's
+        observer is told them: another seat's dealt cards become a count, and a forced ``keep``
+        the open table played itself is played here.
+
+        >>> table = Game.new("zman", players=3, seed=2)
+        >>> view = Game.observe(table.record(), seat=1)
+        >>> view.follow(table.record()["events"])
+        >>> view.hand(1) == table.hand(1), view.hand_size(0)
+        (True, 10)
+        """
+        for event in events:
+            kind = event[0]
+            if kind == "choice":
+                self.resolve(event[3])
+            elif kind == "deal":
+                self.resolve(event[2] if self._knows_hand(event[1]) else None)
+            elif kind == "move":
+                self.play(event[2], reveal=event[3] if len(event) > 3 else None)
+            elif kind == "auto":
+                if self.observer is not None:
+                    self.play(event[2])
+            else:
+                raise ValueError(f"unknown event {event!r}")
+
+    def seen_by(self, seat: int) -> Game:
+        """The engine ``seat`` would be running now (as on the network): this game's record
+        folded through :meth:`observe` and :meth:`follow`. It knows ``seat``'s hand, the
+        public state, and the cards shown to everyone; nothing else.
+
+        >>> table = Game.new("zman-duel", players=2, seed=4)
+        >>> view = table.seen_by(0)
+        >>> view.observer, view.hand(0) == table.hand(0), view.legal_moves() == table.legal_moves()
+        (0, True, True)
+        """
+        record = self.record()
+        view = Game.observe(record, seat)
+        view.follow(record["events"])
+        return view
+
+    def unseen_cards(self, pile: int = 0) -> tuple[str, ...]:
+        """The cards of draw pile ``pile``'s deck this engine has seen nowhere, in notation
+        order: what the draw pile and the hidden part of every hand dealt from it are made of.
+
+        >>> g = Game.setup("zman-duel", players=2, hands=[["10", "10"], ["1"]],
+        ...                deck=[["6", "5"], ["2"]])
+        >>> g.seen_by(0).unseen_cards(0), g.seen_by(1).unseen_cards(0)
+        (('5', '6'), ('5', '6', '10', '10'))
+        """
+        deck = self._deck_total
+        seen = self._seen_in(pile)
+        return tuple(
+            card for card in sort_cards(deck) for _ in range(deck[card] - seen.get(card, 0))
+        )
+
+    def known_cards(self, seat: int) -> tuple[str, ...]:
+        """The cards this engine knows to be in ``seat``'s hand, in notation order: all of them
+        for a hand it sees; for another seat's, those shown to everyone (a mercenary a
+        Scarecrow took back, FFG's retained cards). :meth:`hidden_count` counts the rest.
+
+        >>> g = Game.setup("zman", 2, hands=[["10", "scarecrow"], ["2"]], battle="Firenze")
+        >>> g.play("play 10"); g.play("pass"); g.play("play scarecrow 10")
+        >>> view = g.seen_by(1)
+        >>> view.known_cards(0), view.hidden_count(0), view.hidden_count(1)
+        (('10',), 0, 0)
+        """
+        return sort_cards(self._hands[seat].elements())
+
+    def hidden_count(self, seat: int) -> int:
+        """How many of ``seat``'s cards this engine does not know (0 for a hand it sees)."""
+        return self._unknown[seat]
+
+    def determinise(self, rng: random.Random) -> Game:
+        """A complete open-table game consistent with everything this engine knows, sampled
+        with ``rng``: the unseen cards of each deck (:meth:`unseen_cards`) are shuffled and
+        dealt into the hidden part of every hand (cards known to be in a hand stay there), the
+        rest form the draw pile, and later chance (deals, fair choices) is answered from a seed
+        drawn from ``rng``. Every consistent deal is equally likely.
+
+        Run on a seat's engine (:meth:`observe`, :meth:`seen_by`), it is what that seat may
+        imagine; on an open table it keeps every hand and reshuffles the draw pile. The sample
+        is for looking ahead: it has no :meth:`record`, and :meth:`pending_draws` count from
+        the sample's own shuffle.
+
+        >>> import random
+        >>> view = Game.new("zman", players=3, seed=8).seen_by(2)
+        >>> sample = view.determinise(random.Random(1))
+        >>> sample.observer, sample.hand(2) == view.hand(2), len(sample.hand(0))
+        (None, True, 10)
+        """
+        sample = self.copy()
+        sample.observer = None
+        sample._sampled = True
+        sample._events = []
+        sample._chance_source = SeededChance(rng.getrandbits(64))
+        for pile in range(len(self._piles)):
+            pool = list(self.unseen_cards(pile))
+            rng.shuffle(pool)
+            taken = 0
+            for seat in self._seats_drawing_from(pile):
+                hidden = self._unknown[seat]
+                if hidden:
+                    sample._hands[seat].update(pool[taken : taken + hidden])
+                    sample._unknown[seat] = 0
+                    taken += hidden
+            rest = pool[taken:]
+            if len(rest) != self._pile_sizes[pile]:
+                raise AssertionError(
+                    f"{len(pool)} unseen cards for {taken} hidden ones and a draw pile of "
+                    f"{self._pile_sizes[pile]}: this engine has lost track of its cards"
+                )
+            sample._piles[pile] = Counter(rest)
+            sample._pile_start[pile] = sort_cards(rest)
+            sample._pile_dealt[pile] = 0
+        if sample.chance is not None:
+            sample._settle()
+        # else the sample stands where this engine stands, even before a `keep` that its
+        # dealt hand forces (an open table plays those itself once play resumes)
+        return sample
+
+    def _seats_drawing_from(self, pile: int) -> range:
+        return range(pile, pile + 1) if self.edition.per_seat_decks else range(self.players)
+
+    def _seen_in(self, pile: int) -> Counter[str]:
+        """Every card of pile ``pile``'s deck this engine has seen, wherever it lies now."""
+        seen = Counter(self._out[pile])
+        if not self.edition.per_seat_decks:
+            seen.update(self._discard)
+        for seat in self._seats_drawing_from(pile):
+            seen.update(self._hands[seat])
+            seen.update(self._rows[seat])
+        seen.update(
+            card for card, owner in self._season_cards if owner in self._seats_drawing_from(pile)
+        )
+        return seen
 
     def __repr__(self) -> str:
         return (
@@ -566,10 +714,11 @@ class Game:
         Raises :class:`InvalidMoveError` for text that is not a move and
         :class:`IllegalMoveError` for a move not legal now; the state is unchanged after either.
         """
-        if isinstance(move, str):
-            move = Move.parse(move)
-        elif not isinstance(move, Move):
-            raise InvalidMoveError(f"{move!r} is not a move")
+        if move.__class__ is not Move:
+            if isinstance(move, str):
+                move = Move.parse(move)
+            elif not isinstance(move, Move):
+                raise InvalidMoveError(f"{move!r} is not a move")
         seat = self._to_act
         if seat is None:
             raise IllegalMoveError(
@@ -577,12 +726,14 @@ class Game:
                 if self._phase == "over"
                 else "the game waits for a chance outcome"
             )
-        if move.verb == "play" and move.target_seat == seat:
+        if move.target_seat == seat and move.verb == "play":
             move = _play(str(move.card), move.target)
-        if self._knows_hand(seat):
-            if self._legal is None:
-                self._legal = self._generate_moves()
-            if move not in self._legal:
+        if self.observer is None or self.observer == seat:
+            legal = self._legal
+            if legal is None:
+                legal = self._legal = self._generate_moves()
+            # The moves legal_moves() handed out are these very objects: try identity first.
+            if not any(map(is_, legal, repeat(move))) and move not in legal:
                 raise IllegalMoveError(self._why_illegal(move, seat))
             revealed = sort_cards(self._hands[seat].elements()) if move.verb == "discard" else None
         else:
@@ -590,9 +741,7 @@ class Game:
         self._legal = None
         self._moves_played += 1
         self._events.append(
-            ["move", seat, str(move)]
-            if revealed is None
-            else ["move", seat, str(move), list(revealed)]
+            ("move", seat, move) if revealed is None else ("move", seat, move, revealed)
         )
         self._apply(move, seat, revealed)
         self._settle()
@@ -606,20 +755,27 @@ class Game:
         if isinstance(node, Choice):
             if not isinstance(outcome, int) or outcome not in node.seats:
                 raise ValueError(f"the {node.purpose} must be one of seats {node.seats}")
-            self._choices_made += 1
-            self._events.append(["choice", node.purpose, list(node.seats), outcome])
-            self._next_chance()
-            self._continue(outcome)
+            self._choose(node, outcome)
         else:
-            cards = self._check_deal(node, outcome)
-            pile = self._deck_of(node.seat)
-            self._events.append(["deal", node.seat, node.count if cards is None else list(cards)])
-            self._give(node.seat, pile, node.count, cards)
-            self._next_chance()
-            if self.chance is None:
-                self._continue(None)
-        self._legal = None
+            self._deal(node, self._check_deal(node, outcome))
         self._settle()
+
+    def _choose(self, node: Choice, seat: int) -> None:
+        """Apply a checked fair choice."""
+        self._choices_made += 1
+        self._events.append(("choice", node.purpose, node.seats, seat))
+        self._next_chance()
+        self._continue(seat)
+        self._legal = None
+
+    def _deal(self, node: Deal, cards: tuple[str, ...] | None) -> None:
+        """Apply a checked deal (None: cards this engine may not see)."""
+        self._events.append(("deal", node.seat, node.count if cards is None else cards))
+        self._give(node.seat, self._deck_of(node.seat), node.count, cards)
+        self._next_chance()
+        if self.chance is None:
+            self._continue(None)
+        self._legal = None
 
     # ------------------------------------------------------------------ start
 
@@ -769,7 +925,7 @@ class Game:
                 and self._has_mercenary(self._to_act)
             ):
                 seat = self._to_act
-                self._events.append(["auto", seat, "keep"])
+                self._events.append(("auto", seat, "keep"))
                 self._moves_played += 1
                 self._legal = None
                 self._continue_discard()
@@ -779,19 +935,19 @@ class Game:
     def _answer_from_seed(self, node: ChanceNode) -> None:
         source = self._chance_source
         assert source is not None
+        # The seeded source deals from this engine's own draw pile: its answers need no check.
         if isinstance(node, Choice):
-            self.resolve(source.choose(node, index=self._choices_made))
+            self._choose(node, source.choose(node, index=self._choices_made))
             return
         pile = self._deck_of(node.seat)
-        self.resolve(
-            source.deal(
-                node,
-                pile=pile,
-                epoch=self._pile_epoch[pile],
-                contents=self._pile_start[pile],
-                dealt=self._pile_dealt[pile],
-            )
+        cards = source.deal(
+            node,
+            pile=pile,
+            epoch=self._pile_epoch[pile],
+            contents=self._pile_start[pile],
+            dealt=self._pile_dealt[pile],
         )
+        self._deal(node, cards)
 
     def _check_deal(self, node: Deal, outcome: object) -> tuple[str, ...] | None:
         pile = self._deck_of(node.seat)
@@ -1148,9 +1304,9 @@ class Game:
             self._start_discard_step("_round_end")
 
     def _clear_battle(self) -> None:
+        per_seat = self.edition.per_seat_decks
         for seat, row in enumerate(self._rows):
-            for card in row:
-                self._throw_away(card, seat)
+            (self._out[seat] if per_seat else self._discard).update(row)
             row.clear()
         for card, owner in self._season_cards:
             self._throw_away(card, owner)
@@ -1200,7 +1356,7 @@ class Game:
 
     def _continue_discard(self) -> None:
         while self._discard_queue:
-            if sum(1 for size in self._sizes if size) < 2:
+            if len(self._sizes) - self._sizes.count(0) < 2:
                 break
             seat = self._discard_queue.pop(0)
             if self._sizes[seat] == 0:
@@ -1326,24 +1482,28 @@ class Game:
         return list(sort_cards(card for card in self._deck_total if self._could_hold(seat, card)))
 
     def _battle_moves(self, seat: int) -> list[Move]:
-        moves = []
-        for card in self._holdable(seat):
-            if card == "scarecrow":
-                moves.extend(self._scarecrow_moves(seat))
-            else:
-                moves.append(_play(card))
+        held = self._hands[seat] if self._knows_hand(seat) else self._holdable(seat)
+        moves = [move for card, move in _PLAY_MOVES if card in held]
+        if "scarecrow" in held:
+            at = sum(1 for move in moves if CARD_ORDER[str(move.card)] < _SCARECROW_ORDER)
+            moves[at:at] = self._scarecrow_moves(seat)
         moves.append(_PASS)
         return moves
 
     def _scarecrow_moves(self, seat: int) -> list[Move]:
-        moves = []
-        rows = (
-            enumerate(self._rows) if self.edition.scarecrow_any_row else [(seat, self._rows[seat])]
-        )
-        for owner, row in rows:
-            for target in sort_cards({card for card in row if card in MERCENARY_VALUE}):
-                moves.append(_play("scarecrow", target, None if owner == seat else owner))
-        return moves or [_play("scarecrow")]
+        if self.edition.scarecrow_any_row:
+            moves = [
+                move
+                for owner, row in enumerate(self._rows)
+                if row
+                for move in _scarecrow_takes(tuple(row), None if owner == seat else owner)
+            ]
+        else:
+            row = self._rows[seat]
+            moves = list(_scarecrow_takes(tuple(row), None)) if row else []
+        if not moves or self.edition.scarecrow_may_take_nothing:
+            moves.insert(0, _play("scarecrow"))
+        return moves
 
     def _retain_moves(self, seat: int) -> list[Move]:
         cards = self._holdable(seat)
@@ -1444,6 +1604,25 @@ class Game:
         return f"you cannot play {card_name(card)} now"
 
 
+_PLAY_MOVES = tuple((card, _play(card)) for card in CARD_ORDER if card != "scarecrow")
+"""Every card but the Scarecrow (whose moves depend on the rows) with its move, in notation
+order."""
+_SCARECROW_ORDER = CARD_ORDER["scarecrow"]
+
+
+@lru_cache(maxsize=1 << 14)
+def _scarecrow_takes(row: tuple[str, ...], whose: int | None) -> tuple[Move, ...]:
+    """A Scarecrow taking back each mercenary of ``row`` (seat ``whose``'s, None: one's own)."""
+    return tuple(_play("scarecrow", card, whose) for card in MERCENARIES if card in row)
+
+
+def _copied(counter: Counter[str]) -> Counter[str]:
+    """A copy of ``counter``, without the cost of ``Counter.__init__`` (several times faster)."""
+    copy: Counter[str] = Counter.__new__(Counter)
+    dict.update(copy, counter)
+    return copy
+
+
 def _most(counts: Sequence[int]) -> tuple[int, ...]:
     """The seats with the highest count."""
     best = max(counts)
@@ -1461,8 +1640,16 @@ def _checked_cards(cards: Iterable[str]) -> list[str]:
 
 def _deck_lists(edition: str, deck: Sequence[str] | Sequence[Sequence[str]]) -> list[list[str]]:
     if EDITIONS.get(edition) is not None and EDITIONS[edition].per_seat_decks:
-        return [list(d) for d in deck]
-    return [list(deck)]  # type: ignore[arg-type]
+        return [_checked_cards(d) for d in deck]
+    return [_checked_cards(deck)]  # type: ignore[arg-type]
+
+
+def _event_json(event: tuple[Any, ...]) -> list[Any]:
+    """An event as a record holds it: moves as text, card and seat lists as lists."""
+    return [
+        str(item) if isinstance(item, Move) else list(item) if isinstance(item, tuple) else item
+        for item in event
+    ]
 
 
 def _jsonable(record: Mapping[str, Any]) -> dict[str, Any]:

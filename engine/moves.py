@@ -47,7 +47,9 @@ class Move:
 
     - ``battle``/``favor``: ``region`` (``favor`` with ``region=None`` is ``favor none``);
     - ``play``: ``card``; for a Scarecrow, ``target`` is the mercenary taken back and
-      ``target_seat`` the row it comes from when it is not the player's own;
+      ``target_seat`` the row it comes from when it is not the player's own (``play scarecrow``
+      takes nothing: in the Z-Man editions only when nothing may be taken, in ``ffg`` and
+      ``eurogames`` at any time);
     - ``retain``: ``cards``, the (at most two) cards kept.
     """
 

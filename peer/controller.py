@@ -10,13 +10,15 @@ reason when a move is refused (and changes nothing then).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from crypto import PublicIdentity
 from engine import Game, SeatView
+from engine import Step as StrengthStep
 from peer.driver import Halt, Refusal, Table, TableEvent
 
 if TYPE_CHECKING:
@@ -68,6 +70,13 @@ class Snapshot:
     audited: bool
     record_hash: str
     step: int
+    breakdowns: tuple[tuple[StrengthStep, ...], ...] = ()
+    """Each seat's strength step by step (``Game.breakdown``), once the cards are dealt."""
+
+    @property
+    def final(self) -> bool:
+        """True for the last snapshot of a table: the game over and audited, or halted."""
+        return self.halt is not None or self.audited
 
     @property
     def my_turn(self) -> bool:
@@ -130,6 +139,7 @@ def snapshot_of(table: Table, since: float) -> Snapshot:
         audited=table.cards is not None,
         record_hash=table.record_hash() if game is not None and game.phase == "over" else "",
         step=0 if step is None else step.number,
+        breakdowns=() if game is None else tuple(map(game.breakdown, range(game.players))),
     )
 
 
@@ -149,7 +159,7 @@ class Controller:
         """Every event of the table so far, oldest first."""
         return self._node.events
 
-    async def changes(self) -> AsyncIterator[Snapshot]:
+    async def changes(self) -> AsyncGenerator[Snapshot, None]:
         """Each new snapshot as the table changes (the current one first)."""
         queue: asyncio.Queue[Snapshot] = asyncio.Queue()
         self._node.listeners.add(queue)
@@ -163,6 +173,16 @@ class Controller:
                 yield snapshot
         finally:
             self._node.listeners.discard(queue)
+
+    async def updates(self) -> AsyncGenerator[tuple[Snapshot, list[TableEvent]], None]:
+        """Each new snapshot (as :meth:`changes`) with the events since the previous one; every
+        event so far comes with the first."""
+        taken = 0
+        async with contextlib.aclosing(self.changes()) as changes:
+            async for snapshot in changes:
+                events = self.events[taken:]
+                taken += len(events)
+                yield snapshot, events
 
     async def game(self) -> Game | None:
         """A copy of this seat's own engine (what a bot may look at), or None before the deal."""

@@ -10,6 +10,9 @@ peers' addresses, and publishes a new :class:`~peer.controller.Snapshot`.
 Every peer follows every other peer it knows of: a ``Subscribe`` stream sends it every entry
 that peer holds beyond what it has, then each new one. A peer that goes away is retried with
 a short backoff; on its return the stream resumes from where this peer stopped.
+
+The owner's programs drive the seat through the controller service, which the node serves
+beside the ``Peer`` service (:mod:`peer.controller_service`).
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from grpc_reflection.v1alpha import reflection
 from condottiere.v1 import peer_pb2
 from crypto import Identity
 from peer.controller import Controller, Snapshot, snapshot_of
+from peer.controller_service import ControllerServer
 from peer.driver import MemoryKeeper, Table, TableEvent
 from peer.entries import MAX_ENTRY_BYTES, Rejection
 from peer.limits import (
@@ -147,6 +151,8 @@ class Node:
         """What came from followed peers and was turned away (nobody at the table is
         blamed: an entry that is not even read, or an author with no seat)."""
         self.controller = Controller(self)
+        self.controller_server = ControllerServer(self.controller, store)
+        """The controller service, for the owner's programs (:mod:`peer.controller_service`)."""
         self.trace = Trace(trace)
         self._executor = ThreadPoolExecutor(1, thread_name_prefix="table")
         self._server: grpc.aio.Server | None = None
@@ -189,6 +195,7 @@ class Node:
         self.port = port
         self.address = f"{self.host}:{port}"
         self.store.set_setting("port", str(port).encode())
+        await self.controller_server.start()
         self._tasks = [
             asyncio.create_task(self._consume(), name="consume"),
             asyncio.create_task(self._watch_time(), name="watch"),
@@ -228,6 +235,7 @@ class Node:
         for task in [*self._tasks, *self._followed.values()]:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        await self.controller_server.stop()
         if self._server is not None:
             await self._server.stop(grace=0.2)
         self._executor.shutdown(wait=True)

@@ -14,6 +14,9 @@ from bots.strategy import battle_ended, moves_for
 from engine import EDITIONS, Game
 
 README = Path(__file__).resolve().parents[2] / "README.md"
+QUICK_BOTS = sorted(name for name in BOTS if name != "ismcts")
+"""The bots cheap enough to play many whole games here; ismcts searches hundreds of playouts a
+move, and tests/bots/test_ismcts.py runs the same checks on it with a small budget."""
 
 # Every edition at each player count, plus the ffg house rules (they add `cede`).
 TABLES = [
@@ -25,7 +28,7 @@ TABLES = [
 
 def mixed_bots(players: int, seed: int) -> list[Strategy]:
     """Greedy and random bots taking turns round the table."""
-    names = sorted(BOTS)
+    names = QUICK_BOTS
     return [
         make_bot(names[(seat + seed) % len(names)], seed * 100 + seat) for seat in range(players)
     ]
@@ -65,7 +68,7 @@ def test_bots_choose_only_legal_moves_in_the_phases_few_games_reach() -> None:
         assert bot.choose(cede, cede.to_act) in cede.legal_moves()
 
 
-@pytest.mark.parametrize("name", sorted(BOTS))
+@pytest.mark.parametrize("name", QUICK_BOTS)
 @pytest.mark.parametrize("edition", sorted(EDITIONS))
 def test_a_bot_replays_the_same_game_for_the_same_seed(name: str, edition: str) -> None:
     players = EDITIONS[edition].min_players + 1 if edition != "zman-duel" else 2
@@ -126,7 +129,7 @@ def test_a_bot_asked_for_a_seat_that_is_not_to_act_refuses(name: str) -> None:
 
 
 def test_make_bot_names_the_known_bots_when_the_name_is_unknown() -> None:
-    with pytest.raises(ValueError, match="known: greedy, random"):
+    with pytest.raises(ValueError, match="known: greedy, ismcts, random"):
         make_bot("clever", seed=0)
 
 
@@ -323,7 +326,7 @@ def feed(view: Game, event: list[Any]) -> None:
         view.play(event[2], reveal=event[3] if len(event) > 3 else None)
 
 
-@pytest.mark.parametrize("name", sorted(BOTS))
+@pytest.mark.parametrize("name", QUICK_BOTS)
 @pytest.mark.parametrize("edition", sorted(EDITIONS))
 def test_a_bot_chooses_the_same_move_from_its_own_seat_view_as_at_the_open_table(
     name: str, edition: str

@@ -121,7 +121,7 @@ def test_an_unknown_edition_exits_2_listing_the_editions(
         (["--players", "7"], "edition zman is played by 2 to 6 players, not 7"),
         (["--edition", "zman-duel", "--players", "4"], "played by exactly 2 players, not 4"),
         (["--players", "2", "--bots", "greedy,random,greedy"], "3 bots given for 2 seats"),
-        (["--bots", "greedy,clever"], "unknown bot 'clever' (choose from greedy, random)"),
+        (["--bots", "greedy,clever"], "unknown bot 'clever' (choose from greedy, ismcts, random)"),
         (["--delay", "-1"], "must be 0 or more"),
         (["--max-battles", "0"], "must be 1 or more"),
         (["--seed", "seven"], "invalid int value: 'seven'"),

@@ -154,23 +154,44 @@ def test_a_discarded_hand_is_shown_and_checked_for_mercenaries() -> None:
     assert public_state(view) == public_state(table)
 
 
-def test_a_seat_view_accepts_another_seats_retain_of_two_cards_in_notation_order() -> None:
-    """Regression: a seat view listed the cards another seat could retain in deck order, so
-    ``retain courtesan drummer`` (notation order) was refused in ffg."""
-    table = Game.setup(
-        "ffg", 2, hands=[["courtesan", "drummer", "1"], ["10"]], deck=[], battle="Firenze",
-        first=1,
-    )  # fmt: skip
+def test_a_seat_view_accepts_another_seat_retaining_cards_listed_in_notation_order() -> None:
+    # The ffg deck lists the Scarecrow before the Courtesan; the notation sorts them the other way.
+    table = Game.setup("ffg", 2, hands=[["10", "courtesan", "scarecrow"], ["1"]], battle="Firenze")
+    for move in ("play 10", "play 1", "pass", "battle Roma"):
+        table.play(move)
+    assert (table.phase, table.to_act) == ("retain", 0)
+    table.play("retain courtesan scarecrow")
     view = Game.observe(table.record(), 1)
     for event in table.record()["events"]:
         feed(view, event)
-    # seat 1 wins Firenze with its only card and opens the next battle; seat 0 is then the
-    # only seat holding cards, so it retains up to two of them before the refill
-    for move in ("play 10", "pass", "battle Roma"):
-        table.play(move)
-        view.play(move)
-    assert (table.phase, table.to_act) == ("retain", 0) == (view.phase, view.to_act)
-    table.play("retain courtesan drummer")
-    view.play("retain courtesan drummer")  # refused before the fix
-    assert view.record()["events"][-1] == ["move", 0, "retain courtesan drummer"]
-    assert view.phase == "chance"  # the refill follows
+    assert public_state(view) == public_state(table)
+
+
+@pytest.mark.parametrize(("edition", "players", "options"), TABLES[::4])
+def test_seen_by_is_the_seats_own_engine_folded_from_the_tables_record(
+    edition: str, players: int, options: tuple[str, ...]
+) -> None:
+    table = Game.new(edition, players, seed=7, options=options)
+    rng = random.Random(7)
+    for _ in range(60):
+        if table.to_act is None:
+            break
+        table.play(rng.choice(table.legal_moves()))
+    for seat in range(players):
+        view = table.seen_by(seat)
+        fed = Game.observe(table.record(), seat)
+        for event in table.record()["events"]:
+            feed(fed, event)
+        assert view.observer == seat
+        assert public_state(view) == public_state(fed) == public_state(table)
+        assert view.hand(seat) == table.hand(seat)
+        assert view.hidden_count(seat) == 0
+        assert all(view.hidden_count(other) + len(view.known_cards(other))
+                   == table.hand_size(other) for other in range(players))  # fmt: skip
+        assert view.record() == fed.record()
+
+
+def test_follow_refuses_an_event_it_does_not_know() -> None:
+    view = Game.observe({"edition": "zman", "players": 3}, seat=0)
+    with pytest.raises(ValueError, match="unknown event"):
+        view.follow([["shuffle", 0]])

@@ -73,16 +73,23 @@ class Peers:
 
     def start(self, args: Sequence[str], data: Path) -> PeerProcess:
         command = [sys.executable, "-m", "cli.main", *args, "--data", str(data)]
+        return self.start_program(command, data, args)
+
+    def start_program(
+        self, command: Sequence[str], data: Path, args: Sequence[str] | None = None
+    ) -> PeerProcess:
+        """Start any program beside the peers (a bot in another language), tracked the same
+        way; ``args`` is what the test calls it (default: the command)."""
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         process = subprocess.Popen(
-            command,
+            list(command),
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,
             text=True,
             env=env,
         )
-        peer = PeerProcess(list(args), data, process)
+        peer = PeerProcess(list(command if args is None else args), data, process)
         self.started.append(peer)
         reader = threading.Thread(
             target=_read, args=(process, peer.lines), name=f"read-{process.pid}", daemon=True

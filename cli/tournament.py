@@ -1,0 +1,419 @@
+"""``condottiere tournament``: many offline games between bots, on every core, and their figures.
+
+The bots named on the command line sit at one table, one per seat; seats rotate from game to
+game (the bot listed first plays seat 0 in game 0, seat 1 in game 1, ...), so no bot keeps the
+first move. Game ``i`` is dealt from seed ``seed + i`` and its bots are seeded from it too, so a
+run with iteration budgets is reproducible (a time budget depends on the machine's speed).
+
+For each kind of bot it reports the **win share** per seat it held (a shared victory counts
+``1/k`` to each of the ``k`` winners; a drawn duel counts to nobody), with a 95% confidence
+interval over games, the **battles won** and the **regions held** at the end (``zman-duel``:
+battles won) per seat and game, and the **moves per second** it chose.
+
+>>> report = run_tournament(TournamentSettings("zman-duel", ("greedy", "random"), games=4,
+...                                            seed=1, jobs=1))
+>>> report.games, round(sum(line.wins for line in report.lines) + report.draws, 6)
+(4, 4.0)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from typing import Any, TextIO
+
+from bots import BOTS, SEARCHING_BOTS, Budget, Strategy, make_bot
+from engine import EDITIONS, OPTIONS, Game
+
+__all__ = [
+    "BotLine",
+    "GameResult",
+    "TournamentReport",
+    "TournamentSettings",
+    "add_tournament_parser",
+    "play_game",
+    "render_report",
+    "run_tournament",
+    "tournament_command",
+]
+
+Z_95 = 1.959964
+"""The standard normal quantile of a two-sided 95% interval."""
+DEFAULT_GAMES = 100
+
+
+@dataclass(frozen=True)
+class TournamentSettings:
+    """What a tournament plays: the edition, one bot name per seat, how many games from which
+    seed, on how many processes, and how long searching bots think."""
+
+    edition: str
+    bots: tuple[str, ...]
+    games: int
+    seed: int = 1
+    jobs: int = 1
+    budget: Budget | None = None
+    """For the searching bots; None keeps their default (an iteration budget)."""
+    options: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One game's figures, indexed by the bot's place in the list (not by seat)."""
+
+    index: int
+    seats: tuple[int, ...]
+    shares: tuple[float, ...]
+    battles_won: tuple[int, ...]
+    regions: tuple[int, ...]
+    moves: tuple[int, ...]
+    seconds: tuple[float, ...]
+    drawn: bool
+
+
+@dataclass(frozen=True)
+class BotLine:
+    """One kind of bot's figures over the whole tournament, per seat it held and per game."""
+
+    bot: str
+    seats: int
+    wins: float
+    """Victories summed over its seats and games (shared ones fractionally)."""
+    win_share: float
+    low: float
+    high: float
+    battles_won: float
+    regions_held: float
+    moves: int
+    moves_per_second: float
+
+
+@dataclass(frozen=True)
+class TournamentReport:
+    """Everything a tournament measured."""
+
+    edition: str
+    bots: tuple[str, ...]
+    games: int
+    seed: int
+    jobs: int
+    budget: str
+    seconds: float
+    draws: int
+    shared_victories: int
+    lines: tuple[BotLine, ...] = field(default_factory=tuple)
+
+    def as_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def play_game(settings: TournamentSettings, index: int) -> GameResult:
+    """Play game ``index`` of the tournament: seeded from ``settings.seed + index``, the bot
+    listed ``i``-th at seat ``(i + index) mod n``."""
+    players = len(settings.bots)
+    game_seed = settings.seed + index
+    seat_of = tuple((place + index) % players for place in range(players))
+    bots: list[Strategy | None] = [None] * players
+    for place, name in enumerate(settings.bots):
+        bots[seat_of[place]] = make_bot(name, game_seed * 101 + place, settings.budget)
+    game = Game.new(settings.edition, players, seed=game_seed, options=settings.options)
+    battles = [0] * players
+    moves = [0] * players
+    seconds = [0.0] * players
+    while game.to_act is not None:
+        seat = game.to_act
+        bot = bots[seat]
+        assert bot is not None
+        started = time.perf_counter()
+        move = bot.choose(game, seat)
+        seconds[seat] += time.perf_counter() - started
+        moves[seat] += 1
+        before = game.last_battle
+        game.play(move)
+        result = game.last_battle
+        if result is not before and result is not None and result.winner is not None:
+            battles[result.winner] += 1
+    winners = game.winners
+    held = game.battles_won
+    return GameResult(
+        index=index,
+        seats=seat_of,
+        shares=tuple(
+            1 / len(winners) if seat_of[place] in winners else 0.0 for place in range(players)
+        ),
+        battles_won=tuple(battles[seat_of[place]] for place in range(players)),
+        regions=tuple(held[seat_of[place]] for place in range(players)),
+        moves=tuple(moves[seat_of[place]] for place in range(players)),
+        seconds=tuple(seconds[seat_of[place]] for place in range(players)),
+        drawn=not winners,
+    )
+
+
+def _play_indexed(job: tuple[TournamentSettings, int]) -> GameResult:
+    return play_game(*job)
+
+
+def run_tournament(
+    settings: TournamentSettings, progress: TextIO | None = None
+) -> TournamentReport:
+    """Play every game of ``settings`` (on ``settings.jobs`` processes) and sum them up;
+    ``progress``, when given, is told how many games are done as they finish."""
+    started = time.perf_counter()
+    jobs = [(settings, index) for index in range(settings.games)]
+    results: list[GameResult] = []
+    if settings.jobs == 1:
+        for job in jobs:
+            results.append(_play_indexed(job))
+            _show_progress(progress, len(results), settings.games)
+    else:
+        with ProcessPoolExecutor(max_workers=settings.jobs) as pool:
+            for result in pool.map(_play_indexed, jobs, chunksize=1):
+                results.append(result)
+                _show_progress(progress, len(results), settings.games)
+    if progress is not None:
+        progress.write("\n")
+    return _summarise(settings, results, time.perf_counter() - started)
+
+
+def _show_progress(progress: TextIO | None, done: int, games: int) -> None:
+    if progress is not None:
+        progress.write(f"\r{done}/{games} games played")
+        progress.flush()
+
+
+def _summarise(
+    settings: TournamentSettings, results: Sequence[GameResult], seconds: float
+) -> TournamentReport:
+    games = len(results)
+    lines = []
+    for name in dict.fromkeys(settings.bots):
+        places = [place for place, bot in enumerate(settings.bots) if bot == name]
+        per_game = [sum(r.shares[p] for p in places) / len(places) for r in results]
+        share = sum(per_game) / games
+        spread = math.sqrt(sum((x - share) ** 2 for x in per_game) / max(games - 1, 1))
+        margin = Z_95 * spread / math.sqrt(games)
+        moves = sum(r.moves[p] for r in results for p in places)
+        thinking = sum(r.seconds[p] for r in results for p in places)
+        lines.append(
+            BotLine(
+                bot=name,
+                seats=len(places),
+                wins=sum(r.shares[p] for r in results for p in places),
+                win_share=share,
+                low=max(0.0, share - margin),
+                high=min(1.0, share + margin),
+                battles_won=sum(r.battles_won[p] for r in results for p in places)
+                / (games * len(places)),
+                regions_held=sum(r.regions[p] for r in results for p in places)
+                / (games * len(places)),
+                moves=moves,
+                moves_per_second=moves / thinking if thinking else 0.0,
+            )
+        )
+    return TournamentReport(
+        edition=settings.edition,
+        bots=settings.bots,
+        games=games,
+        seed=settings.seed,
+        jobs=settings.jobs,
+        budget=_budget_text(settings.budget),
+        seconds=seconds,
+        draws=sum(1 for r in results if r.drawn),
+        shared_victories=sum(1 for r in results if sum(1 for x in r.shares if x) > 1),
+        lines=tuple(lines),
+    )
+
+
+def _budget_text(budget: Budget | None) -> str:
+    if budget is None:
+        return "default"
+    parts = []
+    if budget.iterations is not None:
+        parts.append(f"{budget.iterations} iterations")
+    if budget.seconds is not None:
+        parts.append(f"{budget.seconds:g} s")
+    return " or ".join(parts) + " a move"
+
+
+def render_report(report: TournamentReport) -> str:
+    """The report as the table the command prints."""
+    edition = EDITIONS[report.edition]
+    rows = [["bot", "seats", "win share", "95% CI", "battles won", "regions held", "moves/s"]]
+    for line in report.lines:
+        rows.append(
+            [
+                line.bot,
+                str(line.seats),
+                f"{line.win_share:.1%}",
+                f"[{line.low:.1%}, {line.high:.1%}]",
+                f"{line.battles_won:.2f}",
+                f"{line.regions_held:.2f}",
+                f"{line.moves_per_second:,.1f}",
+            ]
+        )
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    table = [
+        "  ".join(
+            [row[0].ljust(widths[0])]
+            + [cell.rjust(width) for cell, width in zip(row[1:], widths[1:], strict=True)]
+        )
+        for row in rows
+    ]
+    searching = sorted({bot for bot in report.bots if bot in SEARCHING_BOTS})
+    budget = f"; {', '.join(searching)} budget: {report.budget}" if searching else ""
+    return "\n".join(
+        [
+            f"tournament: {edition.title} [{report.edition}], {len(report.bots)} seats, "
+            f"{report.games} games from seed {report.seed}, {report.jobs} processes{budget}",
+            f"bots: {', '.join(report.bots)} (seats rotate every game)",
+            "",
+            *table,
+            "",
+            f"win share per seat held (fair share {1 / len(report.bots):.1%}); shared victories: "
+            f"{report.shared_victories} games; draws: {report.draws}; "
+            f"{report.seconds:,.1f} s ({report.games / report.seconds:,.2f} games/s)",
+        ]
+    )
+
+
+# ------------------------------------------------------------------------ the command line
+
+
+def _bot_names(text: str) -> tuple[str, ...]:
+    names = tuple(name.strip().lower() for name in text.split(","))
+    unknown = [name for name in names if name not in BOTS]
+    if unknown:
+        raise argparse.ArgumentTypeError(
+            f"unknown bot {unknown[0]!r} (choose from {', '.join(sorted(BOTS))})"
+        )
+    return names
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {text}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0, not {text}")
+    return value
+
+
+def add_tournament_parser(commands: Any) -> argparse.ArgumentParser:
+    """Add the ``tournament`` sub-command to ``commands`` (an argparse sub-parsers object)."""
+    parser: argparse.ArgumentParser = commands.add_parser(
+        "tournament",
+        help="play many offline games between bots on every core and compare them",
+        description="Play many offline games between bots, one bot per seat, rotating the "
+        "seats every game, on every core; print each bot's win share with a 95% confidence "
+        "interval, its average battles won and regions held, and its moves per second.",
+    )
+    parser.set_defaults(command_parser=parser)
+    parser.add_argument(
+        "--bots",
+        type=_bot_names,
+        required=True,
+        metavar="NAME,NAME,...",
+        help=f"one strategy per seat, e.g. ismcts,greedy,greedy,greedy; known: "
+        f"{', '.join(sorted(BOTS))}",
+    )
+    parser.add_argument(
+        "--edition", default="zman", choices=sorted(EDITIONS), help="rules edition (default zman)"
+    )
+    parser.add_argument(
+        "--games", type=_count, default=DEFAULT_GAMES,
+        help=f"games to play (default {DEFAULT_GAMES})",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=1, help="seed of the first game; game i uses seed+i (default 1)"
+    )
+    parser.add_argument(
+        "--jobs", type=_count, help="processes to play on (default: one per core)"
+    )
+    parser.add_argument(
+        "--seconds-per-move",
+        type=_seconds,
+        metavar="S",
+        help="searching bots (ismcts) think S seconds a move; a run is then not exactly "
+        "reproducible (default: their iteration budget)",
+    )
+    parser.add_argument(
+        "--iterations",
+        type=_count,
+        metavar="N",
+        help="searching bots (ismcts) run at most N iterations a move (with --seconds-per-move: "
+        "whichever comes first)",
+    )
+    parser.add_argument(
+        "--options",
+        default="",
+        metavar="OPTION,...",
+        help=f"house rules of the edition ({', '.join(sorted(OPTIONS))} in ffg)",
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="print the figures as JSON, for scripts"
+    )
+    return parser
+
+
+def tournament_settings(
+    parser: argparse.ArgumentParser, args: argparse.Namespace
+) -> TournamentSettings:
+    """The settings ``args`` ask for; bad input exits with status 2 and a message."""
+    edition = EDITIONS[args.edition]
+    seats = len(args.bots)
+    if not edition.min_players <= seats <= edition.max_players:
+        span = (
+            f"exactly {edition.min_players}"
+            if edition.min_players == edition.max_players
+            else f"{edition.min_players} to {edition.max_players}"
+        )
+        parser.error(
+            f"{seats} bots given, but edition {args.edition} is played by {span} players "
+            "(give one bot per seat)"
+        )
+    options = tuple(option for option in args.options.split(",") if option)
+    try:
+        edition.with_options(options)
+    except ValueError as error:
+        parser.error(str(error))
+    budget = None
+    if args.seconds_per_move is not None or args.iterations is not None:
+        budget = Budget(iterations=args.iterations, seconds=args.seconds_per_move)
+    return TournamentSettings(
+        edition=args.edition,
+        bots=args.bots,
+        games=args.games,
+        seed=args.seed,
+        jobs=args.jobs or os.cpu_count() or 1,
+        budget=budget,
+        options=options,
+    )
+
+
+def tournament_command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """Run ``condottiere tournament`` as ``args`` say; the exit status."""
+    settings = tournament_settings(parser, args)
+    report = run_tournament(settings, progress=sys.stderr if sys.stderr.isatty() else None)
+    if args.json:
+        print(json.dumps(report.as_json(), indent=2))
+    else:
+        print(render_report(report))
+    return 0

@@ -1,0 +1,82 @@
+#!/usr/bin/env node
+// A Condottiere bot in JavaScript. It plays one seat through the controller service of the
+// seat's peer (condottiere.v1.Controller), read straight from proto/condottiere/v1/*.proto.
+//
+//   node bot.js DATA_DIR   -- DATA_DIR: the data directory of a peer started with --headless
+//
+// Strategy: in a battle, play the smallest mercenary while not ahead, else pass; keep a hand
+// rather than discard it; anywhere else (where to fight, the Favor), the first legal move.
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+const grpc = require('@grpc/grpc-js');
+const protoLoader = require('@grpc/proto-loader');
+
+const PROTO_DIR = process.env.CONDOTTIERE_PROTO || path.join(__dirname, '..', '..', 'proto');
+const definition = protoLoader.loadSync('condottiere/v1/controller.proto', {
+  includeDirs: [PROTO_DIR], keepCase: true, longs: Number, defaults: true,
+});
+const { Controller } = grpc.loadPackageDefinition(definition).condottiere.v1;
+
+const safeMove = (moves) => (moves.includes('pass') ? 'pass' : moves[0]);
+
+function choose({ seat, view }) {
+  const moves = view.legal_moves;
+  if (view.phase === 'discard') return 'keep';
+  if (view.phase !== 'battle') return moves[0];
+  const mine = view.rows[seat].strength;
+  const best = Math.max(...view.rows.filter((_, other) => other !== seat).map((r) => r.strength));
+  const value = (move) => Number(move.split(' ')[1]);
+  const mercenaries = moves.filter((move) => /^play \d+$/.test(move));
+  mercenaries.sort((a, b) => value(a) - value(b));
+  return mine <= best && mercenaries.length > 0 ? mercenaries[0] : safeMove(moves);
+}
+
+const dataDir = process.argv[2];
+if (!dataDir) {
+  console.error('usage: node bot.js DATA_DIR (the data directory of a peer started with --headless)');
+  process.exit(2);
+}
+const read = (name) => {
+  try {
+    return fs.readFileSync(path.join(dataDir, name), 'utf8').trim();
+  } catch {
+    console.error(`no ${name} in ${dataDir}: is a peer running on that data directory?`);
+    process.exit(2);
+  }
+};
+const controller = new Controller(read('controller.address'), grpc.credentials.createInsecure());
+const owner = new grpc.Metadata();
+owner.add('authorization', `Bearer ${read('controller.token')}`);
+
+function submit(move, fallback) {
+  console.log(`> ${move}`);
+  controller.Submit({ move }, owner, (error, reply) => {
+    if (error) console.error(`submit failed: ${error.details}`);
+    else if (!reply.applied) {
+      console.log(`refused: ${reply.reason}`);
+      if (fallback && fallback !== move) submit(fallback);
+    }
+  });
+}
+
+let last = null;
+let answered = -1; // the table's step this bot last moved at
+const updates = controller.Watch({}, owner);
+updates.on('data', (update) => {
+  last = update;
+  for (const event of update.events) console.log(event.text);
+  if (update.my_turn && update.step !== answered) {
+    answered = update.step;
+    submit(choose(update), safeMove(update.view.legal_moves));
+  }
+});
+updates.on('end', () => {
+  if (last && last.halt) console.log(`the table stopped: ${last.halt.detail}`);
+  else if (last) console.log(`game over: winners ${last.winners.map((s) => `seat ${s}`).join(', ')}`);
+  controller.close();
+});
+updates.on('error', (error) => {
+  console.error(`the controller service refused or failed: ${error.details}`);
+  process.exit(1);
+});
