@@ -22,6 +22,7 @@ from condottiere.v1 import log_pb2
 from engine import Move, card_flow
 from peer.coin import Flip
 from peer.controller import snapshot_of
+from peer.controller_service import update_of
 from peer.driver import Table
 from peer.entries import MAX_ENTRY_BYTES, LogEntry, Reason, make_entry, read_entry
 from tests.peer.cheats import (
@@ -875,3 +876,23 @@ def test_a_seated_peers_mutated_entries_are_each_refused_or_halt_and_never_crash
     assert run.sent == 400 and run.probes > 5
     kinds = {outcome.split(":")[0] for outcome in run.outcomes}
     assert {"refused", "halt"} <= kinds, run.outcomes
+
+
+# ------------------------------------------------------------------- shown to the owner
+
+
+def test_a_programs_controller_stream_carries_every_blame_with_its_signed_evidence() -> None:
+    halted = CheatHarness("zman-duel", 2, CopiedKeyProof, seat=1, seed=36)
+    refused = CheatHarness("zman-duel", 2, ReadyForAnotherSeating, seat=1, seed=37)
+    for harness in (halted, refused):
+        witness = harness.witnesses[0]
+        snapshot = snapshot_of(witness, 0.0)
+        update = update_of(snapshot, witness.events, 0.0, snapshot.refusals)
+        (forged,) = harness.forged.values()
+        if harness is halted:
+            assert update.halt.seat == 1 and update.halt.reason == "bad-proof"
+            assert forged in update.halt.evidence
+        else:
+            assert not update.HasField("halt")
+            assert [(r.seat, r.reason) for r in update.refusals] == [(1, "unexpected")]
+            assert forged in update.refusals[0].evidence
