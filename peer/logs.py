@@ -33,13 +33,14 @@ from peer.entries import LogEntry, Reason, Rejection
 
 __all__ = ["MAX_HELD_BYTES", "MAX_LOG_BYTES", "MAX_LOG_ENTRIES", "Logs", "Suspicion"]
 
-MAX_HELD_BYTES = 16 << 20
-"""How many bytes of entries from ahead of an author's log are held, at most, per author."""
 MAX_LOG_ENTRIES = 8192
 MAX_LOG_BYTES = 8 << 20
 """The most one author's log may hold at one table (a whole game is a few hundred entries
 and well under a megabyte): an author that floods its log stops at the same entry on every
 peer, and no peer holds more of it."""
+MAX_HELD_BYTES = MAX_LOG_BYTES
+"""How many bytes of entries from ahead of an author's log are held, at most, per author
+(more could never fit in its log)."""
 
 
 @dataclass(frozen=True)
