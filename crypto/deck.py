@@ -47,7 +47,7 @@ from crypto.codec import (
 from crypto.context import Context
 from crypto.elgamal import Ciphertext, decrypt, trivial
 from crypto.errors import DecodeError, VerificationError
-from crypto.group import L, Point, mul_base, random_scalar
+from crypto.group import GroupError, L, Point, mul_base, random_scalar
 from crypto.keys import KeyAnnouncement, joint_key, prove_key
 from crypto.shares import (
     DecryptionShare,
@@ -327,16 +327,22 @@ class Deck:
 
     def accept_keys(self, announcements: Sequence[KeyAnnouncement]) -> None:
         """Check every seat's key proof (seat ``i`` is the i-th) and start the first deck."""
+        joint = self.check_keys(announcements)
+        self.joint_key = joint
+        self.keys = tuple(a.key for a in announcements)
+        start = tuple(trivial(point, self.joint_key) for point in self.codebook.points)
+        self._rounds.append(_Round(sources=self.codebook.cards, steps=[start]))
+
+    def check_keys(self, announcements: Sequence[KeyAnnouncement]) -> Point:
+        """Check every seat's key proof as :meth:`accept_keys` does, changing nothing (a caller
+        with several decks checks them all before it starts any); the joint key."""
         if self._rounds:
             raise ValueError("the keys are already in")
         if len(announcements) != self.seats:
             raise ValueError(f"{self.seats} seats need {self.seats} keys")
         if self.seat is not None and announcements[self.seat].key != self.announcement.key:
             raise ValueError(f"the key given for seat {self.seat} is not this deck's own")
-        self.joint_key = joint_key(announcements, self._context(0, 0))
-        self.keys = tuple(a.key for a in announcements)
-        start = tuple(trivial(point, self.joint_key) for point in self.codebook.points)
-        self._rounds.append(_Round(sources=self.codebook.cards, steps=[start]))
+        return joint_key(announcements, self._context(0, 0))
 
     def _key(self) -> Point:
         if self.joint_key is None:
@@ -396,22 +402,34 @@ class Deck:
         return ShareBatch(self.round, owner, ordered, tuple(shares))
 
     def accept_shares(self, seat: int, batch: ShareBatch, *, verify: bool = True) -> None:
-        """Verify ``seat``'s shares and record them (and who the cards are dealt to).
+        """Verify ``seat``'s shares and record them (and who the cards are dealt to): the same
+        as :meth:`check_shares` then :meth:`record_shares`.
+
+        Only the current round is dealt: shares for an earlier round (whose cards are in
+        hands, on the table or back in the deck) are blamed on their maker.
 
         ``verify=False`` records the shares now and checks their proofs only when they are
         needed: when the card is opened (:meth:`open`) or shown (:meth:`check_reveal`). A seat
         needs the shares of a card dealt to another seat only once that card is shown, so it
         verifies them then, once, or never for a card that stays hidden.
         """
+        self.record_shares(seat, batch, self.check_shares(seat, batch, verify=verify), verify)
+
+    def check_shares(
+        self, seat: int, batch: ShareBatch, *, verify: bool = True
+    ) -> list[ShareCheck]:
+        """Check ``seat``'s batch as :meth:`accept_shares` does, without recording anything
+        (a caller with several batches checks them all before it records any); the checks,
+        for :meth:`record_shares`."""
         if not 0 <= seat < self.seats:
             raise ValueError(f"no seat {seat}")
         if batch.owner == seat:
             raise VerificationError(seat, "published shares of its own cards")
         if not 0 <= batch.owner < self.seats:
             raise VerificationError(seat, f"dealt cards to seat {batch.owner}, who is not playing")
-        if not 0 <= batch.round < len(self._rounds) or (
-            batch.round == self.round and not self.ready
-        ):
+        if batch.round < self.round:
+            raise VerificationError(seat, f"shares for round {batch.round}, which is over")
+        if batch.round != self.round or not self.ready:
             raise VerificationError(seat, f"shares for round {batch.round}, which is not dealt")
         record = self._rounds[batch.round]
         context = self._context(batch.round, seat)
@@ -428,10 +446,17 @@ class Deck:
             checks.append(ShareCheck(share, self.keys[seat], ciphertext, position, context))
         if verify:
             verify_shares(checks)
+        return checks
+
+    def record_shares(
+        self, seat: int, batch: ShareBatch, checks: Sequence[ShareCheck], verified: bool
+    ) -> None:
+        """Record a batch :meth:`check_shares` passed (``verified``: with its proofs)."""
+        record = self._rounds[batch.round]
         for check in checks:
             record.owners[check.position] = batch.owner
             record.shares.setdefault(check.position, {})[seat] = check.share.share
-            if not verify:
+            if not verified:
                 record.unchecked.setdefault(check.position, {})[seat] = check
 
     def verify_pending(self, slots: Iterable[Slot]) -> None:
@@ -482,9 +507,15 @@ class Deck:
     # -- face up -------------------------------------------------------------------------------
 
     def make_reveal(self, slot: Slot) -> Reveal:
-        """Show this seat's card at ``slot`` to everyone: its share with proof, and the card."""
+        """Show this seat's card at ``slot`` to everyone: its share with proof, and the card.
+
+        A card that went back into the deck is refused (:class:`ValueError`): its share would
+        let anyone decrypt a card that is face down in a later round.
+        """
         seat = self._own()
         record = self._round_of(slot)
+        if slot in self._returned:
+            raise ValueError(f"{slot} went back into the deck: it is no longer this seat's")
         card = record.opened.get(slot.position)
         if card is None:
             self.open(slot)
@@ -602,12 +633,18 @@ class Deck:
         for round_, record in enumerate(self._rounds):
             sources = [s if isinstance(s, PhysicalCard) else cards[s] for s in record.sources]
             expected = Counter(sources)
+            decoded: list[PhysicalCard | None] = list(sources)
             for seat, deck in enumerate(record.steps[1:]):
-                found = Counter(self.codebook.card_of(decrypt(c, whole)) for c in deck)
-                if found != expected:
+                decoded = [self._decrypted_card(c, whole) for c in deck]
+                if None in decoded:
+                    raise VerificationError(
+                        seat,
+                        f"shuffle of round {round_} changed the cards: one is no card of the deck",
+                    )
+                if Counter(decoded) != expected:
                     raise VerificationError(seat, f"shuffle of round {round_} changed the cards")
-            for position, ciphertext in enumerate(record.deck):
-                card = self._card(decrypt(ciphertext, whole))
+            for position, (ciphertext, card) in enumerate(zip(record.deck, decoded, strict=True)):
+                assert card is not None
                 cards[Slot(round_, position)] = card
                 self._audit_slot(record, position, ciphertext, card, secrets)
         for claim in claims:
@@ -622,6 +659,14 @@ class Deck:
                     claim.seat, f"claimed {claim.card!r} at {claim.slot}, but it is {actual.name!r}"
                 )
         return {slot: card.name for slot, card in cards.items()}
+
+    def _decrypted_card(self, ciphertext: Ciphertext, whole: int) -> PhysicalCard | None:
+        """The card ``ciphertext`` holds under the whole secret; None when it holds none (or
+        is not a ciphertext of points of the group at all)."""
+        try:
+            return self.codebook.card_of(decrypt(ciphertext, whole))
+        except GroupError:
+            return None
 
     def _audit_slot(
         self,

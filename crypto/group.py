@@ -40,6 +40,7 @@ __all__ = [
     "hash_to_point",
     "hash_to_scalar",
     "is_point",
+    "is_scalar",
     "mul",
     "mul_base",
     "multi_mul",
@@ -79,7 +80,23 @@ def is_point(data: bytes) -> bool:
     >>> is_point(BASE), is_point(bytes(32)), is_point(b"\\x01" + bytes(31))
     (True, False, False)
     """
-    return len(data) == POINT_BYTES and bool(_na.crypto_core_ed25519_is_valid_point(data))
+    return (
+        isinstance(data, bytes)
+        and len(data) == POINT_BYTES
+        and bool(_na.crypto_core_ed25519_is_valid_point(data))
+    )
+
+
+def is_scalar(k: object) -> bool:
+    """True when ``k`` is a canonical scalar: an ``int`` in ``[0, L)``.
+
+    A proof's responses must be canonical: ``s`` and ``s + L`` act alike on every point of
+    the group, so accepting both would let anyone alter a proof and keep it valid.
+
+    >>> is_scalar(L - 1), is_scalar(L), is_scalar(-1), is_scalar(True)
+    (True, False, False, False)
+    """
+    return type(k) is int and 0 <= k < L
 
 
 def decode_point(data: bytes) -> Point:

@@ -33,6 +33,7 @@ from crypto.group import (
     L,
     Point,
     is_point,
+    is_scalar,
     mul,
     mul_base,
     random_scalar,
@@ -86,6 +87,8 @@ def verify_key(announcement: KeyAnnouncement, context: Context) -> None:
     """Check the proof of ``context.seat``'s key; :class:`VerificationError` naming it otherwise."""
     if not is_point(announcement.key):
         raise VerificationError(context.seat, "public key is not a valid group element")
+    if not (is_scalar(announcement.challenge) and is_scalar(announcement.response)):
+        raise VerificationError(context.seat, "key proof: not a canonical scalar")
     try:
         commitment = sub(
             mul_base(announcement.response), mul(announcement.challenge, announcement.key)

@@ -36,6 +36,7 @@ from crypto.group import (
     L,
     Point,
     is_point,
+    is_scalar,
     mul,
     mul_base,
     random_scalar,
@@ -113,7 +114,14 @@ def make_share(
 def verify_share(
     share: DecryptionShare, key: Point, ciphertext: Ciphertext, position: int, context: Context
 ) -> None:
-    """Check a share by ``context.seat`` (key ``key``); :class:`VerificationError` if bad."""
+    """Check a share by ``context.seat`` (key ``key``); :class:`VerificationError` naming that
+    seat for a share that does not verify or is not even well formed."""
+    if not 0 <= position < 2**32:
+        raise VerificationError(context.seat, f"share for position {position}, which no deck has")
+    if not (is_scalar(share.challenge) and is_scalar(share.response)):
+        raise VerificationError(
+            context.seat, f"share proof for position {position}: not a canonical scalar"
+        )
     try:
         # libsodium refuses to multiply a point outside the group, so this also checks the share
         commitment_base = sub(mul_base(share.response), mul(share.challenge, key))

@@ -25,7 +25,7 @@ from engine import SeatView
 from engine import Step as StrengthStep
 from peer.access import TOKEN_FILE, carries_token, owner_token
 from peer.controller import Controller, Snapshot
-from peer.driver import TableEvent
+from peer.driver import Refusal, TableEvent
 
 if TYPE_CHECKING:
     from peer.store import Store
@@ -45,10 +45,13 @@ def _seat(seat: int | None) -> int:
 
 
 def update_of(
-    snapshot: Snapshot, events: Sequence[TableEvent], now: float
+    snapshot: Snapshot,
+    events: Sequence[TableEvent],
+    now: float,
+    refusals: Sequence[Refusal] = (),
 ) -> controller_pb2.Update:
-    """The ``Update`` message of ``snapshot`` with ``events``; ``now`` is ``time.monotonic()``,
-    to say how long the table has waited."""
+    """The ``Update`` message of ``snapshot`` with ``events`` and ``refusals`` (those new to
+    its stream); ``now`` is ``time.monotonic()``, to say how long the table has waited."""
     update = controller_pb2.Update(
         table_name=snapshot.table_name,
         variant=snapshot.variant,
@@ -67,6 +70,12 @@ def update_of(
         winners=snapshot.winners,
         audited=snapshot.audited,
         record_hash=snapshot.record_hash,
+        refusals=[
+            controller_pb2.Refusal(
+                reason=r.reason.value, detail=r.detail, seat=_seat(r.seat), evidence=r.evidence
+            )
+            for r in refusals
+        ],
     )
     waiting = snapshot.waiting
     if waiting is not None:
@@ -88,6 +97,7 @@ def update_of(
                 detail=halt.detail,
                 seat=_seat(halt.seat),
                 reason="" if halt.reason is None else halt.reason.value,
+                evidence=halt.evidence,
             )
         )
     if snapshot.view is not None:
@@ -136,9 +146,11 @@ class ControllerService(controller_pb2_grpc.ControllerServicer):
     async def Watch(
         self, request: controller_pb2.WatchRequest, context: _Context
     ) -> AsyncIterator[controller_pb2.Update]:
+        refused = 0
         async with contextlib.aclosing(self._controller.updates()) as updates:
             async for snapshot, events in updates:
-                yield update_of(snapshot, events, time.monotonic())
+                refusals, refused = snapshot.refusals[refused:], len(snapshot.refusals)
+                yield update_of(snapshot, events, time.monotonic(), refusals)
                 if snapshot.final:
                     return
 

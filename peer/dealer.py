@@ -117,11 +117,14 @@ class Dealer:
                 decoded.append([KeyAnnouncement.decode(data) for data in encoded])
             except DecodeError as exc:
                 raise _blame(seat, Reason.BAD_PROOF, f"key announcement: {exc}") from None
-        for index, deck in enumerate(self.decks):
-            try:
+        try:
+            if len(self.decks) > 1:  # every deck checked before any starts: none half-started
+                for index, deck in enumerate(self.decks):
+                    deck.check_keys([keys[index] for keys in decoded])
+            for index, deck in enumerate(self.decks):
                 deck.accept_keys([keys[index] for keys in decoded])
-            except VerificationError as exc:
-                raise _blame(exc.seat, Reason.BAD_PROOF, exc.reason) from None
+        except VerificationError as exc:
+            raise _blame(exc.seat, Reason.BAD_PROOF, exc.reason) from None
 
     # -- shuffles --------------------------------------------------------------------------
 
@@ -232,12 +235,16 @@ class Dealer:
                     f"{positions[-1]} for seat {owner} expected",
                 )
             batches.append((index, batch))
-        for index, batch in batches:
+        checked = []
+        for index, batch in batches:  # every batch checked before any is recorded
             verify = not trusted and batch.owner == self.seat
             try:
-                self.decks[index].accept_shares(seat, batch, verify=verify)
+                checks = self.decks[index].check_shares(seat, batch, verify=verify)
             except VerificationError as exc:
                 raise _blame(exc.seat, Reason.BAD_PROOF, exc.reason) from None
+            checked.append((index, batch, checks, verify))
+        for index, batch, checks, verified in checked:
+            self.decks[index].record_shares(seat, batch, checks, verified)
 
     def check_shares(self, body: log_pb2.Shares) -> None:
         """Verify every still-unchecked share of an entry this dealer accepted (evidence that

@@ -371,13 +371,35 @@ class Table:
 
     def receive(self, signed: bytes) -> Rejection | None:
         """Take in one signed entry as it arrived; the rejection if it cannot even be read as
-        an entry of this table (it is not anyone's entry: nobody is blamed)."""
+        an entry of this table, or comes from an author with no place at it (nobody at the
+        table is blamed: it is kept nowhere)."""
         try:
             entry = read_entry(signed, table_id=self.table_id)
         except Rejection as rejection:
             return rejection
+        turned_away = self._door(entry)
+        if turned_away is not None:
+            return turned_away
         self._add(entry)
         self._advance()
+        return None
+
+    def _door(self, entry: LogEntry) -> Rejection | None:
+        """Why an author is turned away unheard: its log is full (see ``peer.logs``), or it
+        has no seat (the table is seated, or its lobby is full). Its entries are not kept,
+        so nobody can fill a peer's memory."""
+        author = entry.author
+        if author in self.logs.full:
+            return Rejection(Reason.TOO_LARGE, "the author's log is full", author=author)
+        if self.seating:
+            if author not in self.seating:
+                return Rejection(
+                    Reason.NOT_SEATED, "the author has no seat at this table", author=author
+                )
+        elif author not in self.logs.authors and len(self.logs.authors) >= MAX_JOINERS + 1:
+            return Rejection(
+                Reason.NOT_SEATED, f"the lobby already holds {MAX_JOINERS} joiners", author=author
+            )
         return None
 
     def ready(self) -> None:
@@ -500,20 +522,13 @@ class Table:
     # ------------------------------------------------------------------ logs
 
     def _add(self, entry: LogEntry) -> None:
-        if self.seating and entry.author not in self.seating:
-            self._refuse(Rejection(Reason.NOT_SEATED, "the author has no seat"))
-            return
-        if not self.seating and entry.author not in self.logs.authors and (
-            len(self.logs.authors) >= MAX_JOINERS + 1
-        ):
-            return  # the lobby is crowded: a stranger's entry is not even kept
         try:
             appended = self.logs.add(entry)
         except Rejection as rejection:
             if rejection.reason in HALTING:
                 self._stop(rejection, publish_evidence=rejection.reason is Reason.EQUIVOCATION)
             else:
-                self._refuse(rejection)
+                self._refuse(rejection, entry)
             return
         for fork in self.logs.forks:
             self._stop(fork, publish_evidence=True)
@@ -548,6 +563,12 @@ class Table:
         kind = entry.kind
         if kind == "join":
             if self.lobby.seated:
+                if entry.seq != 0:
+                    self._refuse(
+                        Rejection(Reason.UNEXPECTED, "asks for a seat again, once seated"),
+                        entry,
+                        entry.author,
+                    )
                 return
             try:
                 self.lobby.add_join(entry)
@@ -684,9 +705,16 @@ class Table:
                 if self._complete(step):
                     changed = True
             except Rejection as rejection:
-                self._refuse(rejection)
+                self._refuse(rejection, self._answer_of(step, rejection.seat))
                 changed = True
         return changed
+
+    def _answer_of(self, step: Step, seat: int | None) -> LogEntry | None:
+        """The entry ``seat`` answered ``step`` with (the evidence when the step as a whole
+        fails on its part: a key proof, an audit secret)."""
+        if seat is None or not 0 <= seat < len(self.seating):
+            return None
+        return step.answers.get(self.seating[seat])
 
     # ------------------------------------------------------------------ steps
 
@@ -981,8 +1009,18 @@ class Table:
             or crypto.commitment_of(self.table_id, flip.label, index, nonce)
             != step.commitments[seat]
         ):
+            commit = next(
+                entry.signed
+                for entry in self.logs.log(author)
+                if entry.kind == "coin_commit"
+                and (entry.body.choice, entry.body.attempt) == (flip.choice, flip.attempt)
+                and entry.body.commitment == step.commitments[seat]
+            )
             raise Rejection(
-                Reason.BAD_PROOF, "the coin reveal does not match its commitment", seat=seat
+                Reason.BAD_PROOF,
+                "the coin reveal does not match its commitment",
+                seat=seat,
+                evidence=(commit, entry.signed),
             )
 
     def _settle_flip(self, step: Step) -> bool:
@@ -1067,6 +1105,10 @@ class Table:
     # ------------------------------------------------------------------ evidence and blame
 
     def _check_evidence(self) -> None:
+        """Check the evidence entries received, once the table is seated (so that the blame
+        names the same seat whatever order the entries came in)."""
+        if not self.seating:
+            return
         held, self._held_evidence = self._held_evidence, []
         for entry in held:
             proof = entry.body.WhichOneof("proof")
@@ -1074,6 +1116,10 @@ class Table:
                 self._check_equivocation(entry)
             elif proof == "bad_share":
                 self._check_bad_share(entry)
+            else:
+                self._refuse(
+                    Rejection(Reason.UNEXPECTED, "evidence of nothing"), entry, entry.author
+                )
             if self.halt is not None:
                 return
 
@@ -1081,12 +1127,7 @@ class Table:
         body = entry.body.equivocation
         first = read_entry_or_none(body.first.SerializeToString(), self.table_id)
         second = read_entry_or_none(body.second.SerializeToString(), self.table_id)
-        if (
-            first is None
-            or second is None
-            or (first.author, first.seq) != (second.author, second.seq)
-            or first.raw == second.raw
-        ):
+        if first is None or second is None or not _forked(first, second):
             self._refuse(
                 Rejection(
                     Reason.UNEXPECTED,
@@ -1099,7 +1140,9 @@ class Table:
         self._stop(
             Rejection(
                 Reason.EQUIVOCATION,
-                f"two different entries with sequence number {first.seq}",
+                f"two different entries with sequence number {first.seq}"
+                if first.seq == second.seq
+                else f"entry {second.seq} follows another entry {first.seq} than its own",
                 author=first.author,
                 evidence=(first.signed, second.signed),
             ),
@@ -1192,6 +1235,16 @@ class _Later(Rejection):
 
     def __init__(self) -> None:
         super().__init__(Reason.UNEXPECTED, "not yet")
+
+
+def _forked(first: LogEntry, second: LogEntry) -> bool:
+    """Whether two entries of one author prove that it forked its log: two different entries
+    with one sequence number, or an entry that does not follow the author's entry before it."""
+    if first.author != second.author or first.raw == second.raw:
+        return False
+    if first.seq == second.seq:
+        return True
+    return second.seq == first.seq + 1 and second.entry.previous != first.hash
 
 
 def read_entry_or_none(signed: bytes, table_id: bytes) -> LogEntry | None:

@@ -31,10 +31,16 @@ from dataclasses import dataclass
 
 from peer.entries import LogEntry, Reason, Rejection
 
-__all__ = ["MAX_HELD_BYTES", "Logs", "Suspicion"]
+__all__ = ["MAX_HELD_BYTES", "MAX_LOG_BYTES", "MAX_LOG_ENTRIES", "Logs", "Suspicion"]
 
-MAX_HELD_BYTES = 16 << 20
-"""How many bytes of entries from ahead of an author's log are held, at most, per author."""
+MAX_LOG_ENTRIES = 8192
+MAX_LOG_BYTES = 8 << 20
+"""The most one author's log may hold at one table (a whole game is a few hundred entries
+and well under a megabyte): an author that floods its log stops at the same entry on every
+peer, and no peer holds more of it."""
+MAX_HELD_BYTES = MAX_LOG_BYTES
+"""How many bytes of entries from ahead of an author's log are held, at most, per author
+(more could never fit in its log)."""
 
 
 @dataclass(frozen=True)
@@ -61,6 +67,10 @@ class Logs:
         """Heads that disagree with the entries held here, oldest first (see the module)."""
         self.forks: list[Rejection] = []
         """Equivocations found among held entries while appending others (see :meth:`add`)."""
+        self._bytes: dict[bytes, int] = {}
+        self.full: set[bytes] = set()
+        """Authors whose log reached ``MAX_LOG_ENTRIES`` or ``MAX_LOG_BYTES``: nothing more of
+        theirs is taken."""
 
     @property
     def authors(self) -> tuple[bytes, ...]:
@@ -86,9 +96,9 @@ class Logs:
 
         Returns the entries appended to the author's log, in order: none for a copy or for an
         entry held until the gap before it is filled. Raises :class:`Rejection` for an
-        equivocation (with both entries as evidence) before changing anything; a held entry
-        found to fork the log while others are appended is not appended, and its rejection
-        goes to :attr:`forks`.
+        equivocation (with both entries as evidence), or an entry that would take the log
+        past its limits, before changing anything; a held entry found to fork the log while
+        others are appended is not appended, and its rejection goes to :attr:`forks`.
         """
         if entry.entry.table_id != self.table_id:
             raise Rejection(Reason.WRONG_TABLE, "the entry is for another table")
@@ -108,22 +118,38 @@ class Logs:
             held[seq] = entry
             self._held_bytes[author] = size
             return []
+        self._check_room(log, entry)
         self._check_chain(log, entry)
         appended = []
         following: LogEntry | None = entry
         while following is not None:
             log.append(following)
+            self._bytes[author] = self._bytes.get(author, 0) + len(following.signed)
             appended.append(following)
             self._witness(following)
             following = held.pop(len(log), None)
             if following is not None:
                 self._held_bytes[author] -= len(following.signed)
                 try:
+                    self._check_room(log, following)
                     self._check_chain(log, following)
-                except Rejection as fork:  # found while taking in another entry: not raised
-                    self.forks.append(fork)
+                except Rejection as refused:  # found while taking in another entry: not raised
+                    if refused.reason is Reason.EQUIVOCATION:
+                        self.forks.append(refused)
                     following = None
         return appended
+
+    def _check_room(self, log: list[LogEntry], entry: LogEntry) -> None:
+        size = self._bytes.get(entry.author, 0) + len(entry.signed)
+        if len(log) >= MAX_LOG_ENTRIES or size > MAX_LOG_BYTES:
+            self.full.add(entry.author)
+            self._held.pop(entry.author, None)
+            self._held_bytes.pop(entry.author, None)
+            raise Rejection(
+                Reason.TOO_LARGE,
+                f"the log is full ({MAX_LOG_ENTRIES} entries or {MAX_LOG_BYTES >> 20} MiB)",
+                author=entry.author,
+            )
 
     def _check_same(self, kept: LogEntry, arrived: LogEntry) -> None:
         if kept.raw != arrived.raw:

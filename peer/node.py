@@ -39,7 +39,19 @@ from crypto import Identity
 from peer.controller import Controller, Snapshot, snapshot_of
 from peer.controller_service import ControllerServer
 from peer.driver import MemoryKeeper, Table, TableEvent
-from peer.entries import MAX_ENTRY_BYTES
+from peer.entries import MAX_ENTRY_BYTES, Rejection
+from peer.limits import (
+    INBOX,
+    INBOX_BYTES,
+    JUNK_BURST,
+    JUNK_PER_SECOND,
+    MAX_REQUEST_BYTES,
+    STREAMS_PER_CONNECTION,
+    Claims,
+    TokenBucket,
+    WireLog,
+    valid_address,
+)
 from peer.lobby import PROTOCOL, TableSpec
 from peer.logs import Suspicion
 from peer.service import NO_TABLE_YET, SERVICE_NAME, PeerService
@@ -52,9 +64,9 @@ T = TypeVar("T")
 MAX_MESSAGE_BYTES = MAX_ENTRY_BYTES + 4096
 SERVER_OPTIONS = [
     ("grpc.so_reuseport", 0),
-    ("grpc.max_receive_message_length", 64 * 1024),
+    ("grpc.max_receive_message_length", MAX_REQUEST_BYTES),
     ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
-    ("grpc.max_concurrent_streams", 64),
+    ("grpc.max_concurrent_streams", STREAMS_PER_CONNECTION),
 ]
 CHANNEL_OPTIONS = [
     ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
@@ -135,8 +147,9 @@ class Node:
         self.listeners: set[asyncio.Queue[Snapshot]] = set()
         self.link_errors: dict[str, str] = {}
         """The last reason following each peer failed, by address."""
-        self.refused_from_wire: list[str] = []
-        """Messages that were not even entries of this table (nobody can be blamed)."""
+        self.wire = WireLog()
+        """What came from followed peers and was turned away (nobody at the table is
+        blamed: an entry that is not even read, or an author with no seat)."""
         self.controller = Controller(self)
         self.controller_server = ControllerServer(self.controller, store)
         """The controller service, for the owner's programs (:mod:`peer.controller_service`)."""
@@ -148,8 +161,12 @@ class Node:
         self._changed = asyncio.Condition()
         self._followed: dict[str, asyncio.Task[None]] = {}
         self._connected: set[str] = set()
-        self._inbox: list[bytes] = []
+        self._inbox: list[tuple[str, bytes]] = []
         self._inbox_ready = asyncio.Event()
+        self._inbox_room = asyncio.Event()
+        self._inbox_bytes = 0
+        self._junk: dict[str, TokenBucket] = {}
+        self._claims = Claims()
         self._tasks: list[asyncio.Task[None]] = []
         self._since = (0, time.monotonic())
         self._events_taken = 0
@@ -292,7 +309,7 @@ class Node:
         except ValueError as exc:
             raise JoinError(f"cannot join {address}: {exc}") from None
         for known in reply.peers:
-            self.heard_of(known.address)
+            self.heard_of(known.address, claimed_by=known.author)
         self.heard_of(address)
 
     def _keep_in_store(self, table: Table) -> Table:
@@ -427,13 +444,25 @@ class Node:
 
     # ------------------------------------------------------------------ following peers
 
-    def heard_of(self, address: str) -> None:
-        """Follow the peer at ``address`` from now on (once)."""
-        if not address or address == self.address or address in self._followed:
+    def heard_of(self, address: str, claimed_by: bytes | None = None) -> None:
+        """Follow the peer at ``address`` from now on (once). ``claimed_by``: the author a
+        caller or a reply says serves there (None: a signed entry or the owner says so);
+        such claims are followed within the bounds of :class:`~peer.limits.Claims`."""
+        table = self.table
+        if table is None or not address or address == self.address:
             return
-        if self.table is None:
-            return
-        self._followed[address] = asyncio.create_task(self._follow(address), name=address)
+        if claimed_by is None:
+            self._claims.forget(address)
+        elif address not in self._followed:
+            if (table.seating and claimed_by not in table.seating) or not valid_address(address):
+                return
+            admitted, dropped = self._claims.admit(address, claimed_by, self._connected)
+            for old in dropped:
+                self._followed.pop(old).cancel()
+            if not admitted:
+                return
+        if address not in self._followed:
+            self._followed[address] = asyncio.create_task(self._follow(address), name=address)
 
     @property
     def connected(self) -> frozenset[str]:
@@ -477,7 +506,7 @@ class Node:
             timeout=HELLO_SECONDS,
         )
         for known in reply.peers:
-            self.heard_of(known.address)
+            self.heard_of(known.address, claimed_by=known.author)
         cursors = {author: len(copies) for author, copies in self._copies.items()}
         if only is not None:
             cursors[only[0]] = only[1]
@@ -495,11 +524,18 @@ class Node:
         )
         self._connected.add(address)
         async for signed in stream:
-            self._inbox.append(signed)
+            self._inbox.append((address, signed))
             self._inbox_ready.set()
             if only is not None:
                 stream.cancel()
                 return
+            self._inbox_bytes += len(signed)
+            while len(self._inbox) >= INBOX or self._inbox_bytes >= INBOX_BYTES:
+                self._inbox_room.clear()  # read no faster than entries are taken in
+                await self._inbox_room.wait()
+            junk = self._junk.get(address)
+            if junk is not None and junk.wait():  # a peer that sends junk is read slower
+                await asyncio.sleep(junk.wait())
 
     def _fetch_other_version(self, suspicion: Suspicion) -> None:
         """Ask the witness of a disagreeing head for its version of the entry (to prove an
@@ -523,18 +559,33 @@ class Node:
             await self._inbox_ready.wait()
             self._inbox_ready.clear()
             spare_work = True
-            batch, self._inbox = self._inbox, []
+            batch, self._inbox, self._inbox_bytes = self._inbox, [], 0
+            self._inbox_room.set()
             if batch and self.table is not None:
                 try:
-                    await self.call(functools.partial(self._receive_all, batch=batch))
+                    outcomes = await self.call(functools.partial(self._receive_all, batch=batch))
                 except Exception:  # a fault of this peer's own: say it, keep serving
                     traceback.print_exc()
+                    continue
+                for (address, _), (rejection, copy) in zip(batch, outcomes, strict=True):
+                    self.wire.note(address, rejection, copy)
+                    if rejection is not None:
+                        junk = self._junk.setdefault(
+                            address, TokenBucket(JUNK_PER_SECOND, JUNK_BURST)
+                        )
+                        junk.charge(1)
 
-    def _receive_all(self, table: Table, batch: Iterable[bytes]) -> None:
-        for signed in batch:
+    def _receive_all(
+        self, table: Table, batch: Iterable[tuple[str, bytes]]
+    ) -> list[tuple[Rejection | None, bool]]:
+        """Take in every entry of ``batch``; for each, its rejection (if any) and whether it
+        changed nothing (a copy of an entry held)."""
+        outcomes = []
+        for _, signed in batch:
+            held = len(table.logs)
             rejection = table.receive(signed)
-            if rejection is not None:
-                self.refused_from_wire.append(str(rejection))
+            outcomes.append((rejection, rejection is None and len(table.logs) == held))
+        return outcomes
 
     async def _watch_time(self) -> None:
         """Vote on coin reveals that do not come (see :mod:`peer.coin`)."""

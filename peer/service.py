@@ -2,18 +2,22 @@
 
 ``Hello`` says which protocol and table the peer serves and which peers it knows;
 ``Subscribe`` streams the entries of every log the peer holds from the caller's positions on,
-then each new entry as the peer accepts it. A caller of another protocol version, or asking
-for another table, is refused with ``FAILED_PRECONDITION`` and a sentence saying why.
+then each new entry as the peer accepts it. Every refusal is a status with a sentence: a
+request that is not one (``INVALID_ARGUMENT``), a caller of another protocol version or
+asking for another table (``FAILED_PRECONDITION``), a connection calling too fast or too
+many streams open (``RESOURCE_EXHAUSTED``, see :mod:`peer.limits`).
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import grpc
+from google.protobuf.message import DecodeError, Message
 
 from condottiere.v1 import peer_pb2
+from peer.limits import CALL_BURST, CALLS_PER_SECOND, MAX_SUBSCRIBERS, CallLimiter
 from peer.lobby import PROTOCOL
 
 NO_TABLE_YET = "this peer has no table yet"
@@ -27,43 +31,71 @@ _Context = grpc.aio.ServicerContext[Any, Any]
 
 SERVICE_NAME = peer_pb2.DESCRIPTOR.services_by_name["Peer"].full_name
 
+M = TypeVar("M", bound=Message)
+
 
 class PeerService:
     """Serves one node's table to the other peers."""
 
     def __init__(self, node: Node) -> None:
         self._node = node
+        self._calls = CallLimiter(CALLS_PER_SECOND, CALL_BURST)
+        self._subscribers = 0
 
-    async def Hello(self, request: peer_pb2.HelloRequest, context: _Context) -> peer_pb2.HelloReply:
+    async def Hello(self, data: bytes, context: _Context) -> peer_pb2.HelloReply:
+        request = await self._request(peer_pb2.HelloRequest, data, context)
         await self._check(request.protocol, request.table_id, context)
-        self._node.heard_of(request.address)
+        self._node.heard_of(request.address, claimed_by=request.author)
         return self._node.hello_reply()
 
-    async def Subscribe(
-        self, request: peer_pb2.SubscribeRequest, context: _Context
-    ) -> AsyncIterator[bytes]:
+    async def Subscribe(self, data: bytes, context: _Context) -> AsyncIterator[bytes]:
+        request = await self._request(peer_pb2.SubscribeRequest, data, context)
         await self._check(PROTOCOL, request.table_id, context)
+        if self._subscribers >= MAX_SUBSCRIBERS:
+            await context.abort(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"this peer already serves {MAX_SUBSCRIBERS} streams",
+            )
         cursors = {cursor.author: cursor.next for cursor in request.start}
-        async for signed in self._node.entries_from(cursors, skip=request.subscriber):
-            yield signed  # the SignedEntry's bytes as they were received: sent as they are
+        self._subscribers += 1
+        try:
+            async for signed in self._node.entries_from(cursors, skip=request.subscriber):
+                yield signed  # the SignedEntry's bytes as they were received: sent as they are
+        finally:
+            self._subscribers -= 1
 
     def add_to(self, server: grpc.aio.Server) -> None:
-        """Serve on ``server``; ``Subscribe`` sends each entry's bytes without re-encoding."""
+        """Serve on ``server``; requests are read by the handlers (so a malformed one gets a
+        status that says so), and ``Subscribe`` sends each entry's bytes as they are."""
         handlers: dict[str, grpc.RpcMethodHandler[Any, Any]] = {
             "Hello": grpc.unary_unary_rpc_method_handler(
                 self.Hello,
-                request_deserializer=peer_pb2.HelloRequest.FromString,
+                request_deserializer=bytes,
                 response_serializer=peer_pb2.HelloReply.SerializeToString,
             ),
             "Subscribe": grpc.unary_stream_rpc_method_handler(
                 self.Subscribe,
-                request_deserializer=peer_pb2.SubscribeRequest.FromString,
+                request_deserializer=bytes,
                 response_serializer=bytes,
             ),
         }
         server.add_generic_rpc_handlers(
             (grpc.method_handlers_generic_handler(SERVICE_NAME, handlers),)
         )
+
+    async def _request(self, kind: type[M], data: bytes, context: _Context) -> M:
+        """The request ``data`` holds, once the caller's connection is within its rate."""
+        if not self._calls.allow(context.peer()):
+            await context.abort(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"more than {CALLS_PER_SECOND:g} calls a second from this connection",
+            )
+        try:
+            return kind.FromString(data)
+        except DecodeError as exc:
+            await context.abort(
+                grpc.StatusCode.INVALID_ARGUMENT, f"not a {kind.DESCRIPTOR.name}: {exc}"
+            )
 
     async def _check(self, protocol: int, table_id: bytes, context: _Context) -> None:
         if protocol != PROTOCOL:

@@ -10,6 +10,7 @@ from crypto import Identity
 from peer.driver import MemoryKeeper, Table
 from peer.entries import LogEntry
 from peer.lobby import TableSpec
+from peer.logs import Suspicion
 
 
 def spec(variant: str, seats: int, options: Sequence[str] = ()) -> TableSpec:
@@ -55,8 +56,9 @@ class Harness:
         handed = 0
         while True:
             everything: dict[bytes, LogEntry] = {}
+            suspicions = []
             for table in self.tables:
-                table.drain()
+                suspicions += [(table, suspicion) for suspicion in table.drain()[1]]
                 for author in table.logs.authors:
                     for entry in table.logs.log(author):
                         everything.setdefault(entry.hash, entry)
@@ -75,21 +77,45 @@ class Harness:
                     if self.blocked(table, entry):
                         continue
                     before = len(table.logs)
-                    table.receive(entry.signed)
+                    self.hand(table, entry)
                     new += len(table.logs) > before
+            new += self._fetch_other_versions(suspicions)
             handed += new
             if new == 0:
                 return handed
+
+    def _fetch_other_versions(self, suspicions: list[tuple[Table, Suspicion]]) -> int:
+        """As a node does: ask the witness of a disagreeing head for its version of the entry;
+        how many such versions were handed over."""
+        handed = 0
+        for table, suspicion in suspicions:
+            for witness in self.tables:
+                log = witness.logs.log(suspicion.author)
+                if witness.me == suspicion.witness and suspicion.seq < len(log):
+                    other = log[suspicion.seq]
+                    if other.hash == suspicion.claimed and not self.blocked(table, other):
+                        self.hand(table, other)
+                        handed += 1
+        return handed
 
     def blocked(self, table: Table, entry: LogEntry) -> bool:
         """Whether ``entry`` is kept from ``table`` (a test may override it)."""
         return False
 
-    def play(self, max_rounds: int = 20_000, before_each: Callable[[], None] | None = None) -> None:
-        """Deliver and let every seat's bot move until every table is over."""
+    def hand(self, table: Table, entry: LogEntry) -> None:
+        """Hand one entry to one table (a test may override it to watch)."""
+        table.receive(entry.signed)
+
+    def play(
+        self,
+        max_rounds: int = 20_000,
+        before_each: Callable[[], None] | None = None,
+        until: Callable[[], bool] | None = None,
+    ) -> None:
+        """Deliver and let every seat's bot move until every table is over (or ``until()``)."""
         for _ in range(max_rounds):
             self.deliver()
-            if all(table.over for table in self.tables):
+            if all(table.over for table in self.tables) or (until is not None and until()):
                 return
             if before_each is not None:
                 before_each()

@@ -65,6 +65,7 @@ class Update(_message.Message):
     WINNERS_FIELD_NUMBER: _builtins.int
     AUDITED_FIELD_NUMBER: _builtins.int
     RECORD_HASH_FIELD_NUMBER: _builtins.int
+    REFUSALS_FIELD_NUMBER: _builtins.int
     table_name: _builtins.str
     variant: _builtins.str
     """the engine's edition, e.g. "zman" """
@@ -109,6 +110,10 @@ class Update(_message.Message):
     def winners(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
         """empty until the game is over"""
 
+    @_builtins.property
+    def refusals(self) -> _containers.RepeatedCompositeFieldContainer[Global___Refusal]:
+        """entries refused since this stream's previous update"""
+
     def __init__(
         self,
         *,
@@ -128,10 +133,11 @@ class Update(_message.Message):
         winners: _abc.Iterable[_builtins.int] | None = ...,
         audited: _builtins.bool = ...,
         record_hash: _builtins.str = ...,
+        refusals: _abc.Iterable[Global___Refusal] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["halt", b"halt", "progress", b"progress", "view", b"view", "waiting", b"waiting"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["audited", b"audited", "events", b"events", "halt", b"halt", "my_turn", b"my_turn", "players", b"players", "progress", b"progress", "record_hash", b"record_hash", "seat", b"seat", "seats", b"seats", "stage", b"stage", "step", b"step", "table_name", b"table_name", "variant", b"variant", "view", b"view", "waiting", b"waiting", "winners", b"winners"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["audited", b"audited", "events", b"events", "halt", b"halt", "my_turn", b"my_turn", "players", b"players", "progress", b"progress", "record_hash", b"record_hash", "refusals", b"refusals", "seat", b"seat", "seats", b"seats", "stage", b"stage", "step", b"step", "table_name", b"table_name", "variant", b"variant", "view", b"view", "waiting", b"waiting", "winners", b"winners"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -270,26 +276,68 @@ class Halt(_message.Message):
     DETAIL_FIELD_NUMBER: _builtins.int
     SEAT_FIELD_NUMBER: _builtins.int
     REASON_FIELD_NUMBER: _builtins.int
+    EVIDENCE_FIELD_NUMBER: _builtins.int
     detail: _builtins.str
     """in players' words, with the blame"""
     seat: _builtins.int
     """the seat to blame (the cheat, or the one that left); -1 for none"""
     reason: _builtins.str
     """the typed reason of a proven cheat; empty when a seat left"""
+    @_builtins.property
+    def evidence(self) -> _containers.RepeatedScalarFieldContainer[_builtins.bytes]:
+        """the signed entries that prove the cheat (SignedEntry bytes)"""
+
     def __init__(
         self,
         *,
         detail: _builtins.str = ...,
         seat: _builtins.int = ...,
         reason: _builtins.str = ...,
+        evidence: _abc.Iterable[_builtins.bytes] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["detail", b"detail", "reason", b"reason", "seat", b"seat"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["detail", b"detail", "evidence", b"evidence", "reason", b"reason", "seat", b"seat"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___Halt: _TypeAlias = Halt  # noqa: Y015
+
+@_typing.final
+class Refusal(_message.Message):
+    """An entry the table refused and went on without (docs/cheats.md lists why it may be)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REASON_FIELD_NUMBER: _builtins.int
+    DETAIL_FIELD_NUMBER: _builtins.int
+    SEAT_FIELD_NUMBER: _builtins.int
+    EVIDENCE_FIELD_NUMBER: _builtins.int
+    reason: _builtins.str
+    """the typed reason, e.g. "illegal", "out-of-turn" """
+    detail: _builtins.str
+    """in players' words"""
+    seat: _builtins.int
+    """the seat to blame; -1 for none"""
+    @_builtins.property
+    def evidence(self) -> _containers.RepeatedScalarFieldContainer[_builtins.bytes]:
+        """the signed entries involved (SignedEntry bytes)"""
+
+    def __init__(
+        self,
+        *,
+        reason: _builtins.str = ...,
+        detail: _builtins.str = ...,
+        seat: _builtins.int = ...,
+        evidence: _abc.Iterable[_builtins.bytes] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["detail", b"detail", "evidence", b"evidence", "reason", b"reason", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Refusal: _TypeAlias = Refusal  # noqa: Y015
 
 @_typing.final
 class View(_message.Message):

@@ -1,0 +1,201 @@
+"""Limits that keep one bad peer from exhausting another.
+
+A peer talks to others in two directions, and each has its limits:
+
+- **served** (other peers call this one): a request is at most ``MAX_REQUEST_BYTES`` (the
+  server refuses larger ones before reading them); each connection may make
+  ``CALLS_PER_SECOND`` calls (a burst of ``CALL_BURST``), with at most
+  ``STREAMS_PER_CONNECTION`` streams open at once, and at most ``MAX_SUBSCRIBERS`` streams
+  are served in all. Every refusal is a gRPC status with a sentence.
+- **followed** (this peer reads the logs another serves): an entry is at most
+  ``MAX_ENTRY_BYTES`` (larger messages break the stream), at most ``INBOX`` entries and
+  ``INBOX_BYTES`` bytes wait to be taken in (a peer that sends faster is simply read slower),
+  and a followed peer may send
+  ``JUNK_PER_SECOND`` messages that are refused (a burst of ``JUNK_BURST``) before this peer
+  pauses reading it. Honest peers send none: they serve only entries they took in.
+
+A peer follows the addresses given in signed entries (the table definition, joins), and
+addresses merely claimed by a caller or a reply (:class:`Claims`): any author's before the
+table is seated, only a seated author's after (a peer that came back on another port).
+
+>>> bucket = TokenBucket(rate=10, burst=2, clock=lambda: 0.0)
+>>> bucket.take(), bucket.take(), bucket.take()
+(True, True, False)
+>>> valid_address("127.0.0.1:5000"), valid_address("[::1]:5000"), valid_address("x:99999")
+(True, True, False)
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections import Counter, OrderedDict, deque
+from collections.abc import Callable, Container
+from dataclasses import dataclass, field
+
+from peer.entries import MAX_ENTRY_BYTES, Rejection
+
+__all__ = [
+    "CALLS_PER_SECOND",
+    "CALL_BURST",
+    "INBOX",
+    "INBOX_BYTES",
+    "JUNK_BURST",
+    "JUNK_PER_SECOND",
+    "MAX_CLAIMED",
+    "MAX_REQUEST_BYTES",
+    "MAX_SUBSCRIBERS",
+    "STREAMS_PER_CONNECTION",
+    "CallLimiter",
+    "Claims",
+    "TokenBucket",
+    "WireLog",
+    "valid_address",
+]
+
+MAX_REQUEST_BYTES = 64 * 1024
+CALLS_PER_SECOND = 20.0
+CALL_BURST = 40.0
+STREAMS_PER_CONNECTION = 8
+MAX_SUBSCRIBERS = 256
+INBOX = 1024
+INBOX_BYTES = 16 << 20
+JUNK_PER_SECOND = 1000.0
+JUNK_BURST = 2000.0
+MAX_CLAIMED = 64
+CLAIMS_PER_AUTHOR = 4
+MAX_ADDRESS = 255
+RECENT = 100
+"""How many refused messages are remembered word for word (all are counted)."""
+
+assert MAX_ENTRY_BYTES > MAX_REQUEST_BYTES
+
+_ADDRESS = re.compile(r"^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$")
+
+
+def valid_address(text: str) -> bool:
+    """Whether ``text`` reads as ``host:port`` (``[v6]:port`` too) with a port in range."""
+    match = _ADDRESS.match(text) if len(text) <= MAX_ADDRESS else None
+    return match is not None and 0 < int(match.group(2)) < 65536
+
+
+class TokenBucket:
+    """``rate`` tokens a second, at most ``burst`` saved up. :meth:`charge` may run into
+    debt, which :meth:`wait` says how long to pay off."""
+
+    def __init__(
+        self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.rate = rate
+        self.burst = burst
+        self._clock = clock
+        self._tokens = burst
+        self._at = clock()
+
+    def _refill(self) -> None:
+        now = self._clock()
+        self._tokens = min(self.burst, self._tokens + (now - self._at) * self.rate)
+        self._at = now
+
+    def take(self, tokens: float = 1.0) -> bool:
+        """Take ``tokens`` if there are that many; whether it did."""
+        self._refill()
+        if self._tokens < tokens:
+            return False
+        self._tokens -= tokens
+        return True
+
+    def charge(self, tokens: float) -> None:
+        """Take ``tokens``, into debt if need be."""
+        self._refill()
+        self._tokens -= tokens
+
+    def wait(self) -> float:
+        """Seconds until the bucket is out of debt (0 when it is not in debt)."""
+        self._refill()
+        return max(0.0, -self._tokens / self.rate)
+
+
+class CallLimiter:
+    """One :class:`TokenBucket` per caller (a connection), for the ``callers`` heard from
+    most recently."""
+
+    def __init__(self, rate: float, burst: float, callers: int = 4096) -> None:
+        self._rate = rate
+        self._burst = burst
+        self._callers = callers
+        self._buckets: OrderedDict[str, TokenBucket] = OrderedDict()
+
+    def allow(self, caller: str) -> bool:
+        """Whether ``caller`` may make one more call now."""
+        bucket = self._buckets.pop(caller, None) or TokenBucket(self._rate, self._burst)
+        self._buckets[caller] = bucket
+        while len(self._buckets) > self._callers:
+            self._buckets.popitem(last=False)
+        return bucket.take()
+
+
+class Claims:
+    """The addresses followed on a caller's word: at most ``MAX_CLAIMED`` in all and
+    ``CLAIMS_PER_AUTHOR`` for one author. A new claim beyond either bound takes the place of
+    the oldest claimed address that is not connected (a peer that answers keeps its place,
+    so a flood of false claims cannot push a real peer out); with none such, it is ignored.
+
+    >>> claims = Claims(total=2, per_author=1)
+    >>> claims.admit("h:1", b"a", connected=()), claims.admit("h:2", b"a", connected={"h:1"})
+    ((True, []), (False, []))
+    >>> claims.admit("h:2", b"a", connected=())
+    (True, ['h:1'])
+    """
+
+    def __init__(self, total: int = MAX_CLAIMED, per_author: int = CLAIMS_PER_AUTHOR) -> None:
+        self._total = total
+        self._per_author = per_author
+        self._claims: list[tuple[str, bytes]] = []
+        """(address, author claimed), oldest first."""
+
+    def admit(
+        self, address: str, author: bytes, connected: Container[str]
+    ) -> tuple[bool, list[str]]:
+        """Whether to follow ``address``, claimed for ``author``; and the claimed addresses
+        to stop following to make room for it."""
+        dropped: list[str] = []
+        for bound, rivals in (
+            (self._per_author, [c for c in self._claims if c[1] == author]),
+            (self._total, self._claims),
+        ):
+            if len(rivals) - len([c for c in rivals if c[0] in dropped]) < bound:
+                continue
+            idle = [c for c in rivals if c[0] not in connected and c[0] not in dropped]
+            if not idle:
+                return False, []
+            dropped.append(idle[0][0])
+        self._claims = [c for c in self._claims if c[0] not in dropped]
+        self._claims.append((address, author))
+        return True, dropped
+
+    def forget(self, address: str) -> None:
+        """``address`` is now known from a signed entry: it is followed on its own right."""
+        self._claims = [c for c in self._claims if c[0] != address]
+
+
+@dataclass
+class WireLog:
+    """What came in over the wire from followed peers, and what of it was turned away."""
+
+    received: Counter[str] = field(default_factory=Counter)
+    """Messages received, by the address of the peer that sent them."""
+    refused: Counter[str] = field(default_factory=Counter)
+    """Messages refused, by reason (``Reason`` values)."""
+    copies: int = 0
+    """Messages that were entries already held (harmless: every peer serves every log)."""
+    recent: deque[tuple[str, str]] = field(default_factory=lambda: deque(maxlen=RECENT))
+    """The latest refusals: (address, why)."""
+
+    def note(self, address: str, rejection: Rejection | None, copy: bool) -> None:
+        self.received[address] += 1
+        if rejection is not None:
+            self.refused[rejection.reason.value] += 1
+            self.recent.append((address, str(rejection)))
+        elif copy:
+            self.copies += 1
