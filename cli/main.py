@@ -2,6 +2,7 @@
 
 Sub-commands:
 
+- ``play``: the full-screen game (see :mod:`cli.play`);
 - ``demo``: an offline game between bots, narrated on the terminal as plain text;
 - ``host``, ``join``, ``bot``: a peer at a networked table (see :mod:`cli.peers`);
 - ``export``, ``verify``, ``replay``: a game's record.
@@ -22,6 +23,7 @@ from collections.abc import Sequence
 from bots import BOTS
 from cli.demo import DemoSettings, run_demo
 from cli.peers import add_commands, main_peer
+from cli.play import add_play_command, play_settings, run_play
 from engine import EDITIONS, Edition
 
 __all__ = ["build_parser", "demo_settings", "main"]
@@ -70,6 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
         "played peer to peer on a LAN.",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    add_play_command(commands)
     demo = commands.add_parser(
         "demo",
         help="watch bots play an offline game, narrated as plain text",
@@ -179,6 +182,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (default: ``sys.argv[1:]``); return the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command == "play":
+        return run_play(play_settings(args.command_parser, args))
     if args.command != "demo":
         return main_peer(parser, args)
     if args.command == "demo":
