@@ -8,8 +8,10 @@ Options choose the edition, the seats, the bots, a table open to other players
 
 The peer runs in this process, in the same event loop as the screen. Ctrl-C leaves the screen
 at once: everything is in the data directory (``--data``), and running ``condottiere play``
-again on it takes the game up where it stopped, bots included. While the screen is up, what
-the peer or a library would write to the terminal goes to ``DATA/client.log`` instead.
+again on it takes the game up where it stopped, bots included. What the peer or a library
+would write to the standard error goes to ``DATA/client.log`` instead, never over the screen;
+an error that stops the command (a table that cannot be joined) is printed once the screen
+is gone.
 """
 
 from __future__ import annotations
@@ -76,8 +78,13 @@ def run_play(settings: PlaySettings, out: TextIO = sys.stdout) -> int:
             file=sys.stderr,
         )
         return 2
+    settings.data.mkdir(parents=True, exist_ok=True)
     try:
-        return asyncio.run(_play(settings, out))
+        with _errors_to(settings.data / "client.log"):
+            return asyncio.run(_play(settings, out))
+    except (JoinError, OSError) as error:
+        print(f"condottiere: {error}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print(f"\nstopped; run the same command again to take up the game ({settings.data})",
               file=out)  # fmt: skip
@@ -92,7 +99,6 @@ async def _play(settings: PlaySettings, out: TextIO) -> int:
                     coin_timeout=settings.coin_timeout)  # fmt: skip
     model = TableModel()
     outcome: Outcome | None = None
-    stopped = False
     try:
         await node.start(resume=not settings.new)
         if node.table is not None:
@@ -106,11 +112,7 @@ async def _play(settings: PlaySettings, out: TextIO) -> int:
             plan = bots.plan(settings.bots, settings.player, settings.seed)
             bots.start(plan, node.address, node.table.table_id.hex())
         else:
-            try:
-                await node.join_table(settings.join, settings.player)
-            except JoinError as error:
-                print(f"condottiere: {error}", file=sys.stderr)
-                return 1
+            await node.join_table(settings.join, settings.player)
             model.note(f"Asked {settings.join} for a seat.")
         if settings.open_to_others and settings.spec is not None:
             model.join_hint = node.address
@@ -120,15 +122,9 @@ async def _play(settings: PlaySettings, out: TextIO) -> int:
 
         client = ClientApp(node.controller, model, on_end=on_end, palette=settings.palette,
                            color=settings.color)  # fmt: skip
-        with _errors_to(settings.data / "client.log"):
-            try:
-                outcome = await client.run()
-            finally:
-                await node.stop()  # gRPC may complain of cancelled streams: into the log
-                stopped = True
+        outcome = await client.run()
     finally:
-        if not stopped:
-            await node.stop()
+        await node.stop()
         store.close()
         bots.stop(wait=GOODBYE_SECONDS + 5 if outcome is Outcome.LEFT else 0.0)
     for line in _farewell(model, outcome, settings.data):
@@ -153,8 +149,9 @@ def _farewell(model: TableModel, outcome: Outcome | None, data: Path) -> list[st
 
 @contextlib.contextmanager
 def _errors_to(path: Path) -> Iterator[None]:
-    """Send whatever is written to the standard error (by this process or a library) to
-    ``path`` while the full screen is up."""
+    """Send whatever is written to the standard error (by this process or a library: gRPC
+    complains of streams cancelled at exit) to ``path``, so that nothing is written over the
+    full screen."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("ab") as log:
         sys.stderr.flush()

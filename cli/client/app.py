@@ -68,6 +68,7 @@ class ClientApp:
             complete_while_typing=True,
             multiline=False,
             accept_handler=self._accept,
+            on_text_changed=self._typed,
         )
         self.application: Application[Outcome] = Application(
             layout=build_layout(model, self.line),
@@ -124,6 +125,9 @@ class ClientApp:
 
     # ------------------------------------------------------------------ the command line
 
+    def _typed(self, line: Buffer) -> None:
+        self.model.line = line.text
+
     def _accept(self, line: Buffer) -> bool:
         text = line.text.strip()
         if not text:
@@ -157,10 +161,7 @@ class ClientApp:
         model = self.model
         if command.verb == "move":
             reason = await self.controller.submit(command.text)
-            if reason is None:
-                model.selected = None
-                return None
-            return f"refused: {reason}"
+            return None if reason is None else f"refused: {reason}"
         if command.verb == "say":
             try:
                 await self.controller.chat(command.text)

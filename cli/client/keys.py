@@ -48,7 +48,7 @@ def build_key_bindings(model: TableModel, line: Buffer, actions: Actions) -> Key
     """The client's keys over ``model``, with ``line`` as the command line."""
     keys = KeyBindings()
     help_open = Condition(lambda: model.help)
-    typed = Condition(lambda: bool(line.text) and line.text != model.suggestion())
+    typed = Condition(lambda: bool(line.text) and line.text not in model.choices())
     free = ~help_open & ~typed
     empty = ~help_open & Condition(lambda: not line.text)
     choosing = Condition(lambda: bool(model.choices()))
@@ -85,6 +85,13 @@ def build_key_bindings(model: TableModel, line: Buffer, actions: Actions) -> Key
     def _pass(event: KeyPressEvent) -> None:
         fill(model.choose(model.choices().index("pass")))
 
+    @keys.add("space", filter=empty & ~may_pass)
+    def _nothing(event: KeyPressEvent) -> None:
+        """A space or a number on an empty line starts nothing (no move starts so)."""
+
+    for digit in "123456789":
+        keys.add(digit, filter=empty & ~choosing)(_nothing)
+
     @keys.add("down", filter=free)
     def _why_next(event: KeyPressEvent) -> None:
         seats = [info.seat for info in model.seats()]
@@ -115,7 +122,6 @@ def build_key_bindings(model: TableModel, line: Buffer, actions: Actions) -> Key
             model.why = None
         else:
             line.reset()
-            model.selected = None
             model.message = None
 
     @keys.add("pageup")

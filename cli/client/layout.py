@@ -120,7 +120,7 @@ def build_layout(model: TableModel, line: Buffer) -> Layout:
             _rule(),
             Window(Panel(lambda w, h: log_lines(model, w, h)), height=Dimension(min=3)),
             command_line,
-            Window(Panel(lambda w, h: [status_line(model, w, line.text)]), height=1),
+            Window(Panel(lambda w, h: [status_line(model, w)]), height=1),
         ]
     )
     help_page = ConditionalContainer(

@@ -202,8 +202,9 @@ class TableModel:
         self.notes: list[tuple[int | None, str]] = []
         """This client's own log lines, each after the first ``n`` table events (None: after
         the events of the first update, for a note written before it)."""
-        self.selected: int | None = None
-        """Index in :meth:`choices` of the choice under the cursor."""
+        self.line = ""
+        """The command line's text; when it is one of the :meth:`choices`, that choice is
+        under the cursor."""
         self.why: int | None = None
         """The seat whose strength is being explained."""
         self.help = False
@@ -213,7 +214,6 @@ class TableModel:
         self.record: str | None = None
         self.join_hint = ""
         """The address other players join this table with, when it is open to them."""
-        self._step = -1
 
     # ------------------------------------------------------------------ input
 
@@ -224,13 +224,9 @@ class TableModel:
         events: Sequence[TableEvent],
         links: Mapping[str, str | None],
     ) -> None:
-        """Take in what the controller published; the cursor is reset when the table moves
-        to a new step."""
+        """Take in what the controller published."""
         self.snapshot, self.game, self.events, self.links = snapshot, game, events, links
         self.notes = [(len(events) if at is None else at, text) for at, text in self.notes]
-        if snapshot.step != self._step:
-            self._step = snapshot.step
-            self.selected = None
         if self.why is not None and not 0 <= self.why < snapshot.seats:
             self.why = None
 
@@ -364,9 +360,13 @@ class TableModel:
         if view.phase == "battle" and where:
             headline += f" in {where}"
         info = self.seat(actor)
+        detail = self._table_line()
         if info is not None and info.link is not None:
-            headline += f" (no link to them: {printable(info.link)})"
-        return Banner(headline, self._table_line(), Tone.WAIT, since)
+            detail = (
+                f"No link to {info.name}'s peer ({printable(info.link)}): gone, or not back"
+                " yet; the game goes on when it returns"
+            )
+        return Banner(headline, detail, Tone.WAIT, since)
 
     def _over_banner(self) -> Banner:
         snapshot = self.snapshot
@@ -554,27 +554,25 @@ class TableModel:
         return None
 
     def choose(self, index: int) -> str | None:
-        """Put the cursor on choice ``index`` (wrapping around); its text, or None when there
-        is nothing to choose."""
+        """Put choice ``index`` (wrapping around) on the command line; its text, or None when
+        there is nothing to choose."""
         choices = self.choices()
         if not choices:
-            self.selected = None
             return None
-        self.selected = index % len(choices)
-        return choices[self.selected]
+        self.line = choices[index % len(choices)]
+        return self.line
 
     def step_choice(self, delta: int) -> str | None:
-        """Move the cursor ``delta`` choices on."""
-        if self.selected is None:
+        """Move the cursor ``delta`` choices on (from the first or last when the line holds
+        none)."""
+        choices = self.choices()
+        if self.line not in choices:
             return self.choose(0 if delta > 0 else -1)
-        return self.choose(self.selected + delta)
+        return self.choose(choices.index(self.line) + delta)
 
     def suggestion(self) -> str | None:
-        """The text of the choice under the cursor."""
-        choices = self.choices()
-        if self.selected is None or self.selected >= len(choices):
-            return None
-        return choices[self.selected]
+        """The choice on the command line, if it holds one."""
+        return self.line if self.line in self.choices() else None
 
     def chosen_move(self) -> Move | None:
         text = self.suggestion()

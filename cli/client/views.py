@@ -122,7 +122,7 @@ def banner_lines(model: TableModel, width: int, height: int = 2) -> list[Line]:
     if banner.tone is Tone.TURN and clock:
         clock = f" {_clock(waited or 0)}"
     style = f"class:banner.{banner.tone.value}"
-    headline = fit(banner.headline, width - get_cwidth(clock) - 1)
+    headline = fit(banner.headline, width - get_cwidth(clock) - 2)
     gap = " " * max(1, width - get_cwidth(headline) - get_cwidth(clock) - 1)
     lines: list[Line] = [[(style, " " + headline), ("", gap), ("class:clock", clock)]]
     lines.append(_detail(banner, width))
@@ -414,15 +414,15 @@ def placeholder(model: TableModel) -> str:
     return "type a move when it is your turn, or 'say' something"
 
 
-def status_line(model: TableModel, width: int, typed: str = "") -> Line:
-    """The answer to the last thing typed; or what Enter would play (the choice the keys put
-    on the command line, ``typed``) and what it would do; or the keys that matter now."""
+def status_line(model: TableModel, width: int) -> Line:
+    """The answer to the last thing typed; or what Enter would play (the choice on the
+    command line) and what it would do; or the keys that matter now."""
     message = model.message
     if message is not None:
         style = "class:alert" if message.error else "class:detail"
         return [(style, " " + fit(message.text, width - 1))]
     suggestion = model.suggestion()
-    if suggestion is not None and typed == suggestion:
+    if suggestion is not None:
         effect = model.effect(suggestion)
         text = f"Enter: {suggestion}" + (f" ({effect})" if effect else "") + " · Esc: cancel"
         return [("class:command", " " + fit(text, width - 1))]

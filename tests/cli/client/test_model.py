@@ -54,7 +54,8 @@ def test_a_seat_the_peer_cannot_reach_is_shown_as_waited_for_with_the_reason() -
     game = battle()
     model = TableModel()
     model.update(snapshot_of_game(game, 1), game, (), {"127.0.0.1:5000": "nobody answers there"})
-    assert model.banner().headline.endswith("(no link to them: nobody answers there)")
+    assert model.banner().headline == "Ada is playing in the battle for Firenze"
+    assert model.banner().detail.startswith("No link to ada's peer (nobody answers there)")
     assert model.seat(0) is not None and model.seat(0).link == "nobody answers there"  # type: ignore[union-attr]
 
 

@@ -79,7 +79,7 @@ def test_the_hand_marks_the_playable_cards_with_the_keys_that_choose_them() -> N
     model = model_of_game(bishop_battle(), seat=1)
     assert plain(hand_lines(model, 80, 2)) == " Hand (1)  1[1]"
     model.choose_card(1)
-    assert status_line(model, 80, "play 1") == [
+    assert status_line(model, 80) == [
         ("class:command", " Enter: play 1 (strength: yours 8 -> 9) · Esc: cancel")
     ]
 
