@@ -79,6 +79,7 @@ class ClientApp:
             refresh_interval=1.0,
             input=input,
             output=output,
+            before_render=self._refresh_links,
         )
         self.application.ttimeoutlen = 0.05
         self._tasks: set[asyncio.Task[None]] = set()
@@ -100,7 +101,12 @@ class ClientApp:
     # ------------------------------------------------------------------ the table
 
     async def _follow(self) -> None:
+        shown: tuple[Snapshot, int] | None = None
         async for snapshot in self.controller.changes():
+            seen = (snapshot, len(self.controller.events))
+            if seen == shown:
+                continue  # nothing new: fetching the engine below publishes the same again
+            shown = seen
             try:
                 game = await self.controller.game() if snapshot.view is not None else None
                 self.model.update(snapshot, game, self.controller.events, self.controller.links)
@@ -110,6 +116,11 @@ class ClientApp:
             self.application.invalidate()
             if (snapshot.halt is not None or snapshot.audited) and self._ending is None:
                 self._ending = asyncio.create_task(self._end(snapshot), name="client-end")
+
+    def _refresh_links(self, _: Application[Outcome]) -> None:
+        """Before each drawing (at least every second): the links to the other peers, which
+        change without the table changing."""
+        self.model.links = self.controller.links
 
     async def _end(self, final: Snapshot) -> None:
         if self.on_end is None:

@@ -320,7 +320,11 @@ class TableModel:
     ) -> Banner:
         dealing = self.game is not None and self.game.moves_played > 0
         if kind == "keys":
-            return Banner("Preparing the deck", f"Keys from {names}", Tone.WAIT, since)
+            return Banner(
+                "Preparing the deck",
+                f"Keys from {names}: a card can be read only with every seat's help",
+                Tone.WAIT, since,
+            )  # fmt: skip
         if kind == "shuffle":
             return Banner(
                 "Shuffling the deck" if not dealing else "Shuffling the deck for new hands",
@@ -612,8 +616,14 @@ class TableModel:
     # ------------------------------------------------------------------ log and help
 
     def log(self) -> tuple[LogLine, ...]:
-        """The table's events in players' words, with this client's own notes among them."""
+        """The table's events in players' words (a seat named by its player alone), with this
+        client's own notes among them."""
         lines: list[LogLine] = []
+        seated = [] if self.snapshot is None else [
+            (f"seat {player.seat} ({player.name})", player.name)
+            for player in self.snapshot.players
+            if player.seat is not None
+        ]  # fmt: skip
         placed = [(at or 0, text) for at, text in self.notes]
         notes = iter(sorted(placed, key=lambda note: note[0]))
         note = next(notes, None)
@@ -621,7 +631,10 @@ class TableModel:
             while note is not None and note[0] <= index:
                 lines.append(LogLine("note", note[1], None))
                 note = next(notes, None)
-            lines.append(LogLine(event.kind, printable(event.text), event.seat))
+            text = event.text
+            for long, short in seated:
+                text = text.replace(long, short)
+            lines.append(LogLine(event.kind, printable(text), event.seat))
         while note is not None:
             lines.append(LogLine("note", note[1], None))
             note = next(notes, None)

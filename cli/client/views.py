@@ -43,7 +43,8 @@ SHORT_NAMES = {
 }  # fmt: skip
 """Three letters per special card, for rows too long to spell out."""
 
-KEYS_TURN = "1-9/←→ choose · Enter play · Space pass · Tab moves · ↑↓ why · ^T chat · ? help"
+KEYS_BATTLE = "1-9/←→ choose · Enter play · Space pass · Tab moves · ↑↓ why · ^T chat · ? help"
+KEYS_TURN = "←→ choose · Enter play · Tab moves · ↑↓ why a row is worth what · ^T chat · ? help"
 KEYS_WAIT = "type a move or 'say TEXT' · ↑↓ why a row is worth what · ^T chat · ? help · ^C stop"
 KEYS_OVER = "q leave · PgUp/PgDn log · ? help"
 
@@ -429,7 +430,7 @@ def status_line(model: TableModel, width: int) -> Line:
     if model.ending() is not None:
         keys = KEYS_OVER
     elif model.snapshot is not None and model.snapshot.my_turn:
-        keys = KEYS_TURN
+        keys = KEYS_BATTLE if "pass" in model.choices() else KEYS_TURN
     else:
         keys = KEYS_WAIT
     return [("class:hint", " " + fit(keys, width - 1))]

@@ -101,7 +101,7 @@ def test_a_chat_line_reaches_the_log_and_why_explains_a_row(tmp_path: Path) -> N
             await until(lambda: client.line.text == "say ", "the chat line")
             pipe.send_text("good luck\r")
             await until(lambda: any(e.kind == "chat" for e in model.events), "the chat")
-            assert any(line.text == "seat 0 (ada): good luck" for line in model.log())
+            assert any(line.text == "ada: good luck" for line in model.log())
             pipe.send_text("why 1\r")
             await until(lambda: model.why == 1, "the breakdown")
             pipe.send_text("why 5\r")
@@ -113,3 +113,22 @@ def test_a_chat_line_reaches_the_log_and_why_explains_a_row(tmp_path: Path) -> N
             assert await asyncio.wait_for(running, WAIT_SECONDS) is Outcome.STOPPED
 
     asyncio.run(scenario())
+
+
+def test_a_client_waiting_for_its_player_leaves_the_peer_idle(tmp_path: Path) -> None:
+    """Following the table must not make the table publish again and again (each fetch of
+    the seat's engine is a call on the table)."""
+
+    async def scenario() -> int:
+        async with client_at_a_table(tmp_path) as (client, _pipe, host):
+            running = asyncio.create_task(client.run())
+            await until(lambda: my_turn(client.model), "seat 0's turn")
+            await asyncio.sleep(0.2)
+            published: asyncio.Queue[object] = asyncio.Queue()
+            host.listeners.add(published)
+            await asyncio.sleep(1.0)
+            client.stop()
+            await running
+            return published.qsize()
+
+    assert asyncio.run(scenario()) <= 2

@@ -57,7 +57,7 @@ def test_a_whole_game_against_a_bot_in_a_real_terminal(tmp_path: Path) -> None:
         redrawn_on_resize(terminal)
         refused_move_changes_nothing(terminal)
 
-        stopped_hand = hand(terminal.screen())
+        stopped_hand = hand(terminal.wait_for(my_turn, "the screen redrawn"))
         terminal.keys("C-c")
         terminal.wait_for(lambda _: terminal.exit_status() is not None, "the stop")
         assert terminal.exit_status() == 130
@@ -104,16 +104,16 @@ def redrawn_on_resize(terminal: Terminal) -> None:
     for width, height in ((100, 30), (80, 24)):
         terminal.resize(width, height)
         screen = terminal.wait_for(
-            lambda s, height=height: len(s.splitlines()) == height
-            and s.splitlines()[-1].startswith(" 1-9"), f"the screen redrawn at {width}x{height}",
-            timeout=20,
+            lambda s, width=width, height=height: len(s.splitlines()) == height
+            and my_turn(s) and s.splitlines()[2] == "─" * width,
+            f"the screen redrawn at {width}x{height}", timeout=20,
         )  # fmt: skip
-        assert my_turn(screen) and all(len(line) <= width for line in screen.splitlines())
-        assert screen.splitlines()[2] == "─" * width
+        assert all(len(line) <= width for line in screen.splitlines())
+        assert screen.splitlines()[-1].startswith((" ←→ choose", " 1-9/←→ choose"))
 
 
 def refused_move_changes_nothing(terminal: Terminal) -> None:
-    before = terminal.screen()
+    before = terminal.wait_for(my_turn, "the screen redrawn")
     terminal.keys("play 7", literal=True)
     terminal.keys("Enter")
     screen = terminal.wait_for(lambda s: "refused:" in s, "the refusal", timeout=20)
