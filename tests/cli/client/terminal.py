@@ -38,6 +38,7 @@ class Terminal:
         self.width, self.height = width, height
         self.config = root / "tmux.conf"
         self.config.write_text("set -g status off\nset -g remain-on-exit on\n")
+        self.status = root / "exit-status"
         self.processes: dict[int, int] = {}
         """PID -> start time of every process seen in the window (and its descendants)."""
 
@@ -49,8 +50,13 @@ class Terminal:
         return result.stdout
 
     def run(self, command: Sequence[str], cwd: Path) -> None:
-        """Run ``command`` in the window (creating it the first time, else in its place)."""
-        line = f"cd {shlex.quote(str(cwd))} && exec {shlex.join(command)}"
+        """Run ``command`` in the window (creating it the first time, else in its place); a
+        shell around it writes its exit status to a file (tmux may be slow to reap it)."""
+        self.status.unlink(missing_ok=True)
+        line = (
+            f"cd {shlex.quote(str(cwd))} && {shlex.join(command)};"
+            f" echo $? > {shlex.quote(str(self.status))}"
+        )
         if not self.processes:
             self._tmux("new-session", "-d", "-s", "main", "-x", str(self.width),
                        "-y", str(self.height), line)  # fmt: skip
@@ -78,9 +84,11 @@ class Terminal:
                 self.processes.setdefault(pid, stat[1])
                 todo.extend(parents.get(pid, []))
 
-    def screen(self) -> str:
+    def screen(self, styled: bool = False) -> str:
+        """The window's text now (``styled``: with the escape sequences of its colours and
+        attributes)."""
         self.remember()
-        return self._tmux("capture-pane", "-p", "-t", "main")
+        return self._tmux("capture-pane", "-p", *(["-e"] if styled else []), "-t", "main")
 
     def text(self) -> str:
         """Everything the window shows and has scrolled away, wrapped lines joined."""
@@ -105,11 +113,11 @@ class Terminal:
             time.sleep(0.1)
 
     def exit_status(self) -> int | None:
-        """The window's command's exit status once it has ended, else None."""
-        dead, _, status = self._tmux(
-            "display-message", "-p", "-t", "main", "#{pane_dead} #{pane_dead_status}"
-        ).strip().partition(" ")
-        return int(status) if dead == "1" and status else None
+        """The exit status of the command last run, once it has ended, else None."""
+        try:
+            return int(self.status.read_text())
+        except (OSError, ValueError):
+            return None
 
     def alive(self) -> list[int]:
         """The remembered processes still running."""

@@ -21,6 +21,8 @@ from peer.record import load, verify
 from tests.cli.client.terminal import Terminal
 
 GAME_SECONDS = 400
+COLOUR = re.compile(r"\x1b\[[0-9;]*(3[0-7]|38;[25];[0-9;]+|9[0-7])m")
+"""An escape sequence that sets a foreground colour."""
 REPO = Path(__file__).resolve().parents[3]
 
 pytestmark = pytest.mark.skipif(
@@ -58,16 +60,18 @@ def test_a_whole_game_against_a_bot_in_a_real_terminal(tmp_path: Path) -> None:
         refused_move_changes_nothing(terminal)
 
         stopped_hand = hand(terminal.wait_for(my_turn, "the screen redrawn"))
+        assert COLOUR.search(terminal.screen(styled=True)), "seats are drawn in colour"
         terminal.keys("C-c")
         terminal.wait_for(lambda _: terminal.exit_status() is not None, "the stop")
         assert terminal.exit_status() == 130
         assert "stopped: the game is kept in" in terminal.text()
         assert "Traceback" not in terminal.text()
-        terminal.run(command, REPO)
+        terminal.run([*command, "--no-color"], REPO)
         screen = terminal.wait_for(
             lambda s: my_turn(s) and "Taking up table" in s, "the game taken up", timeout=120
         )
         assert hand(screen) == stopped_hand
+        assert not COLOUR.search(terminal.screen(styled=True)), "--no-color: no colour at all"
 
         screen = play_to_the_end(terminal)
         check_the_end(screen)
