@@ -110,7 +110,7 @@ def redrawn_on_resize(terminal: Terminal) -> None:
         screen = terminal.wait_for(
             lambda s, width=width, height=height: len(s.splitlines()) == height
             and my_turn(s) and s.splitlines()[2] == "─" * width,
-            f"the screen redrawn at {width}x{height}", timeout=20,
+            f"the screen redrawn at {width}x{height}", timeout=60,
         )  # fmt: skip
         assert all(len(line) <= width for line in screen.splitlines())
         assert screen.splitlines()[-1].startswith((" ←→ choose", " 1-9/←→ choose"))
@@ -120,12 +120,12 @@ def refused_move_changes_nothing(terminal: Terminal) -> None:
     before = terminal.wait_for(my_turn, "the screen redrawn")
     terminal.keys("play 7", literal=True)
     terminal.keys("Enter")
-    screen = terminal.wait_for(lambda s: "refused:" in s, "the refusal", timeout=20)
+    screen = terminal.wait_for(lambda s: "refused:" in s, "the refusal", timeout=60)
     assert screen.splitlines()[-1].strip() == "refused: there is no card called '7'"
     assert prompt(screen) == "> play 7"
     assert hand(screen) == hand(before)
     terminal.keys("Escape")
-    terminal.wait_for(lambda s: "play 7" not in prompt(s), "the line cleared", timeout=20)
+    terminal.wait_for(lambda s: "play 7" not in prompt(s), "the line cleared", timeout=60)
 
 
 def play_to_the_end(terminal: Terminal) -> str:
@@ -147,12 +147,12 @@ def play_to_the_end(terminal: Terminal) -> str:
         else:
             terminal.keys("Space" if battle else "Right")
         chosen = terminal.wait_for(
-            lambda s: s.splitlines()[-1].startswith(" Enter: "), "a choice on the line", 20
+            lambda s: s.splitlines()[-1].startswith(" Enter: "), "a choice on the line", 60
         )
         before = log(chosen)
         terminal.keys("Enter")
         terminal.wait_for(  # the move is in the log: the screen shows the table after it
-            lambda s, before=before: log(s) != before, "the move played", 20
+            lambda s, before=before: log(s) != before, "the move played", 60
         )
     raise AssertionError(f"the game did not end in {GAME_SECONDS} s:\n{terminal.screen()}")
 
