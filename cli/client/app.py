@@ -79,7 +79,7 @@ class ClientApp:
             refresh_interval=1.0,
             input=input,
             output=output,
-            before_render=self._refresh_links,
+            before_render=self._before_drawing,
         )
         self.application.ttimeoutlen = 0.05
         self._tasks: set[asyncio.Task[None]] = set()
@@ -117,10 +117,12 @@ class ClientApp:
             if (snapshot.halt is not None or snapshot.audited) and self._ending is None:
                 self._ending = asyncio.create_task(self._end(snapshot), name="client-end")
 
-    def _refresh_links(self, _: Application[Outcome]) -> None:
+    def _before_drawing(self, _: Application[Outcome]) -> None:
         """Before each drawing (at least every second): the links to the other peers, which
-        change without the table changing."""
+        change without the table changing; and the command line as it is (a reset of the
+        line tells no one)."""
         self.model.links = self.controller.links
+        self.model.line = self.line.text
 
     async def _end(self, final: Snapshot) -> None:
         if self.on_end is None:
@@ -141,6 +143,7 @@ class ClientApp:
 
     def _accept(self, line: Buffer) -> bool:
         text = line.text.strip()
+        self.model.line = ""  # the line is reset once this returns
         if not text:
             return False
         self._spawn(self.run_line(text))

@@ -122,6 +122,7 @@ def build_key_bindings(model: TableModel, line: Buffer, actions: Actions) -> Key
             model.why = None
         else:
             line.reset()
+            model.line = ""
             model.message = None
 
     @keys.add("pageup")

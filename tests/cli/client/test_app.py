@@ -84,6 +84,7 @@ def test_keys_play_a_card_an_illegal_line_shows_the_reason_and_ctrl_c_stops(
             mine = "seat 0 (ada) plays "
             await until(lambda: any(e.text.startswith(mine) for e in model.events), "the play")
             assert model.message is None and client.line.text == ""
+            assert model.suggestion() is None  # nothing left for Enter to play again
 
             pipe.send_text("\x03")  # Ctrl-C
             return await asyncio.wait_for(running, WAIT_SECONDS)

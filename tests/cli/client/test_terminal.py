@@ -149,6 +149,14 @@ def play_to_the_end(terminal: Terminal) -> str:
         chosen = terminal.wait_for(
             lambda s: s.splitlines()[-1].startswith(" Enter: "), "a choice on the line", 60
         )
+        if not battle:
+            terminal.keys("Escape")  # Esc takes the choice back; → puts it again
+            terminal.wait_for(lambda s: not s.splitlines()[-1].startswith(" Enter: "),
+                              "the choice taken back", 60)  # fmt: skip
+            terminal.keys("Right")
+            chosen = terminal.wait_for(
+                lambda s: s.splitlines()[-1].startswith(" Enter: "), "the choice again", 60
+            )
         before = log(chosen)
         terminal.keys("Enter")
         terminal.wait_for(  # the move is in the log: the screen shows the table after it
