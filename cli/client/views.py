@@ -425,7 +425,9 @@ def status_line(model: TableModel, width: int) -> Line:
     suggestion = model.suggestion()
     if suggestion is not None:
         effect = model.effect(suggestion)
-        text = f"Enter: {suggestion}" + (f" ({effect})" if effect else "") + " · Esc: cancel"
+        text = f"Enter: {suggestion}" + (f" ({effect})" if effect else "")
+        if get_cwidth(text + " · Esc: cancel") < width:
+            text += " · Esc: cancel"
         return [("class:command", " " + fit(text, width - 1))]
     if model.ending() is not None:
         keys = KEYS_OVER

@@ -201,3 +201,27 @@ def test_text_from_the_network_is_shown_as_printable_characters_only(text: str) 
     shown = model.log()[0].text
     assert shown.isprintable() and shown.startswith("bob: ")
     assert [region.name for region in model.regions()] == list(REGIONS)
+
+
+def test_after_a_bishop_its_player_places_the_favor_on_a_region_the_map_offers() -> None:
+    game = Game.setup("zman", players=2, first=0, battle="Firenze",
+                      hands=[["bishop", "5"], ["3", "spy"]])  # fmt: skip
+    game.play("play bishop")
+    model = model_of_game(game)
+    assert model.banner().headline == "Your turn: place the Favor (after your Bishop)"
+    assert model.choices()[0] == "favor Torino" and model.step_choice(-1) == "favor Napoli"
+    marks = {region.name: region for region in model.regions()}
+    assert marks["Napoli"].chosen and marks["Roma"].choosable and not marks["Firenze"].choosable
+
+
+def test_a_hand_without_mercenaries_may_be_discarded_or_kept() -> None:
+    game = Game.setup("zman", players=2, first=0, battle="Firenze",
+                      hands=[["10", "spy"], ["3", "heroine", "spy"]])  # fmt: skip
+    for move in ("play 10", "play 3", "pass", "pass"):
+        game.play(move)
+    model = model_of_game(game)
+    assert model.banner().headline == (
+        "Your turn: discard your hand (it holds no mercenary) or keep it"
+    )
+    assert model.choices() == ("discard", "keep")
+    assert model.hand()[0].key is None  # the number keys choose cards in a battle only
