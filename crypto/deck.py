@@ -446,6 +446,16 @@ class Deck:
         for slot in slots:
             self._round_of(slot).unchecked.pop(slot.position, None)
 
+    def pending(self) -> list[Slot]:
+        """The slots still in play whose shares were recorded without verification, in
+        order (a seat with time to spare verifies them before their card is shown)."""
+        return [
+            Slot(round_, position)
+            for round_, record in enumerate(self._rounds)
+            for position in sorted(record.unchecked)
+            if Slot(round_, position) not in self._returned
+        ]
+
     def open(self, slot: Slot) -> str:
         """The card dealt to this seat at ``slot``, from the others' shares and this seat's own."""
         record = self._round_of(slot)

@@ -10,6 +10,7 @@ reason when a move is refused (and changes nothing then).
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -21,7 +22,7 @@ from peer.driver import Halt, Refusal, Table, TableEvent
 if TYPE_CHECKING:
     from peer.node import Node
 
-__all__ = ["Controller", "Player", "Snapshot", "Waiting", "snapshot_of"]
+__all__ = ["Controller", "Player", "Snapshot", "Waiting", "fingerprint", "snapshot_of"]
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,12 @@ class Snapshot:
         )
 
 
+@functools.lru_cache(maxsize=256)
+def fingerprint(author: bytes) -> str:
+    """The short fingerprint people compare for a player's key."""
+    return PublicIdentity(author).fingerprint()
+
+
 def snapshot_of(table: Table, since: float) -> Snapshot:
     """The snapshot of ``table`` now (called where the table lives: its thread)."""
     lobby = table.lobby
@@ -88,7 +95,7 @@ def snapshot_of(table: Table, since: float) -> Snapshot:
         Player(
             table.seat_of(author) if table.seating else None,
             lobby.names.get(author, "?"),
-            PublicIdentity(author).fingerprint(),
+            fingerprint(author),
             lobby.addresses.get(author, ""),
         )
         for author in authors

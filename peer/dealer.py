@@ -239,17 +239,32 @@ class Dealer:
             except VerificationError as exc:
                 raise _blame(exc.seat, Reason.BAD_PROOF, exc.reason) from None
 
-    def check_shares_of(self, owner: int, body: log_pb2.Shares) -> None:
-        """Verify the shares of ``owner``'s cards in an entry this dealer accepted (evidence
-        that one is bad); :class:`Rejection` names the seat whose share does not verify."""
+    def check_shares(self, body: log_pb2.Shares) -> None:
+        """Verify every still-unchecked share of an entry this dealer accepted (evidence that
+        one is bad); :class:`Rejection` names the seat whose share does not verify."""
         for item in body.batches:
+            if not 0 <= item.deck < len(self.decks):
+                continue
             batch = ShareBatch.decode(item.batch)
-            if batch.owner == owner and 0 <= item.deck < len(self.decks):
-                slots = [Slot(batch.round, position) for position in batch.positions]
+            slots = [Slot(batch.round, position) for position in batch.positions]
+            try:
+                self.decks[item.deck].verify_pending(slots)
+            except VerificationError as exc:
+                raise _blame(exc.seat, Reason.BAD_PROOF, exc.reason) from None
+
+    def verify_some(self, slots: int) -> bool:
+        """Verify the unchecked shares of up to ``slots`` cards (work a peer does while it
+        waits, so that showing a card later costs only its reveal); True if more remain.
+        :class:`Rejection` names the seat whose share does not verify."""
+        for index, deck in enumerate(self.decks):
+            pending = deck.pending()
+            if pending:
                 try:
-                    self.decks[item.deck].verify_pending(slots)
+                    deck.verify_pending(pending[:slots])
                 except VerificationError as exc:
                     raise _blame(exc.seat, Reason.BAD_PROOF, exc.reason) from None
+                return len(pending) > slots or any(d.pending() for d in self.decks[index + 1 :])
+        return False
 
     def deal(self, draw: Draw) -> tuple[str, ...] | None:
         """Give the draw's slots to its seat; the card names when the seat is this one."""

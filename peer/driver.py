@@ -227,6 +227,8 @@ class Table:
         self._verified = keeper.verified()
         self._held_evidence: list[LogEntry] = []
         self._want_ready = auto_ready
+        self._closes: dict[tuple[int, int], dict[bytes, frozenset[int]]] = {}
+        """Each author's first close of each coin attempt (see :meth:`_closes_of`)."""
         self.withheld: set[int] = set()
         """Seats this peer closed a coin attempt without the reveal of (blamed, see
         :mod:`peer.coin`)."""
@@ -405,7 +407,8 @@ class Table:
             return f"it is not your turn: the table waits for {self.who(step.authors[0])}"
         try:
             move = text if isinstance(text, Move) else Move.parse(text)
-            game.copy().play(move)
+            if move not in game.legal_moves():
+                game.copy().play(move)  # raises the engine's reason, on a copy
         except (InvalidMoveError, IllegalMoveError) as exc:
             return str(exc)
         self._publish(
@@ -430,6 +433,25 @@ class Table:
         if self.halt is None and not self.over:
             self._publish(log_pb2.Leave(reason=reason[:MAX_CHAT]))
             self._advance()
+
+    def spare_time(self, slots: int = 2) -> bool:
+        """Use a moment of idleness: verify the unchecked shares of a few cards in play (see
+        ``Dealer.verify_some``); True while more work of this kind remains."""
+        if self.dealer is None or self.halt is not None:
+            return False
+        try:
+            return self.dealer.verify_some(slots)
+        except Rejection as rejection:
+            self._refuse(rejection)
+            assert rejection.seat is not None
+            for entry in self.logs.log(self.seating[rejection.seat]):
+                if entry.kind == "shares" and entry.hash in self._consumed:
+                    self._publish_bad_share(entry)
+            return False
+
+    def _publish_bad_share(self, entry: LogEntry) -> None:
+        shares = log_pb2.SignedEntry.FromString(entry.signed)
+        self._publish(log_pb2.Evidence(bad_share=log_pb2.BadShare(shares=shares)))
 
     def finish(self) -> None:
         """Once the game is audited, say goodbye: the heads of this entry show the others that
@@ -468,16 +490,12 @@ class Table:
 
     def _closes_of(self, flip: Flip) -> dict[int, frozenset[int]]:
         """Each committer's first close of ``flip``: the seats it names as missing."""
-        closes = {}
-        for seat in flip.committers:
-            for entry in self.logs.log(self.seating[seat]):
-                if entry.kind == "coin_close" and (entry.body.choice, entry.body.attempt) == (
-                    flip.choice,
-                    flip.attempt,
-                ):
-                    closes[seat] = frozenset(entry.body.missing)
-                    break
-        return closes
+        closes = self._closes.get((flip.choice, flip.attempt), {})
+        return {
+            seat: closes[self.seating[seat]]
+            for seat in flip.committers
+            if self.seating[seat] in closes
+        }
 
     def _close(self, flip: Flip, missing: Sequence[int]) -> bool:
         seat = self.seat
@@ -558,6 +576,9 @@ class Table:
                       self.seat_of(entry.author))
         elif kind == "evidence":
             self._held_evidence.append(entry)
+        elif kind == "coin_close":
+            closes = self._closes.setdefault((entry.body.choice, entry.body.attempt), {})
+            closes.setdefault(entry.author, frozenset(entry.body.missing))
 
 
     # ------------------------------------------------------------------ the fold
@@ -1121,7 +1142,7 @@ class Table:
         )
 
     def _check_bad_share(self, entry: LogEntry) -> None:
-        """An owner says a share of its cards does not verify: check those shares here."""
+        """A seat says a share of an entry does not verify: check that entry's shares here."""
         accuser = self.seat_of(entry.author)
         accused = read_entry_or_none(entry.body.bad_share.shares.SerializeToString(), self.table_id)
         if accuser is None or accused is None or accused.kind != "shares":
@@ -1135,7 +1156,7 @@ class Table:
             self._held_evidence.append(entry)  # this peer is not that far yet
             return
         try:
-            self.dealer.check_shares_of(accuser, accused.body)
+            self.dealer.check_shares(accused.body)
         except Rejection as rejection:
             self._stop(
                 Rejection(

@@ -23,6 +23,7 @@ peer.entries.Rejection: wrong-table: the entry is for another table
 from __future__ import annotations
 
 import enum
+import functools
 import hashlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -239,6 +240,11 @@ def _has_unknown_fields(message: Message) -> bool:
     return False
 
 
+@functools.lru_cache(maxsize=1024)
+def _public_identity(raw: bytes) -> PublicIdentity:
+    return PublicIdentity(raw)
+
+
 def _well_formed(entry: log_pb2.Entry) -> PublicIdentity:
     def malformed(detail: str) -> Rejection:
         return Rejection(Reason.MALFORMED, detail)
@@ -246,7 +252,7 @@ def _well_formed(entry: log_pb2.Entry) -> PublicIdentity:
     if len(entry.table_id) != TABLE_ID_BYTES:
         raise malformed(f"a table id is {TABLE_ID_BYTES} bytes")
     try:
-        author = PublicIdentity(entry.author)
+        author = _public_identity(entry.author)
     except DecodeError as exc:
         raise malformed(f"the author is not a public key: {exc}") from None
     kind = entry.WhichOneof("body")

@@ -38,7 +38,7 @@ from peer.driver import MemoryKeeper, Table, TableEvent
 from peer.entries import MAX_ENTRY_BYTES
 from peer.lobby import PROTOCOL, TableSpec
 from peer.logs import Suspicion
-from peer.service import SERVICE_NAME, PeerService
+from peer.service import NO_TABLE_YET, SERVICE_NAME, PeerService
 from peer.store import Store
 
 __all__ = ["CHANNEL_OPTIONS", "SERVER_OPTIONS", "JoinError", "Node"]
@@ -60,6 +60,9 @@ CHANNEL_OPTIONS = [
     ("grpc.enable_retries", 0),
 ]
 HELLO_SECONDS = 3.0
+JOIN_PATIENCE = 10.0
+"""Seconds a joiner keeps asking a peer that does not answer yet."""
+
 RETRY_SECONDS = (0.05, 1.0)
 """The first and the longest pause before following a peer again."""
 
@@ -226,22 +229,34 @@ class Node:
 
         await self._adopt(create)
 
-    async def join_table(self, address: str, player: str) -> None:
-        """Ask the peer at ``address`` for its table and a seat at it; :class:`JoinError`."""
+    async def join_table(
+        self, address: str, player: str, *, patience: float = JOIN_PATIENCE
+    ) -> None:
+        """Ask the peer at ``address`` for its table and a seat at it; :class:`JoinError`.
+
+        A peer that does not answer yet, or has no table yet, is asked again for up to
+        ``patience`` seconds (a host just started may still be setting its table up)."""
+        request = peer_pb2.HelloRequest(
+            protocol=PROTOCOL, author=self.identity.public.raw, address=self.address
+        )
+        deadline = time.monotonic() + patience
+        pause = RETRY_SECONDS[0]
         async with grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS) as channel:
-            try:
-                reply = await channel.unary_unary(
-                    f"/{SERVICE_NAME}/Hello",
-                    request_serializer=peer_pb2.HelloRequest.SerializeToString,
-                    response_deserializer=peer_pb2.HelloReply.FromString,
-                )(
-                    peer_pb2.HelloRequest(
-                        protocol=PROTOCOL, author=self.identity.public.raw, address=self.address
-                    ),
-                    timeout=HELLO_SECONDS,
-                )
-            except grpc.aio.AioRpcError as exc:
-                raise JoinError(f"cannot join {address}: {_describe(exc)}") from None
+            hello = channel.unary_unary(
+                f"/{SERVICE_NAME}/Hello",
+                request_serializer=peer_pb2.HelloRequest.SerializeToString,
+                response_deserializer=peer_pb2.HelloReply.FromString,
+            )
+            while True:
+                try:
+                    reply = await hello(request, timeout=HELLO_SECONDS)
+                    break
+                except grpc.aio.AioRpcError as exc:
+                    retry = exc.code() == grpc.StatusCode.UNAVAILABLE
+                    if not retry or time.monotonic() + pause > deadline:
+                        raise JoinError(f"cannot join {address}: {_describe(exc)}") from None
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, RETRY_SECONDS[1])
         definition = reply.definition.SerializeToString()
 
         def create() -> Table:
@@ -482,9 +497,14 @@ class Node:
             task.add_done_callback(lambda done: done.cancelled() or done.exception())
 
     async def _consume(self) -> None:
+        spare_work = False
         while True:
+            if spare_work and not self._inbox:
+                spare_work = await self.call(lambda table: table.spare_time())
+                continue
             await self._inbox_ready.wait()
             self._inbox_ready.clear()
+            spare_work = True
             batch, self._inbox = self._inbox, []
             if batch and self.table is not None:
                 try:
@@ -513,7 +533,7 @@ class Node:
 
 
 def _describe(error: grpc.aio.AioRpcError) -> str:
-    if error.code() == grpc.StatusCode.UNAVAILABLE:
+    if error.code() == grpc.StatusCode.UNAVAILABLE and error.details() != NO_TABLE_YET:
         return "nobody answers there"
     if error.code() == grpc.StatusCode.DEADLINE_EXCEEDED:
         return "no answer in time"

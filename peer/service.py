@@ -16,6 +16,8 @@ import grpc
 from condottiere.v1 import peer_pb2
 from peer.lobby import PROTOCOL
 
+NO_TABLE_YET = "this peer has no table yet"
+
 if TYPE_CHECKING:
     from peer.node import Node
 
@@ -71,7 +73,7 @@ class PeerService:
             )
         served = self._node.table_id
         if served is None:
-            await context.abort(grpc.StatusCode.UNAVAILABLE, "this peer has no table yet")
+            await context.abort(grpc.StatusCode.UNAVAILABLE, NO_TABLE_YET)
         if table_id and table_id != served:
             await context.abort(
                 grpc.StatusCode.FAILED_PRECONDITION, "this peer serves another table"

@@ -157,6 +157,7 @@ def start_table(
         root / "seat0",
     )
     address = host.address()
+    host.wait_for("hosting|taking up", 20)
     table = [host]
     for seat in range(1, seats):
         table.append(

@@ -266,3 +266,24 @@ def battles_of(record: dict[str, Any]) -> list[BattleResult]:
         if game.last_battle is not before and game.last_battle is not None:
             results.append(game.last_battle)
     return results
+
+
+class BadSharer(Table):
+    """A seat whose shares for the first card it deals to another seat are another card's."""
+
+    def _make_game_part(self, step: Any) -> Any:
+        body = super()._make_game_part(step)
+        if step.kind == "shares" and body.batches:
+            batch = crypto.ShareBatch.decode(body.batches[0].batch)
+            shares = (batch.shares[1], batch.shares[0], *batch.shares[2:])
+            bad = crypto.ShareBatch(batch.round, batch.owner, batch.positions, shares)
+            body.batches[0].batch = bad.encode()
+        return body
+
+
+def test_a_wrong_decryption_share_halts_every_peer_blaming_its_maker() -> None:
+    harness = Harness("zman", 3, seed=12, kinds={1: BadSharer})
+    harness.deliver()
+    for table in (harness.tables[0], harness.tables[2]):
+        assert table.halt is not None and table.halt.reason is Reason.BAD_PROOF
+        assert table.halt.seat == 1, table.halt
