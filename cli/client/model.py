@@ -78,6 +78,7 @@ class Tone(Enum):
     ALERT = "alert"
     """The table stopped: a cheat caught, a seat that left."""
     OVER = "over"
+    """The game is over (and being checked, then recorded)."""
 
 
 @dataclass(frozen=True)
@@ -117,8 +118,6 @@ class RowLine:
     hand_size: int
     passed: bool
     to_act: bool
-    marker: bool
-    """This seat holds the battle marker."""
 
 
 @dataclass(frozen=True)
@@ -246,19 +245,16 @@ class TableModel:
         if snapshot is None:
             return ()
         seated = sorted(
-            (p for p in snapshot.players if p.seat is not None), key=lambda p: p.seat or 0
+            ((p.seat, p) for p in snapshot.players if p.seat is not None), key=lambda sp: sp[0]
         )
-        names = [printable(player.name) or "?" for player in seated]
+        names = [printable(player.name) or "?" for _, player in seated]
         initials = [name[0].upper() for name in names]
         infos = []
-        for index, player in enumerate(seated):
-            seat = player.seat if player.seat is not None else index
-            unique = initials.count(initials[index]) == 1 and initials[index].isalpha()
+        for (seat, player), name, initial in zip(seated, names, initials, strict=True):
+            unique = initials.count(initial) == 1 and initial.isalpha()
             you = seat == snapshot.seat
             link = None if you or snapshot.stage == "over" else self.links.get(player.address)
-            infos.append(
-                SeatInfo(seat, names[index], initials[index] if unique else str(seat), you, link)
-            )
+            infos.append(SeatInfo(seat, name, initial if unique else str(seat), you, link))
         return tuple(infos)
 
     def seat(self, number: int | None) -> SeatInfo | None:
@@ -305,7 +301,7 @@ class TableModel:
             )  # fmt: skip
         if waiting.kind == "ready":
             return Banner(f"Waiting for {names} to be ready", "", Tone.WAIT, since)
-        if waiting.kind in ("keys", "shuffle", "shares", "coin_commit", "coin_reveal", "audit"):
+        if waiting.kind in ("keys", "shuffle", "shares", "coin_commit", "coin_reveal"):
             return self._protocol_banner(waiting.kind, names, since, snapshot.progress)
         return self._move_banner(since)
 
@@ -446,7 +442,6 @@ class TableModel:
                     hand_size=view.hand_sizes[seat],
                     passed=view.phase == "battle" and seat in view.passed,
                     to_act=view.to_act == seat,
-                    marker=view.battle_marker == seat,
                 )
             )
         return tuple(lines)
