@@ -7,6 +7,7 @@ import asyncio
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 from prompt_toolkit.input import PipeInput, create_pipe_input
@@ -16,6 +17,7 @@ from bots import GreedyBot
 from bots.player import play_seat
 from cli.client.app import ClientApp, Outcome
 from cli.client.model import TableModel
+from peer.controller import Snapshot
 from peer.lobby import TableSpec
 from peer.node import Node
 from peer.store import Store
@@ -24,21 +26,33 @@ from tests.cli.client.screen import draw
 WAIT_SECONDS = 120.0
 
 
+@dataclass
+class Duel:
+    """This client hosting seat 0 of a duel; a greedy bot peer playing seat 1."""
+
+    client: ClientApp
+    pipe: PipeInput
+    host: Node
+    guest: Node
+    bot: asyncio.Task[Snapshot]
+
+
 @asynccontextmanager
-async def client_at_a_table(root: Path) -> AsyncIterator[tuple[ClientApp, PipeInput, Node]]:
-    """A duel: this client hosts seat 0, a greedy bot peer plays seat 1."""
+async def duel(root: Path) -> AsyncIterator[Duel]:
     host, guest = Node(Store(root / "host")), Node(Store(root / "guest"))
     await host.start(resume=False)
     await guest.start(resume=False)
+    bot: asyncio.Task[Snapshot] | None = None
     try:
         await host.host_table(TableSpec("zman-duel", 2, (), "test", "ada", ""))
         await guest.join_table(host.address, "bob")
         bot = asyncio.create_task(play_seat(guest.controller, GreedyBot(1), log=lambda _: None))
         with create_pipe_input() as pipe:
             client = ClientApp(host.controller, TableModel(), input=pipe, output=DummyOutput())
-            yield client, pipe, host
-        bot.cancel()
+            yield Duel(client, pipe, host, guest, bot)
     finally:
+        if bot is not None:
+            bot.cancel()
         await guest.stop()
         await host.stop()
 
@@ -58,8 +72,8 @@ def test_keys_play_a_card_an_illegal_line_shows_the_reason_and_ctrl_c_stops(
     tmp_path: Path,
 ) -> None:
     async def scenario() -> Outcome:
-        async with client_at_a_table(tmp_path) as (client, pipe, _host):
-            model = client.model
+        async with duel(tmp_path) as table:
+            client, pipe, model = table.client, table.pipe, table.client.model
             running = asyncio.create_task(client.run())
             await until(lambda: my_turn(model), "seat 0's turn")
             assert model.view is not None
@@ -94,8 +108,8 @@ def test_keys_play_a_card_an_illegal_line_shows_the_reason_and_ctrl_c_stops(
 
 def test_a_chat_line_reaches_the_log_and_why_explains_a_row(tmp_path: Path) -> None:
     async def scenario() -> None:
-        async with client_at_a_table(tmp_path) as (client, pipe, _host):
-            model = client.model
+        async with duel(tmp_path) as table:
+            client, pipe, model = table.client, table.pipe, table.client.model
             running = asyncio.create_task(client.run())
             await until(lambda: model.view is not None, "the deal")
             pipe.send_text("\x14")  # Ctrl-T
@@ -121,15 +135,41 @@ def test_a_client_waiting_for_its_player_leaves_the_peer_idle(tmp_path: Path) ->
     the seat's engine is a call on the table)."""
 
     async def scenario() -> int:
-        async with client_at_a_table(tmp_path) as (client, _pipe, host):
+        async with duel(tmp_path) as table:
+            client = table.client
             running = asyncio.create_task(client.run())
             await until(lambda: my_turn(client.model), "seat 0's turn")
             await asyncio.sleep(0.2)
-            published: asyncio.Queue[object] = asyncio.Queue()
-            host.listeners.add(published)
+            published: asyncio.Queue[Snapshot] = asyncio.Queue()
+            table.host.listeners.add(published)
             await asyncio.sleep(1.0)
             client.stop()
             await running
             return published.qsize()
 
     assert asyncio.run(scenario()) <= 2
+
+
+def test_a_seat_whose_peer_is_gone_is_shown_as_waited_for_with_the_reason(
+    tmp_path: Path,
+) -> None:
+    async def scenario() -> None:
+        async with duel(tmp_path) as table:
+            client, model = table.client, table.client.model
+            running = asyncio.create_task(client.run())
+            await until(lambda: my_turn(model), "seat 0's turn")
+            table.bot.cancel()
+            assert await client.controller.submit(model.choices()[0]) is None
+            await until(lambda: model.banner().headline.startswith("Bob is playing"), "bob")
+            assert not model.banner().detail.startswith("No link")
+            await table.guest.stop()
+            await until(
+                lambda: model.banner().detail.startswith("No link to bob's peer"), "the loss"
+            )
+            assert model.banner().headline.startswith("Bob is playing")
+            rows = [row for row in model.rows() if row.seat.name == "bob"]
+            assert rows and rows[0].seat.link is not None
+            client.stop()
+            await running
+
+    asyncio.run(scenario())
