@@ -192,8 +192,8 @@ def add_play_command(commands: argparse._SubParsersAction[argparse.ArgumentParse
     )  # fmt: skip
     table.add_argument(
         "--bots", type=_bot_list, metavar="NAME,NAME,...",
-        help=f"bots for the other seats, e.g. greedy,random ({', '.join(sorted(BOTS))}), or "
-        f"'none'; default: {DEFAULT_BOT} in every other seat, or none with --listen",
+        help=f"bots for the other seats (known: {', '.join(sorted(BOTS))}), or none; default: "
+        f"{DEFAULT_BOT} in every other seat (none with --listen)",
     )  # fmt: skip
     table.add_argument("--name", help="the table's name (default condottiere)")
     network = play.add_argument_group("the network")
@@ -284,7 +284,8 @@ def play_settings(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
     if bots is None:
         bots = () if args.listen else (DEFAULT_BOT,) * (seats - 1)
     if len(bots) > seats - 1:
-        parser.error(f"{len(bots)} bots for the {seats - 1} other seats")
+        others = "1 other seat" if seats == 2 else f"{seats - 1} other seats"
+        parser.error(f"{len(bots)} bots for {others}")
     spec = TableSpec(
         variant=edition.name,
         seats=seats,
