@@ -382,7 +382,7 @@ def _ending(model: TableModel, ending: Ending, width: int) -> list[Line]:
     if ending.record is not None:
         lines.append([("", " The record of every signed entry is kept; check it yourself with:")])
         lines.append([("class:command", fit(f"   condottiere verify {ending.record}", width))])
-    elif model.snapshot is not None and (model.snapshot.audited or ending.title.startswith("The")):
+    else:
         lines.append([("class:detail", " Writing the record...")])
     if ending.record_hash:
         lines.append([("class:detail", fit(f" Record hash: {ending.record_hash}", width))])
