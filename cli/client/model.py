@@ -213,6 +213,8 @@ class TableModel:
         self.record: str | None = None
         self.join_hint = ""
         """The address other players join this table with, when it is open to them."""
+        self._seats: tuple[object, tuple[SeatInfo, ...]] = (None, ())
+        """The seats as last worked out, and the snapshot and links they come from."""
 
     # ------------------------------------------------------------------ input
 
@@ -241,6 +243,12 @@ class TableModel:
 
     def seats(self) -> tuple[SeatInfo, ...]:
         """Every seated player, by seat."""
+        key = (self.snapshot, tuple(sorted(self.links.items())))
+        if self._seats[0] != key:
+            self._seats = (key, self._seated())
+        return self._seats[1]
+
+    def _seated(self) -> tuple[SeatInfo, ...]:
         snapshot = self.snapshot
         if snapshot is None:
             return ()
