@@ -16,8 +16,8 @@ import argparse
 import ipaddress
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TextIO
 
 from peer.discovery import DiscoveryError, Lan
 from peer.interfaces import Interface, default_interface, local_interfaces, pick
@@ -54,7 +54,7 @@ class Placement:
     """The address the peer serves on (and advertises)."""
 
 
-def add_interface_option(parser: argparse.ArgumentParser) -> None:
+def add_interface_option(parser: argparse._ActionsContainer) -> None:
     parser.add_argument(
         "--interface",
         metavar="NAME_OR_ADDRESS",
@@ -111,16 +111,18 @@ def is_address(text: str) -> bool:
     return ADDRESS.fullmatch(text) is not None
 
 
-async def go_on_lan(node: Node, placement: Placement, out: TextIO) -> Presence | None:
+async def go_on_lan(
+    node: Node, placement: Placement, say: Callable[[str], None]
+) -> Presence | None:
     """Start browsing the LAN for the node (which serves already); None, with the reason
-    printed, where zeroconf cannot run: the peer then works by address only."""
+    said, where zeroconf cannot run: the peer then works by address only."""
     try:
-        presence = Presence(node, Lan(placement.interface), say=lambda text: _say(text, out))
+        presence = Presence(node, Lan(placement.interface), say=say)
         await presence.start()
     except DiscoveryError as exc:
-        _say(f"{exc}; tables are joined by address only", out)
+        say(f"{exc}; tables are joined by address only")
         return None
-    _say(f"tables are advertised and looked for {placement.why}", out)
+    say(f"tables are advertised and looked for {placement.why}")
     return presence
 
 
@@ -153,7 +155,3 @@ async def join_table(
         else:
             return address
     raise JoinError(f"no peer of {listing.advert.name!r} takes joiners: {'; '.join(failures)}")
-
-
-def _say(text: str, out: TextIO) -> None:
-    print(text, file=out, flush=True)

@@ -2,6 +2,7 @@
 
 Sub-commands:
 
+- ``play``: the full-screen game (see :mod:`cli.play`);
 - ``demo``: an offline game between bots, narrated on the terminal as plain text;
 - ``host``, ``join``, ``bot``: a peer at a networked table (see :mod:`cli.peers`);
 - ``tables``: the tables on the LAN (see :mod:`cli.tables`);
@@ -24,6 +25,7 @@ from collections.abc import Sequence
 from bots import BOTS
 from cli.demo import DemoSettings, run_demo
 from cli.peers import add_commands, main_peer
+from cli.play import add_play_command, play_settings, run_play
 from cli.tournament import add_tournament_parser, tournament_command
 from engine import EDITIONS, Edition
 
@@ -73,6 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
         "played peer to peer on a LAN.",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    add_play_command(commands)
     demo = commands.add_parser(
         "demo",
         help="watch bots play an offline game, narrated as plain text",
@@ -185,6 +188,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "tournament":
         return tournament_command(args.command_parser, args)
+    if args.command == "play":
+        return run_play(play_settings(args.command_parser, args))
     if args.command != "demo":
         return main_peer(parser, args)
     settings = _demo_settings(args.command_parser, args)

@@ -47,7 +47,15 @@ from peer.node import JoinError, Node
 from peer.record import export, load, verify
 from peer.store import Store
 
-__all__ = ["PeerSettings", "default_data", "run_export", "run_peer", "run_replay", "run_verify"]
+__all__ = [
+    "PeerSettings",
+    "default_data",
+    "finish_table",
+    "run_export",
+    "run_peer",
+    "run_replay",
+    "run_verify",
+]
 
 GOODBYE_SECONDS = 15.0
 """How long a finished peer waits for the others to show they hold its last entries."""
@@ -131,7 +139,9 @@ async def _peer(settings: PeerSettings, out: TextIO) -> int:
             file=out,
             flush=True,
         )
-        presence = await go_on_lan(node, settings.placement, out)
+        presence = await go_on_lan(
+            node, settings.placement, lambda text: print(text, file=out, flush=True)
+        )
         if node.table is not None:
             print(
                 f"taking up table {node.table.spec.name!r} where it stopped", file=out, flush=True
@@ -183,7 +193,7 @@ async def _peer(settings: PeerSettings, out: TextIO) -> int:
             final = await play_headless(controller, out)
         else:
             final = await play_console(controller, out)
-        await _finish(node, final, settings.data, out)
+        await finish_table(node, final, settings.data, out)
         return 0 if final.halt is None else 3
     finally:
         if lobby is not None:
@@ -232,9 +242,9 @@ def _start_bots(settings: PeerSettings, address: str) -> list[subprocess.Popen[b
     return processes
 
 
-async def _finish(node: Node, final: Snapshot, data: Path, out: TextIO) -> None:
+async def finish_table(node: Node, final: Snapshot, data: Path, out: TextIO) -> Path:
     """Say goodbye, wait (a while) until every seat holds this peer's entries, write the
-    record and the summary."""
+    record and the summary; the record's path."""
     if final.halt is None:
         await node.call(lambda table: table.finish())
         deadline = time.monotonic() + GOODBYE_SECONDS
@@ -274,6 +284,7 @@ async def _finish(node: Node, final: Snapshot, data: Path, out: TextIO) -> None:
         f"check it with: condottiere verify {path}",
     ):
         print(line, file=out, flush=True)
+    return path
 
 
 def _public_state(snapshot: Snapshot) -> dict[str, object]:

@@ -14,7 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-__all__ = ["ADJACENT", "REGIONS", "connected_groups", "largest_group", "region_named"]
+__all__ = [
+    "ADJACENT",
+    "REGIONS",
+    "TEXT_MAP",
+    "connected_groups",
+    "largest_group",
+    "region_named",
+]
 
 _BORDERS = """
 Torino:  Genova Milano
@@ -51,6 +58,19 @@ def _parse_borders(text: str) -> dict[str, frozenset[str]]:
 
 ADJACENT: dict[str, frozenset[str]] = _parse_borders(_BORDERS)
 REGIONS: tuple[str, ...] = tuple(ADJACENT)
+TEXT_MAP: dict[str, tuple[int, int]] = {
+    "Torino": (0, 1), "Milano": (0, 11), "Mantova": (0, 21), "Venezia": (0, 32),
+    "Genova": (1, 3), "Parma": (1, 13), "Modena": (1, 22), "Ferrara": (1, 32),
+    "Lucca": (2, 10), "Bologna": (2, 27),
+    "Firenze": (3, 17), "Urbino": (3, 29), "Ancona": (3, 39),
+    "Siena": (4, 13), "Spoleto": (4, 28),
+    "Roma": (5, 22),
+    "Napoli": (6, 32),
+}  # fmt: skip
+"""Where each region lies on the board, for a drawing in text: the (line, column) of its name
+on a 7-line map, north at the top, as on the printed board. Each name may be followed by a
+space and a one-letter mark, and framed by a character on either side, without overlapping
+another region."""
 _BY_LOWER = {region.lower(): region for region in REGIONS}
 
 

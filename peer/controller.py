@@ -184,6 +184,14 @@ class Controller:
                 taken += len(events)
                 yield snapshot, events
 
+    @property
+    def links(self) -> dict[str, str | None]:
+        """The other peers this one follows, by address: None while the link is up, else why
+        it failed last (a peer that is gone, or not there yet)."""
+        connected = self._node.connected
+        failed = {a: e for a, e in self._node.link_errors.items() if a not in connected}
+        return {**dict.fromkeys(connected), **failed}
+
     async def game(self) -> Game | None:
         """A copy of this seat's own engine (what a bot may look at), or None before the deal."""
         return await self._node.call(

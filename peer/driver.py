@@ -48,7 +48,17 @@ from google.protobuf.message import Message
 import crypto
 from condottiere.v1 import log_pb2
 from crypto import Identity
-from engine import Choice, Deal, Draw, Game, IllegalMoveError, InvalidMoveError, Move, card_flow
+from engine import (
+    BattleResult,
+    Choice,
+    Deal,
+    Draw,
+    Game,
+    IllegalMoveError,
+    InvalidMoveError,
+    Move,
+    card_flow,
+)
 from engine.cards import card_name
 from peer.coin import Abandoned, Flip, Settled, verdict
 from peer.dealer import Card, Dealer
@@ -156,7 +166,7 @@ class TableEvent:
     """Something that happened at the table, in players' words."""
 
     kind: str
-    """``join seated ready shuffle deal coin move chat leave refused halt over audit``"""
+    """``join seated ready shuffle deal coin move battle chat leave refused halt over audit``"""
     text: str
     seat: int | None = None
 
@@ -957,12 +967,15 @@ class Table:
             raise Rejection(Reason.ILLEGAL, str(exc)) from None
         flow = card_flow(move)
         showing = dealer.check_shown(seat, flow, body.cards)
+        battle = game.last_battle
         try:
             game.play(move, reveal=showing.names if flow.whole_hand else None)
         except IllegalMoveError as exc:
             raise Rejection(Reason.ILLEGAL, str(exc)) from None
         dealer.apply(showing, flow)
         self._say("move", self._narrate(seat, move, showing.names), seat)
+        if game.last_battle is not battle and game.last_battle is not None:
+            self._say("battle", self._battle_outcome(game.last_battle), game.last_battle.winner)
 
     def _narrate(self, seat: int, move: Move, shown: Sequence[str]) -> str:
         who = self.who(self.seating[seat])
@@ -985,6 +998,28 @@ class Table:
         if move.verb == "favor":
             return f"{who} places the Favor on {move.region or 'no region'}"
         return f"{who} retains {', '.join(map(card_name, move.cards)) or 'nothing'}"
+
+    def _battle_outcome(self, result: BattleResult) -> str:
+        """How a battle ended, with every seat's strength."""
+        where = "the battle" if result.region is None else f"the battle for {result.region}"
+        if result.ended_by == "bishop":
+            return f"the Bishop ends {where}: nobody wins it"
+        if not result.cards_played:
+            return f"nobody played a card in {where}: nobody wins it"
+        ended = "" if result.ended_by == "passes" else f"; a {card_name(result.ended_by)} ended it"
+        strengths = dict(enumerate(result.strengths))
+        if result.winner is None:
+            best = max(strengths.values())
+            tied = " and ".join(
+                self.who(self.seating[s]) for s, v in strengths.items() if v == best
+            )
+            return f"nobody wins {where}: {tied} tie at {best}{ended}"
+        winner = strengths.pop(result.winner)
+        others = ", ".join(f"{self.who(self.seating[s])} {v}" for s, v in strengths.items())
+        return (
+            f"{self.who(self.seating[result.winner])} wins {where} with {winner}"
+            f" (against {others}){ended}"
+        )
 
     # ------------------------------------------------------------------ coins
 

@@ -387,12 +387,10 @@ class Node:
             self.trace.write("audited")
 
     async def _publish(self, changes: _Changes) -> None:
-        if changes.appended:
-            for author, signed in changes.appended:
-                self._copies.setdefault(author, []).append(signed)
-            async with self._changed:
-                self._version += 1
-                self._changed.notify_all()
+        # Everything before the first await: calls publish in the order the table's thread
+        # ran them (waiting for the lock below would let a later call's snapshot overtake).
+        for author, signed in changes.appended:
+            self._copies.setdefault(author, []).append(signed)
         for suspicion in changes.suspicions:
             self._fetch_other_version(suspicion)
         for address in changes.addresses:
@@ -402,6 +400,10 @@ class Node:
             self.snapshot = changes.snapshot
             for queue in self.listeners:
                 queue.put_nowait(changes.snapshot)
+        if changes.appended:
+            async with self._changed:
+                self._version += 1
+                self._changed.notify_all()
 
     # ------------------------------------------------------------------ serving
 

@@ -11,8 +11,10 @@ import pytest
 
 import crypto
 from condottiere.v1 import log_pb2
+from engine import BattleResult, Game
 from peer.driver import MemoryKeeper, Table
 from peer.entries import LogEntry, Reason, make_entry
+from peer.record import omniscient_record
 from tests.peer.tables import Harness
 
 EDITIONS = ["zman", "zman-classic", "zman-duel", "ffg", "eurogames"]
@@ -228,6 +230,42 @@ def test_no_peer_ever_holds_an_owners_share_of_a_card_in_another_hand() -> None:
             if owner != seat and point in kept:
                 assert point in reveals
     assert reveals, "some card was shown face up"
+
+
+@pytest.mark.parametrize("edition", ["zman", "zman-duel"])
+def test_every_battle_ends_with_an_event_naming_its_winner_and_the_strengths(
+    edition: str,
+) -> None:
+    harness = Harness(edition, 2, seed=5)
+    harness.play()
+    told = [[(e.seat, e.text) for e in t.events if e.kind == "battle"] for t in harness.tables]
+    assert all(events == told[0] for events in told), "every peer tells the same battles"
+    offline = Game.replay(omniscient_record(harness.tables[0]))
+    battles = battles_of(offline.record())
+    assert [seat for seat, _ in told[0]] == [result.winner for result in battles]
+    for (_, text), result in zip(told[0], battles, strict=True):
+        if result.winner is not None:
+            assert f"wins the battle{' for ' + result.region if result.region else ''}" in text
+            assert f"with {result.strengths[result.winner]} (against " in text
+        else:
+            assert text.startswith(("nobody", "the Bishop ends"))
+
+
+def battles_of(record: dict[str, Any]) -> list[BattleResult]:
+    """Every battle of a recorded game, in order, replayed move by move."""
+    game = Game(record)
+    results = []
+    for event in record["events"]:
+        before = game.last_battle
+        if event[0] == "move":
+            game.play(event[2], reveal=event[3] if len(event) > 3 else None)
+        elif event[0] == "deal":
+            game.resolve(event[2])
+        elif event[0] == "choice":
+            game.resolve(event[3])
+        if game.last_battle is not before and game.last_battle is not None:
+            results.append(game.last_battle)
+    return results
 
 
 class BadSharer(Table):

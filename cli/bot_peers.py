@@ -1,0 +1,121 @@
+"""Bot peers as processes of their own, at a table this process hosts.
+
+Each bot is an ordinary ``condottiere bot`` peer with its own data directory under the
+host's (``DATA/bots/N``), its output in ``DATA/bots/N.log``: it plays over loopback gRPC
+exactly as a player on another machine would. The list of bots is kept beside them
+(``DATA/bots/bots.json``, with the table's id), so that when the host takes its table up
+again after a stop, the same bots are started again on their own data and take up the game
+where they stopped too.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+__all__ = ["BOT_NAMES", "BotPeers", "BotSeat", "bot_names"]
+
+BOT_NAMES = ("Sforza", "Orsini", "Borgia", "Medici", "Este", "Colonna", "Visconti")
+"""Names for bots, each with its own initial (the letter that marks its seat on the map)."""
+
+
+@dataclass(frozen=True)
+class BotSeat:
+    """One bot: its strategy, its name at the table, its seed, its data directory."""
+
+    strategy: str
+    name: str
+    seed: int
+    data: str
+
+
+def bot_names(count: int, player: str) -> list[str]:
+    """``count`` names for bots whose initials differ from each other and from ``player``'s.
+
+    >>> bot_names(3, "sam")
+    ['Orsini', 'Borgia', 'Medici']
+    """
+    taken = player[:1].upper()
+    names = [name for name in BOT_NAMES if name[0] != taken]
+    return [names[index % len(names)] for index in range(count)]
+
+
+class BotPeers:
+    """The bot processes of one hosted table."""
+
+    def __init__(self, root: Path, *, listen: str, coin_timeout: float) -> None:
+        self.root = root
+        self.listen = listen
+        self.coin_timeout = coin_timeout
+        self.processes: list[subprocess.Popen[bytes]] = []
+
+    def plan(self, strategies: Sequence[str], player: str, seed: int) -> list[BotSeat]:
+        """A bot for each strategy, with names and seeds of its own."""
+        names = bot_names(len(strategies), player)
+        return [
+            BotSeat(strategy, name, seed + index, str(self.root / str(index)))
+            for index, (strategy, name) in enumerate(zip(strategies, names, strict=True), 1)
+        ]
+
+    def start(self, bots: Sequence[BotSeat], address: str, table: str) -> None:
+        """Start ``bots`` afresh at the table ``table`` (its id) served at ``address``."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        (self.root / "bots.json").write_text(
+            json.dumps({"table": table, "bots": [asdict(bot) for bot in bots]}, indent=2)
+        )
+        for bot in bots:
+            self._spawn(bot, address, new=True)
+
+    def resume(self, address: str, table: str) -> int:
+        """Start again the bots that were playing ``table``, on their own data; how many."""
+        try:
+            kept = json.loads((self.root / "bots.json").read_text())
+        except (OSError, ValueError):
+            return 0
+        if not isinstance(kept, dict) or kept.get("table") != table:
+            return 0
+        bots = [BotSeat(**bot) for bot in kept.get("bots", [])]
+        for bot in bots:
+            self._spawn(bot, address, new=False)
+        return len(bots)
+
+    def _spawn(self, bot: BotSeat, address: str, *, new: bool) -> None:
+        command = [
+            sys.executable, "-m", "cli.main", "bot",
+            "--join", address,
+            "--strategy", bot.strategy,
+            "--player", bot.name,
+            "--data", bot.data,
+            "--seed", str(bot.seed),
+            "--listen", self.listen,
+            "--coin-timeout", str(self.coin_timeout),
+            *(["--new"] if new else []),
+        ]  # fmt: skip
+        with Path(f"{bot.data}.log").open("ab") as log:
+            self.processes.append(
+                subprocess.Popen(
+                    command, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT
+                )
+            )
+
+    def stop(self, wait: float = 0.0) -> None:
+        """Let the bots end by themselves for up to ``wait`` seconds (a finished game's
+        goodbyes), then stop the rest; their data keeps everything for a restart."""
+        deadline = time.monotonic() + wait
+        for process in self.processes:
+            try:
+                process.wait(timeout=max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                process.send_signal(signal.SIGTERM)
+        for process in self.processes:
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()

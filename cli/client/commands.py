@@ -1,0 +1,108 @@
+"""What the command line understands, and what it offers to complete.
+
+A line is a move in the notation (``play 10``, ``battle Firenze``, ``pass``), sent to the
+table as typed (the engine says why when it refuses it), or one of the client's own
+commands: ``say TEXT``, ``why [SEAT]``, ``help``, ``quit``.
+
+>>> parse("say hello all")
+Command(verb='say', text='hello all', seat=None)
+>>> parse("Play 10")
+Command(verb='move', text='Play 10', seat=None)
+>>> parse("why 2").seat
+2
+>>> parse("dance")
+Traceback (most recent call last):
+...
+cli.client.commands.CommandError: 'dance' is neither a move nor a command: moves start with \
+battle, cede, play, pass, favor, discard, keep or retain; commands are say, why, help and quit
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+from prompt_toolkit.document import Document
+
+from cli.client.model import TableModel
+from engine.moves import VERBS
+
+__all__ = ["COMMANDS", "Command", "CommandError", "MoveCompleter", "parse"]
+
+COMMANDS = {
+    "say": "chat with the table",
+    "why": "why a seat's row is worth what it is",
+    "help": "keys and rules",
+    "quit": "stop the client (the game is saved)",
+}
+
+
+class CommandError(ValueError):
+    """A line that is neither a move nor a command, with what would be understood."""
+
+
+@dataclass(frozen=True)
+class Command:
+    verb: str
+    """``move``, or one of :data:`COMMANDS`."""
+    text: str
+    """The move as typed, or the chat line."""
+    seat: int | None = None
+    """The seat ``why`` asks about (None: this one)."""
+
+
+def parse(line: str) -> Command:
+    """The command a line typed means; :class:`CommandError` when it means nothing."""
+    text = line.strip()
+    word, _, rest = text.partition(" ")
+    word = word.lower()
+    if word in VERBS:
+        return Command("move", text)
+    if word == "say":
+        if not rest.strip():
+            raise CommandError("say what? Type 'say' and the words to send")
+        return Command("say", rest.strip())
+    if word == "why":
+        if not rest.strip():
+            return Command("why", "")
+        if not rest.strip().isdigit():
+            raise CommandError(f"'why' takes a seat number, as in 'why 2', not {rest.strip()!r}")
+        return Command("why", "", int(rest.strip()))
+    if word in ("help", "?"):
+        return Command("help", "")
+    if word in ("quit", "exit"):
+        return Command("quit", "")
+    verbs = ", ".join(VERBS[:-1]) + f" or {VERBS[-1]}"
+    commands = ", ".join(list(COMMANDS)[:-1]) + f" and {list(COMMANDS)[-1]}"
+    raise CommandError(
+        f"{word!r} is neither a move nor a command: moves start with {verbs}; commands are"
+        f" {commands}"
+    )
+
+
+class MoveCompleter(Completer):
+    """Completes the line from the moves this seat may make now (each with what it would do),
+    then from the client's commands."""
+
+    def __init__(self, model: TableModel) -> None:
+        self.model = model
+
+    def get_completions(
+        self, document: Document, complete_event: CompleteEvent
+    ) -> Iterable[Completion]:
+        typed = document.text_before_cursor
+        start = len(typed) - len(typed.lstrip())
+        wanted = " ".join(typed.lower().split()) + (" " if typed.endswith(" ") else "")
+        view = self.model.view
+        moves = [] if view is None or not self.model.snapshot or not self.model.snapshot.my_turn \
+            else [str(move) for move in view.legal_moves]  # fmt: skip
+        for move in moves:
+            if move.lower().startswith(wanted):
+                yield Completion(
+                    move, start_position=start - len(typed), display_meta=self.model.effect(move)
+                )
+        for command, meaning in COMMANDS.items():
+            text = command + (" " if command in ("say", "why") else "")
+            if text.startswith(wanted) and wanted:
+                yield Completion(text, start_position=start - len(typed), display_meta=meaning)

@@ -1,0 +1,164 @@
+"""What each key does. The command line is always where typing goes; the keys below act
+only when the line holds nothing the player typed (it is empty, or holds the choice the
+keys put there), so typing a move is never taken for a shortcut.
+
+==============  ==============================================================
+1-9             choose that card of the hand (in a battle)
+← →             move along the choices: the cards and pass, or the regions
+Space           choose ``pass``
+Enter           send the line (the choice the keys put there, or a move typed)
+Tab             complete from the legal moves (a menu, with what each would do)
+↑ ↓             explain a seat's strength step by step; Esc closes it
+PgUp PgDn       scroll the log (or the help page)
+Ctrl-T          start a chat line (``say ...``)
+?               the help page: keys, the screen, the rules of the edition
+q               leave, once the game is over
+Esc             close what is open, clear the line
+Ctrl-C          stop the client; the game is saved and taken up by running it again
+==============  ==============================================================
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+
+from cli.client.model import TableModel
+
+__all__ = ["Actions", "build_key_bindings"]
+
+PAGE = 5
+"""Lines a PgUp or PgDn scrolls."""
+
+
+class Actions(Protocol):
+    """What keys may ask of the client beyond the model."""
+
+    def stop(self) -> None:
+        """Leave the full screen now; the game is saved."""
+
+    def leave(self) -> None:
+        """Leave once the game is over (after its record is written)."""
+
+
+def build_key_bindings(model: TableModel, line: Buffer, actions: Actions) -> KeyBindings:
+    """The client's keys over ``model``, with ``line`` as the command line."""
+    keys = KeyBindings()
+    help_open = Condition(lambda: model.help)
+    typed = Condition(lambda: bool(line.text) and line.text not in model.choices())
+    free = ~help_open & ~typed
+    empty = ~help_open & Condition(lambda: not line.text)
+    choosing = Condition(lambda: bool(model.choices()))
+    may_pass = Condition(lambda: "pass" in model.choices())
+    over = Condition(lambda: model.ending() is not None)
+
+    def fill(text: str | None) -> None:
+        model.message = None
+        if text is None:
+            return
+        line.text = text
+        line.cursor_position = len(text)
+
+    @keys.add("c-c")
+    @keys.add("<sigint>")
+    def _stop(event: KeyPressEvent) -> None:
+        actions.stop()
+
+    @keys.add("left", filter=free & choosing)
+    def _previous(event: KeyPressEvent) -> None:
+        fill(model.step_choice(-1))
+
+    @keys.add("right", filter=free & choosing)
+    def _next(event: KeyPressEvent) -> None:
+        fill(model.step_choice(+1))
+
+    for digit in "123456789":
+
+        @keys.add(digit, filter=free & choosing)
+        def _choose(event: KeyPressEvent) -> None:
+            fill(model.choose_card(int(event.key_sequence[0].key)))
+
+    @keys.add("space", filter=free & may_pass)
+    def _pass(event: KeyPressEvent) -> None:
+        fill(model.choose(model.choices().index("pass")))
+
+    @keys.add("space", filter=empty & ~may_pass)
+    def _nothing(event: KeyPressEvent) -> None:
+        """A space or a number on an empty line starts nothing (no move starts so)."""
+
+    for digit in "123456789":
+        keys.add(digit, filter=empty & ~choosing)(_nothing)
+
+    @keys.add("down", filter=free)
+    def _why_next(event: KeyPressEvent) -> None:
+        seats = [info.seat for info in model.seats()]
+        if not seats:
+            return
+        if model.why is None or model.why not in seats:
+            you = model.snapshot.seat if model.snapshot is not None else None
+            model.why = you if you in seats else seats[0]
+        else:
+            model.why = seats[(seats.index(model.why) + 1) % len(seats)]
+
+    @keys.add("up", filter=free)
+    def _why_previous(event: KeyPressEvent) -> None:
+        seats = [info.seat for info in model.seats()]
+        if not seats:
+            return
+        if model.why is None or model.why not in seats:
+            model.why = seats[-1]
+        else:
+            model.why = seats[(seats.index(model.why) - 1) % len(seats)]
+
+    @keys.add("escape", eager=True)
+    def _close(event: KeyPressEvent) -> None:
+        if model.help:
+            model.help = False
+            model.scroll = 0
+        elif model.why is not None:
+            model.why = None
+        else:
+            line.reset()
+            model.line = ""
+            model.message = None
+
+    @keys.add("pageup")
+    def _page_up(event: KeyPressEvent) -> None:
+        model.scroll = model.scroll - PAGE if model.help else model.scroll + PAGE
+        model.scroll = max(0, model.scroll)
+
+    @keys.add("pagedown")
+    def _page_down(event: KeyPressEvent) -> None:
+        model.scroll = model.scroll + PAGE if model.help else model.scroll - PAGE
+        model.scroll = max(0, model.scroll)
+
+    @keys.add("up", filter=help_open)
+    def _help_up(event: KeyPressEvent) -> None:
+        model.scroll = max(0, model.scroll - 1)
+
+    @keys.add("down", filter=help_open)
+    def _help_down(event: KeyPressEvent) -> None:
+        model.scroll += 1
+
+    @keys.add("c-t", filter=~help_open)
+    def _chat(event: KeyPressEvent) -> None:
+        fill("say ")
+
+    @keys.add("?", filter=empty)
+    def _help(event: KeyPressEvent) -> None:
+        model.help = True
+        model.scroll = 0
+
+    @keys.add("<any>", filter=help_open)
+    def _close_help(event: KeyPressEvent) -> None:
+        model.help = False
+        model.scroll = 0
+
+    @keys.add("q", filter=empty & over)
+    def _leave(event: KeyPressEvent) -> None:
+        actions.leave()
+
+    return keys

@@ -1,0 +1,344 @@
+"""``condottiere play``: the full-screen game.
+
+With no options it hosts a four-seat ``zman`` table on this machine (127.0.0.1) and starts
+three bot peers as processes of their own, which take the other seats over loopback gRPC,
+exactly as players on other machines would; then it opens the full-screen client on seat 0.
+Options choose the edition, the seats, the bots, a table open to other players
+(``--listen``, advertised on the LAN), or a seat at someone else's table (``--join`` its name
+as ``condottiere tables`` lists it, or ``HOST:PORT``).
+
+The peer runs in this process, in the same event loop as the screen. Ctrl-C leaves the screen
+at once: everything is in the data directory (``--data``), and running ``condottiere play``
+again on it takes the game up where it stopped, bots included. What the peer or a library
+would write to the standard error goes to ``DATA/client.log`` instead, never over the screen;
+an error that stops the command (a table that cannot be joined) is printed once the screen
+is gone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import io
+import os
+import random
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from bots import BOTS
+from cli.bot_peers import BotPeers
+from cli.client.app import ClientApp, Outcome
+from cli.client.model import TableModel
+from cli.client.style import PALETTES
+from cli.lan import (
+    Placement,
+    add_interface_option,
+    go_on_lan,
+    is_address,
+    join_table,
+    placement_from,
+)
+from cli.peers import GOODBYE_SECONDS, default_data, finish_table
+from engine import EDITIONS
+from peer.controller import Snapshot
+from peer.lobby import TableSpec
+from peer.node import JoinError, Node
+from peer.store import Store
+
+__all__ = ["PlaySettings", "add_play_command", "play_settings", "run_play"]
+
+DEFAULT_EDITION = "zman"
+DEFAULT_SEATS = 4
+DEFAULT_BOT = "greedy"
+FIND_SECONDS = 10.0
+"""How long a table named by ``--join`` is looked for on the LAN."""
+
+
+@dataclass
+class PlaySettings:
+    """What ``condottiere play`` was asked to do."""
+
+    data: Path
+    player: str
+    spec: TableSpec | None
+    """The table to host; None to join the one at ``join``."""
+    bots: tuple[str, ...] = ()
+    """Strategies of the bot peers to start at a hosted table."""
+    join: str = ""
+    listen: str = "127.0.0.1"
+    open_to_others: bool = False
+    """Seats are left for other players (``--listen``, or fewer bots than seats)."""
+    placement: Placement | None = None
+    """Where the table is advertised and looked for on the LAN; None: by address only."""
+    port: int = 0
+    seed: int = 0
+    coin_timeout: float = 60.0
+    new: bool = False
+    palette: str = "classic"
+    color: bool = True
+
+
+def run_play(settings: PlaySettings, out: TextIO = sys.stdout) -> int:
+    """Play until the game ends or the player stops; the exit status."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        print(
+            "condottiere: 'play' needs a terminal; 'condottiere host' and 'join' play in"
+            " plain text",
+            file=sys.stderr,
+        )
+        return 2
+    settings.data.mkdir(parents=True, exist_ok=True)
+    try:
+        with _errors_to(settings.data / "client.log"):
+            return asyncio.run(_play(settings, out))
+    except (JoinError, OSError) as error:
+        print(f"condottiere: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"\nstopped; run the same command again to take up the game ({settings.data})",
+              file=out)  # fmt: skip
+        return 130
+
+
+async def _play(settings: PlaySettings, out: TextIO) -> int:
+    store = Store(settings.data)
+    node = Node(store, host=settings.listen, port=settings.port,
+                coin_timeout=settings.coin_timeout)  # fmt: skip
+    bots = BotPeers(settings.data / "bots", listen=settings.listen,
+                    coin_timeout=settings.coin_timeout)  # fmt: skip
+    model = TableModel()
+    outcome: Outcome | None = None
+    presence = None
+    try:
+        await node.start(resume=not settings.new)
+        if settings.placement is not None:
+            presence = await go_on_lan(node, settings.placement, model.note)
+        if node.table is not None:
+            table = node.table
+            model.note(f"Taking up table {table.spec.name!r} ({table.spec.variant}) where it"
+                       " stopped; 'play --new' starts another game.")  # fmt: skip
+            bots.resume(node.address, table.table_id.hex())
+        elif settings.spec is not None:
+            await node.host_table(settings.spec)
+            assert node.table is not None
+            plan = bots.plan(settings.bots, settings.player, settings.seed)
+            bots.start(plan, node.address, node.table.table_id.hex())
+        else:
+            if not is_address(settings.join):
+                print(f"looking for the table {settings.join!r} on the LAN...", file=out,
+                      flush=True)  # fmt: skip
+            address = await join_table(node, presence, settings.join, settings.player,
+                                       FIND_SECONDS)  # fmt: skip
+            model.note(f"Asked {address} for a seat.")
+        if presence is not None:
+            presence.attend()
+        if settings.open_to_others and settings.spec is not None:
+            model.join_hint = settings.spec.name if presence is not None else node.address
+
+        async def on_end(final: Snapshot) -> Path:
+            return await finish_table(node, final, settings.data, io.StringIO())
+
+        client = ClientApp(node.controller, model, on_end=on_end, palette=settings.palette,
+                           color=settings.color)  # fmt: skip
+        outcome = await client.run()
+    finally:
+        if presence is not None:
+            await presence.stop()
+        await node.stop()
+        store.close()
+        bots.stop(wait=GOODBYE_SECONDS + 5 if outcome is Outcome.LEFT else 0.0)
+    for line in _farewell(model, outcome, settings.data):
+        print(line, file=out)
+    halted = model.snapshot is not None and model.snapshot.halt is not None
+    return 3 if halted else 0 if outcome is Outcome.LEFT else 130
+
+
+def _farewell(model: TableModel, outcome: Outcome | None, data: Path) -> list[str]:
+    """What is left on the terminal once the screen is gone."""
+    ending = model.ending()
+    if outcome is not Outcome.LEFT or ending is None:
+        return [
+            f"stopped: the game is kept in {data}; run the same command again to take it up"
+        ]
+    lines = [f"{ending.title}.", *ending.lines]
+    if ending.record is not None:
+        lines += [f"The record: {ending.record}",
+                  f"Check it yourself: condottiere verify {ending.record}"]  # fmt: skip
+    return lines
+
+
+@contextlib.contextmanager
+def _errors_to(path: Path) -> Iterator[None]:
+    """Send whatever is written to the standard error (by this process or a library: gRPC
+    complains of streams cancelled at exit) to ``path``, so that nothing is written over the
+    full screen."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("ab") as log:
+        sys.stderr.flush()
+        saved = os.dup(2)
+        os.dup2(log.fileno(), 2)
+        try:
+            yield
+        finally:
+            sys.stderr.flush()
+            os.dup2(saved, 2)
+            os.close(saved)
+
+
+# ---------------------------------------------------------------------- arguments
+
+
+def add_play_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``play`` to a parser's sub-commands."""
+    play = commands.add_parser(
+        "play",
+        help="play at the full-screen table (with no options: you and three bots)",
+        description="Play Condottiere in the full-screen client. With no options: a "
+        f"{DEFAULT_SEATS}-seat {DEFAULT_EDITION} table on this machine, the other seats "
+        "taken by bot peers running as processes of their own. Ctrl-C stops; the same "
+        "command again takes the game up where it stopped.",
+    )
+    table = play.add_argument_group("the table to host (not with --join)")
+    table.add_argument(
+        "--edition", choices=sorted(EDITIONS), help=f"rules edition (default {DEFAULT_EDITION})"
+    )
+    table.add_argument(
+        "--seats", type=int, help=f"number of seats (default {DEFAULT_SEATS}, or what the "
+        "edition allows)"
+    )  # fmt: skip
+    table.add_argument(
+        "--option", action="append", metavar="NAME",
+        help="a house rule of the edition (ffg: sieges, cede); repeatable",
+    )  # fmt: skip
+    table.add_argument(
+        "--bots", type=_bot_list, metavar="NAME,NAME,...",
+        help=f"bots for the other seats (known: {', '.join(sorted(BOTS))}), or none; default: "
+        f"{DEFAULT_BOT} in every other seat (none with --listen)",
+    )  # fmt: skip
+    table.add_argument("--name", help="the table's name (default condottiere)")
+    network = play.add_argument_group("the network")
+    network.add_argument(
+        "--join", metavar="TABLE",
+        help="take a seat at a table instead of hosting one: its name or the first digits of "
+        "its id as 'condottiere tables' lists them, or the address of one of its peers "
+        "(HOST:PORT)",
+    )  # fmt: skip
+    network.add_argument(
+        "--listen", metavar="ADDRESS",
+        help="host for other players: serve on ADDRESS (this machine's LAN address, or "
+        "127.0.0.1 for other terminals here); the seats no bot takes wait for them. A table "
+        "open to others is advertised on the LAN unless ADDRESS is a loopback address",
+    )  # fmt: skip
+    add_interface_option(network)
+    network.add_argument(
+        "--port", type=int, default=0, help="port to serve on (default: the one used last, or "
+        "any free port)"
+    )  # fmt: skip
+    network.add_argument(
+        "--coin-timeout", type=float, default=60.0, metavar="SECONDS",
+        help="how long to wait for a coin reveal before voting that it is withheld "
+        "(default 60)",
+    )  # fmt: skip
+    you = play.add_argument_group("you")
+    you.add_argument(
+        "--player", default=(os.environ.get("USER") or "player")[:40],
+        help="your name at the table (default: your user name)",
+    )  # fmt: skip
+    you.add_argument(
+        "--data", type=Path,
+        help=f"where this peer keeps its identity and games (default {default_data('play')})",
+    )  # fmt: skip
+    you.add_argument(
+        "--new", action="store_true",
+        help="start a new game even if the data directory holds an unfinished one",
+    )  # fmt: skip
+    you.add_argument("--seed", type=int, help="seed of the bots' choices (default: random)")
+    you.add_argument(
+        "--palette", choices=sorted(PALETTES), default="classic",
+        help="seat colours: classic, or colorblind (Okabe-Ito, safe for colour-blind eyes)",
+    )  # fmt: skip
+    you.add_argument(
+        "--no-color", action="store_true",
+        help="no colours at all (also when the NO_COLOR environment variable is set)",
+    )  # fmt: skip
+    play.set_defaults(command_parser=play)
+
+
+def _bot_list(text: str) -> tuple[str, ...]:
+    if text.strip().lower() == "none":
+        return ()
+    names = tuple(name.strip().lower() for name in text.split(",") if name.strip())
+    unknown = [name for name in names if name not in BOTS]
+    if unknown:
+        raise argparse.ArgumentTypeError(
+            f"unknown bot {unknown[0]!r} (choose from {', '.join(sorted(BOTS))}, or none)"
+        )
+    return names
+
+
+def play_settings(parser: argparse.ArgumentParser, args: argparse.Namespace) -> PlaySettings:
+    """The settings of ``play``; bad input exits with status 2 and a message."""
+    settings = PlaySettings(
+        data=args.data or default_data("play"),
+        player=args.player,
+        spec=None,
+        listen=args.listen or "127.0.0.1",
+        port=args.port,
+        seed=args.seed if args.seed is not None else random.randrange(1_000_000),
+        coin_timeout=args.coin_timeout,
+        new=args.new,
+        palette=args.palette,
+        color=not args.no_color,
+    )
+    if not 0 < len(args.player) <= 40 or not args.player.isprintable():
+        parser.error("--player must be 1 to 40 printable characters")
+    if args.join:
+        chosen = [f"--{name}" for name in ("edition", "seats", "option", "bots", "name")
+                  if getattr(args, name) is not None]  # fmt: skip
+        if chosen:
+            parser.error(f"{', '.join(chosen)}: the table's host chose these; not with --join")
+        if not args.join.strip():
+            parser.error("--join wants a table's name, id or HOST:PORT")
+        settings.join = args.join
+        if args.interface or not is_address(args.join):
+            _place(parser, args, settings)
+        return settings
+    edition = EDITIONS[args.edition or DEFAULT_EDITION]
+    seats = args.seats or min(max(DEFAULT_SEATS, edition.min_players), edition.max_players)
+    bots = args.bots
+    if bots is None:
+        bots = () if args.listen else (DEFAULT_BOT,) * (seats - 1)
+    if len(bots) > seats - 1:
+        others = "1 other seat" if seats == 2 else f"{seats - 1} other seats"
+        parser.error(f"{len(bots)} bots for {others}")
+    spec = TableSpec(
+        variant=edition.name,
+        seats=seats,
+        options=tuple(sorted(set(args.option or ()))),
+        name=args.name or "condottiere",
+        player=args.player,
+        address="",
+    )
+    try:
+        spec.check()
+    except ValueError as error:
+        parser.error(str(error))
+    settings.spec = spec
+    settings.bots = bots
+    settings.open_to_others = bool(args.listen) or len(bots) < seats - 1
+    loopback_only = args.listen is not None and args.listen.startswith("127.")
+    if args.interface or (settings.open_to_others and not loopback_only):
+        _place(parser, args, settings)
+    return settings
+
+
+def _place(parser: argparse.ArgumentParser, args: argparse.Namespace,
+           settings: PlaySettings) -> None:  # fmt: skip
+    """Put the peer on the LAN: zeroconf on the interface the options or the environment name,
+    serving on its address unless ``--listen`` says otherwise."""
+    settings.placement = placement_from(parser, args)
+    settings.listen = settings.placement.listen

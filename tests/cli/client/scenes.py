@@ -1,0 +1,79 @@
+"""Tables for the client's tests: offline games seen as a seat's controller would publish
+them (real engines, real snapshots), and tables of several in-process peers
+(:class:`tests.peer.tables.Harness`) when the peer layer's own states matter."""
+
+from __future__ import annotations
+
+import time
+
+from cli.client.model import TableModel
+from engine import Game
+from peer.controller import Player, Snapshot, Waiting, snapshot_of
+from peer.driver import Halt, TableEvent
+from tests.peer.tables import Harness
+
+NAMES = ("ada", "bob", "cyd", "dan", "eve", "fay")
+
+
+def snapshot_of_game(
+    game: Game,
+    seat: int,
+    *,
+    names: tuple[str, ...] = NAMES,
+    since: float | None = None,
+    halt: Halt | None = None,
+    step: int = 20,
+) -> Snapshot:
+    """What seat ``seat``'s controller would publish of ``game`` (an offline game, which
+    knows every hand): its view, and a table waiting for the seat to act."""
+    to_act = game.to_act
+    waiting = None
+    if halt is None and to_act is not None:
+        waiting = Waiting(
+            "move", (to_act,), f"seat {to_act} to move",
+            time.monotonic() if since is None else since,
+        )  # fmt: skip
+    over = game.phase == "over"
+    return Snapshot(
+        table_name="test",
+        variant=game.edition.name,
+        seats=game.players,
+        seat=seat,
+        players=tuple(
+            Player(s, names[s], f"{s:04d}-0000", f"127.0.0.1:{5000 + s}")
+            for s in range(game.players)
+        ),
+        stage="halted" if halt else "over" if over else "playing",
+        view=game.view(seat),
+        waiting=waiting,
+        progress=None,
+        halt=halt,
+        refusals=(),
+        winners=game.winners,
+        audited=over,
+        record_hash="ab" * 32 if over else "",
+        step=step,
+    )
+
+
+def model_of_game(
+    game: Game,
+    seat: int = 0,
+    events: tuple[TableEvent, ...] = (),
+    *,
+    names: tuple[str, ...] = NAMES,
+    halt: Halt | None = None,
+) -> TableModel:
+    """A model fed what seat ``seat`` would see of ``game``."""
+    model = TableModel()
+    model.update(snapshot_of_game(game, seat, names=names, halt=halt), game, events, {})
+    return model
+
+
+def model_of_table(harness: Harness, seat: int = 0) -> TableModel:
+    """A model fed what seat ``seat``'s peer publishes of a harness's table now."""
+    table = harness.tables[seat]
+    model = TableModel()
+    game = None if table.game is None else table.game.copy()
+    model.update(snapshot_of(table, time.monotonic()), game, tuple(table.events), {})
+    return model

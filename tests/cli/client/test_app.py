@@ -1,0 +1,175 @@
+"""The client application over a real table: two peers in this process (loopback gRPC), a
+greedy bot on the other seat, and keys sent through prompt_toolkit's pipe input."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from prompt_toolkit.input import PipeInput, create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from bots import GreedyBot
+from bots.player import play_seat
+from cli.client.app import ClientApp, Outcome
+from cli.client.model import TableModel
+from peer.controller import Snapshot
+from peer.lobby import TableSpec
+from peer.node import Node
+from peer.store import Store
+from tests.cli.client.screen import draw
+
+WAIT_SECONDS = 120.0
+
+
+@dataclass
+class Duel:
+    """This client hosting seat 0 of a duel; a greedy bot peer playing seat 1."""
+
+    client: ClientApp
+    pipe: PipeInput
+    host: Node
+    guest: Node
+    bot: asyncio.Task[Snapshot]
+
+
+@asynccontextmanager
+async def duel(root: Path) -> AsyncIterator[Duel]:
+    host, guest = Node(Store(root / "host")), Node(Store(root / "guest"))
+    await host.start(resume=False)
+    await guest.start(resume=False)
+    bot: asyncio.Task[Snapshot] | None = None
+    try:
+        await host.host_table(TableSpec("zman-duel", 2, (), "test", "ada", ""))
+        await guest.join_table(host.address, "bob")
+        bot = asyncio.create_task(play_seat(guest.controller, GreedyBot(1), log=lambda _: None))
+        with create_pipe_input() as pipe:
+            client = ClientApp(host.controller, TableModel(), input=pipe, output=DummyOutput())
+            yield Duel(client, pipe, host, guest, bot)
+    finally:
+        if bot is not None:
+            bot.cancel()
+        await guest.stop()
+        await host.stop()
+
+
+async def until(condition: Callable[[], bool], what: str) -> None:
+    deadline = time.monotonic() + WAIT_SECONDS
+    while not condition():
+        assert time.monotonic() < deadline, f"still waiting for {what}"
+        await asyncio.sleep(0.02)
+
+
+def my_turn(model: TableModel) -> bool:
+    return model.snapshot is not None and model.snapshot.my_turn and model.view is not None
+
+
+def test_keys_play_a_card_an_illegal_line_shows_the_reason_and_ctrl_c_stops(
+    tmp_path: Path,
+) -> None:
+    async def scenario() -> Outcome:
+        async with duel(tmp_path) as table:
+            client, pipe, model = table.client, table.pipe, table.client.model
+            running = asyncio.create_task(client.run())
+            await until(lambda: my_turn(model), "seat 0's turn")
+            assert model.view is not None
+            played = model.view.hand_sizes[0]
+
+            pipe.send_text("play 7\r")
+            await until(lambda: model.message is not None, "the refusal")
+            assert model.message is not None and model.message.error
+            assert model.message.text == "refused: there is no card called '7'"
+            assert client.line.text == "play 7"  # kept, to be corrected
+            assert model.view.hand_sizes[0] == played  # nothing changed
+            screen = "\n".join(draw(client.application))
+            assert "refused: there is no card called '7'" in screen
+            assert "Your turn" in screen.splitlines()[0]
+
+            client.line.reset()
+            pipe.send_text("1")
+            await until(lambda: client.line.text.startswith("play "), "the first card chosen")
+            chosen = client.line.text
+            assert chosen == model.choices()[0]
+            pipe.send_text("\r")
+            mine = "seat 0 (ada) plays "
+            await until(lambda: any(e.text.startswith(mine) for e in model.events), "the play")
+            assert model.message is None and client.line.text == ""
+            assert model.suggestion() is None  # nothing left for Enter to play again
+
+            pipe.send_text("\x03")  # Ctrl-C
+            return await asyncio.wait_for(running, WAIT_SECONDS)
+
+    assert asyncio.run(scenario()) is Outcome.STOPPED
+
+
+def test_a_chat_line_reaches_the_log_and_why_explains_a_row(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with duel(tmp_path) as table:
+            client, pipe, model = table.client, table.pipe, table.client.model
+            running = asyncio.create_task(client.run())
+            await until(lambda: model.view is not None, "the deal")
+            pipe.send_text("\x14")  # Ctrl-T
+            await until(lambda: client.line.text == "say ", "the chat line")
+            pipe.send_text("good luck\r")
+            await until(lambda: any(e.kind == "chat" for e in model.events), "the chat")
+            assert any(line.text == "ada: good luck" for line in model.log())
+            pipe.send_text("why 1\r")
+            await until(lambda: model.why == 1, "the breakdown")
+            pipe.send_text("why 5\r")
+            await until(lambda: model.message is not None, "the refusal")
+            assert model.message is not None and model.message.text == "there is no seat 5"
+            assert client.line.text == "why 5"  # put back, to be corrected
+            client.line.reset()
+            pipe.send_text("quit\r")
+            assert await asyncio.wait_for(running, WAIT_SECONDS) is Outcome.STOPPED
+
+    asyncio.run(scenario())
+
+
+def test_a_client_waiting_for_its_player_leaves_the_peer_idle(tmp_path: Path) -> None:
+    """Following the table must not make the table publish again and again (each fetch of
+    the seat's engine is a call on the table)."""
+
+    async def scenario() -> int:
+        async with duel(tmp_path) as table:
+            client = table.client
+            running = asyncio.create_task(client.run())
+            await until(lambda: my_turn(client.model), "seat 0's turn")
+            await asyncio.sleep(0.2)
+            published: asyncio.Queue[Snapshot] = asyncio.Queue()
+            table.host.listeners.add(published)
+            await asyncio.sleep(1.0)
+            client.stop()
+            await running
+            return published.qsize()
+
+    assert asyncio.run(scenario()) <= 2
+
+
+def test_a_seat_whose_peer_is_gone_is_shown_as_waited_for_with_the_reason(
+    tmp_path: Path,
+) -> None:
+    async def scenario() -> None:
+        async with duel(tmp_path) as table:
+            client, model = table.client, table.client.model
+            running = asyncio.create_task(client.run())
+            await until(lambda: my_turn(model), "seat 0's turn")
+            table.bot.cancel()
+            assert await client.controller.submit(model.choices()[0]) is None
+            await until(lambda: model.banner().headline.startswith("Bob is playing"), "bob")
+            assert not model.banner().detail.startswith("No link")
+            await table.guest.stop()
+            await until(
+                lambda: model.banner().detail.startswith("No link to bob's peer"), "the loss"
+            )
+            assert model.banner().headline.startswith("Bob is playing")
+            rows = [row for row in model.rows() if row.seat.name == "bob"]
+            assert rows and rows[0].seat.link is not None
+            client.stop()
+            await running
+
+    asyncio.run(scenario())

@@ -1,0 +1,227 @@
+"""The client's model: what happens now, the seats, the hand and its choices, the end of the
+game, and what the peer layer reports (a deal under way, a cheat caught), from real engines
+and real tables."""
+
+from __future__ import annotations
+
+import pytest
+
+from bots import GreedyBot, play_out
+from cli.client.model import TableModel, Tone
+from condottiere.v1 import log_pb2
+from crypto import Identity
+from engine import REGIONS, Game
+from engine.board import ADJACENT, connected_groups
+from peer.controller import snapshot_of
+from peer.driver import Halt, MemoryKeeper, Table, TableEvent
+from peer.entries import LogEntry, Reason, make_entry
+from peer.lobby import TableSpec
+from tests.cli.client.scenes import model_of_game, model_of_table, snapshot_of_game
+from tests.peer.tables import Harness
+
+
+def battle() -> Game:
+    """Three seats fighting for Firenze; seat 0 to play."""
+    return Game.setup(
+        "zman", players=3, first=0, battle="Firenze", control={"Milano": 1, "Roma": 2},
+        hands=[["10", "6", "drummer", "heroine", "scarecrow"], ["10", "5", "3"], ["2", "4"]],
+    )  # fmt: skip
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_the_banner_says_whose_turn_it_is_what_they_must_decide_and_since_when() -> None:
+    game = battle()
+    mine = model_of_game(game, seat=0)
+    assert mine.banner().headline == "Your turn in the battle for Firenze: play a card or pass"
+    assert mine.banner().tone is Tone.TURN
+    clock = Clock()
+    theirs = TableModel(clock=clock)
+    theirs.update(snapshot_of_game(game, 1, since=90.0), game, (), {})
+    banner = theirs.banner()
+    assert banner.headline == "Ada is playing in the battle for Firenze"
+    assert banner.tone is Tone.WAIT and theirs.waited(banner) == 10.0
+    assert "Battle marker: A ada" in banner.detail
+
+
+def test_a_seat_the_peer_cannot_reach_is_shown_as_waited_for_with_the_reason() -> None:
+    game = battle()
+    model = TableModel()
+    model.update(snapshot_of_game(game, 1), game, (), {"127.0.0.1:5000": "nobody answers there"})
+    assert model.banner().headline == "Ada is playing in the battle for Firenze"
+    assert model.banner().detail.startswith("No link to ada's peer (nobody answers there)")
+    assert model.seat(0) is not None and model.seat(0).link == "nobody answers there"  # type: ignore[union-attr]
+
+
+def test_each_seat_is_marked_by_its_initial_or_its_number_when_initials_clash() -> None:
+    model = model_of_game(battle(), names=("ada", "Alan", "bob"))
+    assert [(info.seat, info.mark, info.you) for info in model.seats()] == [
+        (0, "0", True), (1, "1", False), (2, "B", False),
+    ]  # fmt: skip
+
+
+def test_in_a_battle_the_choices_are_the_cards_of_the_hand_then_pass() -> None:
+    game = battle()
+    game.play("play 10")
+    game.play("pass")
+    game.play("play 2")  # seat 0 again: a Scarecrow may take its 10 back
+    model = model_of_game(game)
+    assert model.choices() == (
+        "play 6", "play heroine", "play drummer", "play scarecrow 10", "pass",
+    )  # fmt: skip
+    assert [(card.card, card.key) for card in model.hand()] == [
+        ("6", 1), ("heroine", 2), ("drummer", 3), ("scarecrow", 4),
+    ]  # fmt: skip
+    assert model.choose_card(4) == "play scarecrow 10"
+    assert [card.chosen for card in model.hand()] == [False, False, False, True]
+    assert model.step_choice(+1) == "pass"
+    assert model.step_choice(+1) == "play 6"  # around again
+    assert model.choose_card(9) is None
+
+
+def test_the_effect_of_a_card_is_the_strength_it_gives_and_a_region_its_borders() -> None:
+    model = model_of_game(battle())
+    assert model.effect("play drummer") == "no change in strength"
+    assert model.effect("play 10") == "strength: yours 0 -> 10"
+    assert model.effect("pass") == "you are out of this battle"
+    assert model.effect("battle Siena") == "borders Firenze, Roma"
+    assert model.effect("play 7") == ""
+
+
+def test_choosing_a_battle_lists_the_free_regions_in_the_maps_reading_order() -> None:
+    game = Game.setup("zman", players=3, first=0, control={"Milano": 1}, favor="Roma")
+    model = model_of_game(game)
+    assert model.banner().headline == "Your turn: choose where the next battle is fought"
+    choices = model.choices()
+    assert choices[:3] == ("battle Torino", "battle Mantova", "battle Venezia")
+    assert len(choices) == 15 and "battle Roma" not in choices and "battle Milano" not in choices
+    model.choose(choices.index("battle Siena"))
+    marks = {region.name: region for region in model.regions()}
+    assert marks["Siena"].chosen and marks["Lucca"].choosable and not marks["Roma"].choosable
+    assert marks["Roma"].favor and marks["Milano"].owner is not None
+
+
+def test_the_end_says_who_won_and_how() -> None:
+    game = play_out(Game.new("zman", players=3, seed=4), [GreedyBot(s) for s in range(3)])
+    model = model_of_game(game)
+    ending = model.ending()
+    assert ending is not None and model.banner().tone is Tone.OVER
+    for winner in game.winners:
+        regions = [r for r, owner in game.control.items() if owner == winner]
+        group = max(connected_groups(regions), key=len)
+        line = next(line for line in ending.lines if line.startswith(model.who(winner).title()))
+        if len(group) >= 3:
+            assert f"controlled {len(group)} connected regions: {', '.join(sorted(group))}" in line
+            assert all(ADJACENT[r] & group for r in group)
+    assert ending.lines[-1].startswith("Regions: you ")
+
+
+def test_a_duel_ends_with_battles_won() -> None:
+    game = play_out(Game.new("zman-duel", players=2, seed=3), [GreedyBot(1), GreedyBot(2)])
+    ending = model_of_game(game, seat=1).ending()
+    assert ending is not None
+    assert ending.lines[-1].startswith("Battles won: ")
+    assert model_of_game(game).regions() == ()
+
+
+def test_a_cheat_caught_by_the_peer_layer_stops_the_screen_with_who_and_what() -> None:
+    halt = Halt("seat 2 (cyd) cheated: bad-proof: a share does not verify", None, 2,
+                Reason.BAD_PROOF)  # fmt: skip
+    model = model_of_game(battle(), halt=halt)
+    banner = model.banner()
+    assert banner.tone is Tone.ALERT
+    assert banner.headline == "The table has stopped: " + halt.detail
+    assert "signed evidence" in banner.detail
+    ending = model.ending()
+    assert ending is not None and ending.lines[0] == halt.detail
+
+
+def test_an_equivocation_at_a_real_table_is_shown_with_the_cheat_and_its_proof() -> None:
+    harness = Harness("zman", 3, seed=5)
+    harness.deliver()
+    equivocate(harness, cheat=1)
+    model = model_of_table(harness, seat=0)
+    assert model.banner().tone is Tone.ALERT
+    assert "seat 1 (seat1) cheated: equivocation" in model.banner().headline
+    assert any(line.kind == "halt" and "cheated" in line.text for line in model.log())
+    ending = model.ending()
+    assert ending is not None and "signed entries that prove it" in ending.lines[1]
+
+
+def equivocate(harness: Harness, cheat: int) -> None:
+    """Seat ``cheat`` signs two different entries with one sequence number, and sends one to
+    each of two other seats (as in the peer layer's own test)."""
+    table = harness.tables[cheat]
+    log = table.logs.log(table.me)
+    others = [seat for seat in range(len(harness.tables)) if seat != cheat][:2]
+    for seat in others:
+        entry = make_entry(table.identity, table.table_id, len(log), log[-1].hash, step=0,
+                           heads=(), body=log_pb2.Chat(text=f"to seat {seat}"))  # fmt: skip
+        harness.tables[seat].receive(entry.signed)
+    harness.deliver()
+
+
+class StalledShuffle(Harness):
+    """Seat 1's shuffle never arrives."""
+
+    def blocked(self, table: Table, entry: LogEntry) -> bool:
+        return entry.kind == "shuffle" and entry.author == self.tables[1].me
+
+
+def test_a_shuffle_under_way_shows_who_is_shuffling_and_how_far_the_chain_is() -> None:
+    harness = StalledShuffle("zman", 3, seed=2)
+    harness.deliver()
+    model = model_of_table(harness, seat=0)
+    banner = model.banner()
+    assert banner.headline == "Shuffling the deck"
+    assert banner.detail.startswith("Seat1 re-encrypting and permuting")
+    assert banner.progress is not None and banner.progress[0] < banner.progress[1]
+
+
+def test_a_table_that_is_not_full_yet_says_how_to_join_it() -> None:
+    spec = TableSpec("zman", 3, (), "t", "ada", "")
+    table = Table.create(Identity.generate(), spec, MemoryKeeper())
+    model = TableModel()
+    model.join_hint = "192.168.1.5:4000"
+    model.update(snapshot_of(table, 0.0), None, tuple(table.events), {})
+    assert model.banner().headline == "Waiting for players to join: 1 of 3 here"
+    assert model.banner().detail == "Others join with: condottiere play --join 192.168.1.5:4000"
+    assert model.hand() == () and model.choices() == () and model.regions() == ()
+
+
+@pytest.mark.parametrize("text", ["\x1b[2J\x1b[H pwned", "tab\there", "bell\x07"])
+def test_text_from_the_network_is_shown_as_printable_characters_only(text: str) -> None:
+    model = model_of_game(battle(), events=(TableEvent("chat", f"bob: {text}", 1),))
+    shown = model.log()[0].text
+    assert shown.isprintable() and shown.startswith("bob: ")
+    assert [region.name for region in model.regions()] == list(REGIONS)
+
+
+def test_after_a_bishop_its_player_places_the_favor_on_a_region_the_map_offers() -> None:
+    game = Game.setup("zman", players=2, first=0, battle="Firenze",
+                      hands=[["bishop", "5"], ["3", "spy"]])  # fmt: skip
+    game.play("play bishop")
+    model = model_of_game(game)
+    assert model.banner().headline == "Your turn: place the Favor (after your Bishop)"
+    assert model.choices()[0] == "favor Torino" and model.step_choice(-1) == "favor Napoli"
+    marks = {region.name: region for region in model.regions()}
+    assert marks["Napoli"].chosen and marks["Roma"].choosable and not marks["Firenze"].choosable
+
+
+def test_a_hand_without_mercenaries_may_be_discarded_or_kept() -> None:
+    game = Game.setup("zman", players=2, first=0, battle="Firenze",
+                      hands=[["10", "spy"], ["3", "heroine", "spy"]])  # fmt: skip
+    for move in ("play 10", "play 3", "pass", "pass"):
+        game.play(move)
+    model = model_of_game(game)
+    assert model.banner().headline == (
+        "Your turn: discard your hand (it holds no mercenary) or keep it"
+    )
+    assert model.choices() == ("discard", "keep")
+    assert model.hand()[0].key is None  # the number keys choose cards in a battle only

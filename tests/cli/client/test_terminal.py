@@ -1,0 +1,180 @@
+"""End to end in a real terminal: ``condottiere play`` in a private tmux server, a whole game
+against a bot peer played by sending keys, the screen read with ``capture-pane`` at chosen
+points (the map, the hand, the banner, a refused move, Ctrl-C and the game taken up again,
+the end screen), and the record checked."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from cli.client.views import MAP_WIDTH
+from engine import REGIONS
+from peer.record import load, verify
+from tests.cli.client.terminal import Terminal
+
+GAME_SECONDS = 400
+COLOUR = re.compile(r"\x1b\[[0-9;]*(3[0-7]|38;[25];[0-9;]+|9[0-7])m")
+"""An escape sequence that sets a foreground colour."""
+REPO = Path(__file__).resolve().parents[3]
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("tmux") is None, reason="tmux is not installed: no real terminal to test in"
+)
+
+
+def headline(screen: str) -> str:
+    return screen.splitlines()[0] if screen else ""
+
+
+def my_turn(screen: str) -> bool:
+    return headline(screen).startswith(" Your turn")
+
+
+def hand(screen: str) -> str:
+    return next(line for line in screen.splitlines() if line.startswith(" Hand ("))
+
+
+def prompt(screen: str) -> str:
+    return screen.splitlines()[-2]
+
+
+def test_a_whole_game_against_a_bot_in_a_real_terminal(tmp_path: Path) -> None:
+    terminal = Terminal(f"condottiere-test-{os.getpid()}-{uuid.uuid4().hex[:8]}", tmp_path)
+    command = [
+        sys.executable, "-m", "cli.main", "play", "--edition", "zman", "--seats", "2",
+        "--bots", "greedy", "--player", "ada", "--seed", "5", "--data", str(tmp_path / "ada"),
+    ]  # fmt: skip
+    try:
+        terminal.run(command, REPO)
+        screen = terminal.wait_for(my_turn, "first turn", timeout=120)
+        check_the_table(screen)
+        redrawn_on_resize(terminal)
+        refused_move_changes_nothing(terminal)
+
+        stopped_hand = hand(terminal.wait_for(my_turn, "the screen redrawn"))
+        assert COLOUR.search(terminal.screen(styled=True)), "seats are drawn in colour"
+        terminal.keys("C-c")
+        terminal.wait_for(lambda _: terminal.exit_status() is not None, "the stop")
+        assert terminal.exit_status() == 130
+        assert "stopped: the game is kept in" in terminal.text()
+        assert "Traceback" not in terminal.text()
+        terminal.run([*command, "--no-color"], REPO)
+        screen = terminal.wait_for(
+            lambda s: my_turn(s) and "Taking up table" in s, "the game taken up", timeout=120
+        )
+        assert hand(screen) == stopped_hand
+        assert not COLOUR.search(terminal.screen(styled=True)), "--no-color: no colour at all"
+
+        screen = play_to_the_end(terminal)
+        check_the_end(screen)
+        terminal.keys("q")
+        terminal.wait_for(lambda _: terminal.exit_status() is not None, "the exit", timeout=60)
+        assert terminal.exit_status() == 0
+        farewell = terminal.text()
+        assert "Traceback" not in farewell
+        record = re.search(r"condottiere verify (\S+\.cdr)", farewell)
+        assert record is not None, farewell
+        assert verify(load(Path(record.group(1)))).fair
+        assert terminal.alive() == [], "every peer (the bot's too) ended by itself"
+    finally:
+        terminal.close()
+    assert terminal.alive() == []
+
+
+def check_the_table(screen: str) -> None:
+    lines = screen.splitlines()
+    assert len(lines) == 24 and all(len(line) <= 80 for line in lines)
+    board = "\n".join(line[:MAP_WIDTH] for line in lines[3:11])
+    for region in REGIONS:
+        assert re.search(rf"\b{region} [·*A-Z0-9]", board), region
+    assert re.match(r" Your turn: choose where the next battle is fought|"
+                    r" Your turn in the battle for \w+: play a card or pass", lines[0]), lines[0]
+    clock = re.search(r"(\d+):(\d\d)$", lines[0])
+    assert clock is None or int(clock.group(1)) * 60 + int(clock.group(2)) < 60
+    assert re.search(r"Hand \(\d+\)  ", hand(screen)) and "[" in hand(screen)
+    assert any(line[MAP_WIDTH + 1 :].startswith(">A you") for line in lines[3:11])
+    assert "Battle marker: " in lines[1]
+
+
+def redrawn_on_resize(terminal: Terminal) -> None:
+    for width, height in ((100, 30), (80, 24)):
+        terminal.resize(width, height)
+        screen = terminal.wait_for(
+            lambda s, width=width, height=height: len(s.splitlines()) == height
+            and my_turn(s) and s.splitlines()[2] == "─" * width,
+            f"the screen redrawn at {width}x{height}", timeout=60,
+        )  # fmt: skip
+        assert all(len(line) <= width for line in screen.splitlines())
+        assert screen.splitlines()[-1].startswith((" ←→ choose", " 1-9/←→ choose"))
+
+
+def refused_move_changes_nothing(terminal: Terminal) -> None:
+    before = terminal.wait_for(my_turn, "the screen redrawn")
+    terminal.keys("play 7", literal=True)
+    terminal.keys("Enter")
+    screen = terminal.wait_for(lambda s: "refused:" in s, "the refusal", timeout=60)
+    assert screen.splitlines()[-1].strip() == "refused: there is no card called '7'"
+    assert prompt(screen) == "> play 7"
+    assert hand(screen) == hand(before)
+    terminal.keys("Escape")
+    terminal.wait_for(lambda s: "play 7" not in prompt(s), "the line cleared", timeout=60)
+
+
+def play_to_the_end(terminal: Terminal) -> str:
+    """Play every turn with the keys: in each battle one card chosen by its number, then
+    pass; any other decision, the first choice (→). The screen at the end."""
+    deadline = time.monotonic() + GAME_SECONDS
+    battles_played: set[str] = set()
+    while time.monotonic() < deadline:
+        screen = terminal.screen()
+        if "Game over" in headline(screen) and "condottiere verify" in screen:
+            return screen
+        if not my_turn(screen):
+            time.sleep(0.1)
+            continue
+        battle = re.search(r"the battle for (\w+)", headline(screen))
+        if battle and battle.group(1) not in battles_played:
+            battles_played.add(battle.group(1))
+            terminal.keys("1")
+        else:
+            terminal.keys("Space" if battle else "Right")
+        chosen = terminal.wait_for(
+            lambda s: s.splitlines()[-1].startswith(" Enter: "), "a choice on the line", 60
+        )
+        if not battle:
+            terminal.keys("Escape")  # Esc takes the choice back; → puts it again
+            terminal.wait_for(lambda s: not s.splitlines()[-1].startswith(" Enter: "),
+                              "the choice taken back", 60)  # fmt: skip
+            terminal.keys("Right")
+            chosen = terminal.wait_for(
+                lambda s: s.splitlines()[-1].startswith(" Enter: "), "the choice again", 60
+            )
+        before = log(chosen)
+        terminal.keys("Enter")
+        terminal.wait_for(  # the move is in the log: the screen shows the table after it
+            lambda s, before=before: log(s) != before, "the move played", 60
+        )
+    raise AssertionError(f"the game did not end in {GAME_SECONDS} s:\n{terminal.screen()}")
+
+
+def log(screen: str) -> str:
+    return "\n".join(screen.splitlines()[15:22])
+
+
+def check_the_end(screen: str) -> None:
+    lines = screen.splitlines()
+    assert lines[0].startswith(" Game over: ")
+    assert "Audit passed" in lines[1]
+    ending = log(screen)
+    assert re.search(r"(You|Orsini|Sforza|Borgia|Medici|Este|Colonna|Visconti) "
+                     r"(controlled|held|won)", ending), ending  # fmt: skip
+    assert "condottiere verify " in ending and "Record hash: " in ending
+    assert "q leave" in lines[-1]
