@@ -1322,7 +1322,7 @@ class Game:
             seat for seat in range(self.players) if not self._sizes[seat] + self._pile_sizes[seat]
         ]
         stalled = self._last_battle is not None and not self._last_battle.cards_played
-        if len(out_of_cards) == self.players or (out_of_cards and stalled):
+        if len(out_of_cards) == self.players or stalled:
             leaders = _most(self._battles_won)
             self._finish(leaders if len(leaders) == 1 else ())
             return

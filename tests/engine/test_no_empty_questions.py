@@ -37,6 +37,16 @@ def test_a_duel_ends_when_the_only_player_with_cards_declines_to_fight() -> None
     assert (game.phase, game.winners) == ("over", ())
 
 
+def test_a_duel_ends_when_both_players_with_cards_decline_to_fight() -> None:
+    game = Game.setup("zman-duel", 2, hands=[["1", "2"], ["3"]], deck=[["4"], ["5"]], first=0)
+    for move in ("play 1", "play 3", "pass"):
+        game.play(move)
+    assert (game.phase, game.battles_won, game.to_act) == ("battle", (0, 1), 1)
+    game.play("pass")
+    game.play("pass")  # both held cards and neither played one
+    assert (game.phase, game.winners) == ("over", (1,))
+
+
 def test_a_duel_goes_on_while_the_player_with_cards_still_fights() -> None:
     game = Game.setup("zman-duel", 2, hands=[["1", "2"], []], deck=[[], []], first=0)
     game.play("play 1")
