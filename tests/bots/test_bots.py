@@ -282,7 +282,7 @@ def test_battle_ended_sees_a_duel_battle_nobody_fought() -> None:
     second_pass.play("pass")
     assert battle_ended(game, first_pass) is False
     assert battle_ended(first_pass, second_pass) is True
-    assert second_pass.phase == "battle" and second_pass.battles_won == (0, 0)
+    assert second_pass.phase == "over" and second_pass.battles_won == (0, 0)  # RULES.md 18
 
 
 def test_battle_ended_sees_a_duel_battle_won_with_a_turncoat() -> None:
