@@ -1,0 +1,73 @@
+"""The settings of ``condottiere play``: which tables go on the LAN, what joining accepts, and
+bad input refused with the reason (exit status 2)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pytest
+
+from cli.main import build_parser
+from cli.play import PlaySettings, play_settings
+
+
+def settings(tmp_path: Path, *args: str) -> PlaySettings:
+    parser = build_parser()
+    parsed = parser.parse_args(["play", "--data", str(tmp_path), *args])
+    command_parser: argparse.ArgumentParser = parsed.command_parser
+    return play_settings(command_parser, parsed)
+
+
+def refusal(capsys: pytest.CaptureFixture[str], tmp_path: Path, *args: str) -> str:
+    with pytest.raises(SystemExit) as stopped:
+        settings(tmp_path, *args)
+    assert stopped.value.code == 2
+    return capsys.readouterr().err.strip().splitlines()[-1]
+
+
+def test_a_table_of_bots_stays_on_this_machine_and_off_the_lan(tmp_path: Path) -> None:
+    chosen = settings(tmp_path)
+    assert chosen.spec is not None and chosen.spec.seats == 4
+    assert chosen.bots == ("greedy",) * 3
+    assert (chosen.listen, chosen.placement, chosen.open_to_others) == ("127.0.0.1", None, False)
+
+
+def test_a_table_open_to_others_is_advertised_where_the_interface_says(tmp_path: Path) -> None:
+    chosen = settings(tmp_path, "--bots", "greedy", "--name", "Friday")  # two seats left open
+    assert chosen.open_to_others
+    assert chosen.placement is not None
+    assert chosen.placement.interface.addresses == ("127.0.0.1",)  # $CONDOTTIERE_INTERFACE
+    assert chosen.listen == chosen.placement.listen == "127.0.0.1"
+
+
+def test_a_table_open_to_other_terminals_here_only_is_not_advertised(tmp_path: Path) -> None:
+    chosen = settings(tmp_path, "--listen", "127.0.0.1", "--bots", "none")
+    assert chosen.open_to_others and chosen.placement is None
+
+
+def test_a_table_is_joined_by_name_through_the_lan_or_by_address_without_it(
+    tmp_path: Path,
+) -> None:
+    by_name = settings(tmp_path, "--join", "Friday")
+    assert (by_name.spec, by_name.join) == (None, "Friday")
+    assert by_name.placement is not None
+    by_address = settings(tmp_path, "--join", "127.0.0.1:4000")
+    assert (by_address.join, by_address.placement) == ("127.0.0.1:4000", None)
+
+
+@pytest.mark.parametrize(
+    ("args", "reason"),
+    [
+        (["--join", "Friday", "--edition", "zman"], "--edition: the table's host chose these"),
+        (["--join", " "], "--join wants a table's name, id or HOST:PORT"),
+        (["--seats", "2", "--bots", "greedy,greedy"], "2 bots for 1 other seat"),
+        (["--bots", "nosuch"], "unknown bot 'nosuch'"),
+        (["--player", ""], "--player must be 1 to 40 printable characters"),
+        (["--interface", "nosuch0"], "--interface: no interface is called 'nosuch0'"),
+    ],
+)
+def test_bad_input_is_refused_with_the_reason(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, args: list[str], reason: str
+) -> None:
+    assert reason in refusal(capsys, tmp_path, *args)
