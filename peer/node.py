@@ -364,6 +364,8 @@ class Node:
         number = 0 if table.step is None else table.step.number
         if number != self._since[0]:
             self._since = (number, time.monotonic())
+            if self.trace.on and table.step is not None:
+                self.trace.write("step", kind=table.step.kind, number=number)
         snapshot = snapshot_of(table, self._since[1])
         if self.trace.on:
             self._trace_progress(table)
