@@ -49,11 +49,16 @@ def bot_names(count: int, player: str) -> list[str]:
 class BotPeers:
     """The bot processes of one hosted table."""
 
-    def __init__(self, root: Path, *, listen: str, coin_timeout: float) -> None:
+    def __init__(self, root: Path, *, listen: str, interface: str, coin_timeout: float) -> None:
+        """The bots serve on ``listen`` and look for tables on ``interface`` (an address), as
+        the host does."""
         self.root = root
         self.listen = listen
+        self.interface = interface
         self.coin_timeout = coin_timeout
         self.processes: list[subprocess.Popen[bytes]] = []
+        self._seats: list[BotSeat] = []
+        self._reported: set[int] = set()
 
     def plan(self, strategies: Sequence[str], player: str, seed: int) -> list[BotSeat]:
         """A bot for each strategy, with names and seeds of its own."""
@@ -94,6 +99,7 @@ class BotPeers:
             "--data", bot.data,
             "--seed", str(bot.seed),
             "--listen", self.listen,
+            "--interface", self.interface,
             "--coin-timeout", str(self.coin_timeout),
             *(["--new"] if new else []),
         ]  # fmt: skip
@@ -103,6 +109,25 @@ class BotPeers:
                     command, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT
                 )
             )
+        self._seats.append(bot)
+
+    def failures(self) -> list[str]:
+        """What to tell the player of each bot that stopped with an error since the last call:
+        its name, its exit status, the last line of its log and where the log is."""
+        said = []
+        for index, (process, bot) in enumerate(zip(self.processes, self._seats, strict=True)):
+            status = process.poll()
+            if status in (None, 0) or index in self._reported:
+                continue
+            self._reported.add(index)
+            log = Path(f"{bot.data}.log")
+            try:
+                lines = log.read_text(errors="replace").strip().splitlines()
+            except OSError:
+                lines = []
+            last = f": {lines[-1]}" if lines else ""
+            said.append(f"The bot {bot.name} stopped (exit status {status}){last} (log: {log})")
+        return said
 
     def stop(self, wait: float = 0.0) -> None:
         """Let the bots end by themselves for up to ``wait`` seconds (a finished game's

@@ -108,7 +108,9 @@ async def _play(settings: PlaySettings, out: TextIO) -> int:
     store = Store(settings.data)
     node = Node(store, host=settings.listen, port=settings.port,
                 coin_timeout=settings.coin_timeout)  # fmt: skip
-    bots = BotPeers(settings.data / "bots", listen=settings.listen,
+    interface = "127.0.0.1" if settings.placement is None else (
+        settings.placement.interface.addresses[0])  # fmt: skip
+    bots = BotPeers(settings.data / "bots", listen=settings.listen, interface=interface,
                     coin_timeout=settings.coin_timeout)  # fmt: skip
     model = TableModel()
     outcome: Outcome | None = None
@@ -144,7 +146,11 @@ async def _play(settings: PlaySettings, out: TextIO) -> int:
 
         client = ClientApp(node.controller, model, on_end=on_end, palette=settings.palette,
                            color=settings.color)  # fmt: skip
-        outcome = await client.run()
+        watching = asyncio.create_task(_watch_bots(bots, model), name="play-bots")
+        try:
+            outcome = await client.run()
+        finally:
+            watching.cancel()
     finally:
         if presence is not None:
             await presence.stop()
@@ -155,6 +161,15 @@ async def _play(settings: PlaySettings, out: TextIO) -> int:
         print(line, file=out)
     halted = model.snapshot is not None and model.snapshot.halt is not None
     return 3 if halted else 0 if outcome is Outcome.LEFT else 130
+
+
+async def _watch_bots(bots: BotPeers, model: TableModel) -> None:
+    """Tell the player of a bot that stopped with an error (the screen is drawn again every
+    second, so the note shows)."""
+    while True:
+        for failure in bots.failures():
+            model.note(failure)
+        await asyncio.sleep(1.0)
 
 
 def _farewell(model: TableModel, outcome: Outcome | None, data: Path) -> list[str]:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from cli.bot_peers import BotPeers
 from cli.main import build_parser
 from cli.play import PlaySettings, play_settings
 
@@ -71,3 +72,19 @@ def test_bad_input_is_refused_with_the_reason(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, args: list[str], reason: str
 ) -> None:
     assert reason in refusal(capsys, tmp_path, *args)
+
+
+def test_a_bot_that_stops_with_an_error_is_reported_once_with_its_log(tmp_path: Path) -> None:
+    bots = BotPeers(tmp_path / "bots", listen="127.0.0.1", interface="203.0.113.9",
+                    coin_timeout=60.0)  # fmt: skip
+    plan = bots.plan(["greedy"], "ada", seed=1)
+    bots.start(plan, "127.0.0.1:1", "00" * 16)
+    try:
+        bots.processes[0].wait(timeout=60)
+    finally:
+        bots.stop()
+    (failure,) = bots.failures()
+    assert failure.startswith(f"The bot {plan[0].name} stopped (exit status 2): ")
+    assert "no interface has the address 203.0.113.9" in failure
+    assert f"(log: {plan[0].data}.log)" in failure
+    assert bots.failures() == []

@@ -48,7 +48,8 @@ def prompt(screen: str) -> str:
 
 def test_a_whole_game_against_a_bot_in_a_real_terminal(tmp_path: Path) -> None:
     terminal = Terminal(f"condottiere-test-{os.getpid()}-{uuid.uuid4().hex[:8]}", tmp_path)
-    command = [
+    command = [  # as a user runs it: no interface chosen (a table of bots stays on loopback)
+        "env", "-u", "CONDOTTIERE_INTERFACE",
         sys.executable, "-m", "cli.main", "play", "--edition", "zman", "--seats", "2",
         "--bots", "greedy", "--player", "ada", "--seed", "5", "--data", str(tmp_path / "ada"),
     ]  # fmt: skip
