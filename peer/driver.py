@@ -383,6 +383,8 @@ class Table:
         """Take in one signed entry as it arrived; the rejection if it cannot even be read as
         an entry of this table, or comes from an author with no place at it (nobody at the
         table is blamed: it is kept nowhere)."""
+        if self.logs.holds(signed):
+            return None
         try:
             entry = read_entry(signed, table_id=self.table_id)
         except Rejection as rejection:

@@ -68,6 +68,7 @@ class Logs:
         self.forks: list[Rejection] = []
         """Equivocations found among held entries while appending others (see :meth:`add`)."""
         self._bytes: dict[bytes, int] = {}
+        self._signed: set[bytes] = set()
         self.full: set[bytes] = set()
         """Authors whose log reached ``MAX_LOG_ENTRIES`` or ``MAX_LOG_BYTES``: nothing more of
         theirs is taken."""
@@ -90,6 +91,12 @@ class Logs:
 
     def next_seq(self, author: bytes) -> int:
         return len(self._logs.get(author, ()))
+
+    def holds(self, signed: bytes) -> bool:
+        """Whether these exact signed bytes are an entry of a log here: a copy, which changes
+        nothing and need not even be read (every peer relays every entry, so most that arrive
+        are copies)."""
+        return signed in self._signed
 
     def add(self, entry: LogEntry) -> list[LogEntry]:
         """Take in an entry (already read and signature-checked for this table).
@@ -124,6 +131,7 @@ class Logs:
         following: LogEntry | None = entry
         while following is not None:
             log.append(following)
+            self._signed.add(following.signed)
             self._bytes[author] = self._bytes.get(author, 0) + len(following.signed)
             appended.append(following)
             self._witness(following)

@@ -144,6 +144,18 @@ def test_copies_are_ignored_in_the_log_and_in_the_held_buffer() -> None:
     assert list(logs.log(A)) == entries
 
 
+def test_the_exact_bytes_of_an_entry_in_a_log_are_known_as_a_copy_and_nothing_else() -> None:
+    logs = Logs(TABLE)
+    entries = log_of(ALICE, 3)
+    logs.add(entries[0])
+    logs.add(entries[2])  # held behind a gap: not in a log yet
+    assert logs.holds(entries[0].signed)
+    assert not logs.holds(entries[1].signed) and not logs.holds(entries[2].signed)
+    logs.add(entries[1])
+    assert all(logs.holds(entry.signed) for entry in entries)
+    assert not logs.holds(log_of(ALICE, 1, tag="other")[0].signed)
+
+
 def test_entry_of_another_table_is_refused() -> None:
     other = make_entry(ALICE, b"U" * 16, 0, b"", step=0, heads=(), body=log_pb2.Chat(text="x"))
     logs = Logs(TABLE)
