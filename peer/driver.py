@@ -39,7 +39,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -222,6 +222,15 @@ class Table:
         """Every card of the game by slot, once the audit is through."""
         self.flips: list[tuple[Flip, int]] = []
         """Every coin flip settled or abandoned, and the seat it gave (-1: abandoned)."""
+        self.defer_costly = False
+        """When set, this seat's shuffle (its costliest work) waits for :meth:`resume` while
+        entries appended since the last :meth:`drain` are there: a node publishes the move
+        that ended a round, and its snapshot, before it shuffles for the next."""
+        self.deferred = False
+        """This seat's shuffle waits for :meth:`resume`."""
+        self.on_move: Callable[[int], None] | None = None
+        """Called with each move's turn the moment it is applied, before this seat's own work
+        that may follow in the same call (a shuffle at a round's end): a benchmark's clock."""
         self._cursor: dict[bytes, int] = {}
         self._answered: dict[bytes, int] = {}
         self._verified = keeper.verified()
@@ -691,6 +700,8 @@ class Table:
         changed = False
         for author in step.missing:
             entry = self._pending(author, step)
+            if entry is None and author == self.me and self._defers(step):
+                continue
             if entry is None and author == self.me and self._make(step):
                 changed = True
                 entry = self._pending(author, step)
@@ -720,6 +731,15 @@ class Table:
                 self._refuse(rejection, self._answer_of(step, rejection.seat))
                 changed = True
         return changed
+
+    def _defers(self, step: Step) -> bool:
+        self.deferred = self.defer_costly and step.kind == "shuffle" and bool(self.appended)
+        return self.deferred
+
+    def resume(self) -> None:
+        """Do the work :attr:`defer_costly` put off (once what it waited behind is drained)."""
+        self.deferred = False
+        self._advance()
 
     def _answer_of(self, step: Step, seat: int | None) -> LogEntry | None:
         """The entry ``seat`` answered ``step`` with (the evidence when the step as a whole
@@ -975,6 +995,8 @@ class Table:
         except IllegalMoveError as exc:
             raise Rejection(Reason.ILLEGAL, str(exc)) from None
         dealer.apply(showing, flow)
+        if self.on_move is not None:
+            self.on_move(game.moves_played - 1)
         self._say("move", self._narrate(seat, move, showing.names), seat)
         if game.last_battle is not battle and game.last_battle is not None:
             self._say("battle", self._battle_outcome(game.last_battle), game.last_battle.winner)

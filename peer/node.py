@@ -170,7 +170,7 @@ class Node:
         self._tasks: list[asyncio.Task[None]] = []
         self._since = (0, time.monotonic())
         self._events_taken = 0
-        self._moves_traced = 0
+        self._dealt_traced = False
 
     # ------------------------------------------------------------------ life
 
@@ -327,7 +327,11 @@ class Node:
 
     async def _adopt(self, make: Callable[[], Table]) -> None:
         def adopt() -> None:
-            self.table = make()
+            table = make()
+            if self.trace.on:
+                table.on_move = lambda turn: self.trace.write("applied", turn=turn)
+            table.defer_costly = True
+            self.table = table
 
         await self._call(adopt)
 
@@ -353,6 +357,9 @@ class Node:
 
         result, changes = await self._in_thread(run)
         await self._publish(changes)
+        table = self.table
+        if table is not None and table.deferred:
+            await self._call(table.resume)
         return result
 
     def _collect(self) -> _Changes:
@@ -379,12 +386,9 @@ class Node:
         game = table.game
         if game is None:
             return
-        if self._moves_traced == 0 and table.step is not None and table.step.kind == "move":
+        if not self._dealt_traced and table.step is not None and table.step.kind == "move":
             self.trace.write("dealt")
-            self._moves_traced = -1
-        for turn in range(max(self._moves_traced, 0), game.moves_played):
-            self.trace.write("applied", turn=turn)
-        self._moves_traced = max(self._moves_traced, game.moves_played)
+            self._dealt_traced = True
         if table.cards is not None:
             self.trace.write("audited")
 
@@ -403,6 +407,7 @@ class Node:
             for queue in self.listeners:
                 queue.put_nowait(changes.snapshot)
         if changes.appended:
+            self.trace.write("pub")
             async with self._changed:
                 self._version += 1
                 self._changed.notify_all()
@@ -528,6 +533,7 @@ class Node:
         )
         self._connected.add(address)
         async for signed in stream:
+            self.trace.write("recv")
             self._inbox.append((address, signed))
             self._inbox_ready.set()
             if only is not None:
@@ -566,6 +572,7 @@ class Node:
             batch, self._inbox, self._inbox_bytes = self._inbox, [], 0
             self._inbox_room.set()
             if batch and self.table is not None:
+                self.trace.write("consume", n=len(batch))
                 try:
                     outcomes = await self.call(functools.partial(self._receive_all, batch=batch))
                 except Exception:  # a fault of this peer's own: say it, keep serving

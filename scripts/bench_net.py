@@ -5,7 +5,10 @@ OS process), it measures from the peers' ``--trace`` lines:
 
 - the time from launching the peers to every hand dealt (keys, shuffle chain, shares);
 - the latency of a move, from its submission to every peer having applied it (p50, p99);
-- the whole game's wall time, and the CPU seconds each peer used.
+- the whole game's wall time, and the CPU seconds each peer used;
+- where the time goes: how long the last peer took to start (its imports), the deal after
+  it, and a move's latency split into its stages (the mover publishes it, the wire brings
+  it, it waits in the receiver's inbox, the receiver checks and applies it).
 
 Beside each figure it prints the floor: the same crypto and engine work done in this process
 in the same run (no network, no processes), and the ratio. For the deal the floor is the
@@ -19,6 +22,7 @@ Usage: ``.venv/bin/python scripts/bench_net.py [--seats 2,4,6] [--games N] [--ed
 from __future__ import annotations
 
 import argparse
+import bisect
 import json
 import os
 import statistics
@@ -41,6 +45,9 @@ TARGETS = {"deal6": 3.0, "deal_ratio": 1.3, "p50": 0.005, "p99": 0.030, "game4":
 GAME_SECONDS = 600
 
 
+STAGES = ("publish", "wire", "inbox", "apply")
+
+
 @dataclass
 class Run:
     seats: int
@@ -48,6 +55,10 @@ class Run:
     latencies: list[float]
     game: float
     cpu: list[float]
+    started: float
+    """From the launch to the last peer's start (process start and imports)."""
+    stages: dict[str, list[float]]
+    """A move's latency by stage (see :func:`move_stages`), for every receiver."""
 
 
 def run_table(edition: str, seats: int, seed: int, folder: Path) -> Run:
@@ -125,7 +136,54 @@ def run_table(edition: str, seats: int, seed: int, folder: Path) -> Run:
                 applied[event["turn"]] = max(applied.get(event["turn"], 0.0), event["t"])
     latencies = [applied[turn] - t for turn, t in submitted.items() if turn in applied]
     cpu = [next(e["cpu"] for e in trace if e["what"] == "stop") for trace in lines]
-    return Run(seats, dealt - launched, latencies, audited - launched, cpu)
+    started = max(next(e["t"] for e in trace if e["what"] == "start") for trace in lines)
+    return Run(
+        seats, dealt - launched, latencies, audited - launched, cpu, started - launched,
+        move_stages(lines),
+    )  # fmt: skip
+
+
+def move_stages(lines: Sequence[Sequence[dict[str, object]]]) -> dict[str, list[float]]:
+    """Each move's way from its mover to every other peer, by stage: ``publish`` (submitted
+    to published by the mover), ``wire`` (published to received), ``inbox`` (received to
+    taken from the inbox), ``apply`` (taken to applied)."""
+
+    def times(seat: int, what: str) -> list[float]:
+        return [float(e["t"]) for e in lines[seat] if e["what"] == what]  # type: ignore[arg-type]
+
+    def after(moments: list[float], moment: float) -> float | None:
+        index = bisect.bisect_left(moments, moment)
+        return moments[index] if index < len(moments) else None
+
+    published = [times(seat, "pub") for seat in range(len(lines))]
+    received = [times(seat, "recv") for seat in range(len(lines))]
+    taken = [times(seat, "consume") for seat in range(len(lines))]
+    applied = [
+        {int(e["turn"]): float(e["t"]) for e in trace if e["what"] == "applied"}  # type: ignore[call-overload, arg-type]
+        for trace in lines
+    ]
+    stages: dict[str, list[float]] = {stage: [] for stage in STAGES}
+    for mover, trace in enumerate(lines):
+        for event in trace:
+            if event["what"] != "submit":
+                continue
+            submitted, turn = float(event["t"]), int(event["turn"])  # type: ignore[arg-type, call-overload]
+            out = after(published[mover], submitted)
+            if out is None:
+                continue
+            for seat in range(len(lines)):
+                done = applied[seat].get(turn)
+                arrived = after(received[seat], out)
+                picked = None if arrived is None else after(taken[seat], arrived)
+                if seat == mover or done is None or picked is None or arrived is None:
+                    continue
+                for stage, span in zip(
+                    STAGES,
+                    (out - submitted, arrived - out, picked - arrived, done - picked),
+                    strict=True,
+                ):
+                    stages[stage].append(span)
+    return stages
 
 
 # ------------------------------------------------------------------------------ floors
@@ -278,6 +336,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{'floor ms':>8} {'game s':>7} {'floor s':>7} {'cpu s/peer':>10}"
     )
     results = {}
+    breakdown: dict[int, tuple[float, float, dict[str, list[float]]]] = {}
     for seats in sizes:
         runs = []
         for game in range(args.games):
@@ -292,11 +351,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         play_floor = game_floor(args.edition, seats)
         p50, p99 = percentile(latencies, 0.5), percentile(latencies, 0.99)
         results[seats] = (deal, floor, p50, p99, game_wall)
+        started = statistics.median(run.started for run in runs)
+        stages = {s: [x for run in runs for x in run.stages[s]] for s in STAGES}
+        breakdown[seats] = (started, deal - started, stages)
         print(
             f"{seats:>5} {deal:>8.2f} {floor:>8.2f} {deal / floor:>6.2f} {p50 * 1e3:>7.1f} "
             f"{p99 * 1e3:>7.1f} {(make + apply) * 1e3:>8.2f} {game_wall:>7.1f} "
             f"{play_floor:>7.1f} {cpu:>10.2f}"
         )
+    print("\nwhere the time goes: the deal = the last peer's start + the protocol after it (s);")
+    print("a move's stages at each receiver, p50 / p99 (ms)")
+    print(f"{'seats':>5} {'started':>8} {'protocol':>8}" + "".join(f" {s:>13}" for s in STAGES))
+    for seats, (started, protocol, stages) in breakdown.items():
+        spans = "".join(
+            f" {percentile(v, 0.5) * 1e3:>6.2f}/{percentile(v, 0.99) * 1e3:<6.1f}" if v
+            else f" {'-':>13}"
+            for v in stages.values()
+        )  # fmt: skip
+        print(f"{seats:>5} {started:>8.2f} {protocol:>8.2f}{spans}")
     print()
     if 6 in results:
         deal, floor = results[6][0], results[6][1]

@@ -57,6 +57,34 @@ def test_a_four_seat_game_with_house_rules_ends_the_same_on_every_peer() -> None
     assert_same_end(harness)
 
 
+class Deferring(Harness):
+    """Peers that put their shuffles off until what they appended is drained, and resume them
+    after, as a node does (so a move that ends a round goes out before its mover shuffles)."""
+
+    resumed = 0
+
+    def deliver(self, shuffle: bool = False, duplicate: bool = False) -> int:
+        for table in self.tables:
+            table.defer_costly = True
+        handed = super().deliver(shuffle, duplicate)
+        while any(table.deferred for table in self.tables):
+            for table in self.tables:
+                if table.deferred:
+                    table.drain()
+                    table.resume()
+                    self.resumed += 1
+            handed += super().deliver(shuffle, duplicate)
+        return handed
+
+
+@pytest.mark.parametrize("edition", ["zman", "zman-duel"])
+def test_shuffles_put_off_until_the_move_before_is_out_give_the_same_game(edition: str) -> None:
+    harness = Deferring(edition, 3 if edition == "zman" else 2, seed=5)
+    harness.play()
+    assert_same_end(harness)
+    assert harness.resumed > 0
+
+
 class Shuffled(Harness):
     """Every entry handed over in a random order, and again and again."""
 
@@ -122,7 +150,13 @@ def test_a_withheld_coin_reveal_is_blamed_and_the_choice_made_again_without_it()
         assert table.step is not None and table.step.kind == "coin_reveal"
     for table in harness.tables[:2]:
         assert table.give_up_waiting()
-    harness.play()
+
+    def give_up_on_later_flips() -> None:  # the withholder keeps back every reveal
+        for table in harness.tables[:2]:
+            if table.step is not None and table.step.kind == "coin_reveal":
+                table.give_up_waiting()
+
+    harness.play(before_each=give_up_on_later_flips)
     for table in harness.tables:
         first, again = table.flips[0], table.flips[1]
         assert first[1] == -1 and first[0].attempt == 0
