@@ -27,12 +27,10 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from bots import BOTS
 from cli.bot_peers import BotPeers
-from cli.client.app import ClientApp, Outcome
-from cli.client.model import TableModel
 from cli.client.style import PALETTES
 from cli.lan import (
     Placement,
@@ -48,6 +46,10 @@ from peer.controller import Snapshot
 from peer.lobby import TableSpec
 from peer.node import JoinError, Node
 from peer.store import Store
+
+if TYPE_CHECKING:
+    from cli.client.app import Outcome
+    from cli.client.model import TableModel
 
 __all__ = ["PlaySettings", "add_play_command", "play_settings", "run_play"]
 
@@ -105,6 +107,10 @@ def run_play(settings: PlaySettings, out: TextIO = sys.stdout) -> int:
 
 
 async def _play(settings: PlaySettings, out: TextIO) -> int:
+    # The screen's modules (prompt_toolkit) are imported here, not by every command.
+    from cli.client.app import ClientApp, Outcome
+    from cli.client.model import TableModel
+
     store = Store(settings.data)
     node = Node(store, host=settings.listen, port=settings.port,
                 coin_timeout=settings.coin_timeout)  # fmt: skip
@@ -174,6 +180,8 @@ async def _watch_bots(bots: BotPeers, model: TableModel) -> None:
 
 def _farewell(model: TableModel, outcome: Outcome | None, data: Path) -> list[str]:
     """What is left on the terminal once the screen is gone."""
+    from cli.client.app import Outcome
+
     ending = model.ending()
     if outcome is not Outcome.LEFT or ending is None:
         return [

@@ -9,7 +9,10 @@ distinct under the common colour-vision deficiencies.
 
 from __future__ import annotations
 
-from prompt_toolkit.styles import Style
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from prompt_toolkit.styles import Style
 
 __all__ = ["PALETTES", "make_style"]
 
@@ -64,6 +67,8 @@ BASE = [
 def make_style(palette: str = "classic") -> Style:
     """The style of the whole screen with ``palette``'s seat colours; KeyError for an
     unknown palette."""
+    from prompt_toolkit.styles import Style  # only the screen needs it, not every command
+
     colours = PALETTES[palette]
     seats = [(f"seat.{seat}", f"fg:{colour}") for seat, colour in enumerate(colours)]
     return Style([*BASE, *seats])
