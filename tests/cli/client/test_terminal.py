@@ -84,6 +84,9 @@ def test_a_whole_game_against_a_bot_in_a_real_terminal(tmp_path: Path) -> None:
         record = re.search(r"condottiere verify (\S+\.cdr)", farewell)
         assert record is not None, farewell
         assert verify(load(Path(record.group(1)))).fair
+        ending = time.monotonic() + 20  # a process that exited may be reaped a moment later
+        while terminal.alive() and time.monotonic() < ending:
+            time.sleep(0.1)
         assert terminal.alive() == [], "every peer (the bot's too) ended by itself"
     finally:
         terminal.close()
