@@ -23,6 +23,7 @@ import textwrap
 from collections.abc import Sequence
 
 from bots import BOTS
+from cli.arguments import bot_list, non_negative_float, positive_int
 from cli.demo import DemoSettings, run_demo
 from cli.peers import add_commands, main_peer
 from cli.play import add_play_command, play_settings, run_play
@@ -35,36 +36,6 @@ DEFAULT_EDITION = "zman"
 DEFAULT_PLAYERS = 4
 DEFAULT_BOTS = ("greedy", "random")
 TTY_DELAY_SECONDS = 0.15
-
-
-def _non_negative_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not value >= 0:  # also rejects nan
-        raise argparse.ArgumentTypeError(f"must be 0 or more, not {text}")
-    return value
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be 1 or more, not {text}")
-    return value
-
-
-def _bot_list(text: str) -> tuple[str, ...]:
-    names = tuple(name.strip().lower() for name in text.split(","))
-    unknown = [name for name in names if name not in BOTS]
-    if unknown:
-        raise argparse.ArgumentTypeError(
-            f"unknown bot {unknown[0]!r} (choose from {', '.join(sorted(BOTS))})"
-        )
-    return names
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -112,7 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     demo.add_argument(
         "--bots",
-        type=_bot_list,
+        type=bot_list,
         default=DEFAULT_BOTS,
         metavar="NAME,NAME,...",
         help=f"strategies seat by seat, repeated to fill every seat; known: "
@@ -120,14 +91,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     demo.add_argument(
         "--delay",
-        type=_non_negative_float,
+        type=non_negative_float,
         metavar="SECONDS",
         help=f"pause after each move (default {TTY_DELAY_SECONDS} on a terminal, "
         "0 when output is redirected)",
     )
     demo.add_argument(
         "--max-battles",
-        type=_positive_int,
+        type=positive_int,
         metavar="N",
         help="stop after N battles even if nobody has won yet",
     )

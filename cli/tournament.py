@@ -30,6 +30,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, TextIO
 
 from bots import BOTS, SEARCHING_BOTS, Budget, Strategy, make_bot
+from cli.arguments import bot_list, positive_int
 from engine import EDITIONS, OPTIONS, Game
 
 __all__ = [
@@ -286,26 +287,6 @@ def render_report(report: TournamentReport) -> str:
 # ------------------------------------------------------------------------ the command line
 
 
-def _bot_names(text: str) -> tuple[str, ...]:
-    names = tuple(name.strip().lower() for name in text.split(","))
-    unknown = [name for name in names if name not in BOTS]
-    if unknown:
-        raise argparse.ArgumentTypeError(
-            f"unknown bot {unknown[0]!r} (choose from {', '.join(sorted(BOTS))})"
-        )
-    return names
-
-
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be 1 or more, not {text}")
-    return value
-
-
 def _seconds(text: str) -> float:
     try:
         value = float(text)
@@ -328,7 +309,7 @@ def add_tournament_parser(commands: Any) -> argparse.ArgumentParser:
     parser.set_defaults(command_parser=parser)
     parser.add_argument(
         "--bots",
-        type=_bot_names,
+        type=bot_list,
         required=True,
         metavar="NAME,NAME,...",
         help=f"one strategy per seat, e.g. ismcts,greedy,greedy,greedy; known: "
@@ -338,14 +319,14 @@ def add_tournament_parser(commands: Any) -> argparse.ArgumentParser:
         "--edition", default="zman", choices=sorted(EDITIONS), help="rules edition (default zman)"
     )
     parser.add_argument(
-        "--games", type=_count, default=DEFAULT_GAMES,
+        "--games", type=positive_int, default=DEFAULT_GAMES,
         help=f"games to play (default {DEFAULT_GAMES})",
     )
     parser.add_argument(
         "--seed", type=int, default=1, help="seed of the first game; game i uses seed+i (default 1)"
     )
     parser.add_argument(
-        "--jobs", type=_count, help="processes to play on (default: one per core)"
+        "--jobs", type=positive_int, help="processes to play on (default: one per core)"
     )
     parser.add_argument(
         "--seconds-per-move",
@@ -356,7 +337,7 @@ def add_tournament_parser(commands: Any) -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--iterations",
-        type=_count,
+        type=positive_int,
         metavar="N",
         help="searching bots (ismcts) run at most N iterations a move (with --seconds-per-move: "
         "whichever comes first)",

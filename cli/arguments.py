@@ -1,0 +1,45 @@
+"""Argument types shared by the sub-commands: each returns the value or raises
+``argparse.ArgumentTypeError`` with the reason, which argparse shows with exit status 2.
+
+>>> positive_int("3"), non_negative_float("0.5"), bot_list("Greedy, random")
+(3, 0.5, ('greedy', 'random'))
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from bots import BOTS
+
+__all__ = ["bot_list", "non_negative_float", "positive_int"]
+
+
+def non_negative_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not value >= 0:  # also rejects nan
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {text}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {text}")
+    return value
+
+
+def bot_list(text: str) -> tuple[str, ...]:
+    """Known strategy names, comma-separated."""
+    names = tuple(name.strip().lower() for name in text.split(","))
+    unknown = [name for name in names if name not in BOTS]
+    if unknown:
+        raise argparse.ArgumentTypeError(
+            f"unknown bot {unknown[0]!r} (choose from {', '.join(sorted(BOTS))})"
+        )
+    return names
