@@ -145,6 +145,8 @@ class Edition:
                 raise ValueError(
                     f"{self.name} has no option {option!r}{known}; its options: {allowed}"
                 )
+        if not chosen:
+            return self
         sieges = "sieges" in chosen
         return replace(
             self,

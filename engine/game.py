@@ -36,7 +36,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from itertools import repeat
+from itertools import chain, repeat
 from operator import is_
 from typing import Any
 
@@ -169,6 +169,7 @@ class Game:
             raise ValueError(f"seat {observer} is not at a table of {players}")
         self.edition: Edition = edition
         self.players = players
+        self._victory = edition.victory(players)
         self.options = options
         self.observer = observer
         self._header = {
@@ -224,7 +225,7 @@ class Game:
         self._discard_queue: list[int] = []
         self._after_discard = ""
         self._favor_seat = 0
-        self._legal: list[Move] | None = None
+        self._legal: Sequence[Move] | None = None
         setup = self._header["setup"]
         if setup is None:
             self._start_new()
@@ -744,7 +745,8 @@ class Game:
             ("move", seat, move) if revealed is None else ("move", seat, move, revealed)
         )
         self._apply(move, seat, revealed)
-        self._settle()
+        if self.chance is not None or self._phase == "discard":
+            self._settle()
 
     def resolve(self, outcome: Sequence[str] | int | None) -> None:
         """Answer the pending chance node: the dealt cards (None for a deal to another seat in
@@ -975,7 +977,7 @@ class Game:
         total = cards.total()
         if self.observer is None:
             self._piles[pile] = +cards
-            self._pile_start[pile] = sort_cards(self._piles[pile].elements())
+            self._pile_start[pile] = _in_notation_order(self._piles[pile])
         self._pile_sizes[pile] = total
         self._pile_dealt[pile] = 0
 
@@ -1104,10 +1106,11 @@ class Game:
 
     def _take(self, seat: int, card: str) -> None:
         hand = self._hands[seat]
-        if hand[card] > 0:
-            hand[card] -= 1
-            if not hand[card]:
-                del hand[card]
+        count = hand.get(card, 0)
+        if count > 1:
+            hand[card] = count - 1
+        elif count:
+            hand.pop(card)
         else:
             self._unknown[seat] -= 1
         self._sizes[seat] -= 1
@@ -1278,7 +1281,7 @@ class Game:
         return counts.index(best)
 
     def _has_won(self, seat: int) -> bool:
-        victory = self.edition.victory(self.players)
+        victory = self._victory
         if not self.edition.board:
             return self._battles_won[seat] >= victory.connected
         regions = [region for region, owner in self._control.items() if owner == seat]
@@ -1306,12 +1309,14 @@ class Game:
     def _clear_battle(self) -> None:
         per_seat = self.edition.per_seat_decks
         for seat, row in enumerate(self._rows):
-            (self._out[seat] if per_seat else self._discard).update(row)
-            row.clear()
+            if row:
+                (self._out[seat] if per_seat else self._discard).update(row)
+                row.clear()
         for card, owner in self._season_cards:
             self._throw_away(card, owner)
         self._season_cards = []
-        self._bishop_removed = [[] for _ in range(self.players)]
+        if any(self._bishop_removed):
+            self._bishop_removed = [[] for _ in range(self.players)]
         self._battle_region = None
         self._passed = set()
         self._played = set()
@@ -1420,7 +1425,7 @@ class Game:
         return "a spectator" if self.observer == SPECTATOR else f"seat {self.observer}"
 
     def _has_mercenary(self, seat: int) -> bool:
-        return any(card in MERCENARY_VALUE for card in self._hands[seat])
+        return not MERCENARY_VALUE.keys().isdisjoint(self._hands[seat])
 
     def _unseen(self, card: str, deck: int) -> int:
         """How many copies of ``card`` of deck ``deck`` this engine has not seen anywhere."""
@@ -1448,7 +1453,7 @@ class Game:
 
     # ------------------------------------------------------------------ move generation
 
-    def _generate_moves(self) -> list[Move]:
+    def _generate_moves(self) -> Sequence[Move]:
         seat = self._to_act
         if seat is None:
             return []
@@ -1481,14 +1486,15 @@ class Game:
             return sort_cards(self._hands[seat])  # type: ignore[return-value]
         return list(sort_cards(card for card in self._deck_total if self._could_hold(seat, card)))
 
-    def _battle_moves(self, seat: int) -> list[Move]:
-        held = self._hands[seat] if self._knows_hand(seat) else self._holdable(seat)
-        moves = [move for card, move in _PLAY_MOVES if card in held]
-        if "scarecrow" in held:
-            at = sum(1 for move in moves if CARD_ORDER[str(move.card)] < _SCARECROW_ORDER)
-            moves[at:at] = self._scarecrow_moves(seat)
-        moves.append(_PASS)
-        return moves
+    def _battle_moves(self, seat: int) -> Sequence[Move]:
+        observer = self.observer
+        held = self._hands[seat] if observer is None or observer == seat else self._holdable(seat)
+        moves, scarecrow_at = _hand_moves(frozenset(held))
+        if scarecrow_at < 0:
+            return moves
+        with_scarecrow = list(moves)
+        with_scarecrow[scarecrow_at:scarecrow_at] = self._scarecrow_moves(seat)
+        return with_scarecrow
 
     def _scarecrow_moves(self, seat: int) -> list[Move]:
         if self.edition.scarecrow_any_row:
@@ -1496,11 +1502,11 @@ class Game:
                 move
                 for owner, row in enumerate(self._rows)
                 if row
-                for move in _scarecrow_takes(tuple(row), None if owner == seat else owner)
+                for move in _scarecrow_takes(frozenset(row), None if owner == seat else owner)
             ]
         else:
             row = self._rows[seat]
-            moves = list(_scarecrow_takes(tuple(row), None)) if row else []
+            moves = list(_scarecrow_takes(frozenset(row), None)) if row else []
         if not moves or self.edition.scarecrow_may_take_nothing:
             moves.insert(0, _play("scarecrow"))
         return moves
@@ -1611,9 +1617,34 @@ _SCARECROW_ORDER = CARD_ORDER["scarecrow"]
 
 
 @lru_cache(maxsize=1 << 14)
-def _scarecrow_takes(row: tuple[str, ...], whose: int | None) -> tuple[Move, ...]:
-    """A Scarecrow taking back each mercenary of ``row`` (seat ``whose``'s, None: one's own)."""
+def _hand_moves(held: frozenset[str]) -> tuple[tuple[Move, ...], int]:
+    """The battle moves of a hand holding the cards ``held``, Scarecrow moves left out, and
+    where those go (-1: no Scarecrow held).
+
+    >>> moves, at = _hand_moves(frozenset({"scarecrow", "10", "2"}))
+    >>> [str(move) for move in moves], at
+    (['play 2', 'play 10', 'pass'], 2)
+    """
+    moves = tuple(move for card, move in _PLAY_MOVES if card in held)
+    scarecrow_at = -1
+    if "scarecrow" in held:
+        scarecrow_at = sum(1 for move in moves if CARD_ORDER[str(move.card)] < _SCARECROW_ORDER)
+    return (*moves, _PASS), scarecrow_at
+
+
+@lru_cache(maxsize=1 << 14)
+def _scarecrow_takes(row: frozenset[str], whose: int | None) -> tuple[Move, ...]:
+    """A Scarecrow taking back each mercenary in ``row`` (seat ``whose``'s, None: one's own)."""
     return tuple(_play("scarecrow", card, whose) for card in MERCENARIES if card in row)
+
+
+def _in_notation_order(counter: Counter[str]) -> tuple[str, ...]:
+    """The cards ``counter`` counts, in notation order (sorting the distinct cards only).
+
+    >>> _in_notation_order(Counter({"spy": 1, "10": 2, "2": 1}))
+    ('2', '10', '10', 'spy')
+    """
+    return tuple(chain.from_iterable(repeat(card, counter[card]) for card in sort_cards(counter)))
 
 
 def _copied(counter: Counter[str]) -> Counter[str]:

@@ -135,14 +135,16 @@ def test_ismcts_is_registered_by_name() -> None:
     assert "ismcts" in BOTS
 
 
-def test_ismcts_takes_a_battle_it_can_win_with_a_turncoat() -> None:
+def test_ismcts_takes_a_battle_it_leads_once_the_other_seat_has_passed() -> None:
     game = Game.setup("zman", players=2, hands=[["10", "1", "turncoat"], ["5", "6"]], first=1,
                       battle="Firenze", seed=0)  # fmt: skip
     game.play("play 6")
     game.play("play 10")
     game.play("pass")  # seat 1 passes behind: seat 0 leads 10 to 6
-    assert str(IsmctsBot(seed=2, budget=Budget(iterations=100)).choose(game, 0)) in {
-        "pass", "play turncoat"}
+    bot = IsmctsBot(seed=2, budget=Budget(iterations=100))
+    while game.battle_region == "Firenze" and game.to_act == 0:
+        game.play(bot.choose(game, 0))
+    assert game.last_battle is not None and game.last_battle.winner == 0
 
 
 # ----------------------------------------------------------------------- policy and estimate
