@@ -17,17 +17,29 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-__all__ = ["Terminal"]
+__all__ = ["Terminal", "describe"]
 
 
 def _stat(pid: int) -> tuple[int, int] | None:
-    """(parent PID, start time) of a process, or None when it is gone."""
+    """(parent PID, start time) of a process, or None when it is gone or has exited (a zombie
+    only waits for its parent, or init, to read its exit status)."""
     try:
         text = Path(f"/proc/{pid}/stat").read_text()
     except OSError:
         return None
     fields = text[text.rindex(")") + 2 :].split()
+    if fields[0] in ("Z", "X"):
+        return None
     return int(fields[1]), int(fields[19])
+
+
+def describe(pid: int) -> str:
+    """A process's PID and command line, for a failure message."""
+    try:
+        command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        command = "(gone)"
+    return f"{pid}: {command.strip()}"
 
 
 class Terminal:

@@ -18,7 +18,7 @@ import pytest
 from cli.client.views import MAP_WIDTH
 from engine import REGIONS
 from peer.record import load, verify
-from tests.cli.client.terminal import Terminal
+from tests.cli.client.terminal import Terminal, describe
 
 GAME_SECONDS = 400
 COLOUR = re.compile(r"\x1b\[[0-9;]*(3[0-7]|38;[25];[0-9;]+|9[0-7])m")
@@ -87,7 +87,9 @@ def test_a_whole_game_against_a_bot_in_a_real_terminal(tmp_path: Path) -> None:
         ending = time.monotonic() + 20  # a process that exited may be reaped a moment later
         while terminal.alive() and time.monotonic() < ending:
             time.sleep(0.1)
-        assert terminal.alive() == [], "every peer (the bot's too) ended by itself"
+        assert terminal.alive() == [], "every peer (the bot's too) ended by itself; left: " + (
+            "; ".join(map(describe, terminal.alive()))
+        )
     finally:
         terminal.close()
     assert terminal.alive() == []
