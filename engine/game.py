@@ -77,14 +77,8 @@ def _play(card: str, target: str | None = None, target_seat: int | None = None) 
     return Move("play", card=card, target=target, target_seat=target_seat)
 
 
-@cache
-def _battle(region: str) -> Move:
-    return Move("battle", region=region)
-
-
-@cache
-def _favor(region: str) -> Move:
-    return Move("favor", region=region)
+_BATTLE_IN = {region: Move("battle", region=region) for region in REGIONS}
+_FAVOR_ON = {region: Move("favor", region=region) for region in REGIONS}
 
 
 @dataclass(frozen=True)
@@ -504,7 +498,7 @@ class Game:
             to_act=self._to_act,
             hand=self.hand(seat),
             hand_sizes=tuple(self._sizes),
-            rows=tuple(tuple(row) for row in self._rows),
+            rows=tuple(map(tuple, self._rows)),
             strengths=tuple(self.strength(s) for s in range(self.players)),
             season=self.season,
             control=dict(self._control),
@@ -1234,9 +1228,9 @@ class Game:
                 winner = tied[0]
         self._last_battle = BattleResult(
             region=region,
-            rows=tuple(tuple(row) for row in self._rows),
+            rows=tuple(map(tuple, self._rows)),
             season=season,
-            bishop_removed=tuple(tuple(cards) for cards in self._bishop_removed),
+            bishop_removed=tuple(map(tuple, self._bishop_removed)),
             strengths=strengths,
             winner=winner,
             ended_by=ended_by,
@@ -1461,12 +1455,12 @@ class Game:
         if phase == "battle":
             return self._battle_moves(seat)
         if phase == "battle-choice":
-            moves = [_battle(region) for region in self._battle_sites()]
+            moves = list(map(_BATTLE_IN.__getitem__, self._battle_sites()))
             if self._may_cede():
                 moves.append(_CEDE)
             return moves
         if phase == "favor":
-            moves = [_favor(region) for region in self._favor_sites()]
+            moves = list(map(_FAVOR_ON.__getitem__, self._favor_sites()))
             if self.edition.favor == "uncontrolled-or-off":
                 moves.append(_FAVOR_NONE)
             return moves
