@@ -6,6 +6,7 @@ largest player counts, and prints moves per second and games per second. To make
 comparable across machines, the same run also times a reference loop that does everything the
 benchmark loop does except the engine work (a no-op call standing in for ``legal_moves()`` and
 ``play()``, plus the same random choice), and prints the engine's cost as a multiple of it.
+Times are the process's CPU time, so that other work on the machine disturbs them less.
 
 Usage: ``.venv/bin/python scripts/bench_engine.py [--games N] [--edition ID] [--seed N]``
 """
@@ -56,13 +57,13 @@ def bench_games(edition: str, players: int, games: int, seed: int) -> Measuremen
     """Play ``games`` random games and time them, setup included."""
     rng = random.Random(seed)
     moves = 0
-    start = time.perf_counter()
+    start = time.process_time()
     for game_seed in range(seed, seed + games):
         game = Game.new(edition, players=players, seed=game_seed)
         while game.to_act is not None:
             game.play(rng.choice(game.legal_moves()))
             moves += 1
-    return Measurement(edition, players, games, moves, time.perf_counter() - start)
+    return Measurement(edition, players, games, moves, time.process_time() - start)
 
 
 def _no_engine(choices: list[int]) -> list[int]:
@@ -73,10 +74,10 @@ def bench_reference(moves: int, branching: int, seed: int) -> float:
     """Seconds the benchmark loop takes for ``moves`` moves with the engine calls made no-ops."""
     rng = random.Random(seed)
     choices = list(range(branching))
-    start = time.perf_counter()
+    start = time.process_time()
     for _ in range(moves):
         _no_engine([rng.choice(_no_engine(choices))])
-    return time.perf_counter() - start
+    return time.process_time() - start
 
 
 def render_table(rows: Sequence[Sequence[str]]) -> str:
