@@ -36,7 +36,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from itertools import chain, repeat
+from itertools import chain, filterfalse, repeat
 from operator import is_
 from typing import Any, NamedTuple
 
@@ -1023,12 +1023,8 @@ class Game:
     # ------------------------------------------------------------------ battle
 
     def _battle_sites(self) -> list[str]:
-        owned_allowed = self.edition.battle_in_owned
-        return [
-            region
-            for region in REGIONS
-            if region != self._favor and (owned_allowed or region not in self._control)
-        ]
+        barred = {self._favor} if self.edition.battle_in_owned else {self._favor, *self._control}
+        return list(filterfalse(barred.__contains__, REGIONS))
 
     def _open_choice(self) -> None:
         sites = self._battle_sites()
@@ -1173,11 +1169,8 @@ class Game:
                     self._throw_away(card, owner)
 
     def _favor_sites(self) -> list[str]:
-        return [
-            region
-            for region in REGIONS
-            if region not in self._control and region != self._battle_region
-        ]
+        barred = {self._battle_region, *self._control}
+        return list(filterfalse(barred.__contains__, REGIONS))
 
     def _ask_favor(self, seat: int) -> bool:
         """Take the Favor up and have ``seat`` place it; False when nobody needs to be asked."""
