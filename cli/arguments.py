@@ -8,10 +8,11 @@
 from __future__ import annotations
 
 import argparse
+import math
 
 from bots import BOTS
 
-__all__ = ["bot_list", "non_negative_float", "positive_int"]
+__all__ = ["bot_list", "non_negative_float", "positive_int", "positive_seconds"]
 
 
 def non_negative_float(text: str) -> float:
@@ -21,6 +22,17 @@ def non_negative_float(text: str) -> float:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
     if not value >= 0:  # also rejects nan
         raise argparse.ArgumentTypeError(f"must be 0 or more, not {text}")
+    return value
+
+
+def positive_seconds(text: str) -> float:
+    """A time limit: a finite number of seconds above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not (value > 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"must be more than 0 seconds, not {text}")
     return value
 
 

@@ -12,11 +12,11 @@ and ``DATA/controller.token``.
 from __future__ import annotations
 
 import argparse
-import math
 from typing import TextIO
 
 from bots.loading import StrategyError, load_strategy
 from bots.player import DEFAULT_TIME_LIMIT
+from cli.arguments import positive_seconds
 from peer.controller import Controller, Snapshot
 
 __all__ = ["add_seat_options", "check_strategies", "play_headless"]
@@ -25,16 +25,6 @@ STRATEGY_HELP = (
     "a name (greedy, random, ...) or your own class, as PATH.py:CLASS or MODULE:CLASS "
     "(see docs/bots.md)"
 )
-
-
-def _time_limit(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not (value > 0 and math.isfinite(value)):
-        raise argparse.ArgumentTypeError(f"must be more than 0 seconds, not {text}")
-    return value
 
 
 def add_seat_options(parser: argparse.ArgumentParser, *, bot: bool) -> None:
@@ -49,7 +39,7 @@ def add_seat_options(parser: argparse.ArgumentParser, *, bot: bool) -> None:
     )
     parser.add_argument(
         "--time-limit",
-        type=_time_limit,
+        type=positive_seconds,
         default=DEFAULT_TIME_LIMIT,
         metavar="SECONDS",
         help="how long the strategy may think about one move; past it, or when it raises or "

@@ -30,7 +30,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, TextIO
 
 from bots import BOTS, SEARCHING_BOTS, Budget, Strategy, make_bot
-from cli.arguments import bot_list, positive_int
+from cli.arguments import bot_list, positive_int, positive_seconds
 from engine import EDITIONS, OPTIONS, Game
 
 __all__ = [
@@ -287,16 +287,6 @@ def render_report(report: TournamentReport) -> str:
 # ------------------------------------------------------------------------ the command line
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be more than 0, not {text}")
-    return value
-
-
 def add_tournament_parser(commands: Any) -> argparse.ArgumentParser:
     """Add the ``tournament`` sub-command to ``commands`` (an argparse sub-parsers object)."""
     parser: argparse.ArgumentParser = commands.add_parser(
@@ -330,7 +320,7 @@ def add_tournament_parser(commands: Any) -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--seconds-per-move",
-        type=_seconds,
+        type=positive_seconds,
         metavar="S",
         help="searching bots (ismcts) think S seconds a move; a run is then not exactly "
         "reproducible (default: their iteration budget)",
