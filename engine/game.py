@@ -37,7 +37,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import chain, filterfalse, repeat
-from operator import is_
 from typing import Any, NamedTuple
 
 from engine.board import REGIONS, largest_group, region_named
@@ -77,6 +76,15 @@ def _play(card: str, target: str | None = None, target_seat: int | None = None) 
     return Move("play", card=card, target=target, target_seat=target_seat)
 
 
+_SCARECROW_ALONE = _play("scarecrow")
+_CLOCKWISE = {
+    players: tuple(
+        tuple((start + i) % players for i in range(players)) for start in range(2 * players)
+    )
+    for players in range(1, max(edition.max_players for edition in EDITIONS.values()) + 1)
+}
+"""By table size, every seat once clockwise from each start seat (up to twice the table size,
+so that ``seat + 1`` needs no modulo)."""
 _BATTLE_IN = {region: Move("battle", region=region) for region in REGIONS}
 _FAVOR_ON = {region: Move("favor", region=region) for region in REGIONS}
 
@@ -698,9 +706,10 @@ class Game:
 
     def legal_moves(self) -> list[Move]:
         """The moves ``to_act`` may play now (as far as this engine can know them)."""
-        if self._legal is None:
-            self._legal = self._generate_moves()
-        return list(self._legal)
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate_moves()
+        return list(legal)
 
     def play(self, move: str | Move, *, reveal: Sequence[str] | None = None) -> None:
         """Play ``move`` for :attr:`to_act`.
@@ -728,8 +737,12 @@ class Game:
             if legal is None:
                 legal = self._legal = self._generate_moves()
             # The moves legal_moves() handed out are these very objects: try identity first.
-            if not any(map(is_, legal, repeat(move))) and move not in legal:
-                raise IllegalMoveError(self._why_illegal(move, seat))
+            for candidate in legal:
+                if candidate is move:
+                    break
+            else:
+                if move not in legal:
+                    raise IllegalMoveError(self._why_illegal(move, seat))
             revealed = sort_cards(self._hands[seat].elements()) if move.verb == "discard" else None
         else:
             revealed = self._check_hidden_move(move, seat, reveal)
@@ -738,7 +751,10 @@ class Game:
         self._events.append(
             ("move", seat, move) if revealed is None else ("move", seat, move, revealed)
         )
-        self._apply(move, seat, revealed)
+        if move.verb == "play":
+            self._play_card(seat, move)
+        else:
+            self._apply(move, seat, revealed)
         if self.chance is not None or self._phase == "discard":
             self._settle()
 
@@ -1058,13 +1074,13 @@ class Game:
         self._next_turn(self._marker if first is None else first)
 
     def _next_turn(self, start: int) -> None:
-        n = self.players
-        for i in range(n):
-            seat = (start + i) % n
-            if seat in self._passed:
+        passed = self._passed
+        sizes = self._sizes
+        for seat in _CLOCKWISE[self.players][start]:
+            if seat in passed:
                 continue
-            if self._sizes[seat] == 0:
-                self._passed.add(seat)
+            if not sizes[seat]:
+                passed.add(seat)
                 continue
             self._phase = "battle"
             self._to_act = seat
@@ -1072,10 +1088,9 @@ class Game:
         self._end_battle("passes")
 
     def _apply(self, move: Move, seat: int, revealed: Sequence[str] | None) -> None:
+        """Apply a checked move other than ``play`` (see :meth:`_play_card`)."""
         verb = move.verb
-        if verb == "play":
-            self._play_card(seat, move)
-        elif verb == "pass":
+        if verb == "pass":
             self._pass(seat)
         elif verb == "battle":
             self._open_battle(str(move.region))
@@ -1094,17 +1109,6 @@ class Game:
         elif verb == "retain":
             self._retain(seat, move.cards)
 
-    def _take(self, seat: int, card: str) -> None:
-        hand = self._hands[seat]
-        count = hand.get(card, 0)
-        if count > 1:
-            hand[card] = count - 1
-        elif count:
-            hand.pop(card)
-        else:
-            self._unknown[seat] -= 1
-        self._sizes[seat] -= 1
-
     def _deck_of(self, seat: int) -> int:
         return seat if self.edition.per_seat_decks else 0
 
@@ -1118,7 +1122,15 @@ class Game:
     def _play_card(self, seat: int, move: Move) -> None:
         card = str(move.card)
         edition = self.edition
-        self._take(seat, card)
+        hand = self._hands[seat]
+        count = hand.get(card, 0)
+        if count > 1:
+            hand[card] = count - 1
+        elif count:
+            hand.pop(card)
+        else:
+            self._unknown[seat] -= 1
+        self._sizes[seat] -= 1
         self._played.add(seat)
         if card in SEASONS:
             kept = []
@@ -1332,17 +1344,13 @@ class Game:
         self._finish(tied)
 
     def _final_dealt(self, _: object = None) -> None:
-        left = self._clockwise_from(self._marker + 1)
+        left = _CLOCKWISE[self.players][self._marker + 1]
         self._begin_battle(None, next(seat for seat in left if seat in self._participants))
 
     # ------------------------------------------------------------------ hands and rounds
 
-    def _clockwise_from(self, start: int) -> list[int]:
-        """Every seat once, clockwise, beginning with ``start`` (mod the table size)."""
-        return [(start + i) % self.players for i in range(self.players)]
-
     def _start_discard_step(self, then: str) -> None:
-        self._discard_queue = self._clockwise_from(self._marker)
+        self._discard_queue = list(_CLOCKWISE[self.players][self._marker])
         self._after_discard = then
         self._continue_discard()
 
@@ -1446,7 +1454,16 @@ class Game:
             return []
         phase = self._phase
         if phase == "battle":
-            return self._battle_moves(seat)
+            observer = self.observer
+            held = (
+                self._hands[seat] if observer is None or observer == seat else self._holdable(seat)
+            )
+            hand_moves, scarecrow_at = _hand_moves(frozenset(held))
+            if scarecrow_at < 0:
+                return hand_moves
+            with_scarecrow = list(hand_moves)
+            with_scarecrow[scarecrow_at:scarecrow_at] = self._scarecrow_moves(seat)
+            return with_scarecrow
         if phase == "battle-choice":
             moves = list(map(_BATTLE_IN.__getitem__, self._battle_sites()))
             if self._may_cede():
@@ -1473,29 +1490,17 @@ class Game:
             return sort_cards(self._hands[seat])  # type: ignore[return-value]
         return list(sort_cards(card for card in self._deck_total if self._could_hold(seat, card)))
 
-    def _battle_moves(self, seat: int) -> Sequence[Move]:
-        observer = self.observer
-        held = self._hands[seat] if observer is None or observer == seat else self._holdable(seat)
-        moves, scarecrow_at = _hand_moves(frozenset(held))
-        if scarecrow_at < 0:
-            return moves
-        with_scarecrow = list(moves)
-        with_scarecrow[scarecrow_at:scarecrow_at] = self._scarecrow_moves(seat)
-        return with_scarecrow
-
     def _scarecrow_moves(self, seat: int) -> list[Move]:
-        if self.edition.scarecrow_any_row:
-            moves = [
-                move
-                for owner, row in enumerate(self._rows)
-                if row
-                for move in _scarecrow_takes(frozenset(row), None if owner == seat else owner)
-            ]
-        else:
-            row = self._rows[seat]
-            moves = list(_scarecrow_takes(frozenset(row), None)) if row else []
-        if not moves or self.edition.scarecrow_may_take_nothing:
-            moves.insert(0, _play("scarecrow"))
+        edition = self.edition
+        moves = [_SCARECROW_ALONE]
+        if edition.scarecrow_any_row:
+            for owner, row in enumerate(self._rows):
+                if row:
+                    moves += _scarecrow_takes(frozenset(row), None if owner == seat else owner)
+        elif self._rows[seat]:
+            moves += _scarecrow_takes(frozenset(self._rows[seat]), None)
+        if len(moves) > 1 and not edition.scarecrow_may_take_nothing:
+            del moves[0]
         return moves
 
     def _retain_moves(self, seat: int) -> list[Move]:
