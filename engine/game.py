@@ -44,7 +44,7 @@ from engine.cards import CARD_ORDER, MERCENARIES, MERCENARY_VALUE, SEASONS, card
 from engine.chance import ChanceNode, Choice, Deal, Draw, SeededChance
 from engine.editions import EDITIONS, Edition
 from engine.moves import IllegalMoveError, InvalidMoveError, Move
-from engine.strength import Step, breakdown, highest_mercenary, strength
+from engine.strength import Step, breakdown, highest_mercenary, strength, strengths
 
 __all__ = ["BattleResult", "Game", "SeatView"]
 
@@ -114,6 +114,21 @@ class SeatView:
     battles_won: tuple[int, ...]
     winners: tuple[int, ...]
     legal_moves: tuple[Move, ...]
+
+
+_BattleEnd = tuple[
+    str | None,
+    tuple[list[str], ...],
+    str | None,
+    tuple[list[str], ...],
+    tuple[int, ...],
+    int | None,
+    str,
+    bool,
+]
+"""A :class:`BattleResult`'s fields as the end of a battle leaves them, with the rows' lists
+themselves (never changed again: the next battle starts with new lists). Most battles' results
+are never read (random playouts): the result is built from these the first time it is."""
 
 
 class BattleResult(NamedTuple):
@@ -212,7 +227,7 @@ class Game:
         self._defender: int | None = None
         self._battles_won = [0] * players
         self._winners: tuple[int, ...] = ()
-        self._last_battle: BattleResult | None = None
+        self._last_battle: BattleResult | _BattleEnd | None = None
         self._final_battle = False
         self._participants: tuple[int, ...] = tuple(range(players))
         self.chance: ChanceNode | None = None
@@ -389,7 +404,21 @@ class Game:
     @property
     def last_battle(self) -> BattleResult | None:
         """How the most recent battle ended (rows, strengths, winner), None before the first."""
-        return self._last_battle
+        ended = self._last_battle
+        if ended is None or ended.__class__ is BattleResult:
+            return ended
+        region, rows, season, removed, scores, winner, ended_by, cards_played = ended
+        result = self._last_battle = BattleResult(
+            region,
+            tuple(map(tuple, rows)),
+            season,
+            tuple(map(tuple, removed)),
+            scores,
+            winner,
+            ended_by,
+            cards_played,
+        )
+        return result
 
     @property
     def final_battle(self) -> bool:
@@ -533,6 +562,7 @@ class Game:
 
     def copy(self) -> Game:
         """An independent copy (for bots that look ahead)."""
+        _ = self.last_battle  # built here once, so that the copy shares it (compared by identity)
         other = object.__new__(Game)
         other.__dict__.update(self.__dict__)
         other._events = list(self._events)
@@ -755,7 +785,7 @@ class Game:
             self._play_card(seat, move)
         else:
             self._apply(move, seat, revealed)
-        if self.chance is not None or self._phase == "discard":
+        if self.chance is not None:
             self._settle()
 
     def resolve(self, outcome: Sequence[str] | int | None) -> None:
@@ -924,25 +954,11 @@ class Game:
         getattr(self, then)(outcome)
 
     def _settle(self) -> None:
-        """Answer chance from the seed, and play the forced ``keep`` of a known hand."""
-        while True:
-            if self.chance is not None:
-                if self._chance_source is None:
-                    return
-                self._answer_from_seed(self.chance)
-            elif (
-                self._phase == "discard"
-                and self.observer is None
-                and self._to_act is not None
-                and self._has_mercenary(self._to_act)
-            ):
-                seat = self._to_act
-                self._events.append(("auto", seat, "keep"))
-                self._moves_played += 1
-                self._legal = None
-                self._continue_discard()
-            else:
-                return
+        """Answer chance from the seed, if the game has one."""
+        if self._chance_source is None:
+            return
+        while self.chance is not None:
+            self._answer_from_seed(self.chance)
 
     def _answer_from_seed(self, node: ChanceNode) -> None:
         source = self._chance_source
@@ -1176,7 +1192,7 @@ class Game:
             removed = [card for card in row if MERCENARY_VALUE.get(card) == highest]
             if removed:
                 row[:] = [card for card in row if MERCENARY_VALUE.get(card) != highest]
-                self._bishop_removed[owner].extend(removed)
+                self._bishop_removed[owner] = [*self._bishop_removed[owner], *removed]
                 for card in removed:
                     self._throw_away(card, owner)
 
@@ -1221,25 +1237,24 @@ class Game:
         self._to_act = None
         region = self._battle_region
         bishop = ended_by == "bishop"
-        highest = highest_mercenary(self._rows)
-        season = self.season
-        strengths = tuple(strength(row, season, highest) for row in self._rows)
+        season = self._season_cards[-1][0] if self._season_cards else None
+        scores = strengths(self._rows, season)
         winner: int | None = None
         tied: tuple[int, ...] = ()
         if not bishop:
-            best = max(strengths[s] for s in self._participants)
-            tied = tuple(s for s in self._participants if strengths[s] == best)
+            best = max(map(scores.__getitem__, self._participants))
+            tied = tuple(seat for seat in self._participants if scores[seat] == best)
             if len(tied) == 1:
                 winner = tied[0]
-        self._last_battle = BattleResult(
-            region=region,
-            rows=tuple(map(tuple, self._rows)),
-            season=season,
-            bishop_removed=tuple(map(tuple, self._bishop_removed)),
-            strengths=strengths,
-            winner=winner,
-            ended_by=ended_by,
-            cards_played=bool(self._played),
+        self._last_battle = (
+            region,
+            tuple(self._rows),
+            season,
+            tuple(self._bishop_removed),
+            scores,
+            winner,
+            ended_by,
+            bool(self._played),
         )
         if self._final_battle:
             self._finish(tied)
@@ -1306,11 +1321,14 @@ class Game:
             self._start_discard_step("_round_end")
 
     def _clear_battle(self) -> None:
-        per_seat = self.edition.per_seat_decks
-        for seat, row in enumerate(self._rows):
-            if row:
-                (self._out[seat] if per_seat else self._discard).update(row)
-                row.clear()
+        rows = self._rows
+        if self.edition.per_seat_decks:
+            for seat, row in enumerate(rows):
+                if row:
+                    self._out[seat].update(row)
+        else:
+            self._discard.update(chain.from_iterable(rows))
+        self._rows = [[] for _ in rows]
         for card, owner in self._season_cards:
             self._throw_away(card, owner)
         self._season_cards = []
@@ -1325,7 +1343,7 @@ class Game:
         out_of_cards = [
             seat for seat in range(self.players) if not self._sizes[seat] + self._pile_sizes[seat]
         ]
-        stalled = self._last_battle is not None and not self._last_battle.cards_played
+        stalled = self._last_battle is not None and not self._last_battle[-1]
         if len(out_of_cards) == self.players or stalled:
             leaders = _most(self._battles_won)
             self._finish(leaders if len(leaders) == 1 else ())
@@ -1355,11 +1373,19 @@ class Game:
         self._continue_discard()
 
     def _continue_discard(self) -> None:
-        while self._discard_queue:
-            if len(self._sizes) - self._sizes.count(0) < 2:
+        """Ask the next seat of the discard step, keeping a known hand with a mercenary (it has
+        no choice) without asking."""
+        queue = self._discard_queue
+        sizes = self._sizes
+        while queue:
+            if len(sizes) - sizes.count(0) < 2:
                 break
-            seat = self._discard_queue.pop(0)
-            if self._sizes[seat] == 0:
+            seat = queue.pop(0)
+            if sizes[seat] == 0:
+                continue
+            if self.observer is None and self._has_mercenary(seat):
+                self._events.append(("auto", seat, "keep"))
+                self._moves_played += 1
                 continue
             self._phase = "discard"
             self._to_act = seat
@@ -1376,7 +1402,7 @@ class Game:
         self._sizes[seat] = 0
 
     def _round_end(self) -> None:
-        if sum(1 for size in self._sizes if size) <= 1:
+        if len(self._sizes) - self._sizes.count(0) <= 1:
             self._gather(keep_hands=False)
             self._deal_round("_round_dealt")
         else:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from engine.cards import FLAT_BONUS, MERCENARY_VALUE
 
-__all__ = ["Step", "breakdown", "highest_mercenary", "strength"]
+__all__ = ["Step", "breakdown", "highest_mercenary", "strength", "strengths"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +74,48 @@ def strength(row: Sequence[str], season: str | None, highest: int) -> int:
     if season == "spring":
         total += 3 * top
     return total + flat
+
+
+def strengths(rows: Sequence[Sequence[str]], season: str | None) -> tuple[int, ...]:
+    """Every row's :func:`strength` under ``season``, in one pass over the cards (the end of
+    each battle scores every row).
+
+    >>> strengths([("10", "drummer"), ("10", "6", "heroine"), ()], "spring")
+    (23, 29, 0)
+    """
+    highest = 0
+    tallies = []
+    for row in rows:
+        total = mercenaries = top = top_count = flat = 0
+        drummer = False
+        for card in row:
+            value = MERCENARY_VALUE.get(card)
+            if value is None:
+                if card == "drummer":
+                    drummer = True
+                else:
+                    flat += FLAT_BONUS.get(card, 0)
+            else:
+                mercenaries += 1
+                total += value
+                if value > top:
+                    top = value
+                    top_count = 1
+                elif value == top:
+                    top_count += 1
+        if top > highest:
+            highest = top
+        tallies.append((total, mercenaries, top, top_count, flat, drummer))
+    result = []
+    for total, mercenaries, top, top_count, flat, drummer in tallies:
+        if season == "winter":
+            total = mercenaries
+        if drummer:
+            total *= 2
+        if season == "spring" and top == highest:
+            total += 3 * top_count
+        result.append(total + flat)
+    return tuple(result)
 
 
 def breakdown(
