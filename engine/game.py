@@ -204,6 +204,8 @@ class Game:
         decks = 2 if edition.per_seat_decks else 1
         self._deck_total = edition.deck_counter()
         self._hands: list[Counter[str]] = [Counter() for _ in range(players)]
+        self._held = [0] * players
+        """Per seat, the kinds of card in ``_hands`` as a bit mask (see :func:`_kinds_of`)."""
         self._unknown = [0] * players
         self._sizes = [0] * players
         self._piles: list[Counter[str]] = [Counter() for _ in range(decks)]
@@ -567,6 +569,7 @@ class Game:
         other.__dict__.update(self.__dict__)
         other._events = list(self._events)
         other._hands = [_copied(hand) for hand in self._hands]
+        other._held = list(self._held)
         other._unknown = list(self._unknown)
         other._sizes = list(self._sizes)
         other._piles = [_copied(pile) for pile in self._piles]
@@ -693,6 +696,7 @@ class Game:
                 hidden = self._unknown[seat]
                 if hidden:
                     sample._hands[seat].update(pool[taken : taken + hidden])
+                    sample._held[seat] = _kinds_of(sample._hands[seat])
                     sample._unknown[seat] = 0
                     taken += hidden
             rest = pool[taken:]
@@ -850,6 +854,7 @@ class Game:
             cards = Counter(_checked_cards(hand))
             if self.observer is None or self.observer == seat:
                 self._hands[seat] = cards
+                self._held[seat] = _kinds_of(cards)
             else:
                 self._unknown[seat] = cards.total()
             self._sizes[seat] = cards.total()
@@ -1014,7 +1019,9 @@ class Game:
         if cards is None:
             self._unknown[seat] += count
             return
-        self._hands[seat].update(cards)
+        hand = self._hands[seat]
+        hand.update(cards)
+        self._held[seat] = _kinds_of(hand)
         if self.observer is None:
             self._piles[pile].subtract(cards)
 
@@ -1023,6 +1030,7 @@ class Game:
         if not keep_hands:
             for seat in range(self.players):
                 self._hands[seat].clear()
+                self._held[seat] = 0
                 self._unknown[seat] = 0
                 self._sizes[seat] = 0
         self._discard.clear()
@@ -1054,9 +1062,10 @@ class Game:
 
     # ------------------------------------------------------------------ battle
 
-    def _battle_sites(self) -> list[str]:
-        barred = {self._favor} if self.edition.battle_in_owned else {self._favor, *self._control}
-        return list(filterfalse(barred.__contains__, REGIONS))
+    def _battle_sites(self) -> tuple[str, ...]:
+        if self.edition.battle_in_owned:
+            return _regions_but(frozenset((self._favor,)))
+        return _regions_but(frozenset((self._favor, *self._control)))
 
     def _open_choice(self) -> None:
         sites = self._battle_sites()
@@ -1082,7 +1091,12 @@ class Game:
     def _begin_battle(self, region: str | None, first: int | None = None) -> None:
         self._phase = "battle"
         self._battle_region = region
-        self._passed = {s for s in range(self.players) if s not in self._participants}
+        participants = self._participants
+        self._passed = (
+            set()
+            if len(participants) == self.players
+            else {seat for seat in range(self.players) if seat not in participants}
+        )
         self._played = set()
         self._defender = None
         if region is not None and self.edition.owner_defends:
@@ -1144,6 +1158,7 @@ class Game:
             hand[card] = count - 1
         elif count:
             hand.pop(card)
+            self._held[seat] ^= _CARD_BIT[card]
         else:
             self._unknown[seat] -= 1
         self._sizes[seat] -= 1
@@ -1172,6 +1187,7 @@ class Game:
                 source = seat if move.target_seat is None else move.target_seat
                 self._rows[source].remove(move.target)
                 self._hands[seat][move.target] += 1
+                self._held[seat] |= _CARD_BIT[move.target]
                 self._sizes[seat] += 1
             if edition.specials_stay_in_row:
                 self._rows[seat].append(card)
@@ -1196,9 +1212,8 @@ class Game:
                 for card in removed:
                     self._throw_away(card, owner)
 
-    def _favor_sites(self) -> list[str]:
-        barred = {self._battle_region, *self._control}
-        return list(filterfalse(barred.__contains__, REGIONS))
+    def _favor_sites(self) -> tuple[str, ...]:
+        return _regions_but(frozenset((self._battle_region, *self._control)))
 
     def _ask_favor(self, seat: int) -> bool:
         """Take the Favor up and have ``seat`` place it; False when nobody needs to be asked."""
@@ -1398,6 +1413,7 @@ class Game:
     def _discard_hand(self, seat: int, cards: Sequence[str]) -> None:
         self._discard.update(cards)
         self._hands[seat].clear()
+        self._held[seat] = 0
         self._unknown[seat] = 0
         self._sizes[seat] = 0
 
@@ -1420,6 +1436,7 @@ class Game:
 
     def _retain(self, seat: int, cards: Sequence[str]) -> None:
         self._hands[seat] = Counter(cards)
+        self._held[seat] = _kinds_of(cards)
         self._unknown[seat] = 0
         self._sizes[seat] = len(cards)
         self._ffg_refill()
@@ -1482,9 +1499,11 @@ class Game:
         if phase == "battle":
             observer = self.observer
             held = (
-                self._hands[seat] if observer is None or observer == seat else self._holdable(seat)
+                self._held[seat]
+                if observer is None or observer == seat
+                else _kinds_of(self._holdable(seat))
             )
-            hand_moves, scarecrow_at = _hand_moves(frozenset(held))
+            hand_moves, scarecrow_at = _hand_moves(held)
             if scarecrow_at < 0:
                 return hand_moves
             with_scarecrow = list(hand_moves)
@@ -1628,25 +1647,35 @@ class Game:
         return f"you cannot play {card_name(card)} now"
 
 
-_PLAY_MOVES = tuple((card, _play(card)) for card in CARD_ORDER if card != "scarecrow")
-"""Every card but the Scarecrow (whose moves depend on the rows) with its move, in notation
-order."""
-_SCARECROW_ORDER = CARD_ORDER["scarecrow"]
+_CARD_BIT = {card: 1 << order for card, order in CARD_ORDER.items()}
+_PLAY_MOVES = tuple((_CARD_BIT[card], _play(card)) for card in CARD_ORDER if card != "scarecrow")
+"""Every card but the Scarecrow (whose moves depend on the rows), as its bit and its move, in
+notation order."""
+_SCARECROW_BIT = _CARD_BIT["scarecrow"]
+
+
+def _kinds_of(cards: Iterable[str]) -> int:
+    """The kinds of card among ``cards`` as a bit mask, one bit a kind in notation order.
+
+    >>> _kinds_of(["2", "10", "10"]) == _CARD_BIT["2"] | _CARD_BIT["10"]
+    True
+    """
+    return sum(map(_CARD_BIT.__getitem__, set(cards)))
 
 
 @lru_cache(maxsize=1 << 14)
-def _hand_moves(held: frozenset[str]) -> tuple[tuple[Move, ...], int]:
-    """The battle moves of a hand holding the cards ``held``, Scarecrow moves left out, and
-    where those go (-1: no Scarecrow held).
+def _hand_moves(held: int) -> tuple[tuple[Move, ...], int]:
+    """The battle moves of a hand holding the kinds of card ``held`` (:func:`_kinds_of`),
+    Scarecrow moves left out, and where those go (-1: no Scarecrow held).
 
-    >>> moves, at = _hand_moves(frozenset({"scarecrow", "10", "2"}))
+    >>> moves, at = _hand_moves(_kinds_of(["scarecrow", "10", "2"]))
     >>> [str(move) for move in moves], at
     (['play 2', 'play 10', 'pass'], 2)
     """
-    moves = tuple(move for card, move in _PLAY_MOVES if card in held)
+    moves = tuple(move for bit, move in _PLAY_MOVES if held & bit)
     scarecrow_at = -1
-    if "scarecrow" in held:
-        scarecrow_at = sum(1 for move in moves if CARD_ORDER[str(move.card)] < _SCARECROW_ORDER)
+    if held & _SCARECROW_BIT:
+        scarecrow_at = sum(1 for bit, _ in _PLAY_MOVES if held & bit and bit < _SCARECROW_BIT)
     return (*moves, _PASS), scarecrow_at
 
 
@@ -1654,6 +1683,12 @@ def _hand_moves(held: frozenset[str]) -> tuple[tuple[Move, ...], int]:
 def _scarecrow_takes(row: frozenset[str], whose: int | None) -> tuple[Move, ...]:
     """A Scarecrow taking back each mercenary in ``row`` (seat ``whose``'s, None: one's own)."""
     return tuple(_play("scarecrow", card, whose) for card in MERCENARIES if card in row)
+
+
+@lru_cache(maxsize=1 << 12)
+def _regions_but(barred: frozenset[str | None]) -> tuple[str, ...]:
+    """The regions of the board, in board order, but those in ``barred``."""
+    return tuple(filterfalse(barred.__contains__, REGIONS))
 
 
 def _in_notation_order(counter: Counter[str]) -> tuple[str, ...]:

@@ -24,6 +24,9 @@ def _check_step(game: Game) -> None:
         for move in legal:
             assert Move.parse(str(move)) == move
             assert eval(repr(move), {"Move": Move}) == move
+        if game.phase == "battle":
+            played = {move.card for move in legal if move.verb == "play"}
+            assert played == set(game.hand(game.to_act))
         view = game.view(game.to_act)
         assert view.hand == game.hand(game.to_act)
         assert list(view.legal_moves) == legal
