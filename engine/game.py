@@ -37,6 +37,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import chain, filterfalse, repeat
+from operator import countOf
 from typing import Any, NamedTuple
 
 from engine.board import REGIONS, largest_group, region_named
@@ -1257,10 +1258,15 @@ class Game:
         winner: int | None = None
         tied: tuple[int, ...] = ()
         if not bishop:
-            best = max(map(scores.__getitem__, self._participants))
-            tied = tuple(seat for seat in self._participants if scores[seat] == best)
-            if len(tied) == 1:
-                winner = tied[0]
+            participants = self._participants
+            if len(participants) == self.players and scores.count(best := max(scores)) == 1:
+                winner = scores.index(best)
+                tied = (winner,)
+            else:
+                best = max(map(scores.__getitem__, participants))
+                tied = tuple(seat for seat in participants if scores[seat] == best)
+                if len(tied) == 1:
+                    winner = tied[0]
         self._last_battle = (
             region,
             tuple(self._rows),
@@ -1303,7 +1309,7 @@ class Game:
         card = self.edition.marker_card
         if card is None:
             return None
-        counts = [row.count(card) for row in self._rows]
+        counts = list(map(list.count, self._rows, repeat(card)))
         best = max(counts)
         if best == 0 or counts.count(best) > 1:
             return None
@@ -1313,6 +1319,9 @@ class Game:
         victory = self._victory
         if not self.edition.board:
             return self._battles_won[seat] >= victory.connected
+        held = countOf(self._control.values(), seat)
+        if held < victory.connected and (victory.total is None or held < victory.total):
+            return False
         regions = [region for region, owner in self._control.items() if owner == seat]
         if victory.total is not None and len(regions) >= victory.total:
             return True
@@ -1398,7 +1407,7 @@ class Game:
             seat = queue.pop(0)
             if sizes[seat] == 0:
                 continue
-            if self.observer is None and self._has_mercenary(seat):
+            if self.observer is None and self._held[seat] & _MERCENARY_BITS:
                 self._events.append(("auto", seat, "keep"))
                 self._moves_played += 1
                 continue
@@ -1652,6 +1661,7 @@ _PLAY_MOVES = tuple((_CARD_BIT[card], _play(card)) for card in CARD_ORDER if car
 """Every card but the Scarecrow (whose moves depend on the rows), as its bit and its move, in
 notation order."""
 _SCARECROW_BIT = _CARD_BIT["scarecrow"]
+_MERCENARY_BITS = sum(map(_CARD_BIT.__getitem__, MERCENARIES))
 
 
 def _kinds_of(cards: Iterable[str]) -> int:

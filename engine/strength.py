@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.cards import FLAT_BONUS, MERCENARY_VALUE
+from engine.cards import CARD_ORDER, FLAT_BONUS, MERCENARY_VALUE
 
 __all__ = ["Step", "breakdown", "highest_mercenary", "strength", "strengths"]
 
@@ -82,7 +82,22 @@ def strengths(rows: Sequence[Sequence[str]], season: str | None) -> tuple[int, .
 
     >>> strengths([("10", "drummer"), ("10", "6", "heroine"), ()], "spring")
     (23, 29, 0)
+    >>> strengths([("10", "drummer"), ("10", "6", "heroine"), ()], None)
+    (20, 26, 0)
     """
+    if season is None:
+        # Without a season a row is the sum of its cards' points, its mercenaries twice over
+        # with a Drummer.
+        scores = []
+        for row in rows:
+            if not row:
+                scores.append(0)
+                continue
+            points = sum(map(_POINTS.__getitem__, row))
+            if "drummer" in row:
+                points += sum(map(_MERCENARY_POINTS.__getitem__, row))
+            scores.append(points)
+        return tuple(scores)
     highest = 0
     tallies = []
     for row in rows:
@@ -116,6 +131,10 @@ def strengths(rows: Sequence[Sequence[str]], season: str | None) -> tuple[int, .
             total += 3 * top_count
         result.append(total + flat)
     return tuple(result)
+
+
+_MERCENARY_POINTS = {card: MERCENARY_VALUE.get(card, 0) for card in CARD_ORDER}
+_POINTS = {card: MERCENARY_VALUE.get(card, 0) + FLAT_BONUS.get(card, 0) for card in CARD_ORDER}
 
 
 def breakdown(
