@@ -26,8 +26,6 @@ from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.cards import sort_cards
-
 __all__ = ["ChanceNode", "Choice", "Deal", "Draw", "SeededChance"]
 
 
@@ -88,7 +86,7 @@ class SeededChance:
     ) -> tuple[str, ...]:
         """The next ``node.count`` cards of pile ``pile``, ``dealt`` cards into ``epoch``.
 
-        ``contents`` is what the pile held when the epoch began.
+        ``contents`` is what the pile held when the epoch began, in notation order.
         """
         key = (pile, epoch)
         order = self._orders.get(key)
@@ -96,7 +94,7 @@ class SeededChance:
             if epoch == 0 and pile in self._explicit:
                 order = self._explicit[pile]
             else:
-                order = _shuffled(sort_cards(contents), f"{self.seed}/pile/{pile}/{epoch}")
+                order = _shuffled(tuple(contents), f"{self.seed}/pile/{pile}/{epoch}")
             self._orders[key] = order
         return order[dealt : dealt + node.count]
 

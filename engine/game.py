@@ -209,7 +209,8 @@ class Game:
         """Per seat, the kinds of card in ``_hands`` as a bit mask (see :func:`_kinds_of`)."""
         self._unknown = [0] * players
         self._sizes = [0] * players
-        self._piles: list[Counter[str]] = [Counter() for _ in range(decks)]
+        self._pile_taken: list[list[str]] = [[] for _ in range(decks)]
+        """Per draw pile, the cards dealt from it since its epoch began (omniscient games)."""
         self._pile_sizes = [0] * decks
         self._pile_epoch = [0] * decks
         self._pile_start: list[tuple[str, ...]] = [() for _ in range(decks)]
@@ -451,7 +452,7 @@ class Game:
         [23, 23]
         """
         deck = sort_cards(self._deck_total.elements())
-        return tuple(deck for _ in self._piles)
+        return tuple(deck for _ in self._pile_start)
 
     def pending_draws(self) -> tuple[Draw, ...]:
         """Where the pending deal and the deals queued behind it take their cards from.
@@ -488,7 +489,8 @@ class Game:
     def draw_piles(self) -> tuple[tuple[str, ...], ...]:
         """The contents of each draw pile (sorted, not in order). Omniscient games only."""
         self._require_omniscient("the draw pile")
-        return tuple(sort_cards(pile.elements()) for pile in self._piles)
+        piles = range(len(self._pile_start))
+        return tuple(sort_cards(self._pile_contents(pile).elements()) for pile in piles)
 
     @property
     def draw_pile_sizes(self) -> tuple[int, ...]:
@@ -573,7 +575,7 @@ class Game:
         other._held = list(self._held)
         other._unknown = list(self._unknown)
         other._sizes = list(self._sizes)
-        other._piles = [_copied(pile) for pile in self._piles]
+        other._pile_taken = [list(taken) for taken in self._pile_taken]
         other._pile_sizes = list(self._pile_sizes)
         other._pile_epoch = list(self._pile_epoch)
         other._pile_start = list(self._pile_start)
@@ -689,7 +691,7 @@ class Game:
         sample._sampled = True
         sample._events = []
         sample._chance_source = SeededChance(rng.getrandbits(64))
-        for pile in range(len(self._piles)):
+        for pile in range(len(self._pile_start)):
             pool = list(self.unseen_cards(pile))
             rng.shuffle(pool)
             taken = 0
@@ -706,7 +708,7 @@ class Game:
                     f"{len(pool)} unseen cards for {taken} hidden ones and a draw pile of "
                     f"{self._pile_sizes[pile]}: this engine has lost track of its cards"
                 )
-            sample._piles[pile] = Counter(rest)
+            sample._pile_taken[pile] = []
             sample._pile_start[pile] = sort_cards(rest)
             sample._pile_dealt[pile] = 0
         if sample.chance is not None:
@@ -827,7 +829,7 @@ class Game:
     # ------------------------------------------------------------------ start
 
     def _start_new(self) -> None:
-        for pile in range(len(self._piles)):
+        for pile in range(len(self._pile_start)):
             self._fill_pile(pile, self._deck_total)
         self._ask_choice(tuple(range(self.players)), "first battle marker", "_first_marker")
 
@@ -848,7 +850,7 @@ class Game:
         if len(hands) != n:
             raise ValueError(f"give {n} hands (None for a hand dealt from the seed)")
         decks = spec.get("deck")
-        per_deck = [Counter(self._deck_total) for _ in self._piles]
+        per_deck = [Counter(self._deck_total) for _ in self._pile_start]
         for seat, hand in enumerate(hands):
             if hand is None:
                 continue
@@ -995,7 +997,8 @@ class Game:
             raise ValueError(f"deal {node.count} cards to seat {node.seat}")
         cards = tuple(_checked_cards(outcome))  # type: ignore[arg-type]
         if self.observer is None:
-            if any(self._piles[pile][c] < k for c, k in Counter(cards).items()):
+            in_pile = self._pile_contents(pile)
+            if any(in_pile[c] < k for c, k in Counter(cards).items()):
                 raise ValueError("those cards are not in the draw pile")
         elif not self._knows_hand(node.seat):
             raise ValueError(f"{self._observer_name()} may not see seat {node.seat}'s cards")
@@ -1008,8 +1011,8 @@ class Game:
     def _fill_pile(self, pile: int, cards: Counter[str]) -> None:
         total = cards.total()
         if self.observer is None:
-            self._piles[pile] = +cards
-            self._pile_start[pile] = _in_notation_order(self._piles[pile])
+            self._pile_start[pile] = _in_notation_order(cards)
+            self._pile_taken[pile] = []
         self._pile_sizes[pile] = total
         self._pile_dealt[pile] = 0
 
@@ -1024,7 +1027,14 @@ class Game:
         hand.update(cards)
         self._held[seat] = _kinds_of(hand)
         if self.observer is None:
-            self._piles[pile].subtract(cards)
+            self._pile_taken[pile] += cards
+
+    def _pile_contents(self, pile: int) -> Counter[str]:
+        """What draw pile ``pile`` holds now (omniscient games): its cards when its epoch began
+        but those dealt since."""
+        contents = Counter(self._pile_start[pile])
+        contents.subtract(self._pile_taken[pile])
+        return +contents
 
     def _gather(self, *, keep_hands: bool) -> None:
         """Every card not in a hand goes back into the (single) draw pile, reshuffled."""
@@ -1151,7 +1161,7 @@ class Game:
             self._discard[card] += 1
 
     def _play_card(self, seat: int, move: Move) -> None:
-        card = str(move.card)
+        card: str = move.card  # type: ignore[assignment]
         edition = self.edition
         hand = self._hands[seat]
         count = hand.get(card, 0)
@@ -1164,7 +1174,9 @@ class Game:
             self._unknown[seat] -= 1
         self._sizes[seat] -= 1
         self._played.add(seat)
-        if card in SEASONS:
+        if card in MERCENARY_VALUE:
+            self._rows[seat].append(card)
+        elif card in SEASONS:
             kept = []
             for season_card, owner in self._season_cards:
                 if edition.seasons_replace or season_card != card:
