@@ -1265,20 +1265,15 @@ class Game:
         self._to_act = None
         region = self._battle_region
         bishop = ended_by == "bishop"
-        season = self._season_cards[-1][0] if self._season_cards else None
+        season = self.season
         scores = strengths(self._rows, season)
         winner: int | None = None
         tied: tuple[int, ...] = ()
         if not bishop:
-            participants = self._participants
-            if len(participants) == self.players and scores.count(best := max(scores)) == 1:
-                winner = scores.index(best)
-                tied = (winner,)
-            else:
-                best = max(map(scores.__getitem__, participants))
-                tied = tuple(seat for seat in participants if scores[seat] == best)
-                if len(tied) == 1:
-                    winner = tied[0]
+            best = max(map(scores.__getitem__, self._participants))
+            tied = tuple(seat for seat in self._participants if scores[seat] == best)
+            if len(tied) == 1:
+                winner = tied[0]
         self._last_battle = (
             region,
             tuple(self._rows),
@@ -1332,12 +1327,12 @@ class Game:
         if not self.edition.board:
             return self._battles_won[seat] >= victory.connected
         held = countOf(self._control.values(), seat)
-        if held < victory.connected and (victory.total is None or held < victory.total):
+        if victory.total is not None and held >= victory.total:
+            return True
+        if held < victory.connected:
             return False
         regions = [region for region, owner in self._control.items() if owner == seat]
-        if victory.total is not None and len(regions) >= victory.total:
-            return True
-        return len(regions) >= victory.connected and largest_group(regions) >= victory.connected
+        return largest_group(regions) >= victory.connected
 
     def _finish(self, winners: Iterable[int]) -> None:
         self._winners = tuple(sorted(winners))
@@ -1379,7 +1374,8 @@ class Game:
         out_of_cards = [
             seat for seat in range(self.players) if not self._sizes[seat] + self._pile_sizes[seat]
         ]
-        stalled = self._last_battle is not None and not self._last_battle[-1]
+        ended = self._last_battle  # its last field, in both forms, is cards_played
+        stalled = ended is not None and not ended[-1]
         if len(out_of_cards) == self.players or stalled:
             leaders = _most(self._battles_won)
             self._finish(leaders if len(leaders) == 1 else ())
@@ -1419,7 +1415,7 @@ class Game:
             seat = queue.pop(0)
             if sizes[seat] == 0:
                 continue
-            if self.observer is None and self._held[seat] & _MERCENARY_BITS:
+            if self.observer is None and self._has_mercenary(seat):
                 self._events.append(("auto", seat, "keep"))
                 self._moves_played += 1
                 continue
@@ -1484,7 +1480,7 @@ class Game:
         return "a spectator" if self.observer == SPECTATOR else f"seat {self.observer}"
 
     def _has_mercenary(self, seat: int) -> bool:
-        return not MERCENARY_VALUE.keys().isdisjoint(self._hands[seat])
+        return bool(self._held[seat] & _MERCENARY_BITS)
 
     def _unseen(self, card: str, deck: int) -> int:
         """How many copies of ``card`` of deck ``deck`` this engine has not seen anywhere."""

@@ -77,8 +77,8 @@ def strength(row: Sequence[str], season: str | None, highest: int) -> int:
 
 
 def strengths(rows: Sequence[Sequence[str]], season: str | None) -> tuple[int, ...]:
-    """Every row's :func:`strength` under ``season``, in one pass over the cards (the end of
-    each battle scores every row).
+    """Every row's :func:`strength` under ``season`` (the end of each battle scores every row;
+    without a season, the common case, without a Python loop over the cards).
 
     >>> strengths([("10", "drummer"), ("10", "6", "heroine"), ()], "spring")
     (23, 29, 0)
@@ -98,39 +98,8 @@ def strengths(rows: Sequence[Sequence[str]], season: str | None) -> tuple[int, .
                 points += sum(map(_MERCENARY_POINTS.__getitem__, row))
             scores.append(points)
         return tuple(scores)
-    highest = 0
-    tallies = []
-    for row in rows:
-        total = mercenaries = top = top_count = flat = 0
-        drummer = False
-        for card in row:
-            value = MERCENARY_VALUE.get(card)
-            if value is None:
-                if card == "drummer":
-                    drummer = True
-                else:
-                    flat += FLAT_BONUS.get(card, 0)
-            else:
-                mercenaries += 1
-                total += value
-                if value > top:
-                    top = value
-                    top_count = 1
-                elif value == top:
-                    top_count += 1
-        if top > highest:
-            highest = top
-        tallies.append((total, mercenaries, top, top_count, flat, drummer))
-    result = []
-    for total, mercenaries, top, top_count, flat, drummer in tallies:
-        if season == "winter":
-            total = mercenaries
-        if drummer:
-            total *= 2
-        if season == "spring" and top == highest:
-            total += 3 * top_count
-        result.append(total + flat)
-    return tuple(result)
+    highest = highest_mercenary(rows)
+    return tuple(strength(row, season, highest) for row in rows)
 
 
 _MERCENARY_POINTS = {card: MERCENARY_VALUE.get(card, 0) for card in CARD_ORDER}
