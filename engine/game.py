@@ -41,7 +41,15 @@ from operator import countOf
 from typing import Any, NamedTuple
 
 from engine.board import REGIONS, largest_group, region_named
-from engine.cards import CARD_ORDER, MERCENARIES, MERCENARY_VALUE, SEASONS, card_name, sort_cards
+from engine.cards import (
+    CARD_ORDER,
+    CARDS,
+    MERCENARIES,
+    MERCENARY_VALUE,
+    SEASONS,
+    card_name,
+    sort_cards,
+)
 from engine.chance import ChanceNode, Choice, Deal, Draw, SeededChance
 from engine.editions import EDITIONS, Edition
 from engine.moves import IllegalMoveError, InvalidMoveError, Move
@@ -218,6 +226,8 @@ class Game:
         self._discard: Counter[str] = Counter()
         self._out: list[Counter[str]] = [Counter() for _ in range(decks)]
         self._rows: list[list[str]] = [[] for _ in range(players)]
+        self._row_mercenaries = [0] * players
+        """Per seat, the kinds of mercenary in its row as a bit mask (see :func:`_kinds_of`)."""
         self._bishop_removed: list[list[str]] = [[] for _ in range(players)]
         self._season_cards: list[tuple[str, int]] = []
         self._control: dict[str, int] = {}
@@ -583,6 +593,7 @@ class Game:
         other._discard = _copied(self._discard)
         other._out = [_copied(out) for out in self._out]
         other._rows = [list(row) for row in self._rows]
+        other._row_mercenaries = list(self._row_mercenaries)
         other._bishop_removed = [list(row) for row in self._bishop_removed]
         other._season_cards = list(self._season_cards)
         other._control = dict(self._control)
@@ -1176,6 +1187,7 @@ class Game:
         self._played.add(seat)
         if card in MERCENARY_VALUE:
             self._rows[seat].append(card)
+            self._row_mercenaries[seat] |= _CARD_BIT[card]
         elif card in SEASONS:
             kept = []
             for season_card, owner in self._season_cards:
@@ -1198,7 +1210,9 @@ class Game:
         elif card == "scarecrow":
             if move.target is not None:
                 source = seat if move.target_seat is None else move.target_seat
-                self._rows[source].remove(move.target)
+                row = self._rows[source]
+                row.remove(move.target)
+                self._row_mercenaries[source] = _kinds_of(row) & _MERCENARY_BITS
                 self._hands[seat][move.target] += 1
                 self._held[seat] |= _CARD_BIT[move.target]
                 self._sizes[seat] += 1
@@ -1221,6 +1235,7 @@ class Game:
             removed = [card for card in row if MERCENARY_VALUE.get(card) == highest]
             if removed:
                 row[:] = [card for card in row if MERCENARY_VALUE.get(card) != highest]
+                self._row_mercenaries[owner] = _kinds_of(row) & _MERCENARY_BITS
                 self._bishop_removed[owner] = [*self._bishop_removed[owner], *removed]
                 for card in removed:
                     self._throw_away(card, owner)
@@ -1360,6 +1375,7 @@ class Game:
         else:
             self._discard.update(chain.from_iterable(rows))
         self._rows = [[] for _ in rows]
+        self._row_mercenaries = [0] * self.players
         for card, owner in self._season_cards:
             self._throw_away(card, owner)
         self._season_cards = []
@@ -1520,12 +1536,13 @@ class Game:
                 if observer is None or observer == seat
                 else _kinds_of(self._holdable(seat))
             )
-            hand_moves, scarecrow_at = _hand_moves(held)
-            if scarecrow_at < 0:
-                return hand_moves
-            with_scarecrow = list(hand_moves)
-            with_scarecrow[scarecrow_at:scarecrow_at] = self._scarecrow_moves(seat)
-            return with_scarecrow
+            before = (
+                _PLAYS_LOW[held & _LOW_MASK] + _PLAYS_MIDDLE[held >> _MIDDLE_SHIFT & _MIDDLE_MASK]
+            )
+            after = _PLAYS_HIGH[held >> _HIGH_SHIFT]
+            if held & _SCARECROW_BIT:
+                return [*before, *self._scarecrow_moves(seat), *after]
+            return before + after
         if phase == "battle-choice":
             moves = list(map(_BATTLE_IN.__getitem__, self._battle_sites()))
             if self._may_cede():
@@ -1554,13 +1571,14 @@ class Game:
 
     def _scarecrow_moves(self, seat: int) -> list[Move]:
         edition = self.edition
-        moves = [_SCARECROW_ALONE]
+        kinds = self._row_mercenaries
         if edition.scarecrow_any_row:
-            for owner, row in enumerate(self._rows):
-                if row:
-                    moves += _scarecrow_takes(frozenset(row), None if owner == seat else owner)
-        elif self._rows[seat]:
-            moves += _scarecrow_takes(frozenset(self._rows[seat]), None)
+            moves = [_SCARECROW_ALONE]
+            for owner, mercenaries in enumerate(kinds):
+                if mercenaries:
+                    moves += _SCARECROW_TAKES[None if owner == seat else owner][mercenaries]
+        else:
+            moves = [_SCARECROW_ALONE, *_SCARECROW_TAKES[None][kinds[seat]]]
         if len(moves) > 1 and not edition.scarecrow_may_take_nothing:
             del moves[0]
         return moves
@@ -1665,9 +1683,6 @@ class Game:
 
 
 _CARD_BIT = {card: 1 << order for card, order in CARD_ORDER.items()}
-_PLAY_MOVES = tuple((_CARD_BIT[card], _play(card)) for card in CARD_ORDER if card != "scarecrow")
-"""Every card but the Scarecrow (whose moves depend on the rows), as its bit and its move, in
-notation order."""
 _SCARECROW_BIT = _CARD_BIT["scarecrow"]
 _MERCENARY_BITS = sum(map(_CARD_BIT.__getitem__, MERCENARIES))
 
@@ -1681,26 +1696,43 @@ def _kinds_of(cards: Iterable[str]) -> int:
     return sum(map(_CARD_BIT.__getitem__, set(cards)))
 
 
-@lru_cache(maxsize=1 << 14)
-def _hand_moves(held: int) -> tuple[tuple[Move, ...], int]:
-    """The battle moves of a hand holding the kinds of card ``held`` (:func:`_kinds_of`),
-    Scarecrow moves left out, and where those go (-1: no Scarecrow held).
+def _plays_table(cards: Sequence[str], then: tuple[Move, ...] = ()) -> tuple[tuple[Move, ...], ...]:
+    """For every set of kinds among ``cards`` (a run of notation order), indexed by its bits
+    counted from the run's first card, the ``play`` moves of those kinds, then ``then``.
 
-    >>> moves, at = _hand_moves(_kinds_of(["scarecrow", "10", "2"]))
-    >>> [str(move) for move in moves], at
-    (['play 2', 'play 10', 'pass'], 2)
+    >>> [[str(move) for move in moves] for moves in _plays_table(["1", "2"])]
+    [[], ['play 1'], ['play 2'], ['play 1', 'play 2']]
     """
-    moves = tuple(move for bit, move in _PLAY_MOVES if held & bit)
-    scarecrow_at = -1
-    if held & _SCARECROW_BIT:
-        scarecrow_at = sum(1 for bit, _ in _PLAY_MOVES if held & bit and bit < _SCARECROW_BIT)
-    return (*moves, _PASS), scarecrow_at
+    return tuple(
+        (*(_play(card) for i, card in enumerate(cards) if kinds >> i & 1), *then)
+        for kinds in range(1 << len(cards))
+    )
 
 
-@lru_cache(maxsize=1 << 14)
-def _scarecrow_takes(row: frozenset[str], whose: int | None) -> tuple[Move, ...]:
-    """A Scarecrow taking back each mercenary in ``row`` (seat ``whose``'s, None: one's own)."""
-    return tuple(_play("scarecrow", card, whose) for card in MERCENARIES if card in row)
+# A hand's battle moves are read from three tables by slices of its held-kinds bits (one table
+# for every hand would hold 2**17 entries): the mercenaries, the cards from there to the
+# Scarecrow, and the cards after it with `pass`. The Scarecrow's moves, which depend on the
+# rows, go between the second and the third.
+_MIDDLE_SHIFT = len(MERCENARIES)
+_HIGH_SHIFT = CARD_ORDER["scarecrow"] + 1
+_LOW_MASK = (1 << _MIDDLE_SHIFT) - 1
+_MIDDLE_MASK = (1 << (_HIGH_SHIFT - 1 - _MIDDLE_SHIFT)) - 1
+_PLAYS_LOW = _plays_table(CARDS[:_MIDDLE_SHIFT])
+_PLAYS_MIDDLE = _plays_table(CARDS[_MIDDLE_SHIFT : _HIGH_SHIFT - 1])
+_PLAYS_HIGH = _plays_table(CARDS[_HIGH_SHIFT:], then=(_PASS,))
+
+
+_SCARECROW_TAKES = {
+    whose: tuple(
+        tuple(
+            _play("scarecrow", card, whose) for i, card in enumerate(MERCENARIES) if kinds >> i & 1
+        )
+        for kinds in range(1 << len(MERCENARIES))
+    )
+    for whose in (None, *range(max(edition.max_players for edition in EDITIONS.values())))
+}
+"""By the row's seat (None: one's own) and the kinds of mercenary in it as bits, a Scarecrow
+taking back each of them (the mercenaries are the first cards of notation order)."""
 
 
 @lru_cache(maxsize=1 << 12)

@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import EDITIONS, Game, Move
+from engine.cards import MERCENARIES
 from tests.engine.playout import TABLES, cards_on_table, play_randomly, public_state, whole_deck
 
 
@@ -27,11 +28,27 @@ def _check_step(game: Game) -> None:
         if game.phase == "battle":
             played = {move.card for move in legal if move.verb == "play"}
             assert played == set(game.hand(game.to_act))
+            if "scarecrow" in played:
+                assert _scarecrow_targets(legal, game.to_act) == _mercenaries_in_reach(game)
         view = game.view(game.to_act)
         assert view.hand == game.hand(game.to_act)
         assert list(view.legal_moves) == legal
     else:
         assert game.phase == "over"
+
+
+def _scarecrow_targets(legal: list[Move], seat: int) -> set[tuple[str, int]]:
+    return {
+        (str(move.target), seat if move.target_seat is None else move.target_seat)
+        for move in legal
+        if move.card == "scarecrow" and move.target is not None
+    }
+
+
+def _mercenaries_in_reach(game: Game) -> set[tuple[str, int]]:
+    """Every (mercenary, row) a Scarecrow of the seat to act may take back."""
+    seats = range(game.players) if game.edition.scarecrow_any_row else [game.to_act]
+    return {(card, seat) for seat in seats for card in game.row(seat) if card in MERCENARIES}
 
 
 def _view_holds_no_hidden_card(game: Game, seat: int) -> None:
