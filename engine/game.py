@@ -35,10 +35,10 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
-from itertools import chain, filterfalse, repeat
+from functools import cache
+from itertools import chain, repeat
 from operator import countOf
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from engine.board import REGIONS, largest_group, region_named
 from engine.cards import (
@@ -56,6 +56,8 @@ from engine.moves import IllegalMoveError, InvalidMoveError, Move
 from engine.strength import Step, breakdown, highest_mercenary, strength, strengths
 
 __all__ = ["BattleResult", "Game", "SeatView"]
+
+_T = TypeVar("_T")
 
 RECORD_FORMAT = 1
 SPECTATOR = -1
@@ -94,6 +96,10 @@ _CLOCKWISE = {
 }
 """By table size, every seat once clockwise from each start seat (up to twice the table size,
 so that ``seat + 1`` needs no modulo)."""
+_REGION_BIT: dict[str | None, int] = {region: 1 << i for i, region in enumerate(REGIONS)}
+_REGIONS_SPLIT = len(REGIONS) // 2
+_REGIONS_LOW_MASK = (1 << _REGIONS_SPLIT) - 1
+_REGIONS_HIGH_MASK = (1 << (len(REGIONS) - _REGIONS_SPLIT)) - 1
 _BATTLE_IN = {region: Move("battle", region=region) for region in REGIONS}
 _FAVOR_ON = {region: Move("favor", region=region) for region in REGIONS}
 
@@ -231,6 +237,8 @@ class Game:
         self._bishop_removed: list[list[str]] = [[] for _ in range(players)]
         self._season_cards: list[tuple[str, int]] = []
         self._control: dict[str, int] = {}
+        self._controlled = 0
+        """The regions in ``_control`` as a bit mask, one bit a region in board order."""
         self._favor: str | None = None
         self._battle_region: str | None = None
         self._marker = 0
@@ -898,6 +906,7 @@ class Game:
             if not (isinstance(seat, int) and 0 <= seat < n):
                 raise ValueError(f"{name} cannot be controlled by seat {seat}")
             self._control[name] = seat
+            self._controlled |= _REGION_BIT[name]
         if spec.get("favor") is not None:
             self._favor = self._region(spec["favor"])
             if self.edition.favor == "none":
@@ -1086,8 +1095,8 @@ class Game:
 
     def _battle_sites(self) -> tuple[str, ...]:
         if self.edition.battle_in_owned:
-            return _regions_but(frozenset((self._favor,)))
-        return _regions_but(frozenset((self._favor, *self._control)))
+            return _regions_but(_REGION_BIT.get(self._favor, 0))
+        return _regions_but(_REGION_BIT.get(self._favor, 0) | self._controlled)
 
     def _open_choice(self) -> None:
         sites = self._battle_sites()
@@ -1241,7 +1250,7 @@ class Game:
                     self._throw_away(card, owner)
 
     def _favor_sites(self) -> tuple[str, ...]:
-        return _regions_but(frozenset((self._battle_region, *self._control)))
+        return _regions_but(_REGION_BIT.get(self._battle_region, 0) | self._controlled)
 
     def _ask_favor(self, seat: int) -> bool:
         """Take the Favor up and have ``seat`` place it; False when nobody needs to be asked."""
@@ -1305,6 +1314,7 @@ class Game:
         if winner is not None:
             if region is not None:
                 self._control[region] = winner
+                self._controlled |= _REGION_BIT[region]
             if not edition.board:
                 self._battles_won[winner] += 1
             if self._has_won(winner):
@@ -1425,19 +1435,19 @@ class Game:
         no choice) without asking."""
         queue = self._discard_queue
         sizes = self._sizes
-        while queue:
-            if len(sizes) - sizes.count(0) < 2:
-                break
-            seat = queue.pop(0)
-            if sizes[seat] == 0:
-                continue
-            if self.observer is None and self._has_mercenary(seat):
-                self._events.append(("auto", seat, "keep"))
-                self._moves_played += 1
-                continue
-            self._phase = "discard"
-            self._to_act = seat
-            return
+        if len(sizes) - sizes.count(0) >= 2:  # else nobody is asked (no hand changes here)
+            held = self._held if self.observer is None else None
+            while queue:
+                seat = queue.pop(0)
+                if sizes[seat] == 0:
+                    continue
+                if held is not None and held[seat] & _MERCENARY_BITS:
+                    self._events.append(("auto", seat, "keep"))
+                    self._moves_played += 1
+                    continue
+                self._phase = "discard"
+                self._to_act = seat
+                return
         self._discard_queue = []
         self._to_act = None
         then, self._after_discard = self._after_discard, ""
@@ -1696,23 +1706,29 @@ def _kinds_of(cards: Iterable[str]) -> int:
     return sum(map(_CARD_BIT.__getitem__, set(cards)))
 
 
-def _plays_table(cards: Sequence[str], then: tuple[Move, ...] = ()) -> tuple[tuple[Move, ...], ...]:
-    """For every set of kinds among ``cards`` (a run of notation order), indexed by its bits
-    counted from the run's first card, the ``play`` moves of those kinds, then ``then``.
+def _by_bits(items: Sequence[_T]) -> tuple[tuple[_T, ...], ...]:
+    """For every subset of ``items``, indexed by its bit mask (bit i: ``items[i]``), the items
+    in it, in order. Long masks are split and their tables' tuples added up: a table for all
+    17 regions or kinds of card would hold 2**17 tuples.
 
-    >>> [[str(move) for move in moves] for moves in _plays_table(["1", "2"])]
-    [[], ['play 1'], ['play 2'], ['play 1', 'play 2']]
+    >>> _by_bits("ab")
+    ((), ('a',), ('b',), ('a', 'b'))
     """
     return tuple(
-        (*(_play(card) for i, card in enumerate(cards) if kinds >> i & 1), *then)
-        for kinds in range(1 << len(cards))
+        tuple(item for i, item in enumerate(items) if subset >> i & 1)
+        for subset in range(1 << len(items))
     )
 
 
-# A hand's battle moves are read from three tables by slices of its held-kinds bits (one table
-# for every hand would hold 2**17 entries): the mercenaries, the cards from there to the
-# Scarecrow, and the cards after it with `pass`. The Scarecrow's moves, which depend on the
-# rows, go between the second and the third.
+def _plays_table(cards: Sequence[str], then: tuple[Move, ...] = ()) -> tuple[tuple[Move, ...], ...]:
+    """:func:`_by_bits` of the ``play`` moves of ``cards`` (a run of notation order), each
+    followed by ``then``."""
+    return tuple((*moves, *then) for moves in _by_bits([_play(card) for card in cards]))
+
+
+# A hand's battle moves are read from three tables by slices of its held-kinds bits: the
+# mercenaries, the cards from there to the Scarecrow, and the cards after it with `pass`. The
+# Scarecrow's moves, which depend on the rows, go between the second and the third.
 _MIDDLE_SHIFT = len(MERCENARIES)
 _HIGH_SHIFT = CARD_ORDER["scarecrow"] + 1
 _LOW_MASK = (1 << _MIDDLE_SHIFT) - 1
@@ -1723,22 +1739,28 @@ _PLAYS_HIGH = _plays_table(CARDS[_HIGH_SHIFT:], then=(_PASS,))
 
 
 _SCARECROW_TAKES = {
-    whose: tuple(
-        tuple(
-            _play("scarecrow", card, whose) for i, card in enumerate(MERCENARIES) if kinds >> i & 1
-        )
-        for kinds in range(1 << len(MERCENARIES))
-    )
+    whose: _by_bits([_play("scarecrow", card, whose) for card in MERCENARIES])
     for whose in (None, *range(max(edition.max_players for edition in EDITIONS.values())))
 }
 """By the row's seat (None: one's own) and the kinds of mercenary in it as bits, a Scarecrow
 taking back each of them (the mercenaries are the first cards of notation order)."""
 
 
-@lru_cache(maxsize=1 << 12)
-def _regions_but(barred: frozenset[str | None]) -> tuple[str, ...]:
-    """The regions of the board, in board order, but those in ``barred``."""
-    return tuple(filterfalse(barred.__contains__, REGIONS))
+_REGIONS_LOW = _by_bits(REGIONS[:_REGIONS_SPLIT])
+_REGIONS_HIGH = _by_bits(REGIONS[_REGIONS_SPLIT:])
+
+
+def _regions_but(barred: int) -> tuple[str, ...]:
+    """The regions of the board, in board order, but those whose bits are set in ``barred``.
+
+    >>> _regions_but(sum(_REGION_BIT[region] for region in REGIONS[1:])) == REGIONS[:1]
+    True
+    """
+    free = ~barred
+    return (
+        _REGIONS_LOW[free & _REGIONS_LOW_MASK]
+        + _REGIONS_HIGH[free >> _REGIONS_SPLIT & _REGIONS_HIGH_MASK]
+    )
 
 
 def _in_notation_order(counter: Counter[str]) -> tuple[str, ...]:
