@@ -229,8 +229,9 @@ class Game:
         self._pile_epoch = [0] * decks
         self._pile_start: list[tuple[str, ...]] = [() for _ in range(decks)]
         self._pile_dealt = [0] * decks
-        self._discard: Counter[str] = Counter()
-        self._out: list[Counter[str]] = [Counter() for _ in range(decks)]
+        self._discard: list[str] = []
+        self._out: list[list[str]] = [[] for _ in range(decks)]
+        """Per deck, the cards that have left the game (``zman-duel``)."""
         self._rows: list[list[str]] = [[] for _ in range(players)]
         self._row_mercenaries = [0] * players
         """Per seat, the kinds of mercenary in its row as a bit mask (see :func:`_kinds_of`)."""
@@ -496,12 +497,12 @@ class Game:
 
     @property
     def discard_pile(self) -> tuple[str, ...]:
-        return sort_cards(self._discard.elements())
+        return sort_cards(self._discard)
 
     @property
     def out_of_game(self) -> tuple[str, ...]:
         """Cards that have left the game (``zman-duel``: every played card)."""
-        return sort_cards(card for out in self._out for card in out.elements())
+        return sort_cards(chain.from_iterable(self._out))
 
     @property
     def draw_piles(self) -> tuple[tuple[str, ...], ...]:
@@ -567,7 +568,7 @@ class Game:
             battle_marker=self._marker,
             passed=frozenset(self._passed),
             discard_pile=self.discard_pile,
-            out_of_game=sum(out.total() for out in self._out),
+            out_of_game=sum(map(len, self._out)),
             draw_pile_sizes=tuple(self._pile_sizes),
             battles_won=self.battles_won,
             winners=self._winners,
@@ -598,8 +599,8 @@ class Game:
         other._pile_epoch = list(self._pile_epoch)
         other._pile_start = list(self._pile_start)
         other._pile_dealt = list(self._pile_dealt)
-        other._discard = _copied(self._discard)
-        other._out = [_copied(out) for out in self._out]
+        other._discard = list(self._discard)
+        other._out = [list(out) for out in self._out]
         other._rows = [list(row) for row in self._rows]
         other._row_mercenaries = list(self._row_mercenaries)
         other._bishop_removed = [list(row) for row in self._bishop_removed]
@@ -896,7 +897,7 @@ class Game:
             deck = Counter(_checked_cards(decks[pile]))
             self._subtract(rest, deck, "the deck")
             self._fill_pile(pile, deck)
-            (self._out[pile] if edition.per_seat_decks else self._discard).update(rest)
+            (self._out[pile] if edition.per_seat_decks else self._discard).extend(rest.elements())
         first = spec.get("first", 0)
         if not (isinstance(first, int) and 0 <= first < n):
             raise ValueError(f"first must be a seat from 0 to {n - 1}")
@@ -1176,9 +1177,9 @@ class Game:
     def _throw_away(self, card: str, owner: int) -> None:
         """A card leaves the table: to the discard pile, or out of the game in ``zman-duel``."""
         if self.edition.per_seat_decks:
-            self._out[owner][card] += 1
+            self._out[owner].append(card)
         else:
-            self._discard[card] += 1
+            self._discard.append(card)
 
     def _play_card(self, seat: int, move: Move) -> None:
         card: str = move.card  # type: ignore[assignment]
@@ -1379,11 +1380,10 @@ class Game:
     def _clear_battle(self) -> None:
         rows = self._rows
         if self.edition.per_seat_decks:
-            for seat, row in enumerate(rows):
-                if row:
-                    self._out[seat].update(row)
+            for out, row in zip(self._out, rows, strict=True):
+                out += row
         else:
-            self._discard.update(chain.from_iterable(rows))
+            self._discard.extend(chain.from_iterable(rows))
         self._rows = [[] for _ in rows]
         self._row_mercenaries = [0] * self.players
         for card, owner in self._season_cards:
@@ -1454,7 +1454,7 @@ class Game:
         getattr(self, then)()
 
     def _discard_hand(self, seat: int, cards: Sequence[str]) -> None:
-        self._discard.update(cards)
+        self._discard += cards
         self._hands[seat].clear()
         self._held[seat] = 0
         self._unknown[seat] = 0
@@ -1511,9 +1511,9 @@ class Game:
     def _unseen(self, card: str, deck: int) -> int:
         """How many copies of ``card`` of deck ``deck`` this engine has not seen anywhere."""
         per_seat = self.edition.per_seat_decks
-        seen = self._out[deck][card]
+        seen = self._out[deck].count(card)
         if not per_seat:
-            seen += self._discard[card]
+            seen += self._discard.count(card)
         for seat in range(self.players):
             if per_seat and seat != deck:
                 continue
