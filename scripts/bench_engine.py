@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from engine import EDITIONS, Game
 
 TARGET_MOVES_PER_SECOND = 50_000
+TARGET_REFERENCE_LOOPS_PER_MOVE = 18
 TARGET_ZMAN_4P_GAMES_PER_SECOND = 300
 USUAL_PLAYERS = 4
 
@@ -147,6 +148,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"reference (random choice + no-op calls per move): {reference_rate:,.0f} loops/s")
     print(f"engine moves/s as a fraction of the reference: {engine_rate / reference_rate:.4f} "
           f"(one engine move costs {reference_rate / engine_rate:,.0f} reference loops)")
+    loops_per_move = reference_rate / engine_rate
+    print(f"target one engine move <= {TARGET_REFERENCE_LOOPS_PER_MOVE} reference loops: "
+          f"{loops_per_move:.1f}, "
+          f"{'met' if loops_per_move <= TARGET_REFERENCE_LOOPS_PER_MOVE else 'NOT met'}")
     print(f"target moves/s >= {TARGET_MOVES_PER_SECOND:,}: "
           f"{'met' if engine_rate >= TARGET_MOVES_PER_SECOND else 'NOT met'}")
     zman_4p = [r for r in results if (r.edition, r.players) == ("zman", USUAL_PLAYERS)]
