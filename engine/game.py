@@ -36,7 +36,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from itertools import chain, repeat
+from itertools import chain, compress, repeat
 from operator import countOf
 from typing import Any, NamedTuple, TypeVar
 
@@ -1295,8 +1295,10 @@ class Game:
         winner: int | None = None
         tied: tuple[int, ...] = ()
         if not bishop:
-            best = max(map(scores.__getitem__, self._participants))
-            tied = tuple(seat for seat in self._participants if scores[seat] == best)
+            participants = self._participants
+            contested = list(map(scores.__getitem__, participants))
+            best = max(contested)
+            tied = tuple(compress(participants, map(best.__eq__, contested)))
             if len(tied) == 1:
                 winner = tied[0]
         self._last_battle = (
