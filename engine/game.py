@@ -1766,12 +1766,17 @@ def _regions_but(barred: int) -> tuple[str, ...]:
 
 
 def _in_notation_order(counter: Counter[str]) -> tuple[str, ...]:
-    """The cards ``counter`` counts, in notation order (sorting the distinct cards only).
+    """The cards ``counter`` counts, in notation order.
 
     >>> _in_notation_order(Counter({"spy": 1, "10": 2, "2": 1}))
     ('2', '10', '10', 'spy')
     """
-    return tuple(chain.from_iterable(repeat(card, counter[card]) for card in sort_cards(counter)))
+    cards: list[str] = []
+    for card in CARDS:
+        count = counter.get(card)
+        if count:
+            cards += [card] * count
+    return tuple(cards)
 
 
 def _copied(counter: Counter[str]) -> Counter[str]:
