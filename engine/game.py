@@ -35,9 +35,8 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from itertools import chain, compress, repeat
-from operator import countOf
 from typing import Any, NamedTuple, TypeVar
 
 from engine.board import REGIONS, largest_group, region_named
@@ -238,8 +237,9 @@ class Game:
         self._bishop_removed: list[list[str]] = [[] for _ in range(players)]
         self._season_cards: list[tuple[str, int]] = []
         self._control: dict[str, int] = {}
-        self._controlled = 0
-        """The regions in ``_control`` as a bit mask, one bit a region in board order."""
+        self._regions_of = [0] * players
+        """Per seat, the regions it controls (``_control``) as a bit mask, one bit a region in
+        board order (see :meth:`_take_control`)."""
         self._favor: str | None = None
         self._battle_region: str | None = None
         self._marker = 0
@@ -520,8 +520,7 @@ class Game:
         """Per seat: battles won (``zman-duel``) or regions controlled (the other editions)."""
         if not self.edition.board:
             return tuple(self._battles_won)
-        counts = Counter(self._control.values())
-        return tuple(counts[seat] for seat in range(self.players))
+        return tuple(map(int.bit_count, self._regions_of))
 
     def hand(self, seat: int) -> tuple[str, ...]:
         """``seat``'s hand in notation order (a seat-view engine knows only its own)."""
@@ -606,6 +605,7 @@ class Game:
         other._bishop_removed = [list(row) for row in self._bishop_removed]
         other._season_cards = list(self._season_cards)
         other._control = dict(self._control)
+        other._regions_of = list(self._regions_of)
         other._passed = set(self._passed)
         other._played = set(self._played)
         other._battles_won = list(self._battles_won)
@@ -906,8 +906,7 @@ class Game:
             name = self._region(region)
             if not (isinstance(seat, int) and 0 <= seat < n):
                 raise ValueError(f"{name} cannot be controlled by seat {seat}")
-            self._control[name] = seat
-            self._controlled |= _REGION_BIT[name]
+            self._take_control(name, seat)
         if spec.get("favor") is not None:
             self._favor = self._region(spec["favor"])
             if self.edition.favor == "none":
@@ -1097,7 +1096,7 @@ class Game:
     def _battle_sites(self) -> tuple[str, ...]:
         if self.edition.battle_in_owned:
             return _regions_but(_REGION_BIT.get(self._favor, 0))
-        return _regions_but(_REGION_BIT.get(self._favor, 0) | self._controlled)
+        return _regions_but(_REGION_BIT.get(self._favor, 0) | sum(self._regions_of))
 
     def _open_choice(self) -> None:
         sites = self._battle_sites()
@@ -1251,7 +1250,7 @@ class Game:
                     self._throw_away(card, owner)
 
     def _favor_sites(self) -> tuple[str, ...]:
-        return _regions_but(_REGION_BIT.get(self._battle_region, 0) | self._controlled)
+        return _regions_but(_REGION_BIT.get(self._battle_region, 0) | sum(self._regions_of))
 
     def _ask_favor(self, seat: int) -> bool:
         """Take the Favor up and have ``seat`` place it; False when nobody needs to be asked."""
@@ -1316,8 +1315,7 @@ class Game:
             return
         if winner is not None:
             if region is not None:
-                self._control[region] = winner
-                self._controlled |= _REGION_BIT[region]
+                self._take_control(region, winner)
             if not edition.board:
                 self._battles_won[winner] += 1
             if self._has_won(winner):
@@ -1354,13 +1352,19 @@ class Game:
         victory = self._victory
         if not self.edition.board:
             return self._battles_won[seat] >= victory.connected
-        held = countOf(self._control.values(), seat)
+        regions = self._regions_of[seat]
+        held = regions.bit_count()
         if victory.total is not None and held >= victory.total:
             return True
-        if held < victory.connected:
-            return False
-        regions = [region for region, owner in self._control.items() if owner == seat]
-        return largest_group(regions) >= victory.connected
+        return held >= victory.connected and _largest_group(regions) >= victory.connected
+
+    def _take_control(self, region: str, seat: int) -> None:
+        bit = _REGION_BIT[region]
+        previous = self._control.get(region)
+        if previous is not None:
+            self._regions_of[previous] &= ~bit
+        self._control[region] = seat
+        self._regions_of[seat] |= bit
 
     def _finish(self, winners: Iterable[int]) -> None:
         self._winners = tuple(sorted(winners))
@@ -1441,15 +1445,14 @@ class Game:
             held = self._held if self.observer is None else None
             while queue:
                 seat = queue.pop(0)
-                if sizes[seat] == 0:
+                if not sizes[seat]:
                     continue
-                if held is not None and held[seat] & _MERCENARY_BITS:
-                    self._events.append(("auto", seat, "keep"))
-                    self._moves_played += 1
-                    continue
-                self._phase = "discard"
-                self._to_act = seat
-                return
+                if held is None or not held[seat] & _MERCENARY_BITS:
+                    self._phase = "discard"
+                    self._to_act = seat
+                    return
+                self._events.append(("auto", seat, "keep"))
+                self._moves_played += 1
         self._discard_queue = []
         self._to_act = None
         then, self._after_discard = self._after_discard, ""
@@ -1746,6 +1749,17 @@ _SCARECROW_TAKES = {
 }
 """By the row's seat (None: one's own) and the kinds of mercenary in it as bits, a Scarecrow
 taking back each of them (the mercenaries are the first cards of notation order)."""
+
+
+@lru_cache(maxsize=1 << 12)
+def _largest_group(regions: int) -> int:
+    """The size of the largest connected group among the regions whose bits (board order) are
+    set in ``regions``.
+
+    >>> _largest_group(_REGION_BIT["Roma"] | _REGION_BIT["Napoli"] | _REGION_BIT["Torino"])
+    2
+    """
+    return largest_group(region for i, region in enumerate(REGIONS) if regions >> i & 1)
 
 
 _REGIONS_LOW = _by_bits(REGIONS[:_REGIONS_SPLIT])

@@ -17,6 +17,9 @@ from tests.engine.playout import TABLES, cards_on_table, play_randomly, public_s
 
 def _check_step(game: Game) -> None:
     assert cards_on_table(game) == whole_deck(game)
+    if game.edition.board:
+        held = list(game.control.values())
+        assert game.battles_won == tuple(held.count(seat) for seat in range(game.players))
     assert all(game.hand_size(seat) >= 0 for seat in range(game.players))
     assert all(len(game.hand(seat)) == game.hand_size(seat) for seat in range(game.players))
     if game.to_act is not None:
