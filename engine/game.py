@@ -217,6 +217,7 @@ class Game:
         self._sampled = False
         decks = 2 if edition.per_seat_decks else 1
         self._deck_total = edition.deck_counter()
+        self._deck_order = _in_notation_order(self._deck_total)
         self._hands: list[Counter[str]] = [Counter() for _ in range(players)]
         self._held = [0] * players
         """Per seat, the kinds of card in ``_hands`` as a bit mask (see :func:`_kinds_of`)."""
@@ -470,8 +471,7 @@ class Game:
         >>> [len(deck) for deck in Game.spectate({"edition": "zman-duel", "players": 2}).decks]
         [23, 23]
         """
-        deck = sort_cards(self._deck_total.elements())
-        return tuple(deck for _ in self._pile_start)
+        return tuple(self._deck_order for _ in self._pile_start)
 
     def pending_draws(self) -> tuple[Draw, ...]:
         """Where the pending deal and the deals queued behind it take their cards from.
@@ -850,7 +850,7 @@ class Game:
 
     def _start_new(self) -> None:
         for pile in range(len(self._pile_start)):
-            self._fill_pile(pile, self._deck_total)
+            self._fill_pile(pile, self._deck_order)
         self._ask_choice(tuple(range(self.players)), "first battle marker", "_first_marker")
 
     def _first_marker(self, seat: int) -> None:
@@ -886,7 +886,7 @@ class Game:
             )
         for pile, rest in enumerate(per_deck):
             if decks is None:
-                self._fill_pile(pile, rest)
+                self._fill_pile(pile, _in_notation_order(rest))
                 continue
             if len(decks) != len(per_deck):
                 raise ValueError(
@@ -896,7 +896,7 @@ class Game:
                 )
             deck = Counter(_checked_cards(decks[pile]))
             self._subtract(rest, deck, "the deck")
-            self._fill_pile(pile, deck)
+            self._fill_pile(pile, _in_notation_order(deck))
             (self._out[pile] if edition.per_seat_decks else self._discard).extend(rest.elements())
         first = spec.get("first", 0)
         if not (isinstance(first, int) and 0 <= first < n):
@@ -1028,12 +1028,12 @@ class Game:
                     raise ValueError(f"no {card_name(card)} can be left in the draw pile")
         return cards
 
-    def _fill_pile(self, pile: int, cards: Counter[str]) -> None:
-        total = cards.total()
+    def _fill_pile(self, pile: int, cards: tuple[str, ...]) -> None:
+        """Re-form draw pile ``pile`` from ``cards``, in notation order."""
         if self.observer is None:
-            self._pile_start[pile] = _in_notation_order(cards)
+            self._pile_start[pile] = cards
             self._pile_taken[pile] = []
-        self._pile_sizes[pile] = total
+        self._pile_sizes[pile] = len(cards)
         self._pile_dealt[pile] = 0
 
     def _give(self, seat: int, pile: int, count: int, cards: Sequence[str] | None) -> None:
@@ -1066,10 +1066,13 @@ class Game:
                 self._sizes[seat] = 0
         self._discard.clear()
         if self.observer is None:
-            rest = Counter(self._deck_total)
-            for hand in self._hands:
-                rest.subtract(hand)
-            self._fill_pile(0, rest)
+            if any(self._sizes):
+                rest = Counter(self._deck_total)
+                for hand in self._hands:
+                    rest.subtract(hand)
+                self._fill_pile(0, _in_notation_order(rest))
+            else:
+                self._fill_pile(0, self._deck_order)
         else:
             self._pile_sizes[0] = self.edition.deck_size - sum(self._sizes)
             self._pile_dealt[0] = 0
