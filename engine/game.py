@@ -1362,6 +1362,7 @@ class Game:
         return held >= victory.connected and _largest_group(regions) >= victory.connected
 
     def _take_control(self, region: str, seat: int) -> None:
+        """``seat`` takes control of ``region``, from whoever held it."""
         bit = _REGION_BIT[region]
         previous = self._control.get(region)
         if previous is not None:
