@@ -348,7 +348,11 @@ class Game:
     def replay(cls, record: Mapping[str, Any]) -> Game:
         """Rebuild a game from :meth:`record`, move by move and outcome by outcome.
 
-        Raises ValueError when the record does not replay to itself.
+        A record with a seed goes on from its seed, as the original game would have, when the
+        seed deals what the record has dealt so far; a record whose deals the seed does not
+        give (one made by an engine that shuffled differently) waits for chance outcomes
+        instead, so that no card is dealt twice. Raises ValueError when the record does not
+        replay to itself.
         """
         if record.get("format") != RECORD_FORMAT:
             raise ValueError(f"not a game record of format {RECORD_FORMAT}")
@@ -371,11 +375,23 @@ class Game:
         if seed is not None:
             setup = record.get("setup")
             deck = None if setup is None else setup.get("deck")
-            game._chance_source = SeededChance(
-                seed, None if deck is None else dict(enumerate(deck))
-            )
-            game._settle()
+            source = SeededChance(seed, None if deck is None else dict(enumerate(deck)))
+            if game._dealt_so_far_by(source):
+                game._chance_source = source
+                game._settle()
         return game
+
+    def _dealt_so_far_by(self, source: SeededChance) -> bool:
+        """Whether ``source`` deals the cards each draw pile has dealt in its epoch so far."""
+        for pile, taken in enumerate(self._pile_taken):
+            if taken:
+                epoch, start = self._pile_epoch[pile], self._pile_start[pile]
+                dealt = source.deal(
+                    Deal(pile, len(taken)), pile=pile, epoch=epoch, contents=start, dealt=0
+                )
+                if dealt != tuple(taken):
+                    return False
+        return True
 
     # ------------------------------------------------------------------ public state
 

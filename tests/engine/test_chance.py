@@ -113,3 +113,20 @@ def test_fair_choices_are_repeatable_and_uniform() -> None:
     assert sum((seen - expected) ** 2 / expected for seen in outcomes.values()) < 13.8
     assert SeededChance(9).choose(node, index=4) == SeededChance(9).choose(node, index=4)
     assert len({SeededChance(9).choose(node, index=i) for i in range(30)}) == 3
+
+
+def test_a_record_its_seed_did_not_deal_replays_then_waits_for_chance_outcomes() -> None:
+    """A seeded record made by an engine that shuffled differently: going on from the seed
+    could deal a card a second time, so the replayed game asks for chance outcomes instead."""
+    game = Game.new("zman", players=3, seed=4)
+    rng = random.Random(4)
+    for _ in range(5):
+        game.play(rng.choice(game.legal_moves()))
+    record = game.record()
+    record["seed"] = 5  # the cards dealt so far are not what seed 5 deals
+    replayed = Game.replay(record)
+    while replayed.to_act is not None:
+        replayed.play(rng.choice(replayed.legal_moves()))
+        assert cards_on_table(replayed) == whole_deck(replayed)
+    assert replayed.phase == "chance" and replayed.chance is not None
+    assert Game.replay(game.record()).record() == game.record()
