@@ -234,7 +234,7 @@ class Game:
         """Per deck, the cards that have left the game (``zman-duel``)."""
         self._rows: list[list[str]] = [[] for _ in range(players)]
         self._row_mercenaries = [0] * players
-        """Per seat, the kinds of mercenary in its row as a bit mask (see :func:`_kinds_of`)."""
+        """Per seat, the kinds of mercenary in its row as a bit mask (:func:`_mercenary_kinds`)."""
         self._bishop_removed: list[list[str]] = [[] for _ in range(players)]
         self._season_cards: list[tuple[str, int]] = []
         self._control: dict[str, int] = {}
@@ -1240,7 +1240,7 @@ class Game:
                 source = seat if move.target_seat is None else move.target_seat
                 row = self._rows[source]
                 row.remove(move.target)
-                self._row_mercenaries[source] = _kinds_of(row) & _MERCENARY_BITS
+                self._row_mercenaries[source] = _mercenary_kinds(row)
                 self._hands[seat][move.target] += 1
                 self._held[seat] |= _CARD_BIT[move.target]
                 self._sizes[seat] += 1
@@ -1263,7 +1263,7 @@ class Game:
             removed = [card for card in row if MERCENARY_VALUE.get(card) == highest]
             if removed:
                 row[:] = [card for card in row if MERCENARY_VALUE.get(card) != highest]
-                self._row_mercenaries[owner] = _kinds_of(row) & _MERCENARY_BITS
+                self._row_mercenaries[owner] = _mercenary_kinds(row)
                 self._bishop_removed[owner] = [*self._bishop_removed[owner], *removed]
                 for card in removed:
                     self._throw_away(card, owner)
@@ -1729,6 +1729,15 @@ def _kinds_of(cards: Iterable[str]) -> int:
     True
     """
     return sum(map(_CARD_BIT.__getitem__, set(cards)))
+
+
+def _mercenary_kinds(row: Iterable[str]) -> int:
+    """The kinds of mercenary in ``row`` as a bit mask (:func:`_kinds_of`'s bits).
+
+    >>> _mercenary_kinds(["10", "heroine", "10"]) == _CARD_BIT["10"]
+    True
+    """
+    return _kinds_of(row) & _MERCENARY_BITS
 
 
 def _by_bits(items: Sequence[_T]) -> tuple[tuple[_T, ...], ...]:
