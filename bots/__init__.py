@@ -1,14 +1,14 @@
 """Bots: strategies that play a seat, and the small API a bot author writes against.
 
 A strategy has a ``name`` and a ``choose(game, seat)`` method returning one of
-``game.legal_moves()``; see :mod:`bots.strategy`. Two come with the project:
+``game.legal_moves()``; see :mod:`condottiere.bots.strategy`. Two come with the project:
 
 - ``random``: :class:`RandomBot`, uniform among the legal moves;
 - ``greedy``: :class:`GreedyBot`, one move of look-ahead and a few rules of thumb;
 - ``ismcts``: :class:`IsmctsBot`, information-set Monte Carlo tree search from its own seat's
   view (it never reads another hand), 400 iterations a move unless given a :class:`Budget`.
 
->>> from engine import Game
+>>> from condottiere.games.condottiere import Game
 >>> game = Game.new("zman", players=3, seed=11)
 >>> bots = [make_bot("greedy", seed=1), make_bot("random", seed=2), make_bot("greedy", seed=3)]
 >>> play_out(game, bots).phase
@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bots.greedy import GreedyBot
-from bots.ismcts import Budget, IsmctsBot
-from bots.random_bot import RandomBot
-from bots.strategy import NotYourTurnError, Strategy, moves_for, play_out
+from condottiere.bots.greedy import GreedyBot
+from condottiere.bots.ismcts import Budget, IsmctsBot
+from condottiere.bots.random_bot import RandomBot
+from condottiere.bots.strategy import NotYourTurnError, Strategy, moves_for, play_out
 
 __all__ = [
     "BOTS",

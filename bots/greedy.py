@@ -16,7 +16,7 @@
 It reads only public facts and its own hand, so it plays the same from its seat's own engine
 (``Game.observe``) as at an open table.
 
->>> from engine import Game
+>>> from condottiere.games.condottiere import Game
 >>> game = Game.setup("zman", players=2, hands=[["10", "3"], ["5", "6"]], first=0,
 ...                   battle="Firenze", seed=0)
 >>> str(GreedyBot(seed=1).choose(game, 0))   # behind (0 vs 0): the cheapest card that leads
@@ -29,10 +29,10 @@ import random
 from collections.abc import Callable
 from typing import NamedTuple
 
-from bots.strategy import battle_ended, moves_for
-from engine import ADJACENT, Game, Move
-from engine.board import connected_groups
-from engine.cards import FLAT_BONUS, MERCENARY_VALUE
+from condottiere.bots.strategy import battle_ended, moves_for
+from condottiere.games.condottiere import ADJACENT, Game, Move
+from condottiere.games.condottiere.board import connected_groups
+from condottiere.games.condottiere.cards import FLAT_BONUS, MERCENARY_VALUE
 
 __all__ = ["GreedyBot"]
 

@@ -20,7 +20,7 @@ on the network it is handed that engine. Each iteration of the search then
 The move played is the root's most visited. The budget is a number of iterations (the
 default, so a seed replays a game exactly) or seconds per move (:class:`Budget`).
 
->>> from engine import Game
+>>> from condottiere.games.condottiere import Game
 >>> game = Game.setup("zman", players=2, hands=[["10", "3", "turncoat"], ["5", "6"]], first=1,
 ...                   battle="Firenze", seed=0)
 >>> game.play("play 5")
@@ -38,12 +38,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from bots.greedy import CARD_WORTH
-from bots.strategy import moves_for
-from engine import ADJACENT, Game, Move
-from engine import strength as rules_strength
-from engine.board import largest_group
-from engine.cards import FLAT_BONUS, MERCENARY_VALUE
+from condottiere.bots.greedy import CARD_WORTH
+from condottiere.bots.strategy import moves_for
+from condottiere.games.condottiere import ADJACENT, Game, Move
+from condottiere.games.condottiere import strength as rules_strength
+from condottiere.games.condottiere.board import largest_group
+from condottiere.games.condottiere.cards import FLAT_BONUS, MERCENARY_VALUE
 
 __all__ = ["DEFAULT_BUDGET", "Budget", "IsmctsBot", "board_rewards", "playout_move", "rewards"]
 
@@ -56,7 +56,8 @@ BOARD_SHARPNESS = 3.0
 MARKER_BONUS = 0.1
 """Progress toward victory that holding the battle marker is worth (it picks the battle)."""
 HAND_WORTH_WEIGHT = 0.004
-"""Progress per point of :data:`bots.greedy.CARD_WORTH` still in hand, when a playout is cut."""
+"""Progress per point of :data:`condottiere.bots.greedy.CARD_WORTH` still in hand, when a playout
+is cut."""
 CHASE_SHARE = 0.5
 """The playout policy gives a battle up when closing the gap takes more than this share of what
 its hand could add."""
@@ -250,7 +251,7 @@ def board_rewards(game: Game, *, count_hands: bool) -> list[float]:
     ``count_hands``, for the cards in hand); the estimate is a softmax of the progresses. On an
     open table (the playouts), hands are read; a seat-view engine reads only hand sizes.
 
-    >>> from engine import Game
+    >>> from condottiere.games.condottiere import Game
     >>> g = Game.setup("zman", players=3, control={"Roma": 0, "Napoli": 0, "Torino": 1})
     >>> [round(r, 2) for r in board_rewards(g, count_hands=False)]
     [0.73, 0.2, 0.07]
@@ -296,7 +297,7 @@ def playout_move(game: Game, seat: int, legal: Sequence[Move], rng: random.Rando
     the gap exceeds half of what its hand could add. Elsewhere: the battle that grows its own
     group, a random Favor, always discard, retain the two best cards. A few moves are random.
 
-    >>> from engine import Game
+    >>> from condottiere.games.condottiere import Game
     >>> g = Game.setup("zman", players=2, hands=[["10", "2"], ["5"]], first=1, battle="Roma")
     >>> g.play("play 5")
     >>> str(playout_move(g, 0, g.legal_moves(), random.Random(0)))

@@ -9,12 +9,13 @@ mistake (no such file, an import that fails, no such class, a bot without ``choo
 
 >>> load_strategy("random", seed=3).name
 'random'
->>> load_strategy("bots.greedy:GreedyBot", seed=3).name
+>>> load_strategy("condottiere.bots.greedy:GreedyBot", seed=3).name
 'greedy'
->>> load_strategy("bots.greedy:Greedy", seed=3)
+>>> load_strategy("condottiere.bots.greedy:Greedy", seed=3)
 Traceback (most recent call last):
 ...
-bots.loading.StrategyError: module 'bots.greedy' has no 'Greedy' (it has: GreedyBot, Outcome)
+condottiere.bots.loading.StrategyError: module 'condottiere.bots.greedy' has no 'Greedy' (it has:
+GreedyBot, Outcome)
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-from bots import BOTS, Strategy, make_bot
+from condottiere.bots import BOTS, Strategy, make_bot
 
 __all__ = ["StrategyError", "load_strategy"]
 

@@ -20,9 +20,9 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 
-from bots.strategy import Strategy
-from engine import Game, Move
-from peer.controller import Controller, Snapshot
+from condottiere.bots.strategy import Strategy
+from condottiere.games.condottiere import Game, Move
+from condottiere.peer.controller import Controller, Snapshot
 
 __all__ = ["DEFAULT_TIME_LIMIT", "play_seat", "safe_move"]
 

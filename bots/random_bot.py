@@ -1,6 +1,6 @@
 """A bot that picks uniformly among the legal moves, from its own seeded generator.
 
->>> from engine import Game
+>>> from condottiere.games.condottiere import Game
 >>> game = Game.new("zman", players=4, seed=5)
 >>> bot = RandomBot(seed=9)
 >>> bot.choose(game, game.to_act) in game.legal_moves()
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import random
 
-from bots.strategy import moves_for
-from engine import Game, Move
+from condottiere.bots.strategy import moves_for
+from condottiere.games.condottiere import Game, Move
 
 __all__ = ["RandomBot"]
 

@@ -4,7 +4,7 @@ A bot is any object with a ``choose(game, seat)`` method that returns one of
 ``game.legal_moves()`` for the seat that must act. The engine answers every question about the
 rules (what may be played, what a row is worth, who controls what); a strategy only picks.
 
->>> from engine import Game
+>>> from condottiere.games.condottiere import Game
 >>> class FirstMoveBot:
 ...     name = "first"
 ...     def choose(self, game: Game, seat: int) -> Move:
@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from engine import Game, Move
+from condottiere.games.condottiere import Game, Move
 
 __all__ = ["NotYourTurnError", "Strategy", "battle_ended", "moves_for", "play_out"]
 
@@ -50,14 +50,14 @@ class Strategy(Protocol):
 def moves_for(game: Game, seat: int) -> list[Move]:
     """The legal moves of ``seat``, refusing to answer when another seat (or nobody) must act.
 
-    >>> from engine import Game
+    >>> from condottiere.games.condottiere import Game
     >>> game = Game.new("zman", players=3, seed=1)
     >>> len(moves_for(game, game.to_act)) > 0
     True
     >>> moves_for(game, (game.to_act + 1) % 3)
     Traceback (most recent call last):
     ...
-    bots.strategy.NotYourTurnError: seat ... is not to act (seat ... is)
+    condottiere.bots.strategy.NotYourTurnError: seat ... is not to act (seat ... is)
     """
     if game.to_act != seat:
         raise NotYourTurnError(f"seat {seat} is not to act (seat {game.to_act} is)")
@@ -83,7 +83,7 @@ def play_out(game: Game, bots: Sequence[Strategy], max_moves: int = 100_000) -> 
 def battle_ended(before: Game, after: Game) -> bool:
     """Whether a battle ended between ``before`` and ``after`` (say, a copy with one move played).
 
-    >>> from engine import Game
+    >>> from condottiere.games.condottiere import Game
     >>> game = Game.setup("zman", players=2, hands=[["10"], ["3", "4"]], battle="Firenze")
     >>> after = game.copy()
     >>> after.play("play 10")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import math
 
-from bots import BOTS
+from condottiere.bots import BOTS
 
 __all__ = ["bot_list", "non_negative_float", "positive_int", "positive_seconds"]
 

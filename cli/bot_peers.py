@@ -92,7 +92,7 @@ class BotPeers:
 
     def _spawn(self, bot: BotSeat, address: str, *, new: bool) -> None:
         command = [
-            sys.executable, "-m", "cli.main", "bot",
+            sys.executable, "-m", "condottiere.cli.main", "bot",
             "--join", address,
             "--strategy", bot.strategy,
             "--player", bot.name,

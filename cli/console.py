@@ -12,8 +12,8 @@ import sys
 from collections.abc import Callable
 from typing import TextIO
 
-from engine.cards import card_name
-from peer.controller import Controller, Snapshot
+from condottiere.games.condottiere.cards import card_name
+from condottiere.peer.controller import Controller, Snapshot
 
 __all__ = ["play_console"]
 

@@ -17,9 +17,9 @@ import time
 from dataclasses import dataclass
 from typing import TextIO
 
-from bots import make_bot
-from bots.strategy import Strategy, battle_ended
-from engine import BattleResult, Game, Move
+from condottiere.bots import make_bot
+from condottiere.bots.strategy import Strategy, battle_ended
+from condottiere.games.condottiere import BattleResult, Game, Move
 
 __all__ = ["DemoSettings", "run_demo"]
 

@@ -2,12 +2,12 @@
 advertises; ``--listen``, the address it serves the others on), its start on the LAN, and the
 join of a table named by address, by name or by id.
 
-By default both are the LAN interface of this machine (:func:`peer.interfaces.default_interface`),
-which is what a LAN party needs. ``$CONDOTTIERE_INTERFACE`` replaces that default: the tests
-set it to 127.0.0.1 so that nothing they start is seen beyond this machine. ``--listen`` is the
-interface's address unless given; it must be one address (the other peers are told it), and a
-loopback address only when zeroconf is on loopback too (else the tables advertised on the LAN
-would point where nobody else can reach).
+By default both are the LAN interface of this machine
+(:func:`condottiere.peer.interfaces.default_interface`), which is what a LAN party needs.
+``$CONDOTTIERE_INTERFACE`` replaces that default: the tests set it to 127.0.0.1 so that nothing
+they start is seen beyond this machine. ``--listen`` is the interface's address unless given; it
+must be one address (the other peers are told it), and a loopback address only when zeroconf is on
+loopback too (else the tables advertised on the LAN would point where nobody else can reach).
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from peer.discovery import DiscoveryError, Lan
-from peer.interfaces import Interface, default_interface, local_interfaces, pick
-from peer.node import JoinError, Node
-from peer.presence import Presence
+from condottiere.peer.discovery import DiscoveryError, Lan
+from condottiere.peer.interfaces import Interface, default_interface, local_interfaces, pick
+from condottiere.peer.node import JoinError, Node
+from condottiere.peer.presence import Presence
 
 __all__ = [
     "INTERFACE_VARIABLE",

@@ -2,7 +2,7 @@
 room to compare aloud: a player reads their own fingerprint from their screen (``your key's
 fingerprint``) and every other screen must show the same beside their name.
 
->>> from peer.controller import Player
+>>> from condottiere.peer.controller import Player
 >>> print("\\n".join(lobby_lines("Friday", 3, (
 ...     Player(0, "ada", "1a2b-3c4d-5e6f-7a8b-9c0d", "10.0.0.5:4000"),
 ...     Player(None, "bob", "aaaa-bbbb-cccc-dddd-eeee", "10.0.0.6:4000"),
@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TextIO
 
-from peer.controller import Controller, Player
+from condottiere.peer.controller import Controller, Player
 
 __all__ = ["lobby_lines", "show_lobby"]
 

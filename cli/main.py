@@ -2,10 +2,10 @@
 
 Sub-commands:
 
-- ``play``: the full-screen game (see :mod:`cli.play`);
+- ``play``: the full-screen game (see :mod:`condottiere.cli.play`);
 - ``demo``: an offline game between bots, narrated on the terminal as plain text;
-- ``host``, ``join``, ``bot``: a peer at a networked table (see :mod:`cli.peers`);
-- ``tables``: the tables on the LAN (see :mod:`cli.tables`);
+- ``host``, ``join``, ``bot``: a peer at a networked table (see :mod:`condottiere.cli.peers`);
+- ``tables``: the tables on the LAN (see :mod:`condottiere.cli.tables`);
 - ``export``, ``verify``, ``replay``: a game's record;
 - ``tournament``: many offline games between bots on every core, and each bot's figures.
 
@@ -22,13 +22,13 @@ import sys
 import textwrap
 from collections.abc import Sequence
 
-from bots import BOTS
-from cli.arguments import bot_list, non_negative_float, positive_int
-from cli.demo import DemoSettings, run_demo
-from cli.peers import add_commands, main_peer
-from cli.play import add_play_command, play_settings, run_play
-from cli.tournament import add_tournament_parser, tournament_command
-from engine import EDITIONS, Edition
+from condottiere.bots import BOTS
+from condottiere.cli.arguments import bot_list, non_negative_float, positive_int
+from condottiere.cli.demo import DemoSettings, run_demo
+from condottiere.cli.peers import add_commands, main_peer
+from condottiere.cli.play import add_play_command, play_settings, run_play
+from condottiere.cli.tournament import add_tournament_parser, tournament_command
+from condottiere.games.condottiere import EDITIONS, Edition
 
 __all__ = ["build_parser", "demo_settings", "main"]
 

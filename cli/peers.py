@@ -24,10 +24,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from bots.loading import load_strategy
-from bots.player import DEFAULT_TIME_LIMIT, play_seat
-from cli.console import play_console
-from cli.lan import (
+from condottiere.bots.loading import load_strategy
+from condottiere.bots.player import DEFAULT_TIME_LIMIT, play_seat
+from condottiere.cli.console import play_console
+from condottiere.cli.lan import (
     Placement,
     add_interface_option,
     add_listen_option,
@@ -36,16 +36,16 @@ from cli.lan import (
     join_table,
     placement_from,
 )
-from cli.lobby import show_lobby
-from cli.seat import add_seat_options, check_strategies, play_headless
-from cli.tables import add_command as add_tables_command
-from cli.tables import main_tables
-from engine import EDITIONS
-from peer.controller import Snapshot
-from peer.lobby import TableSpec
-from peer.node import JoinError, Node
-from peer.record import export, load, verify
-from peer.store import Store
+from condottiere.cli.lobby import show_lobby
+from condottiere.cli.seat import add_seat_options, check_strategies, play_headless
+from condottiere.cli.tables import add_command as add_tables_command
+from condottiere.cli.tables import main_tables
+from condottiere.games.condottiere import EDITIONS
+from condottiere.peer.controller import Snapshot
+from condottiere.peer.lobby import TableSpec
+from condottiere.peer.node import JoinError, Node
+from condottiere.peer.record import export, load, verify
+from condottiere.peer.store import Store
 
 __all__ = [
     "PeerSettings",
@@ -86,8 +86,8 @@ class PeerSettings:
     peers: list[str] = field(default_factory=list)
     """Addresses of other peers of the table, beside those found on the LAN."""
     strategy: str | None = None
-    """The bot that plays this seat (see :mod:`bots.loading`); None: a person at the console,
-    or another program (``headless``)."""
+    """The bot that plays this seat (see :mod:`condottiere.bots.loading`); None: a person at the
+    console, or another program (``headless``)."""
     time_limit: float = DEFAULT_TIME_LIMIT
     """Seconds the strategy may think about one move."""
     headless: bool = False
@@ -216,7 +216,7 @@ def _start_bots(settings: PeerSettings, address: str) -> list[subprocess.Popen[b
         command = [
             sys.executable,
             "-m",
-            "cli.main",
+            "condottiere.cli.main",
             "bot",
             "--join",
             address,
@@ -317,7 +317,7 @@ def _entries_of(data: Path) -> tuple[str, list[bytes]]:
 
 def run_export(data: Path, output: Path | None, out: TextIO = sys.stdout) -> int:
     """Write the table of a data directory to one record file."""
-    from peer.entries import read_entry
+    from condottiere.peer.entries import read_entry
 
     try:
         table_id, signed = _entries_of(data)

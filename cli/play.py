@@ -29,10 +29,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from bots import BOTS
-from cli.bot_peers import BotPeers
-from cli.client.style import PALETTES
-from cli.lan import (
+from condottiere.bots import BOTS
+from condottiere.cli.bot_peers import BotPeers
+from condottiere.cli.client.style import PALETTES
+from condottiere.cli.lan import (
     Placement,
     add_interface_option,
     go_on_lan,
@@ -40,16 +40,16 @@ from cli.lan import (
     join_table,
     placement_from,
 )
-from cli.peers import GOODBYE_SECONDS, default_data, finish_table
-from engine import EDITIONS
-from peer.controller import Snapshot
-from peer.lobby import TableSpec
-from peer.node import JoinError, Node
-from peer.store import Store
+from condottiere.cli.peers import GOODBYE_SECONDS, default_data, finish_table
+from condottiere.games.condottiere import EDITIONS
+from condottiere.peer.controller import Snapshot
+from condottiere.peer.lobby import TableSpec
+from condottiere.peer.node import JoinError, Node
+from condottiere.peer.store import Store
 
 if TYPE_CHECKING:
-    from cli.client.app import Outcome
-    from cli.client.model import TableModel
+    from condottiere.cli.client.app import Outcome
+    from condottiere.cli.client.model import TableModel
 
 __all__ = ["PlaySettings", "add_play_command", "play_settings", "run_play"]
 
@@ -108,8 +108,8 @@ def run_play(settings: PlaySettings, out: TextIO = sys.stdout) -> int:
 
 async def _play(settings: PlaySettings, out: TextIO) -> int:
     # The screen's modules (prompt_toolkit) are imported here, not by every command.
-    from cli.client.app import ClientApp, Outcome
-    from cli.client.model import TableModel
+    from condottiere.cli.client.app import ClientApp, Outcome
+    from condottiere.cli.client.model import TableModel
 
     store = Store(settings.data)
     node = Node(store, host=settings.listen, port=settings.port,
@@ -180,7 +180,7 @@ async def _watch_bots(bots: BotPeers, model: TableModel) -> None:
 
 def _farewell(model: TableModel, outcome: Outcome | None, data: Path) -> list[str]:
     """What is left on the terminal once the screen is gone."""
-    from cli.client.app import Outcome
+    from condottiere.cli.client.app import Outcome
 
     ending = model.ending()
     if outcome is not Outcome.LEFT or ending is None:

@@ -2,9 +2,9 @@
 program through the peer's controller service (``--headless``).
 
 A strategy is a name the project knows or the author's own class (``PATH.py:CLASS``,
-``MODULE:CLASS``; see :mod:`bots.loading`); it is loaded while the command line is read, so a
-mistake in it is reported before the peer takes a seat. A headless peer prints the table's
-events and waits for its program to play; the program finds the peer's controller service
+``MODULE:CLASS``; see :mod:`condottiere.bots.loading`); it is loaded while the command line is
+read, so a mistake in it is reported before the peer takes a seat. A headless peer prints the
+table's events and waits for its program to play; the program finds the peer's controller service
 through the ``controller on ...`` line the peer prints, or through ``DATA/controller.address``
 and ``DATA/controller.token``.
 """
@@ -14,10 +14,10 @@ from __future__ import annotations
 import argparse
 from typing import TextIO
 
-from bots.loading import StrategyError, load_strategy
-from bots.player import DEFAULT_TIME_LIMIT
-from cli.arguments import positive_seconds
-from peer.controller import Controller, Snapshot
+from condottiere.bots.loading import StrategyError, load_strategy
+from condottiere.bots.player import DEFAULT_TIME_LIMIT
+from condottiere.cli.arguments import positive_seconds
+from condottiere.peer.controller import Controller, Snapshot
 
 __all__ = ["add_seat_options", "check_strategies", "play_headless"]
 

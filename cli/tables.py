@@ -18,8 +18,15 @@ import sys
 from collections.abc import Iterable
 from typing import TextIO
 
-from cli.lan import Placement, add_interface_option, placement_from
-from peer.discovery import MAX_SIGHTINGS, Browser, DiscoveryError, Lan, Listing, Sighting
+from condottiere.cli.lan import Placement, add_interface_option, placement_from
+from condottiere.peer.discovery import (
+    MAX_SIGHTINGS,
+    Browser,
+    DiscoveryError,
+    Lan,
+    Listing,
+    Sighting,
+)
 
 __all__ = ["add_command", "listing_line", "run_tables"]
 

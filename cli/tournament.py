@@ -29,9 +29,9 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any, TextIO
 
-from bots import BOTS, SEARCHING_BOTS, Budget, Strategy, make_bot
-from cli.arguments import bot_list, positive_int, positive_seconds
-from engine import EDITIONS, OPTIONS, Game
+from condottiere.bots import BOTS, SEARCHING_BOTS, Budget, Strategy, make_bot
+from condottiere.cli.arguments import bot_list, positive_int, positive_seconds
+from condottiere.games.condottiere import EDITIONS, OPTIONS, Game
 
 __all__ = [
     "BotLine",

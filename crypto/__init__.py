@@ -7,12 +7,12 @@ travels has canonical bytes (``encode`` / ``decode``); decoding refuses
 malformed input with :class:`DecodeError`, and every check either passes or
 raises one :class:`VerificationError` naming the seat to blame.
 
-The building blocks are exported too. Where ``crypto.group`` and
-``crypto.codec`` share a name (``decode_point``, ``decode_scalar``,
+The building blocks are exported too. Where ``condottiere.crypto.group`` and
+``condottiere.crypto.codec`` share a name (``decode_point``, ``decode_scalar``,
 ``encode_scalar``), the package exports the codec's, which raise
 :class:`DecodeError` as every decoder of received bytes should.
 
->>> import crypto
+>>> from condottiere import crypto
 >>> decks = [crypto.Deck(b"doc", 2, seat, ["10", "10", "spy"]) for seat in range(2)]
 >>> for deck in decks:
 ...     deck.accept_keys([d.announcement for d in decks])
@@ -27,8 +27,8 @@ The building blocks are exported too. Where ``crypto.group`` and
 True
 """
 
-from crypto.cards import Codebook, PhysicalCard, card_point
-from crypto.codec import (
+from condottiere.crypto.cards import Codebook, PhysicalCard, card_point
+from condottiere.crypto.codec import (
     CIPHERTEXT_BYTES,
     Reader,
     decode_ciphertext,
@@ -44,12 +44,12 @@ from crypto.codec import (
     encode_u16,
     encode_u32,
 )
-from crypto.coin import COMMITMENT_BYTES, NONCE_BYTES, commit, commitment_of, outcome
-from crypto.context import Context, challenge
-from crypto.deck import Claim, Deck, Reveal, ShareBatch, ShuffleStep, Slot
-from crypto.elgamal import Ciphertext, decrypt, encrypt, rerandomise, trivial
-from crypto.errors import DecodeError, VerificationError
-from crypto.group import (
+from condottiere.crypto.coin import COMMITMENT_BYTES, NONCE_BYTES, commit, commitment_of, outcome
+from condottiere.crypto.context import Context, challenge
+from condottiere.crypto.deck import Claim, Deck, Reveal, ShareBatch, ShuffleStep, Slot
+from condottiere.crypto.elgamal import Ciphertext, decrypt, encrypt, rerandomise, trivial
+from condottiere.crypto.errors import DecodeError, VerificationError
+from condottiere.crypto.group import (
     BASE,
     POINT_BYTES,
     SCALAR_BYTES,
@@ -69,15 +69,15 @@ from crypto.group import (
     sub,
     sum_points,
 )
-from crypto.identity import (
+from condottiere.crypto.identity import (
     PUBLIC_KEY_BYTES,
     SECRET_KEY_BYTES,
     SIGNATURE_BYTES,
     Identity,
     PublicIdentity,
 )
-from crypto.keys import KeyAnnouncement, generate_key, joint_key, prove_key, verify_key
-from crypto.shares import (
+from condottiere.crypto.keys import KeyAnnouncement, generate_key, joint_key, prove_key, verify_key
+from condottiere.crypto.shares import (
     DecryptionShare,
     ShareCheck,
     make_share,
@@ -86,7 +86,7 @@ from crypto.shares import (
     verify_share,
     verify_shares,
 )
-from crypto.shuffle import (
+from condottiere.crypto.shuffle import (
     ShuffleProof,
     prove_shuffle,
     random_permutation,

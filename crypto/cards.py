@@ -21,9 +21,9 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from crypto.codec import Reader, encode_text, encode_u32
-from crypto.errors import DecodeError
-from crypto.group import Point, hash_to_point
+from condottiere.crypto.codec import Reader, encode_text, encode_u32
+from condottiere.crypto.errors import DecodeError
+from condottiere.crypto.group import Point, hash_to_point
 
 __all__ = ["Codebook", "PhysicalCard", "card_point"]
 

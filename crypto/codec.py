@@ -11,7 +11,7 @@ Integers are unsigned little-endian (``u8``, ``u16``, ``u32``); byte strings
 and text are a ``u32`` length then the bytes (text is UTF-8); points are 32
 bytes; scalars are 32 bytes; a ciphertext ``(a, b)`` is ``a ‖ b`` (64 bytes).
 
->>> from crypto.group import mul_base
+>>> from condottiere.crypto.group import mul_base
 >>> deck = [(mul_base(1), mul_base(2)), (mul_base(3), mul_base(4))]
 >>> data = encode_ciphertexts(deck)
 >>> len(data), decode_ciphertexts(data, 2) == deck
@@ -19,19 +19,19 @@ bytes; scalars are 32 bytes; a ciphertext ``(a, b)`` is ``a ‖ b`` (64 bytes).
 >>> decode_ciphertexts(data + b"\\x00", 2)
 Traceback (most recent call last):
 ...
-crypto.errors.DecodeError: 2 ciphertexts are 128 bytes, got 129
+condottiere.crypto.errors.DecodeError: 2 ciphertexts are 128 bytes, got 129
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from crypto.elgamal import Ciphertext
-from crypto.errors import DecodeError
-from crypto.group import POINT_BYTES, SCALAR_BYTES, GroupError, Point
-from crypto.group import decode_point as _group_decode_point
-from crypto.group import decode_scalar as _group_decode_scalar
-from crypto.group import encode_scalar as _group_encode_scalar
+from condottiere.crypto.elgamal import Ciphertext
+from condottiere.crypto.errors import DecodeError
+from condottiere.crypto.group import POINT_BYTES, SCALAR_BYTES, GroupError, Point
+from condottiere.crypto.group import decode_point as _group_decode_point
+from condottiere.crypto.group import decode_scalar as _group_decode_scalar
+from condottiere.crypto.group import encode_scalar as _group_encode_scalar
 
 __all__ = [
     "CIPHERTEXT_BYTES",
@@ -59,7 +59,8 @@ def decode_point(data: bytes) -> Point:
     >>> decode_point(bytes(32))
     Traceback (most recent call last):
     ...
-    crypto.errors.DecodeError: not a canonical encoding of a point of the prime-order subgroup
+    condottiere.crypto.errors.DecodeError: not a canonical encoding of a point of the prime-order
+    subgroup
     """
     try:
         return _group_decode_point(data)
@@ -144,7 +145,7 @@ class Reader:
     >>> Reader(b"\\x01\\x02").u32()
     Traceback (most recent call last):
     ...
-    crypto.errors.DecodeError: truncated: wanted 4 bytes at offset 0, 2 left
+    condottiere.crypto.errors.DecodeError: truncated: wanted 4 bytes at offset 0, 2 left
     """
 
     __slots__ = ("_data", "_offset")

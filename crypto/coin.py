@@ -15,7 +15,7 @@ True
 >>> outcome(b"table-1", b"first player", 4, commitments, {0: nonces[0]})
 Traceback (most recent call last):
 ...
-crypto.errors.VerificationError: seat 1: no coin reveal
+condottiere.crypto.errors.VerificationError: seat 1: no coin reveal
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import hashlib
 import os
 from collections.abc import Mapping, Sequence
 
-from crypto.errors import VerificationError
+from condottiere.crypto.errors import VerificationError
 
 __all__ = ["COMMITMENT_BYTES", "NONCE_BYTES", "commit", "commitment_of", "outcome"]
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from crypto.codec import encode_bytes, encode_u32
-from crypto.group import hash_to_scalar
+from condottiere.crypto.codec import encode_bytes, encode_u32
+from condottiere.crypto.group import hash_to_scalar
 
 __all__ = ["Context", "challenge"]
 

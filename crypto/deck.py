@@ -35,8 +35,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from crypto.cards import Codebook, PhysicalCard
-from crypto.codec import (
+from condottiere.crypto.cards import Codebook, PhysicalCard
+from condottiere.crypto.codec import (
     CIPHERTEXT_BYTES,
     Reader,
     decode_ciphertexts,
@@ -44,12 +44,12 @@ from crypto.codec import (
     encode_text,
     encode_u32,
 )
-from crypto.context import Context
-from crypto.elgamal import Ciphertext, decrypt, trivial
-from crypto.errors import DecodeError, VerificationError
-from crypto.group import GroupError, L, Point, mul_base, random_scalar
-from crypto.keys import KeyAnnouncement, joint_key, prove_key
-from crypto.shares import (
+from condottiere.crypto.context import Context
+from condottiere.crypto.elgamal import Ciphertext, decrypt, trivial
+from condottiere.crypto.errors import DecodeError, VerificationError
+from condottiere.crypto.group import GroupError, L, Point, mul_base, random_scalar
+from condottiere.crypto.keys import KeyAnnouncement, joint_key, prove_key
+from condottiere.crypto.shares import (
     DecryptionShare,
     ShareCheck,
     make_share,
@@ -57,7 +57,7 @@ from crypto.shares import (
     unblind,
     verify_shares,
 )
-from crypto.shuffle import ShuffleProof, shuffle, verify_shuffle
+from condottiere.crypto.shuffle import ShuffleProof, shuffle, verify_shuffle
 
 __all__ = ["Claim", "Deck", "Reveal", "ShareBatch", "ShuffleStep", "Slot"]
 

@@ -5,7 +5,7 @@ A ciphertext of the message point ``M`` under key ``Y`` is the pair
 which leaves ``M`` unchanged; decryption subtracts ``x·a`` for every share of
 the key.
 
->>> from crypto.group import mul_base, hash_to_point
+>>> from condottiere.crypto.group import mul_base, hash_to_point
 >>> x = 7; Y = mul_base(x); M = hash_to_point(b"doc", b"m")
 >>> c = encrypt(M, Y, 11)
 >>> decrypt(rerandomise(c, Y, 13), x) == M
@@ -14,7 +14,7 @@ True
 
 from __future__ import annotations
 
-from crypto.group import BASE, Point, add, mul, mul_base, sub
+from condottiere.crypto.group import BASE, Point, add, mul, mul_base, sub
 
 __all__ = ["Ciphertext", "decrypt", "encrypt", "rerandomise", "trivial"]
 

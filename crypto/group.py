@@ -126,7 +126,7 @@ def decode_scalar(data: bytes) -> int:
     >>> decode_scalar(L.to_bytes(32, "little"))
     Traceback (most recent call last):
     ...
-    crypto.group.GroupError: scalar is not canonical (>= L)
+    condottiere.crypto.group.GroupError: scalar is not canonical (>= L)
     """
     if len(data) != SCALAR_BYTES:
         raise GroupError(f"a scalar is {SCALAR_BYTES} bytes, got {len(data)}")

@@ -24,8 +24,8 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-from crypto.errors import DecodeError, VerificationError
-from crypto.group import is_point
+from condottiere.crypto.errors import DecodeError, VerificationError
+from condottiere.crypto.group import is_point
 
 __all__ = ["PUBLIC_KEY_BYTES", "SECRET_KEY_BYTES", "SIGNATURE_BYTES", "Identity", "PublicIdentity"]
 

@@ -9,11 +9,11 @@ alone; it is refused because its author cannot prove knowledge of its discrete
 logarithm. A proof copied from another seat or made for another table or round
 fails because the challenge would differ.
 
->>> from crypto.context import Context
+>>> from condottiere.crypto.context import Context
 >>> ctx = Context(b"table", 0, 0)
 >>> secrets, announcements = zip(*(generate_key(ctx.for_seat(i)) for i in range(3)))
 >>> Y = joint_key(announcements, ctx)
->>> from crypto.group import mul_base
+>>> from condottiere.crypto.group import mul_base
 >>> Y == mul_base(sum(secrets) % L)
 True
 """
@@ -23,10 +23,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from crypto.codec import Reader, encode_scalar
-from crypto.context import Context, challenge
-from crypto.errors import VerificationError
-from crypto.group import (
+from condottiere.crypto.codec import Reader, encode_scalar
+from condottiere.crypto.context import Context, challenge
+from condottiere.crypto.errors import VerificationError
+from condottiere.crypto.group import (
     POINT_BYTES,
     SCALAR_BYTES,
     GroupError,

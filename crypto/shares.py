@@ -7,9 +7,9 @@ seat), the seat's key, the position and the whole ciphertext, so a share proof
 replayed for another card, position, round or seat fails. The owner adds its
 own share privately: ``M = b - ΣD_k``.
 
->>> from crypto.context import Context
->>> from crypto.elgamal import encrypt
->>> from crypto.group import hash_to_point, mul_base
+>>> from condottiere.crypto.context import Context
+>>> from condottiere.crypto.elgamal import encrypt
+>>> from condottiere.crypto.group import hash_to_point, mul_base
 >>> x0, x1 = 5, 9
 >>> M = hash_to_point(b"doc", b"card")
 >>> c = encrypt(M, mul_base(x0 + x1), 1234)
@@ -25,11 +25,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from crypto.codec import Reader, encode_ciphertext, encode_scalar, encode_u32
-from crypto.context import Context, challenge
-from crypto.elgamal import Ciphertext
-from crypto.errors import VerificationError
-from crypto.group import (
+from condottiere.crypto.codec import Reader, encode_ciphertext, encode_scalar, encode_u32
+from condottiere.crypto.context import Context, challenge
+from condottiere.crypto.elgamal import Ciphertext
+from condottiere.crypto.errors import VerificationError
+from condottiere.crypto.group import (
     POINT_BYTES,
     SCALAR_BYTES,
     GroupError,
@@ -43,7 +43,7 @@ from crypto.group import (
     sub,
     sum_points,
 )
-from crypto.workers import WORKERS, pool
+from condottiere.crypto.workers import WORKERS, pool
 
 __all__ = [
     "DecryptionShare",

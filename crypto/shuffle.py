@@ -7,7 +7,7 @@ without revealing ``ψ`` or ``r'``. The proof is the Terelius-Wikström proof of
 shuffle as written out by Haenni, Locher, Koenig and Dubuis ("Pseudo-Code
 Algorithms for Verifiable Re-encryption Mix-Nets", FC 2017 workshops:
 GenShuffle, GenPermutationCommitment, GenCommitmentChain, GenShuffleProof,
-CheckShuffleProof), written additively over the group of :mod:`crypto.group`:
+CheckShuffleProof), written additively over the group of :mod:`condottiere.crypto.group`:
 
 - independent generators ``h, h_1..h_N`` from :func:`group.hash_to_point`
   (nobody knows their logarithms);
@@ -42,8 +42,8 @@ group, so a malformed point in the output deck or the proof fails verification
 even if it did not come through :meth:`ShuffleProof.decode` or
 :func:`codec.decode_ciphertexts`.
 
->>> from crypto.elgamal import decrypt, trivial
->>> from crypto.group import hash_to_point, mul_base
+>>> from condottiere.crypto.elgamal import decrypt, trivial
+>>> from condottiere.crypto.group import hash_to_point, mul_base
 >>> secret = 1234567; key = mul_base(secret)
 >>> messages = [hash_to_point(b"doc", bytes([i])) for i in range(3)]
 >>> deck = [trivial(m, key) for m in messages]
@@ -55,7 +55,7 @@ True
 >>> verify_shuffle(deck, shuffled, key, proof, ctx.for_seat(2))
 Traceback (most recent call last):
 ...
-crypto.errors.VerificationError: seat 2: shuffle proof does not verify
+condottiere.crypto.errors.VerificationError: seat 2: shuffle proof does not verify
 """
 
 from __future__ import annotations
@@ -67,11 +67,11 @@ from concurrent.futures import wait
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from crypto.codec import Reader, encode_ciphertexts, encode_scalar
-from crypto.context import Context, challenge
-from crypto.elgamal import Ciphertext
-from crypto.errors import DecodeError, VerificationError
-from crypto.group import (
+from condottiere.crypto.codec import Reader, encode_ciphertexts, encode_scalar
+from condottiere.crypto.context import Context, challenge
+from condottiere.crypto.elgamal import Ciphertext
+from condottiere.crypto.errors import DecodeError, VerificationError
+from condottiere.crypto.group import (
     BASE,
     POINT_BYTES,
     SCALAR_BYTES,
@@ -86,7 +86,7 @@ from crypto.group import (
     random_scalar,
     sum_points,
 )
-from crypto.workers import pool
+from condottiere.crypto.workers import pool
 
 __all__ = [
     "ShuffleProof",
@@ -216,8 +216,8 @@ def shuffle_with(
     always fresh. :class:`ValueError` unless ``permutation`` is a permutation of
     ``range(len(deck))`` and ``randomness`` holds as many scalars in ``[1, L)``.
 
-    >>> from crypto.elgamal import trivial
-    >>> from crypto.group import hash_to_point, mul_base
+    >>> from condottiere.crypto.elgamal import trivial
+    >>> from condottiere.crypto.group import hash_to_point, mul_base
     >>> key = mul_base(99); deck = [trivial(hash_to_point(b"doc", b"m"), key)]
     >>> ctx = Context(b"doc", 0, 0)
     >>> shuffle_with(deck, key, ctx, [0], [5])[0] == shuffle_with(deck, key, ctx, [0], [5])[0]

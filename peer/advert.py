@@ -32,7 +32,7 @@ True
 >>> read_advert(b"\\x07proto=1\\x07proto=1")
 Traceback (most recent call last):
 ...
-peer.advert.BadAdvert: the key 'proto' appears twice
+condottiere.peer.advert.BadAdvert: the key 'proto' appears twice
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from peer.lobby import MAX_NAME, PROTOCOL, TableSpec, check_text
+from condottiere.peer.lobby import MAX_NAME, PROTOCOL, TableSpec, check_text
 
 __all__ = [
     "MAX_TXT_BYTES",

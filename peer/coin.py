@@ -40,7 +40,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Set
 from dataclasses import dataclass
 
-import crypto
+from condottiere import crypto
 
 __all__ = ["Abandoned", "Flip", "Settled", "Verdict", "verdict"]
 

@@ -16,13 +16,13 @@ from collections.abc import AsyncGenerator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from crypto import PublicIdentity
-from engine import Game, SeatView
-from engine import Step as StrengthStep
-from peer.driver import Halt, Refusal, Table, TableEvent
+from condottiere.crypto import PublicIdentity
+from condottiere.games.condottiere import Game, SeatView
+from condottiere.games.condottiere import Step as StrengthStep
+from condottiere.peer.driver import Halt, Refusal, Table, TableEvent
 
 if TYPE_CHECKING:
-    from peer.node import Node
+    from condottiere.peer.node import Node
 
 __all__ = ["Controller", "Player", "Snapshot", "Waiting", "fingerprint", "snapshot_of"]
 

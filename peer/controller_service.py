@@ -1,13 +1,13 @@
-"""The ``Controller`` gRPC service: a peer's :class:`~peer.controller.Controller` for programs in
-any language, served to the peer's owner only.
+"""The ``Controller`` gRPC service: a peer's :class:`~condottiere.peer.controller.Controller` for
+programs in any language, served to the peer's owner only.
 
 It listens on 127.0.0.1, on a port of its own (the one this data directory used before when it
 is free), and refuses with ``UNAUTHENTICATED`` every call that does not carry the data
-directory's token (:mod:`peer.access`). ``Watch`` streams :class:`~peer.controller.Snapshot`
-after snapshot as ``Update`` messages, each with the table's events since the previous one;
-``Submit``, ``Chat`` and ``Leave`` are the controller's own calls. The address is also written
-to ``DATA/controller.address`` while the peer runs, so that a program given only the data
-directory finds both.
+directory's token (:mod:`condottiere.peer.access`). ``Watch`` streams
+:class:`~condottiere.peer.controller.Snapshot` after snapshot as ``Update`` messages, each with the
+table's events since the previous one; ``Submit``, ``Chat`` and ``Leave`` are the controller's own
+calls. The address is also written to ``DATA/controller.address`` while the peer runs, so that a
+program given only the data directory finds both.
 """
 
 from __future__ import annotations
@@ -20,15 +20,15 @@ from typing import TYPE_CHECKING, Any
 
 import grpc
 
+from condottiere.games.condottiere import SeatView
+from condottiere.games.condottiere import Step as StrengthStep
+from condottiere.peer.access import TOKEN_FILE, carries_token, owner_token
+from condottiere.peer.controller import Controller, Snapshot
+from condottiere.peer.driver import Refusal, TableEvent
 from condottiere.v1 import controller_pb2, controller_pb2_grpc
-from engine import SeatView
-from engine import Step as StrengthStep
-from peer.access import TOKEN_FILE, carries_token, owner_token
-from peer.controller import Controller, Snapshot
-from peer.driver import Refusal, TableEvent
 
 if TYPE_CHECKING:
-    from peer.store import Store
+    from condottiere.peer.store import Store
 
 __all__ = ["ADDRESS_FILE", "CONTROLLER_HOST", "ControllerServer", "update_of"]
 

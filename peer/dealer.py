@@ -24,8 +24,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from condottiere.v1 import log_pb2
-from crypto import (
+from condottiere.crypto import (
     Deck,
     DecodeError,
     KeyAnnouncement,
@@ -37,8 +36,9 @@ from crypto import (
     decode_scalar,
     encode_scalar,
 )
-from engine import CardFlow, Draw
-from peer.entries import Reason, Rejection
+from condottiere.games.condottiere import CardFlow, Draw
+from condottiere.peer.entries import Reason, Rejection
+from condottiere.v1 import log_pb2
 
 __all__ = ["Card", "Dealer", "Showing"]
 

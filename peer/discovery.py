@@ -1,12 +1,12 @@
 """Tables on the LAN over zeroconf (mDNS/DNS-SD, python-zeroconf's asyncio API).
 
 A :class:`Lan` is one zeroconf responder bound to the addresses of one interface, IPv4 only
-(see :mod:`peer.interfaces`; never every interface). On it an :class:`Advertiser` publishes
-this peer's table as ``_condottiere._tcp.local.`` (the record is :mod:`peer.advert`) and
-withdraws it with goodbye packets, and a :class:`Browser` watches the tables around: each
-service seen is a :class:`Sighting`, refused with the reason when its record is malformed or
-hostile. Every peer at a table advertises it, so :func:`listings` merges the sightings of one
-table, and :func:`find` picks the table a player names.
+(see :mod:`condottiere.peer.interfaces`; never every interface). On it an :class:`Advertiser`
+publishes this peer's table as ``_condottiere._tcp.local.`` (the record is
+:mod:`condottiere.peer.advert`) and withdraws it with goodbye packets, and a :class:`Browser`
+watches the tables around: each service seen is a :class:`Sighting`, refused with the reason when
+its record is malformed or hostile. Every peer at a table advertises it, so :func:`listings` merges
+the sightings of one table, and :func:`find` picks the table a player names.
 
 An advertisement is anyone's claim. A browser asked to ``check`` says ``Hello`` to every
 advertised peer, as a browser (no key, no address), and compares the signed table definition
@@ -28,14 +28,14 @@ from zeroconf import Error as ZeroconfError
 from zeroconf import IPVersion, ServiceStateChange
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
+from condottiere.crypto import PublicIdentity
+from condottiere.peer.advert import SERVICE_TYPE, STAGES, Advert, BadAdvert, read_advert
+from condottiere.peer.entries import Rejection, read_entry
+from condottiere.peer.interfaces import Interface
+from condottiere.peer.lobby import PROTOCOL
+from condottiere.peer.node import CHANNEL_OPTIONS, describe_rpc_error
+from condottiere.peer.service import SERVICE_NAME
 from condottiere.v1 import peer_pb2
-from crypto import PublicIdentity
-from peer.advert import SERVICE_TYPE, STAGES, Advert, BadAdvert, read_advert
-from peer.entries import Rejection, read_entry
-from peer.interfaces import Interface
-from peer.lobby import PROTOCOL
-from peer.node import CHANNEL_OPTIONS, describe_rpc_error
-from peer.service import SERVICE_NAME
 
 __all__ = [
     "MAX_SIGHTINGS",

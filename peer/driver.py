@@ -15,7 +15,7 @@ step                  who, and what
 shuffle               one seat re-encrypts and permutes a deck, with a proof
 shares                every seat but a deal's owner: decryption shares of its cards
 coin_commit           every committer: a commitment to a nonce (a fair choice)
-coin_reveal           every committer: its nonce (see :mod:`peer.coin`)
+coin_reveal           every committer: its nonce (see :mod:`condottiere.peer.coin`)
 move                  the seat the engine waits for: a move and the cards it shows
 audit                 every seat, at the end: its deck secrets, to audit the game
 ====================  ==========================================================
@@ -45,10 +45,9 @@ from typing import Any, Protocol
 
 from google.protobuf.message import Message
 
-import crypto
-from condottiere.v1 import log_pb2
-from crypto import Identity
-from engine import (
+from condottiere import crypto
+from condottiere.crypto import Identity
+from condottiere.games.condottiere import (
     BattleResult,
     Choice,
     Deal,
@@ -59,10 +58,10 @@ from engine import (
     Move,
     card_flow,
 )
-from engine.cards import card_name
-from peer.coin import Abandoned, Flip, Settled, verdict
-from peer.dealer import Card, Dealer
-from peer.entries import (
+from condottiere.games.condottiere.cards import card_name
+from condottiere.peer.coin import Abandoned, Flip, Settled, verdict
+from condottiere.peer.dealer import Card, Dealer
+from condottiere.peer.entries import (
     TABLE_ID_BYTES,
     LogEntry,
     Reason,
@@ -71,8 +70,9 @@ from peer.entries import (
     make_entry,
     read_entry,
 )
-from peer.lobby import Lobby, TableSpec, check_text
-from peer.logs import Logs, Suspicion
+from condottiere.peer.lobby import Lobby, TableSpec, check_text
+from condottiere.peer.logs import Logs, Suspicion
+from condottiere.v1 import log_pb2
 
 __all__ = [
     "Halt",
@@ -240,7 +240,7 @@ class Table:
         """Each author's first close of each coin attempt (see :meth:`_closes_of`)."""
         self.withheld: set[int] = set()
         """Seats this peer closed a coin attempt without the reveal of (blamed, see
-        :mod:`peer.coin`)."""
+        :mod:`condottiere.peer.coin`)."""
         self._consumed: set[bytes] = set()
         self._restoring = True  # the definition is kept by whoever made or received it
         self._add(definition)
@@ -406,8 +406,8 @@ class Table:
         return None
 
     def _door(self, entry: LogEntry) -> Rejection | None:
-        """Why an author is turned away unheard: its log is full (see ``peer.logs``), or it
-        has no seat (the table is seated, or its lobby is full). Its entries are not kept,
+        """Why an author is turned away unheard: its log is full (see ``condottiere.peer.logs``),
+        or it has no seat (the table is seated, or its lobby is full). Its entries are not kept,
         so nobody can fill a peer's memory."""
         author = entry.author
         if author in self.logs.full:
@@ -509,7 +509,7 @@ class Table:
     def give_up_waiting(self) -> bool:
         """Close the coin attempt awaited, naming the reveals that did not come (the owner
         calls it once its timeout expires); True when a close was published. See
-        :mod:`peer.coin`."""
+        :mod:`condottiere.peer.coin`."""
         step = self.step
         if step is None or step.kind != "coin_reveal" or step.flip is None:
             return False

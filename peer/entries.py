@@ -7,7 +7,7 @@ entry to check it. Reading an entry checks what can be checked of it alone, in t
 order of the design: well-formed, then the table, then the signature. The rest (sequence
 and previous hash, then everything about the game) needs the logs and the table's state.
 
->>> from crypto import Identity
+>>> from condottiere.crypto import Identity
 >>> me = Identity.generate()
 >>> first = make_entry(me, b"T" * 16, 0, b"", step=0, heads=(), body=log_pb2.Chat(text="hi"))
 >>> read_entry(first.signed, table_id=b"T" * 16) == first
@@ -17,7 +17,7 @@ True
 >>> read_entry(first.signed, table_id=b"U" * 16)
 Traceback (most recent call last):
 ...
-peer.entries.Rejection: wrong-table: the entry is for another table
+condottiere.peer.entries.Rejection: wrong-table: the entry is for another table
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ from google.protobuf.message import DecodeError as ProtobufDecodeError
 from google.protobuf.message import Message
 from google.protobuf.unknown_fields import UnknownFieldSet
 
+from condottiere.crypto import DecodeError, Identity, PublicIdentity
 from condottiere.v1 import log_pb2
-from crypto import DecodeError, Identity, PublicIdentity
 
 __all__ = [
     "BODY_KINDS",

@@ -33,7 +33,7 @@ from collections import Counter, OrderedDict, deque
 from collections.abc import Callable, Container
 from dataclasses import dataclass, field
 
-from peer.entries import MAX_ENTRY_BYTES, Rejection
+from condottiere.peer.entries import MAX_ENTRY_BYTES, Rejection
 
 __all__ = [
     "CALLS_PER_SECOND",

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from condottiere.games.condottiere import EDITIONS, GAME_NAME, Game
+from condottiere.peer.entries import LogEntry, Reason, Rejection
 from condottiere.v1 import log_pb2
-from engine import EDITIONS, GAME_NAME, Game
-from peer.entries import LogEntry, Reason, Rejection
 
 __all__ = ["PROTOCOL", "Lobby", "TableSpec", "check_text"]
 

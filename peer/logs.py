@@ -11,9 +11,9 @@ disagrees with the entry this peer holds at that place is a *suspicion*: somebod
 another version of that log. :attr:`Logs.suspicions` lists them so that the peer can fetch
 the other version (from the author of the head) and turn the suspicion into a proof.
 
->>> from crypto import Identity
+>>> from condottiere.crypto import Identity
 >>> from condottiere.v1 import log_pb2
->>> from peer.entries import make_entry
+>>> from condottiere.peer.entries import make_entry
 >>> me, table = Identity.generate(), b"T" * 16
 >>> first = make_entry(me, table, 0, b"", step=0, heads=(), body=log_pb2.Chat(text="a"))
 >>> second = make_entry(me, table, 1, first.hash, step=0, heads=(), body=log_pb2.Chat(text="b"))
@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from peer.entries import LogEntry, Reason, Rejection
+from condottiere.peer.entries import LogEntry, Reason, Rejection
 
 __all__ = ["MAX_HELD_BYTES", "MAX_LOG_BYTES", "MAX_LOG_ENTRIES", "Logs", "Suspicion"]
 

@@ -1,18 +1,18 @@
 """A peer process's runtime: the table, its store, the gRPC server and the links to other peers,
 in one asyncio event loop.
 
-The :class:`~peer.driver.Table` is a plain object with no I/O of its own; the node runs it on
-one worker thread (so the event loop stays free while a shuffle proof is checked) and is the
+The :class:`~condottiere.peer.driver.Table` is a plain object with no I/O of its own; the node runs
+it on one worker thread (so the event loop stays free while a shuffle proof is checked) and is the
 only caller: entries received from other peers are batched and handed over, and after each
 call the node takes what the table appended and serves it to its subscribers, learns new
-peers' addresses, and publishes a new :class:`~peer.controller.Snapshot`.
+peers' addresses, and publishes a new :class:`~condottiere.peer.controller.Snapshot`.
 
 Every peer follows every other peer it knows of: a ``Subscribe`` stream sends it every entry
 that peer holds beyond what it has, then each new one. A peer that goes away is retried with
 a short backoff; on its return the stream resumes from where this peer stopped.
 
 The owner's programs drive the seat through the controller service, which the node serves
-beside the ``Peer`` service (:mod:`peer.controller_service`).
+beside the ``Peer`` service (:mod:`condottiere.peer.controller_service`).
 """
 
 from __future__ import annotations
@@ -34,13 +34,12 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
 
-from condottiere.v1 import peer_pb2
-from crypto import Identity
-from peer.controller import Controller, Snapshot, snapshot_of
-from peer.controller_service import ControllerServer
-from peer.driver import MemoryKeeper, Table, TableEvent
-from peer.entries import MAX_ENTRY_BYTES, Rejection
-from peer.limits import (
+from condottiere.crypto import Identity
+from condottiere.peer.controller import Controller, Snapshot, snapshot_of
+from condottiere.peer.controller_service import ControllerServer
+from condottiere.peer.driver import MemoryKeeper, Table, TableEvent
+from condottiere.peer.entries import MAX_ENTRY_BYTES, Rejection
+from condottiere.peer.limits import (
     INBOX,
     INBOX_BYTES,
     JUNK_BURST,
@@ -52,10 +51,11 @@ from peer.limits import (
     WireLog,
     valid_address,
 )
-from peer.lobby import PROTOCOL, TableSpec
-from peer.logs import Suspicion
-from peer.service import NO_TABLE_YET, SERVICE_NAME, PeerService
-from peer.store import Store
+from condottiere.peer.lobby import PROTOCOL, TableSpec
+from condottiere.peer.logs import Suspicion
+from condottiere.peer.service import NO_TABLE_YET, SERVICE_NAME, PeerService
+from condottiere.peer.store import Store
+from condottiere.v1 import peer_pb2
 
 __all__ = ["CHANNEL_OPTIONS", "SERVER_OPTIONS", "JoinError", "Node", "describe_rpc_error"]
 
@@ -152,7 +152,8 @@ class Node:
         blamed: an entry that is not even read, or an author with no seat)."""
         self.controller = Controller(self)
         self.controller_server = ControllerServer(self.controller, store)
-        """The controller service, for the owner's programs (:mod:`peer.controller_service`)."""
+        """The controller service, for the owner's programs
+        (:mod:`condottiere.peer.controller_service`)."""
         self.trace = Trace(trace)
         self._executor = ThreadPoolExecutor(1, thread_name_prefix="table")
         self._server: grpc.aio.Server | None = None
@@ -456,7 +457,7 @@ class Node:
     def heard_of(self, address: str, claimed_by: bytes | None = None) -> None:
         """Follow the peer at ``address`` from now on (once). ``claimed_by``: the author a
         caller or a reply says serves there (None: a signed entry or the owner says so);
-        such claims are followed within the bounds of :class:`~peer.limits.Claims`."""
+        such claims are followed within the bounds of :class:`~condottiere.peer.limits.Claims`."""
         table = self.table
         if table is None or not address or address == self.address:
             return
@@ -599,7 +600,7 @@ class Node:
         return outcomes
 
     async def _watch_time(self) -> None:
-        """Vote on coin reveals that do not come (see :mod:`peer.coin`)."""
+        """Vote on coin reveals that do not come (see :mod:`condottiere.peer.coin`)."""
         while True:
             await asyncio.sleep(0.25)
             snapshot = self.snapshot

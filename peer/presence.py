@@ -16,12 +16,12 @@ import asyncio
 import contextlib
 from collections.abc import Callable
 
-from crypto import PublicIdentity
-from peer.advert import Advert
-from peer.controller import Snapshot
-from peer.discovery import Advertiser, Browser, DiscoveryError, Lan, Listing, find
-from peer.lobby import PROTOCOL
-from peer.node import Node
+from condottiere.crypto import PublicIdentity
+from condottiere.peer.advert import Advert
+from condottiere.peer.controller import Snapshot
+from condottiere.peer.discovery import Advertiser, Browser, DiscoveryError, Lan, Listing, find
+from condottiere.peer.lobby import PROTOCOL
+from condottiere.peer.node import Node
 
 __all__ = ["MAX_LEARNED", "SETTLE_SECONDS", "Presence", "advert_of"]
 

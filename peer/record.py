@@ -17,11 +17,11 @@ from typing import Any
 
 from google.protobuf.message import DecodeError
 
+from condottiere.crypto import Identity
+from condottiere.games.condottiere import Choice, Game
+from condottiere.peer.driver import Halt, MemoryKeeper, Refusal, Table
+from condottiere.peer.entries import LogEntry, Rejection, read_entry
 from condottiere.v1 import log_pb2
-from crypto import Identity
-from engine import Choice, Game
-from peer.driver import Halt, MemoryKeeper, Refusal, Table
-from peer.entries import LogEntry, Rejection, read_entry
 
 __all__ = ["Verdict", "export", "load", "omniscient_record", "verify"]
 

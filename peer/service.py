@@ -1,11 +1,12 @@
-"""The ``Peer`` gRPC service: a thin adapter between the wire and a :class:`peer.node.Node`.
+"""The ``Peer`` gRPC service: a thin adapter between the wire and a
+:class:`condottiere.peer.node.Node`.
 
 ``Hello`` says which protocol and table the peer serves and which peers it knows;
 ``Subscribe`` streams the entries of every log the peer holds from the caller's positions on,
 then each new entry as the peer accepts it. Every refusal is a status with a sentence: a
 request that is not one (``INVALID_ARGUMENT``), a caller of another protocol version or
 asking for another table (``FAILED_PRECONDITION``), a connection calling too fast or too
-many streams open (``RESOURCE_EXHAUSTED``, see :mod:`peer.limits`).
+many streams open (``RESOURCE_EXHAUSTED``, see :mod:`condottiere.peer.limits`).
 """
 
 from __future__ import annotations
@@ -16,14 +17,14 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import grpc
 from google.protobuf.message import DecodeError, Message
 
+from condottiere.peer.limits import CALL_BURST, CALLS_PER_SECOND, MAX_SUBSCRIBERS, CallLimiter
+from condottiere.peer.lobby import PROTOCOL
 from condottiere.v1 import peer_pb2
-from peer.limits import CALL_BURST, CALLS_PER_SECOND, MAX_SUBSCRIBERS, CallLimiter
-from peer.lobby import PROTOCOL
 
 NO_TABLE_YET = "this peer has no table yet"
 
 if TYPE_CHECKING:
-    from peer.node import Node
+    from condottiere.peer.node import Node
 
 __all__ = ["SERVICE_NAME", "PeerService"]
 

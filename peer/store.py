@@ -23,8 +23,8 @@ import os
 import sqlite3
 from pathlib import Path
 
-from crypto import Identity
-from peer.entries import LogEntry, read_entry
+from condottiere.crypto import Identity
+from condottiere.peer.entries import LogEntry, read_entry
 
 __all__ = ["DATABASE", "Store", "TableKeeper"]
 

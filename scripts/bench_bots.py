@@ -35,9 +35,9 @@ import time
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from bots import Budget, GreedyBot, IsmctsBot
-from cli.tournament import TournamentSettings, render_report, run_tournament
-from engine import Game
+from condottiere.bots import Budget, GreedyBot, IsmctsBot
+from condottiere.cli.tournament import TournamentSettings, render_report, run_tournament
+from condottiere.games.condottiere import Game
 
 
 class Target(NamedTuple):

@@ -4,13 +4,14 @@ For a table of ``--seats`` seats and a deck of ``--cards`` cards it times
 
 1. one shuffle step with its proof (a step in the middle of the chain, encoded for sending);
 2. one verification of that step, from the bytes a peer receives (decode, then verify);
-3. the whole shuffle chain through :class:`crypto.deck.Deck`: every seat shuffles in turn
+3. the whole shuffle chain through :class:`condottiere.crypto.deck.Deck`: every seat shuffles in
+turn
    and every other seat decodes and verifies the step (all seats in this one process);
 4. a deal of ``--deal`` cards round the table: every seat makes its shares (with proofs) of
    the cards dealt to the others, and one peer decodes and verifies all of them.
 
 Beside each figure it prints the "floor": the same number of raw libsodium calls
-(``nacl.bindings``), counted by routing :mod:`crypto.group` through a counting proxy
+(``nacl.bindings``), counted by routing :mod:`condottiere.crypto.group` through a counting proxy
 during an extra untimed run, then timed one after the other on one thread, and
 split across two threads, right after each timed run (so both see the same load
 from other processes). The ratio of the best time to the best one-thread floor
@@ -38,11 +39,11 @@ from typing import Any
 
 from nacl import bindings
 
-import crypto.group
-from crypto.codec import decode_ciphertexts, encode_ciphertexts
-from crypto.context import Context
-from crypto.deck import Deck, ShareBatch, ShuffleStep
-from crypto.shuffle import ShuffleProof, shuffle, verify_shuffle
+import condottiere.crypto.group
+from condottiere.crypto.codec import decode_ciphertexts, encode_ciphertexts
+from condottiere.crypto.context import Context
+from condottiere.crypto.deck import Deck, ShareBatch, ShuffleStep
+from condottiere.crypto.shuffle import ShuffleProof, shuffle, verify_shuffle
 
 TABLE = b"bench-table"
 SHUFFLE_TARGET_S = 0.150
@@ -60,7 +61,7 @@ RAW_ARGUMENTS: dict[str, tuple[bytes, ...]] = {
     "crypto_core_ed25519_is_valid_point": (_P,),
     "crypto_core_ed25519_from_uniform": (_SCALAR,),
 }
-"""Representative arguments for every libsodium call :mod:`crypto.group` makes."""
+"""Representative arguments for every libsodium call :mod:`condottiere.crypto.group` makes."""
 
 COLUMNS = {
     "mul": "crypto_scalarmult_ed25519_noclamp",
@@ -71,7 +72,8 @@ COLUMNS = {
 
 
 class CountingBindings:
-    """Stands in for ``nacl.bindings`` inside :mod:`crypto.group`, counting each call."""
+    """Stands in for ``nacl.bindings`` inside :mod:`condottiere.crypto.group`, counting each
+    call."""
 
     def __init__(self) -> None:
         self.counts: Counter[str] = Counter()
@@ -92,9 +94,9 @@ class CountingBindings:
 
 @contextmanager
 def counting() -> Iterator[Counter[str]]:
-    """Count the libsodium calls :mod:`crypto.group` makes inside the ``with`` block."""
+    """Count the libsodium calls :mod:`condottiere.crypto.group` makes inside the ``with`` block."""
     proxy = CountingBindings()
-    namespace = vars(crypto.group)
+    namespace = vars(condottiere.crypto.group)
     real = namespace["_na"]
     namespace["_na"] = proxy
     try:

@@ -29,10 +29,10 @@ import sys
 import time
 from collections.abc import Sequence
 
-from peer.advert import Advert
-from peer.discovery import Advertiser, Browser, Lan
-from peer.interfaces import local_interfaces, pick
-from peer.lobby import PROTOCOL
+from condottiere.peer.advert import Advert
+from condottiere.peer.discovery import Advertiser, Browser, Lan
+from condottiere.peer.interfaces import local_interfaces, pick
+from condottiere.peer.lobby import PROTOCOL
 
 SEEN_SECONDS = 15.0
 

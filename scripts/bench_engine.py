@@ -20,7 +20,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine import EDITIONS, Game
+from condottiere.games.condottiere import EDITIONS, Game
 
 TARGET_MOVES_PER_SECOND = 50_000
 TARGET_REFERENCE_LOOPS_PER_MOVE = 18

@@ -34,12 +34,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from bots import make_bot
-from crypto import Deck, Identity, KeyAnnouncement, ShareBatch
-from crypto.workers import WORKERS
-from engine import Game
-from peer.driver import MemoryKeeper, Table
-from peer.lobby import TableSpec
+from condottiere.bots import make_bot
+from condottiere.crypto import Deck, Identity, KeyAnnouncement, ShareBatch
+from condottiere.crypto.workers import WORKERS
+from condottiere.games.condottiere import Game
+from condottiere.peer.driver import MemoryKeeper, Table
+from condottiere.peer.lobby import TableSpec
 
 TARGETS = {"deal6": 3.0, "deal_ratio": 1.3, "p50": 0.005, "p99": 0.030, "game4": 30.0}
 GAME_SECONDS = 600
@@ -63,7 +63,7 @@ class Run:
 
 def run_table(edition: str, seats: int, seed: int, folder: Path) -> Run:
     """One game between ``seats`` peer processes; its figures from their traces."""
-    command = [sys.executable, "-m", "cli.main"]
+    command = [sys.executable, "-m", "condottiere.cli.main"]
     traces = [folder / f"trace{seat}.jsonl" for seat in range(seats)]
     common = ["--strategy", "greedy", "--new", "--coin-timeout", "60", "--interface", "127.0.0.1"]
     launched = time.time()

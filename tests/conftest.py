@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from cli.lan import INTERFACE_VARIABLE
+from condottiere.cli.lan import INTERFACE_VARIABLE
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -1,8 +1,8 @@
 """The full-screen client of one seat, in the event loop of the seat's own peer.
 
-:class:`ClientApp` follows the seat's :class:`~peer.controller.Controller`: each new
+:class:`ClientApp` follows the seat's :class:`~condottiere.peer.controller.Controller`: each new
 snapshot, with a copy of the seat's engine, the table's events and the state of the links,
-goes into the :class:`~cli.client.model.TableModel`, and the screen is redrawn
+goes into the :class:`~condottiere.cli.client.model.TableModel`, and the screen is redrawn
 (``invalidate``). Lines typed go to the controller (a move, a chat line) or to the model
 (``why``, ``help``). Once the game is over (or the table stopped), ``on_end`` is called once,
 to say goodbye and write the record; the end screen shows where it is.
@@ -24,12 +24,12 @@ from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import ColorDepth, Output
 
-from cli.client.commands import Command, CommandError, MoveCompleter, parse
-from cli.client.keys import build_key_bindings
-from cli.client.layout import build_layout
-from cli.client.model import Message, TableModel
-from cli.client.style import make_style
-from peer.controller import Controller, Snapshot
+from condottiere.cli.client.commands import Command, CommandError, MoveCompleter, parse
+from condottiere.cli.client.keys import build_key_bindings
+from condottiere.cli.client.layout import build_layout
+from condottiere.cli.client.model import Message, TableModel
+from condottiere.cli.client.style import make_style
+from condottiere.peer.controller import Controller, Snapshot
 
 __all__ = ["ClientApp", "Outcome"]
 

@@ -13,8 +13,7 @@ Command(verb='move', text='Play 10', seat=None)
 >>> parse("dance")
 Traceback (most recent call last):
 ...
-cli.client.commands.CommandError: 'dance' is neither a move nor a command: moves start with \
-battle, cede, play, pass, favor, discard, keep or retain; commands are say, why, help and quit
+condottiere.cli.client.commands.CommandError: 'dance' is neither a move nor a command: ...
 """
 
 from __future__ import annotations
@@ -25,8 +24,8 @@ from dataclasses import dataclass
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
-from cli.client.model import TableModel
-from engine.moves import VERBS
+from condottiere.cli.client.model import TableModel
+from condottiere.games.condottiere.moves import VERBS
 
 __all__ = ["COMMANDS", "Command", "CommandError", "MoveCompleter", "parse"]
 

@@ -26,7 +26,7 @@ from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
-from cli.client.model import TableModel
+from condottiere.cli.client.model import TableModel
 
 __all__ = ["Actions", "build_key_bindings"]
 

@@ -38,8 +38,8 @@ from prompt_toolkit.layout.controls import BufferControl, UIContent, UIControl
 from prompt_toolkit.layout.menus import CompletionsMenu
 from prompt_toolkit.layout.processors import AfterInput, BeforeInput, ConditionalProcessor
 
-from cli.client.model import TableModel
-from cli.client.views import (
+from condottiere.cli.client.model import TableModel
+from condottiere.cli.client.views import (
     MAP_WIDTH,
     Line,
     banner_lines,
@@ -60,7 +60,7 @@ BOARD_HEIGHT = 8
 
 class Panel(UIControl):
     """A part of the screen drawn by a function of its width and height (see
-    :mod:`cli.client.views`)."""
+    :mod:`condottiere.cli.client.views`)."""
 
     def __init__(self, draw: Callable[[int, int], list[Line]]) -> None:
         self.draw = draw

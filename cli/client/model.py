@@ -1,7 +1,7 @@
 """What the screen shows of a table, apart from how it is drawn and which keys do what.
 
-A :class:`TableModel` is fed what the seat's :class:`~peer.controller.Controller` publishes
-(the snapshot, a copy of the seat's own engine, the table's events, the state of the links
+A :class:`TableModel` is fed what the seat's :class:`~condottiere.peer.controller.Controller`
+publishes (the snapshot, a copy of the seat's own engine, the table's events, the state of the links
 to the other peers) and answers the questions the screen asks: what happens now and since
 when, each seat's row and strength with its reasons, the hand and what may be played from
 it, the board, the log, the end of the game. It also holds the screen's own state (the
@@ -19,11 +19,20 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from engine import ADJACENT, EDITIONS, REGIONS, Choice, Game, Move, SeatView, Step
-from engine.board import TEXT_MAP, connected_groups
-from engine.summary import rules_summary
-from peer.controller import Snapshot
-from peer.driver import TableEvent
+from condottiere.games.condottiere import (
+    ADJACENT,
+    EDITIONS,
+    REGIONS,
+    Choice,
+    Game,
+    Move,
+    SeatView,
+    Step,
+)
+from condottiere.games.condottiere.board import TEXT_MAP, connected_groups
+from condottiere.games.condottiere.summary import rules_summary
+from condottiere.peer.controller import Snapshot
+from condottiere.peer.driver import TableEvent
 
 __all__ = [
     "Banner",

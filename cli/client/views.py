@@ -1,9 +1,9 @@
 """How each part of the screen draws the model: lines of styled text for a given size.
 
-Every function here takes the :class:`~cli.client.model.TableModel` and the size it may use
-and returns at most ``height`` lines, each at most ``width`` cells wide (a line is a list of
+Every function here takes the :class:`~condottiere.cli.client.model.TableModel` and the size it may
+use and returns at most ``height`` lines, each at most ``width`` cells wide (a line is a list of
 ``(style, text)`` pairs, as prompt_toolkit draws them). Styles are class names
-(``class:seat.2``, ``class:turn``); :mod:`cli.client.style` gives them colours, or none.
+(``class:seat.2``, ``class:turn``); :mod:`condottiere.cli.client.style` gives them colours, or none.
 Nothing here knows about keys or the event loop, so the drawing is tested on its own.
 """
 
@@ -13,9 +13,9 @@ import textwrap
 
 from prompt_toolkit.utils import get_cwidth
 
-from cli.client.model import Banner, Ending, RegionMark, TableModel, Tone
-from engine.board import TEXT_MAP
-from engine.cards import card_name
+from condottiere.cli.client.model import Banner, Ending, RegionMark, TableModel, Tone
+from condottiere.games.condottiere.board import TEXT_MAP
+from condottiere.games.condottiere.cards import card_name
 
 __all__ = [
     "MAP_WIDTH",

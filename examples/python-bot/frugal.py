@@ -1,4 +1,4 @@
-from engine import Move
+from condottiere.games.condottiere import Move
 
 
 class Frugal:

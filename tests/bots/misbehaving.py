@@ -7,7 +7,7 @@ from __future__ import annotations
 import itertools
 import time
 
-from engine import Game, Move
+from condottiere.games.condottiere import Game, Move
 
 
 class Raising:

@@ -9,9 +9,17 @@ from typing import Any
 
 import pytest
 
-from bots import BOTS, GreedyBot, NotYourTurnError, RandomBot, Strategy, make_bot, play_out
-from bots.strategy import battle_ended, moves_for
-from engine import EDITIONS, Game
+from condottiere.bots import (
+    BOTS,
+    GreedyBot,
+    NotYourTurnError,
+    RandomBot,
+    Strategy,
+    make_bot,
+    play_out,
+)
+from condottiere.bots.strategy import battle_ended, moves_for
+from condottiere.games.condottiere import EDITIONS, Game
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 QUICK_BOTS = sorted(name for name in BOTS if name != "ismcts")

@@ -8,9 +8,9 @@ import time
 
 import pytest
 
-from bots import BOTS, Budget, GreedyBot, IsmctsBot, Strategy, make_bot, play_out
-from bots.ismcts import board_rewards, playout_move, rewards
-from engine import EDITIONS, Game
+from condottiere.bots import BOTS, Budget, GreedyBot, IsmctsBot, Strategy, make_bot, play_out
+from condottiere.bots.ismcts import board_rewards, playout_move, rewards
+from condottiere.games.condottiere import EDITIONS, Game
 
 SMALL = Budget(iterations=8)
 """Enough to exercise every part of the search, little enough for whole games in a test."""

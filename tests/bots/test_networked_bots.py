@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from cli.main import main
+from condottiere.cli.main import main
 from tests.peer.processes import PeerProcess, peers_in
 from tests.peer.test_network import assert_same_game
 
@@ -87,8 +87,11 @@ def expect(peer: PeerProcess, pattern: str) -> None:
         ("missing.py:Bot", "no such file: missing.py"),
         (f"{MISBEHAVING}:Nobody", "has no 'Nobody' (it has: Garbage, Raising, Sleeping)"),
         ("no_such_module:Bot", "no module 'no_such_module'"),
-        ("bots.strategy:moves_for", "making a bot of bots.strategy:moves_for raised TypeError"),
-        ("bots.strategy:NotYourTurnError", "has no choose(game, seat) method"),
+        (
+            "condottiere.bots.strategy:moves_for",
+            "making a bot of condottiere.bots.strategy:moves_for raised TypeError",
+        ),
+        ("condottiere.bots.strategy:NotYourTurnError", "has no choose(game, seat) method"),
     ],
 )
 def test_a_strategy_that_cannot_be_loaded_stops_the_command_before_it_takes_a_seat(

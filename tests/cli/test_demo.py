@@ -7,8 +7,8 @@ from importlib.metadata import entry_points
 
 import pytest
 
-from cli.main import demo_settings, main
-from engine import EDITIONS
+from condottiere.cli.main import demo_settings, main
+from condottiere.games.condottiere import EDITIONS
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> str:
@@ -143,4 +143,4 @@ def test_a_missing_command_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_the_condottiere_script_runs_cli_main() -> None:
     scripts = entry_points(group="console_scripts", name="condottiere")
-    assert [script.value for script in scripts] == ["cli.main:main"]
+    assert [script.value for script in scripts] == ["condottiere.cli.main:main"]

@@ -11,16 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from cli.lan import join_table
-from cli.main import main
-from crypto import Identity
-from peer.advert import Advert
-from peer.discovery import Advertiser, Lan
-from peer.interfaces import Interface
-from peer.lobby import PROTOCOL
-from peer.node import JoinError, Node
-from peer.presence import Presence
-from peer.store import Store
+from condottiere.cli.lan import join_table
+from condottiere.cli.main import main
+from condottiere.crypto import Identity
+from condottiere.peer.advert import Advert
+from condottiere.peer.discovery import Advertiser, Lan
+from condottiere.peer.interfaces import Interface
+from condottiere.peer.lobby import PROTOCOL
+from condottiere.peer.node import JoinError, Node
+from condottiere.peer.presence import Presence
+from condottiere.peer.store import Store
 
 LOOPBACK = Interface("lo", ("127.0.0.1",))
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from cli.bot_peers import BotPeers
-from cli.main import build_parser
-from cli.play import PlaySettings, play_settings
+from condottiere.cli.bot_peers import BotPeers
+from condottiere.cli.main import build_parser
+from condottiere.cli.play import PlaySettings, play_settings
 
 
 def settings(tmp_path: Path, *args: str) -> PlaySettings:

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from bots import Budget
-from cli.main import main
-from cli.tournament import TournamentSettings, play_game, render_report, run_tournament
+from condottiere.bots import Budget
+from condottiere.cli.main import main
+from condottiere.cli.tournament import TournamentSettings, play_game, render_report, run_tournament
 
 
 def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object]:

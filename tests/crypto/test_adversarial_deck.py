@@ -8,14 +8,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from crypto.cards import PhysicalCard, card_point
-from crypto.context import Context
-from crypto.deck import Claim, Deck, Reveal, ShareBatch, ShuffleStep, Slot
-from crypto.elgamal import encrypt, rerandomise
-from crypto.errors import DecodeError, VerificationError
-from crypto.group import BASE, L, mul_base, random_scalar, sub, sum_points
-from crypto.keys import KeyAnnouncement, prove_key
-from crypto.shares import DecryptionShare, make_share, share_point
+from condottiere.crypto.cards import PhysicalCard, card_point
+from condottiere.crypto.context import Context
+from condottiere.crypto.deck import Claim, Deck, Reveal, ShareBatch, ShuffleStep, Slot
+from condottiere.crypto.elgamal import encrypt, rerandomise
+from condottiere.crypto.errors import DecodeError, VerificationError
+from condottiere.crypto.group import BASE, L, mul_base, random_scalar, sub, sum_points
+from condottiere.crypto.keys import KeyAnnouncement, prove_key
+from condottiere.crypto.shares import DecryptionShare, make_share, share_point
 from tests.crypto.test_deck import Table, deck_names
 
 SEATS, SIZE = 3, 12

@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from crypto.cards import Codebook, PhysicalCard, card_point
-from crypto.codec import encode_text, encode_u32
-from crypto.errors import DecodeError
-from crypto.group import BASE, is_point
+from condottiere.crypto.cards import Codebook, PhysicalCard, card_point
+from condottiere.crypto.codec import encode_text, encode_u32
+from condottiere.crypto.errors import DecodeError
+from condottiere.crypto.group import BASE, is_point
 
 NAMES = ["1", "2", "3", "4", "5", "6", "10", "heroine", "spy", "drummer", "winter", "bishop"]
 card_names = st.sampled_from(NAMES)

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from crypto.codec import (
+from condottiere.crypto.codec import (
     CIPHERTEXT_BYTES,
     Reader,
     decode_ciphertext,
@@ -22,8 +22,8 @@ from crypto.codec import (
     encode_u16,
     encode_u32,
 )
-from crypto.errors import DecodeError
-from crypto.group import BASE, L, is_point, mul_base
+from condottiere.crypto.errors import DecodeError
+from condottiere.crypto.group import BASE, L, is_point, mul_base
 
 scalars = st.integers(min_value=1, max_value=L - 1)
 points = scalars.map(mul_base)

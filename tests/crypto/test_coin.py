@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from crypto.coin import NONCE_BYTES, commit, commitment_of, outcome
-from crypto.errors import VerificationError
+from condottiere.crypto.coin import NONCE_BYTES, commit, commitment_of, outcome
+from condottiere.crypto.errors import VerificationError
 
 TABLE, PURPOSE = b"table-9", b"first player"
 nonces_st = st.lists(st.binary(min_size=NONCE_BYTES, max_size=NONCE_BYTES), min_size=1, max_size=6)

@@ -8,11 +8,11 @@ from collections.abc import Sequence
 
 import pytest
 
-import crypto
-from crypto import codec
-from crypto.deck import Claim, Deck, Reveal, ShareBatch, ShuffleStep, Slot
-from crypto.errors import DecodeError, VerificationError
-from crypto.keys import KeyAnnouncement
+from condottiere import crypto
+from condottiere.crypto import codec
+from condottiere.crypto.deck import Claim, Deck, Reveal, ShareBatch, ShuffleStep, Slot
+from condottiere.crypto.errors import DecodeError, VerificationError
+from condottiere.crypto.keys import KeyAnnouncement
 
 NAMES = ["1", "2", "3", "4", "5", "6", "10", "heroine", "spy", "drummer", "winter", "bishop"]
 

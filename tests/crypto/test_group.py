@@ -13,7 +13,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from crypto.group import (
+from condottiere.crypto.group import (
     BASE,
     GroupError,
     L,

@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 
-from crypto.context import Context
-from crypto.deck import Slot
-from crypto.elgamal import Ciphertext
-from crypto.errors import VerificationError
-from crypto.group import L, mul_base, random_scalar
-from crypto.keys import KeyAnnouncement, prove_key, verify_key
-from crypto.shares import DecryptionShare, make_share, verify_share
+from condottiere.crypto.context import Context
+from condottiere.crypto.deck import Slot
+from condottiere.crypto.elgamal import Ciphertext
+from condottiere.crypto.errors import VerificationError
+from condottiere.crypto.group import L, mul_base, random_scalar
+from condottiere.crypto.keys import KeyAnnouncement, prove_key, verify_key
+from condottiere.crypto.shares import DecryptionShare, make_share, verify_share
 from tests.crypto.test_deck import Table, deck_names
 
 SEATS, SIZE = 3, 12

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from crypto.errors import DecodeError, VerificationError
-from crypto.identity import Identity, PublicIdentity
+from condottiere.crypto.errors import DecodeError, VerificationError
+from condottiere.crypto.identity import Identity, PublicIdentity
 
 # RFC 8032 section 7.1, Ed25519 TEST 1, TEST 2, TEST 3: secret key, public key, message, signature.
 RFC8032_VECTORS = [

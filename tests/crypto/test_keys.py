@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crypto.context import Context
-from crypto.errors import DecodeError, VerificationError
-from crypto.group import L, is_point, mul_base, random_scalar, sub, sum_points
-from crypto.keys import KeyAnnouncement, generate_key, joint_key, prove_key, verify_key
+from condottiere.crypto.context import Context
+from condottiere.crypto.errors import DecodeError, VerificationError
+from condottiere.crypto.group import L, is_point, mul_base, random_scalar, sub, sum_points
+from condottiere.crypto.keys import KeyAnnouncement, generate_key, joint_key, prove_key, verify_key
 
 CTX = Context(b"table-7", 0, 0)
 

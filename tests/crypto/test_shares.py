@@ -8,11 +8,11 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from crypto.context import Context
-from crypto.elgamal import Ciphertext, encrypt
-from crypto.errors import DecodeError, VerificationError
-from crypto.group import L, hash_to_point, mul_base, random_scalar
-from crypto.shares import (
+from condottiere.crypto.context import Context
+from condottiere.crypto.elgamal import Ciphertext, encrypt
+from condottiere.crypto.errors import DecodeError, VerificationError
+from condottiere.crypto.group import L, hash_to_point, mul_base, random_scalar
+from condottiere.crypto.shares import (
     DecryptionShare,
     ShareCheck,
     make_share,

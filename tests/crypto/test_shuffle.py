@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crypto.context import Context
-from crypto.elgamal import Ciphertext, decrypt, trivial
-from crypto.errors import DecodeError, VerificationError
-from crypto.group import L, Point, hash_to_point, mul_base, random_scalar
-from crypto.shuffle import (
+from condottiere.crypto.context import Context
+from condottiere.crypto.elgamal import Ciphertext, decrypt, trivial
+from condottiere.crypto.errors import DecodeError, VerificationError
+from condottiere.crypto.group import L, Point, hash_to_point, mul_base, random_scalar
+from condottiere.crypto.shuffle import (
     ShuffleProof,
     random_permutation,
     shuffle,

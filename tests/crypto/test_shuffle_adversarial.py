@@ -14,11 +14,17 @@ from functools import cache
 
 import pytest
 
-from crypto.context import Context
-from crypto.elgamal import Ciphertext, encrypt, rerandomise, trivial
-from crypto.errors import DecodeError, VerificationError
-from crypto.group import BASE, Point, add, hash_to_point, mul_base, random_scalar
-from crypto.shuffle import ShuffleProof, prove_shuffle, shuffle, shuffle_with, verify_shuffle
+from condottiere.crypto.context import Context
+from condottiere.crypto.elgamal import Ciphertext, encrypt, rerandomise, trivial
+from condottiere.crypto.errors import DecodeError, VerificationError
+from condottiere.crypto.group import BASE, Point, add, hash_to_point, mul_base, random_scalar
+from condottiere.crypto.shuffle import (
+    ShuffleProof,
+    prove_shuffle,
+    shuffle,
+    shuffle_with,
+    verify_shuffle,
+)
 
 N = 8
 CHEATER = 3

@@ -7,7 +7,7 @@ import signal
 
 import pytest
 
-from crypto.workers import pool
+from condottiere.crypto.workers import pool
 
 
 def _square(x: int) -> int:

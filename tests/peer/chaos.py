@@ -22,8 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from engine import Game
-from peer.record import load, verify
+from condottiere.games.condottiere import Game
+from condottiere.peer.record import load, verify
 from tests.peer.processes import PeerProcess, Peers, peers_in
 
 GAME_SECONDS = 400

@@ -1,7 +1,7 @@
 """A cheating peer for tests, and the witnesses that judge it.
 
-A :class:`Cheat` is a :class:`~peer.driver.Table` that replaces one entry it publishes with a
-forged one (its :meth:`Cheat.forge` picks the entry and makes the forgery), or publishes a
+A :class:`Cheat` is a :class:`~condottiere.peer.driver.Table` that replaces one entry it publishes
+with a forged one (its :meth:`Cheat.forge` picks the entry and makes the forgery), or publishes a
 forgery when the test says so (:meth:`Cheat.publish_forged`). Every other seat is a
 :class:`Witness`: an honest table that records its game state just before and just after it
 judges a forged entry, so a test can check that nothing of a refused entry was applied.
@@ -24,12 +24,12 @@ from typing import Any
 
 from google.protobuf.message import Message
 
-from cli.peers import run_verify
+from condottiere.cli.peers import run_verify
+from condottiere.peer.controller import snapshot_of
+from condottiere.peer.driver import MemoryKeeper, Step, Table
+from condottiere.peer.entries import LogEntry, Reason, make_entry
+from condottiere.peer.record import export, load, verify
 from condottiere.v1 import log_pb2
-from peer.controller import snapshot_of
-from peer.driver import MemoryKeeper, Step, Table
-from peer.entries import LogEntry, Reason, make_entry
-from peer.record import export, load, verify
 from tests.peer.mutations import mutate_message
 from tests.peer.tables import Harness
 

@@ -76,7 +76,7 @@ class Peers:
     ) -> PeerProcess:
         """Start ``condottiere ARGS --data DATA`` (without ``--data`` unless ``store``), run
         by ``wrapper`` if given (e.g. ``ip netns exec NAME``, which keeps the PID)."""
-        command = [*wrapper, sys.executable, "-m", "cli.main", *args]
+        command = [*wrapper, sys.executable, "-m", "condottiere.cli.main", *args]
         if store:
             command += ["--data", str(data)]
         return self.start_program(command, data, args)

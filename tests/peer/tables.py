@@ -5,12 +5,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from bots import make_bot
-from crypto import Identity
-from peer.driver import MemoryKeeper, Table
-from peer.entries import LogEntry
-from peer.lobby import TableSpec
-from peer.logs import Suspicion
+from condottiere.bots import make_bot
+from condottiere.crypto import Identity
+from condottiere.peer.driver import MemoryKeeper, Table
+from condottiere.peer.entries import LogEntry
+from condottiere.peer.lobby import TableSpec
+from condottiere.peer.logs import Suspicion
 
 
 def spec(variant: str, seats: int, options: Sequence[str] = ()) -> TableSpec:

@@ -9,8 +9,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from peer.advert import MAX_TXT_BYTES, STAGES, Advert, BadAdvert, encode_txt, read_advert
-from peer.lobby import PROTOCOL
+from condottiere.peer.advert import (
+    MAX_TXT_BYTES,
+    STAGES,
+    Advert,
+    BadAdvert,
+    encode_txt,
+    read_advert,
+)
+from condottiere.peer.lobby import PROTOCOL
 
 FINGERPRINT = "1a2b-3c4d-5e6f-7a8b-9c0d"
 GOOD = Advert(PROTOCOL, "0f" * 16, "Friday", "condottiere", "zman", (), 4, 1, "lobby",

@@ -16,15 +16,15 @@ from typing import Any
 import pytest
 from google.protobuf.message import Message
 
-import crypto
-import peer.logs
+import condottiere.peer.logs
+from condottiere import crypto
+from condottiere.games.condottiere import Move, card_flow
+from condottiere.peer.coin import Flip
+from condottiere.peer.controller import snapshot_of
+from condottiere.peer.controller_service import update_of
+from condottiere.peer.driver import Table
+from condottiere.peer.entries import MAX_ENTRY_BYTES, LogEntry, Reason, make_entry, read_entry
 from condottiere.v1 import log_pb2
-from engine import Move, card_flow
-from peer.coin import Flip
-from peer.controller import snapshot_of
-from peer.controller_service import update_of
-from peer.driver import Table
-from peer.entries import MAX_ENTRY_BYTES, LogEntry, Reason, make_entry, read_entry
 from tests.peer.cheats import (
     Cheat,
     CheatHarness,
@@ -272,7 +272,7 @@ class ShufflesAnotherDeck(ShuffleCheat):
         assert deck.joint_key is not None
         start = deck._rounds[-1].steps[0]
         context = crypto.Context(deck.table, deck.round, deck.seat or 0)
-        cards, proof = crypto.shuffle(start, deck.joint_key, context)
+        cards, proof = condottiere.crypto.shuffle(start, deck.joint_key, context)
         return crypto.ShuffleStep(tuple(cards), proof).encode()
 
 
@@ -796,7 +796,7 @@ def test_an_entry_chained_to_another_predecessor_halts_every_peer(tmp_path: Path
 def test_a_seat_that_floods_its_log_is_stopped_at_the_same_entry_and_nothing_more_is_kept(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(peer.logs, "MAX_LOG_BYTES", 1 << 20)
+    monkeypatch.setattr(condottiere.peer.logs, "MAX_LOG_BYTES", 1 << 20)
     harness = CheatHarness("zman-duel", 2, Cheat, seat=1, seed=35)
     witness, cheater = harness.witnesses[0], harness.cheater
     before = state_of(witness)

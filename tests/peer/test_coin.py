@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import crypto
-from peer.coin import Abandoned, Flip, Settled, verdict
+from condottiere import crypto
+from condottiere.peer.coin import Abandoned, Flip, Settled, verdict
 
 TABLE = b"T" * 16
 

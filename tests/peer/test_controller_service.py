@@ -16,15 +16,15 @@ from typing import TypeVar
 import grpc
 import pytest
 
-from bots import GreedyBot
-from bots.player import play_seat
+from condottiere.bots import GreedyBot
+from condottiere.bots.player import play_seat
+from condottiere.peer.access import TOKEN_FILE
+from condottiere.peer.controller import Snapshot
+from condottiere.peer.controller_service import ADDRESS_FILE
+from condottiere.peer.lobby import TableSpec
+from condottiere.peer.node import Node
+from condottiere.peer.store import Store
 from condottiere.v1 import controller_pb2, controller_pb2_grpc
-from peer.access import TOKEN_FILE
-from peer.controller import Snapshot
-from peer.controller_service import ADDRESS_FILE
-from peer.lobby import TableSpec
-from peer.node import Node
-from peer.store import Store
 
 T = TypeVar("T")
 SECONDS = 60.0

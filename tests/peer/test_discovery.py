@@ -21,15 +21,24 @@ import grpc
 import pytest
 from zeroconf.asyncio import AsyncServiceInfo
 
+from condottiere.crypto import Identity
+from condottiere.peer.advert import SERVICE_TYPE, Advert, encode_txt
+from condottiere.peer.discovery import (
+    Advertiser,
+    Browser,
+    Lan,
+    Listing,
+    Sighting,
+    check_peer,
+    find,
+    listings,
+)
+from condottiere.peer.interfaces import Interface
+from condottiere.peer.lobby import PROTOCOL, TableSpec
+from condottiere.peer.node import JoinError, Node
+from condottiere.peer.service import SERVICE_NAME
+from condottiere.peer.store import Store
 from condottiere.v1 import peer_pb2
-from crypto import Identity
-from peer.advert import SERVICE_TYPE, Advert, encode_txt
-from peer.discovery import Advertiser, Browser, Lan, Listing, Sighting, check_peer, find, listings
-from peer.interfaces import Interface
-from peer.lobby import PROTOCOL, TableSpec
-from peer.node import JoinError, Node
-from peer.service import SERVICE_NAME
-from peer.store import Store
 
 LOOPBACK = Interface("lo", ("127.0.0.1",))
 SEEN_SECONDS = 10.0

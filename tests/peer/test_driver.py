@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-import crypto
+from condottiere import crypto
+from condottiere.games.condottiere import BattleResult, Game
+from condottiere.peer.driver import MemoryKeeper, Table
+from condottiere.peer.entries import LogEntry, Reason, make_entry
+from condottiere.peer.record import omniscient_record
 from condottiere.v1 import log_pb2
-from engine import BattleResult, Game
-from peer.driver import MemoryKeeper, Table
-from peer.entries import LogEntry, Reason, make_entry
-from peer.record import omniscient_record
 from tests.peer.tables import Harness
 
 EDITIONS = ["zman", "zman-classic", "zman-duel", "ffg", "eurogames"]

@@ -12,9 +12,8 @@ from google.protobuf.message import Message
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from condottiere.v1 import log_pb2
-from crypto import Identity
-from peer.entries import (
+from condottiere.crypto import Identity
+from condottiere.peer.entries import (
     FREE_KINDS,
     MAX_ENTRY_BYTES,
     LogEntry,
@@ -25,6 +24,7 @@ from peer.entries import (
     make_entry,
     read_entry,
 )
+from condottiere.v1 import log_pb2
 
 TABLE = b"T" * 16
 OTHER_TABLE = b"U" * 16

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from peer.interfaces import Interface, choose_default, local_interfaces, pick
+from condottiere.peer.interfaces import Interface, choose_default, local_interfaces, pick
 
 LOOPBACK = Interface("lo", ("127.0.0.1",))
 ETH = Interface("eth0", ("192.168.1.20", "192.168.7.3"))

@@ -7,11 +7,11 @@ import dataclasses
 import pytest
 from google.protobuf.message import Message
 
+from condottiere.crypto import Identity
+from condottiere.games.condottiere import GAME_NAME
+from condottiere.peer.entries import LogEntry, Reason, Rejection, make_entry
+from condottiere.peer.lobby import PROTOCOL, Lobby, TableSpec, check_text
 from condottiere.v1 import log_pb2
-from crypto import Identity
-from engine import GAME_NAME
-from peer.entries import LogEntry, Reason, Rejection, make_entry
-from peer.lobby import PROTOCOL, Lobby, TableSpec, check_text
 
 TABLE = b"T" * 16
 CREATOR = Identity.generate()

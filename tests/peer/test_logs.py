@@ -9,11 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import peer.logs
+import condottiere.peer.logs
+from condottiere.crypto import Identity
+from condottiere.peer.entries import LogEntry, Reason, Rejection, make_entry
+from condottiere.peer.logs import Logs, Suspicion
 from condottiere.v1 import log_pb2
-from crypto import Identity
-from peer.entries import LogEntry, Reason, Rejection, make_entry
-from peer.logs import Logs, Suspicion
 
 TABLE = b"T" * 16
 ALICE, BOB, CAROL = (Identity.generate() for _ in range(3))
@@ -259,7 +259,7 @@ def test_far_ahead_entries_over_the_held_limit_are_dropped_and_can_come_again(
     entries = log_of(ALICE, 8)
     size = len(entries[2].signed)
     assert all(len(e.signed) == size for e in entries[1:])
-    monkeypatch.setattr(peer.logs, "MAX_HELD_BYTES", 2 * size)
+    monkeypatch.setattr(condottiere.peer.logs, "MAX_HELD_BYTES", 2 * size)
     logs = Logs(TABLE)
     assert logs.add(entries[2]) == [] and logs.add(entries[3]) == []
     assert logs.add(entries[4]) == []  # over the limit: dropped, no error
@@ -273,7 +273,7 @@ def test_far_ahead_entries_over_the_held_limit_are_dropped_and_can_come_again(
 
 def test_held_limit_is_per_author(monkeypatch: pytest.MonkeyPatch) -> None:
     alice, bob = log_of(ALICE, 3), log_of(BOB, 3)
-    monkeypatch.setattr(peer.logs, "MAX_HELD_BYTES", len(alice[2].signed))
+    monkeypatch.setattr(condottiere.peer.logs, "MAX_HELD_BYTES", len(alice[2].signed))
     logs = Logs(TABLE)
     assert logs.add(alice[2]) == [] and logs.add(bob[2]) == []
     assert logs.add(alice[1]) == []  # dropped: Alice's buffer is full
@@ -284,7 +284,7 @@ def test_held_limit_is_per_author(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_copy_of_a_held_entry_does_not_count_twice(monkeypatch: pytest.MonkeyPatch) -> None:
     entries = log_of(ALICE, 4)
-    monkeypatch.setattr(peer.logs, "MAX_HELD_BYTES", 2 * len(entries[2].signed))
+    monkeypatch.setattr(condottiere.peer.logs, "MAX_HELD_BYTES", 2 * len(entries[2].signed))
     logs = Logs(TABLE)
     for _ in range(3):
         assert logs.add(entries[2]) == []

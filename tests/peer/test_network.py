@@ -14,8 +14,8 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
-from engine import Game
-from peer.record import load, verify
+from condottiere.games.condottiere import Game
+from condottiere.peer.record import load, verify
 from tests.peer.processes import PeerProcess, peers_in, start_table
 
 GAME_SECONDS = 240

@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from peer.lobby import TableSpec
-from peer.node import Node
-from peer.store import Store
+from condottiere.peer.lobby import TableSpec
+from condottiere.peer.node import Node
+from condottiere.peer.store import Store
 
 
 def test_a_change_is_published_before_any_later_one_even_while_subscribers_hold_the_lock(

@@ -9,13 +9,13 @@ import os
 import socket
 from pathlib import Path
 
-from peer.advert import Advert
-from peer.discovery import Advertiser, Browser, Lan, Listing
-from peer.interfaces import Interface
-from peer.lobby import PROTOCOL, TableSpec
-from peer.node import Node
-from peer.presence import Presence
-from peer.store import Store
+from condottiere.peer.advert import Advert
+from condottiere.peer.discovery import Advertiser, Browser, Lan, Listing
+from condottiere.peer.interfaces import Interface
+from condottiere.peer.lobby import PROTOCOL, TableSpec
+from condottiere.peer.node import Node
+from condottiere.peer.presence import Presence
+from condottiere.peer.store import Store
 
 LOOPBACK = Interface("lo", ("127.0.0.1",))
 SEEN_SECONDS = 10.0

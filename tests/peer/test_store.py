@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from condottiere.crypto import Identity
+from condottiere.peer.entries import LogEntry, make_entry
+from condottiere.peer.store import DATABASE, Store
 from condottiere.v1 import log_pb2
-from crypto import Identity
-from peer.entries import LogEntry, make_entry
-from peer.store import DATABASE, Store
 
 TABLE = b"T" * 16
 OTHER_TABLE = b"U" * 16
@@ -269,8 +269,8 @@ KILLED_WRITER = textwrap.dedent(
     """
     import json, os, sys
     from pathlib import Path
-    from peer.entries import read_entry
-    from peer.store import Store
+    from condottiere.peer.entries import read_entry
+    from condottiere.peer.store import Store
 
     job = json.loads(sys.stdin.read())
     store = Store(Path(job["folder"]))

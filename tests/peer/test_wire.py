@@ -13,14 +13,20 @@ from pathlib import Path
 import grpc
 import pytest
 
+from condottiere.crypto import Identity
+from condottiere.peer.entries import MAX_ENTRY_BYTES, make_entry
+from condottiere.peer.limits import (
+    CALL_BURST,
+    JUNK_BURST,
+    JUNK_PER_SECOND,
+    MAX_CLAIMED,
+    MAX_REQUEST_BYTES,
+)
+from condottiere.peer.lobby import PROTOCOL, TableSpec
+from condottiere.peer.node import Node
+from condottiere.peer.service import SERVICE_NAME
+from condottiere.peer.store import Store
 from condottiere.v1 import log_pb2, peer_pb2
-from crypto import Identity
-from peer.entries import MAX_ENTRY_BYTES, make_entry
-from peer.limits import CALL_BURST, JUNK_BURST, JUNK_PER_SECOND, MAX_CLAIMED, MAX_REQUEST_BYTES
-from peer.lobby import PROTOCOL, TableSpec
-from peer.node import Node
-from peer.service import SERVICE_NAME
-from peer.store import Store
 from tests.peer.wire import (
     HostilePeer,
     fingerprint,

@@ -21,13 +21,13 @@ from typing import Any
 import grpc
 from google.protobuf.message import Message
 
+from condottiere.crypto import Identity
+from condottiere.peer.entries import MAX_ENTRY_BYTES, LogEntry, Rejection, read_entry
+from condottiere.peer.lobby import PROTOCOL, TableSpec
+from condottiere.peer.node import SERVER_OPTIONS, Node
+from condottiere.peer.service import SERVICE_NAME
+from condottiere.peer.store import Store
 from condottiere.v1 import log_pb2, peer_pb2
-from crypto import Identity
-from peer.entries import MAX_ENTRY_BYTES, LogEntry, Rejection, read_entry
-from peer.lobby import PROTOCOL, TableSpec
-from peer.node import SERVER_OPTIONS, Node
-from peer.service import SERVICE_NAME
-from peer.store import Store
 from tests.peer.cheats import state_of
 from tests.peer.mutations import mutate_bytes, mutate_message, random_bytes
 

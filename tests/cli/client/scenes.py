@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import time
 
-from cli.client.model import TableModel
-from engine import Game
-from peer.controller import Player, Snapshot, Waiting, snapshot_of
-from peer.driver import Halt, TableEvent
+from condottiere.cli.client.model import TableModel
+from condottiere.games.condottiere import Game
+from condottiere.peer.controller import Player, Snapshot, Waiting, snapshot_of
+from condottiere.peer.driver import Halt, TableEvent
 from tests.peer.tables import Harness
 
 NAMES = ("ada", "bob", "cyd", "dan", "eve", "fay")

@@ -17,8 +17,8 @@ from prompt_toolkit.layout.screen import Screen, WritePosition
 from prompt_toolkit.output import DummyOutput
 from prompt_toolkit.utils import get_cwidth
 
-from cli.client.layout import build_layout
-from cli.client.model import TableModel
+from condottiere.cli.client.layout import build_layout
+from condottiere.cli.client.model import TableModel
 
 
 def draw(application: Application[Any], width: int = 80, height: int = 24) -> list[str]:

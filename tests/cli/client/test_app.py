@@ -13,14 +13,14 @@ from pathlib import Path
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from bots import GreedyBot
-from bots.player import play_seat
-from cli.client.app import ClientApp, Outcome
-from cli.client.model import TableModel
-from peer.controller import Snapshot
-from peer.lobby import TableSpec
-from peer.node import Node
-from peer.store import Store
+from condottiere.bots import GreedyBot
+from condottiere.bots.player import play_seat
+from condottiere.cli.client.app import ClientApp, Outcome
+from condottiere.cli.client.model import TableModel
+from condottiere.peer.controller import Snapshot
+from condottiere.peer.lobby import TableSpec
+from condottiere.peer.node import Node
+from condottiere.peer.store import Store
 from tests.cli.client.screen import draw
 
 WAIT_SECONDS = 120.0

@@ -6,16 +6,16 @@ from __future__ import annotations
 
 import pytest
 
-from bots import GreedyBot, play_out
-from cli.client.model import TableModel, Tone
+from condottiere.bots import GreedyBot, play_out
+from condottiere.cli.client.model import TableModel, Tone
+from condottiere.crypto import Identity
+from condottiere.games.condottiere import REGIONS, Game
+from condottiere.games.condottiere.board import ADJACENT, connected_groups
+from condottiere.peer.controller import snapshot_of
+from condottiere.peer.driver import Halt, MemoryKeeper, Table, TableEvent
+from condottiere.peer.entries import LogEntry, Reason, make_entry
+from condottiere.peer.lobby import TableSpec
 from condottiere.v1 import log_pb2
-from crypto import Identity
-from engine import REGIONS, Game
-from engine.board import ADJACENT, connected_groups
-from peer.controller import snapshot_of
-from peer.driver import Halt, MemoryKeeper, Table, TableEvent
-from peer.entries import LogEntry, Reason, make_entry
-from peer.lobby import TableSpec
 from tests.cli.client.scenes import model_of_game, model_of_table, snapshot_of_game
 from tests.peer.tables import Harness
 

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from cli.client.views import MAP_WIDTH
-from engine import REGIONS
-from peer.record import load, verify
+from condottiere.cli.client.views import MAP_WIDTH
+from condottiere.games.condottiere import REGIONS
+from condottiere.peer.record import load, verify
 from tests.cli.client.terminal import Terminal, describe
 
 GAME_SECONDS = 400
@@ -50,7 +50,7 @@ def test_a_whole_game_against_a_bot_in_a_real_terminal(tmp_path: Path) -> None:
     terminal = Terminal(f"condottiere-test-{os.getpid()}-{uuid.uuid4().hex[:8]}", tmp_path)
     command = [  # as a user runs it: no interface chosen (a table of bots stays on loopback)
         "env", "-u", "CONDOTTIERE_INTERFACE",
-        sys.executable, "-m", "cli.main", "play", "--edition", "zman", "--seats", "2",
+        sys.executable, "-m", "condottiere.cli.main", "play", "--edition", "zman", "--seats", "2",
         "--bots", "greedy", "--player", "ada", "--seed", "5", "--data", str(tmp_path / "ada"),
     ]  # fmt: skip
     try:

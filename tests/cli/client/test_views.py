@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from bots import GreedyBot, play_out
-from cli.client.views import (
+from condottiere.bots import GreedyBot, play_out
+from condottiere.cli.client.views import (
     MAP_WIDTH,
     board_lines,
     hand_lines,
@@ -16,10 +16,10 @@ from cli.client.views import (
     rows_lines,
     status_line,
 )
-from engine import REGIONS, Game
-from engine.cards import card_name
-from engine.summary import rules_summary
-from peer.driver import TableEvent
+from condottiere.games.condottiere import REGIONS, Game
+from condottiere.games.condottiere.cards import card_name
+from condottiere.games.condottiere.summary import rules_summary
+from condottiere.peer.driver import TableEvent
 from tests.cli.client.scenes import model_of_game
 from tests.cli.client.screen import cells, screen_of
 

@@ -10,9 +10,9 @@ from itertools import permutations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine import Choice, Deal, Game, SeededChance
-from engine.cards import sort_cards
-from tests.engine.playout import cards_on_table, whole_deck
+from condottiere.games.condottiere import Choice, Deal, Game, SeededChance
+from condottiere.games.condottiere.cards import sort_cards
+from tests.games.condottiere.playout import cards_on_table, whole_deck
 
 PILE = sort_cards(["1", "2", "2", "3", "5", "10", "spy", "heroine", "winter", "bishop", "drummer"])
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.cards import CARD_ORDER, FLAT_BONUS, MERCENARY_VALUE
+from condottiere.games.condottiere.cards import CARD_ORDER, FLAT_BONUS, MERCENARY_VALUE
 
 __all__ = ["Step", "breakdown", "highest_mercenary", "strength", "strengths"]
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine import CARDS, EDITIONS
-from engine.cards import card_name
-from engine.summary import rules_summary
+from condottiere.games.condottiere import CARDS, EDITIONS
+from condottiere.games.condottiere.cards import card_name
+from condottiere.games.condottiere.summary import rules_summary
 
 
 @pytest.mark.parametrize("edition", sorted(EDITIONS))

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine.cards import card_name
-from engine.editions import EDITIONS, Edition
+from condottiere.games.condottiere.cards import card_name
+from condottiere.games.condottiere.editions import EDITIONS, Edition
 
 __all__ = ["rules_summary"]
 

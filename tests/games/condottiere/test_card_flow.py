@@ -8,8 +8,8 @@ from collections import Counter
 
 import pytest
 
-from engine import Game, Move, card_flow
-from tests.engine.playout import TABLES, whole_deck
+from condottiere.games.condottiere import Game, Move, card_flow
+from tests.games.condottiere.playout import TABLES, whole_deck
 
 
 def _hand_after(before: Counter[str], move: Move) -> Counter[str]:

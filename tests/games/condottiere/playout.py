@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from engine import EDITIONS, Game
+from condottiere.games.condottiere import EDITIONS, Game
 
 TABLES: list[tuple[str, int, tuple[str, ...]]] = [
     (name, players, options)

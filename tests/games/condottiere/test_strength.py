@@ -6,8 +6,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.cards import CARD_ORDER
-from engine.strength import highest_mercenary, strength, strengths
+from condottiere.games.condottiere.cards import CARD_ORDER
+from condottiere.games.condottiere.strength import highest_mercenary, strength, strengths
 
 rows_of_a_battle = st.lists(st.lists(st.sampled_from(sorted(CARD_ORDER)), max_size=8), max_size=6)
 seasons = st.sampled_from([None, "winter", "spring"])

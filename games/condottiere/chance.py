@@ -24,47 +24,10 @@ import hashlib
 import sys
 from array import array
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+from condottiere.games.interface import ChanceNode, Choice, Deal, Draw
 
 __all__ = ["ChanceNode", "Choice", "Deal", "Draw", "SeededChance"]
-
-
-@dataclass(frozen=True, slots=True)
-class Deal:
-    """``count`` cards from the top of the draw pile to ``seat``."""
-
-    seat: int
-    count: int
-
-
-@dataclass(frozen=True, slots=True)
-class Choice:
-    """A fair random choice of one of ``seats``; ``purpose`` says what it decides."""
-
-    seats: tuple[int, ...]
-    purpose: str
-
-
-ChanceNode = Deal | Choice
-
-
-@dataclass(frozen=True, slots=True)
-class Draw:
-    """Where a pending :class:`Deal` takes its cards from, for a dealer outside the rules.
-
-    Draw pile ``pile`` is re-formed (shuffled afresh) at each ``epoch``; the deal takes
-    positions ``start`` to ``start + deal.count - 1`` of that epoch's order.
-    """
-
-    deal: Deal
-    pile: int
-    epoch: int
-    start: int
-
-    @property
-    def positions(self) -> range:
-        """The positions of the epoch's order this deal takes."""
-        return range(self.start, self.start + self.deal.count)
 
 
 class SeededChance:

@@ -13,7 +13,7 @@ Move(verb='play', card='scarecrow', target='5', target_seat=2)
 >>> Move.parse("play 7")
 Traceback (most recent call last):
 ...
-engine.moves.InvalidMoveError: there is no card called '7'
+condottiere.games.interface.InvalidMoveError: there is no card called '7'
 """
 
 from __future__ import annotations
@@ -21,24 +21,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.board import region_named
-from engine.cards import CARD_ORDER, MERCENARY_VALUE
+from condottiere.games.condottiere.board import region_named
+from condottiere.games.condottiere.cards import CARD_ORDER, MERCENARY_VALUE
+from condottiere.games.interface import CardFlow, IllegalMoveError, InvalidMoveError, MoveError
 
 __all__ = ["CardFlow", "IllegalMoveError", "InvalidMoveError", "Move", "MoveError", "card_flow"]
 
 VERBS = ("battle", "cede", "play", "pass", "favor", "discard", "keep", "retain")
-
-
-class MoveError(ValueError):
-    """A move that cannot be played; the message says why in a player's words."""
-
-
-class InvalidMoveError(MoveError):
-    """Text that is not a move at all."""
-
-
-class IllegalMoveError(MoveError):
-    """A well-formed move that is not legal now."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,26 +79,6 @@ class Move:
     def parse(cls, text: str) -> Move:
         """The move ``text`` spells (any case and spacing); :class:`InvalidMoveError` if none."""
         return _parse(" ".join(text.lower().split()))
-
-
-@dataclass(frozen=True, slots=True)
-class CardFlow:
-    """What a move does to the cards of the mover's hand, for a dealer that tracks each card.
-
-    A mental-poker dealer must know which cards of a hand a move shows (each is revealed)
-    and where every card goes; the rules, not the dealer, know that.
-    """
-
-    played: tuple[str, ...] = ()
-    """Cards that leave the hand face up (to the table)."""
-    shown: tuple[str, ...] = ()
-    """Cards shown face up that stay in the hand."""
-    whole_hand: bool = False
-    """The whole hand is shown and leaves it."""
-    rest_returned: bool = False
-    """Every card of the hand not ``shown`` leaves it face down, unseen."""
-    taken: tuple[str, ...] = ()
-    """Face-up cards that come from the table into the hand."""
 
 
 def card_flow(move: Move) -> CardFlow:

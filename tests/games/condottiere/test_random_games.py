@@ -10,9 +10,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import EDITIONS, Game, Move
-from engine.cards import MERCENARIES
-from tests.engine.playout import TABLES, cards_on_table, play_randomly, public_state, whole_deck
+from condottiere.games.condottiere import EDITIONS, Game, Move
+from condottiere.games.condottiere.cards import MERCENARIES
+from tests.games.condottiere.playout import (
+    TABLES,
+    cards_on_table,
+    play_randomly,
+    public_state,
+    whole_deck,
+)
 
 
 def _check_step(game: Game) -> None:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Game
-from tests.engine.conftest import (
+from condottiere.games.condottiere import Game
+from tests.games.condottiere.conftest import (
     ALL_EDITIONS,
     BATTLE_REGION,
     FAVOR_BISHOP_EDITIONS,

@@ -8,8 +8,9 @@ A game is a state machine. It is always in one phase:
 ``favor``          the seat that played a Bishop places the Favor marker
 ``discard``        after a battle, seats holding cards decide to ``discard`` or ``keep``
 ``retain``         FFG: the last seat with cards keeps up to two of them
-``chance``         waiting to be told a chance outcome (see :mod:`engine.chance`)
-``over``           ``winners`` holds the winning seats (empty for a drawn duel)
+``chance``         waiting to be told a chance outcome (see
+:mod:`condottiere.games.condottiere.chance`) ``over``           ``winners`` holds the winning seats
+(empty for a drawn duel)
 =================  =====================================================================
 
 Chance never happens inside the rules: :attr:`Game.chance` names the node the game
@@ -39,8 +40,8 @@ from functools import cache, lru_cache
 from itertools import chain, compress, repeat
 from typing import Any, NamedTuple, TypeVar
 
-from engine.board import REGIONS, largest_group, region_named
-from engine.cards import (
+from condottiere.games.condottiere.board import REGIONS, largest_group, region_named
+from condottiere.games.condottiere.cards import (
     CARD_ORDER,
     CARDS,
     MERCENARIES,
@@ -49,10 +50,24 @@ from engine.cards import (
     card_name,
     sort_cards,
 )
-from engine.chance import ChanceNode, Choice, Deal, Draw, SeededChance
-from engine.editions import EDITIONS, Edition
-from engine.moves import IllegalMoveError, InvalidMoveError, Move
-from engine.strength import Step, breakdown, highest_mercenary, strength, strengths
+from condottiere.games.condottiere.chance import ChanceNode, Choice, Deal, Draw, SeededChance
+from condottiere.games.condottiere.editions import EDITIONS, Edition
+from condottiere.games.condottiere.moves import (
+    CardFlow,
+    IllegalMoveError,
+    InvalidMoveError,
+    Move,
+    card_flow,
+)
+from condottiere.games.condottiere.outcome import outcome_of
+from condottiere.games.condottiere.strength import (
+    Step,
+    breakdown,
+    highest_mercenary,
+    strength,
+    strengths,
+)
+from condottiere.games.interface import Outcome, SeatToMove, Waiting
 
 __all__ = ["BattleResult", "Game", "SeatView"]
 
@@ -475,6 +490,28 @@ class Game:
     def choices_made(self) -> int:
         """How many fair random choices have been resolved; the next one has this index."""
         return self._choices_made
+
+    @property
+    def waiting(self) -> Waiting:
+        """What the game waits for next: a chance node, a seat's move, or None once over."""
+        if self.chance is not None:
+            return self.chance
+        return None if self._to_act is None else SeatToMove(self._to_act)
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """Who won and how, once the game is over (see :mod:`.outcome`)."""
+        return outcome_of(self)
+
+    @staticmethod
+    def parse_move(text: str) -> Move:
+        """The move ``text`` spells (:meth:`Move.parse`)."""
+        return Move.parse(text)
+
+    @staticmethod
+    def card_flow(move: Move) -> CardFlow:
+        """What ``move`` does to the mover's hidden cards (:func:`.moves.card_flow`)."""
+        return card_flow(move)
 
     @property
     def decks(self) -> tuple[tuple[str, ...], ...]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from engine import Game, Move
+from condottiere.games.condottiere import Game, Move
 
 ALL_EDITIONS = ("zman", "zman-classic", "zman-duel", "ffg", "eurogames")
 BOARD_EDITIONS = ("zman", "zman-classic", "ffg", "eurogames")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.board import REGIONS, TEXT_MAP
+from condottiere.games.condottiere.board import REGIONS, TEXT_MAP
 
 
 def test_the_text_map_places_every_region_without_overlap_even_framed_and_marked() -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine import REGIONS, Game
+from condottiere.games.condottiere import REGIONS, Game
 
 
 def _moves(game: Game) -> set[str]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine import REGIONS, Game
+from condottiere.games.condottiere import REGIONS, Game
 
 
 def test_the_last_free_region_is_fought_over_without_a_question() -> None:

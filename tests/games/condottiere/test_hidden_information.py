@@ -7,8 +7,8 @@ from itertools import pairwise
 
 import pytest
 
-from engine import Choice, Game, IllegalMoveError
-from tests.engine.playout import TABLES, feed, public_state
+from condottiere.games.condottiere import Choice, Game, IllegalMoveError
+from tests.games.condottiere.playout import TABLES, feed, public_state
 
 
 def _lockstep(edition: str, players: int, options: tuple[str, ...], seed: int) -> None:

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import Game
-from tests.engine.playout import TABLES, cards_on_table, public_state, whole_deck
+from condottiere.games.condottiere import Game
+from tests.games.condottiere.playout import TABLES, cards_on_table, public_state, whole_deck
 
 
 def game_after(table: tuple[str, int, tuple[str, ...]], seed: int, moves: int) -> Game:

@@ -1,18 +1,18 @@
 """The rules of Condottiere, for every edition: pure, deterministic, no I/O, no clock,
 no randomness of its own.
 
->>> from engine import Game
+>>> from condottiere.games.condottiere import Game
 >>> g = Game.new("zman-duel", players=2, seed=3)
 >>> g.phase, len(g.hand(0)), len(g.hand(1))
 ('battle', 8, 8)
 """
 
-from engine.board import ADJACENT, REGIONS
-from engine.cards import CARDS
-from engine.chance import ChanceNode, Choice, Deal, Draw, SeededChance
-from engine.editions import EDITIONS, OPTIONS, Edition, Victory
-from engine.game import BattleResult, Game, SeatView
-from engine.moves import (
+from condottiere.games.condottiere.board import ADJACENT, REGIONS
+from condottiere.games.condottiere.cards import CARDS
+from condottiere.games.condottiere.chance import ChanceNode, Choice, Deal, Draw, SeededChance
+from condottiere.games.condottiere.editions import EDITIONS, OPTIONS, Edition, Victory
+from condottiere.games.condottiere.game import BattleResult, Game, SeatView
+from condottiere.games.condottiere.moves import (
     CardFlow,
     IllegalMoveError,
     InvalidMoveError,
@@ -20,7 +20,7 @@ from engine.moves import (
     MoveError,
     card_flow,
 )
-from engine.strength import Step
+from condottiere.games.condottiere.strength import Step
 
 GAME_NAME = "condottiere"
 """The game these rules are, as a table names it on the network."""

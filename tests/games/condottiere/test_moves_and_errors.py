@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-import engine
-from engine import Game, IllegalMoveError, InvalidMoveError, Move
-from tests.engine.conftest import ALL_EDITIONS, battle, play
+import condottiere.games.condottiere
+from condottiere.games.condottiere import Game, IllegalMoveError, InvalidMoveError, Move
+from tests.games.condottiere.conftest import ALL_EDITIONS, battle, play
 
 NOT_MOVES = {  # text -> a word the message must repeat back to the player
     "fly Roma": "fly",
@@ -212,7 +212,7 @@ def assert_round_trips(move: Move) -> None:
     text = str(move)
     assert Move.parse(text) == move
     assert Move.parse(text.upper()) == move
-    assert eval(repr(move), vars(engine)) == move
+    assert eval(repr(move), vars(condottiere.games.condottiere)) == move
 
 
 @pytest.mark.parametrize("edition", ALL_EDITIONS)

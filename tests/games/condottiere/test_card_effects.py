@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Game, IllegalMoveError
-from tests.engine.conftest import (
+from condottiere.games.condottiere import Game, IllegalMoveError
+from tests.games.condottiere.conftest import (
     ALL_EDITIONS,
     BATTLE_ENDER,
     BATTLE_REGION,

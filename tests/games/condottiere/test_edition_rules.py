@@ -10,8 +10,15 @@ from collections import Counter
 
 import pytest
 
-from engine import EDITIONS, REGIONS, Game, IllegalMoveError, InvalidMoveError, Move
-from tests.engine.conftest import (
+from condottiere.games.condottiere import (
+    EDITIONS,
+    REGIONS,
+    Game,
+    IllegalMoveError,
+    InvalidMoveError,
+    Move,
+)
+from tests.games.condottiere.conftest import (
     ALL_EDITIONS,
     BATTLE_REGION,
     BOARD_EDITIONS,

@@ -1,0 +1,346 @@
+"""The game interface: what the platform (peer, dealer, record, client shell, bot harness)
+may ask of a game, and nothing more.
+
+In OpenSpiel's shape: a game is made for one seat (it knows that seat's hand), for a
+spectator (it knows no hand) or omnisciently (offline: tests, bots' simulations, the audit
+of a record); it says what it waits for next (:class:`SeatToMove`, or a chance event the
+platform resolves: a :class:`Deal` of cards or a fair :class:`Choice` of a seat); it lists
+the legal moves and plays one with the cards it shows; it tells the dealer what a move does
+to the hidden cards (:class:`CardFlow`); it gives its decks as card lists; it says who won
+and how (:class:`Outcome`); it tells a move and its consequences in words (:class:`Told`);
+and it gives a seat's view as a structured value (and as the per-game part of the
+controller's wire ``View``).
+
+A game is a :class:`GameRules` value registered under the name a table definition's
+``game`` field carries (:mod:`condottiere.games.registry`). The platform never imports a
+game's module: it holds a :class:`GameRules` and the :class:`GameState` values it makes.
+
+>>> Deal(seat=1, count=3), Choice((0, 2), "first battle marker")
+(Deal(seat=1, count=3), Choice(seats=(0, 2), purpose='first battle marker'))
+>>> Draw(Deal(0, 3), pile=0, epoch=1, start=10).positions
+range(10, 13)
+>>> TableRules("condottiere", "zman", 4, ("cede",))
+TableRules(game='condottiere', variant='zman', seats=4, options=('cede',))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Protocol, Self, TypeVar
+
+from google.protobuf.message import Message
+
+__all__ = [
+    "CardFlow",
+    "ChanceNode",
+    "Choice",
+    "Deal",
+    "Draw",
+    "GameRules",
+    "GameState",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "MoveError",
+    "Outcome",
+    "OutcomeKind",
+    "SeatToMove",
+    "SeatView",
+    "TableRules",
+    "Told",
+    "Variant",
+    "Waiting",
+]
+
+
+class MoveError(ValueError):
+    """A move that cannot be played; the message says why in a player's words."""
+
+
+class InvalidMoveError(MoveError):
+    """Text that is not a move at all."""
+
+
+class IllegalMoveError(MoveError):
+    """A well-formed move that is not legal now."""
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """Chance: ``count`` cards from the top of a draw pile go to ``seat``."""
+
+    seat: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """Chance: a fair random choice of one of ``seats``; ``purpose`` says what it decides."""
+
+    seats: tuple[int, ...]
+    purpose: str
+
+
+ChanceNode = Deal | Choice
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Where a pending :class:`Deal` takes its cards from, for a dealer outside the rules.
+
+    Draw pile ``pile`` is re-formed (shuffled afresh) at each ``epoch``; the deal takes
+    positions ``start`` to ``start + deal.count - 1`` of that epoch's order.
+    """
+
+    deal: Deal
+    pile: int
+    epoch: int
+    start: int
+
+    @property
+    def positions(self) -> range:
+        """The positions of the epoch's order this deal takes."""
+        return range(self.start, self.start + self.deal.count)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatToMove:
+    """The game waits for a move from ``seat``."""
+
+    seat: int
+
+
+Waiting = ChanceNode | SeatToMove | None
+"""What a game waits for next: chance, a seat's move, or nothing (the game is over)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CardFlow:
+    """What a move does to the cards of the mover's hand, for a dealer that tracks each card.
+
+    A mental-poker dealer must know which cards of a hand a move shows (each is revealed)
+    and where every card goes; the rules, not the dealer, know that.
+    """
+
+    played: tuple[str, ...] = ()
+    """Cards that leave the hand face up (to the table)."""
+    shown: tuple[str, ...] = ()
+    """Cards shown face up that stay in the hand."""
+    whole_hand: bool = False
+    """The whole hand is shown and leaves it."""
+    rest_returned: bool = False
+    """Every card of the hand not ``shown`` leaves it face down, unseen."""
+    taken: tuple[str, ...] = ()
+    """Face-up cards that come from the table into the hand."""
+
+
+class OutcomeKind(Enum):
+    """How a game ended."""
+
+    VICTORY = "victory"
+    """One seat won."""
+    SHARED = "shared"
+    """Several seats share the victory."""
+    DRAW = "draw"
+    """Nobody won."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """Who won a finished game, and how, in words (``how`` names no seat: a screen puts
+    its own names to ``winners``)."""
+
+    kind: OutcomeKind
+    winners: tuple[int, ...]
+    how: str
+
+
+@dataclass(frozen=True, slots=True)
+class Told:
+    """One sentence of a move's narration: the move itself, or one of its consequences (a
+    battle won, a region taken, the game over). ``seat`` is the seat it is about."""
+
+    text: str
+    seat: int | None = None
+    consequence: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TableRules:
+    """What a table's definition says about the game: which game, which variant (edition),
+    how many seats, which house-rule options."""
+
+    game: str
+    variant: str
+    seats: int
+    options: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """One variant of a game (Condottiere's editions), as a lobby offers it."""
+
+    name: str
+    title: str
+    min_seats: int
+    max_seats: int
+    default_seats: int
+
+
+class SeatView(Protocol):
+    """The part of every game's seat view the platform reads; a game's own view type adds
+    its public state and the seat's hand."""
+
+    @property
+    def seat(self) -> int: ...
+
+    @property
+    def to_act(self) -> int | None: ...
+
+    @property
+    def legal_moves(self) -> tuple[Hashable, ...]: ...
+
+
+MoveT = TypeVar("MoveT", bound=Hashable)
+
+
+class GameState(Protocol[MoveT]):
+    """A game under way, as one seat, a spectator or an omniscient table knows it."""
+
+    @property
+    def players(self) -> int: ...
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat that must move now; None while chance is pending and once it is over."""
+        ...
+
+    @property
+    def waiting(self) -> Waiting:
+        """What the game waits for next."""
+        ...
+
+    @property
+    def moves_played(self) -> int:
+        """Moves played so far: the same count on every peer."""
+        ...
+
+    @property
+    def choices_made(self) -> int:
+        """Fair choices resolved so far; the next one has this index."""
+        ...
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """Who won and how, once the game is over; None before."""
+        ...
+
+    @property
+    def decks(self) -> tuple[tuple[str, ...], ...]:
+        """Every card of each physical deck, in a fixed order (the dealer's card lists)."""
+        ...
+
+    def pending_draws(self) -> tuple[Draw, ...]:
+        """Where the pending deal (and the deals queued behind it) take their cards from."""
+        ...
+
+    def hand_size(self, seat: int) -> int: ...
+
+    def legal_moves(self) -> Sequence[MoveT]: ...
+
+    def parse_move(self, text: str) -> MoveT:
+        """The move ``text`` spells; :class:`InvalidMoveError` if none."""
+        ...
+
+    def card_flow(self, move: MoveT) -> CardFlow:
+        """What ``move`` does to the mover's hidden cards."""
+        ...
+
+    def play(self, move: MoveT, *, reveal: Sequence[str] | None = None) -> None:
+        """Play ``move`` for :attr:`to_act`; ``reveal`` names the cards a move shows that
+        this table could not see before (a hand shown face up). Raises
+        :class:`IllegalMoveError` and changes nothing when the move is not legal."""
+        ...
+
+    def resolve(self, outcome: Sequence[str] | int | None) -> None:
+        """Resolve the pending chance node: the cards dealt (None: hidden from this table)
+        or the seat chosen."""
+        ...
+
+    def copy(self) -> Self: ...
+
+    def record(self) -> dict[str, Any]:
+        """The game as JSON-serialisable data (setup and every event)."""
+        ...
+
+    def view(self, seat: int) -> SeatView:
+        """What ``seat`` may know (this table must know ``seat``'s hand)."""
+        ...
+
+
+class GameRules(Protocol):
+    """A game, as the registry holds it: everything the platform needs to host it."""
+
+    @property
+    def name(self) -> str:
+        """The name a table definition's ``game`` field carries."""
+        ...
+
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def variants(self) -> Mapping[str, Variant]: ...
+
+    @property
+    def default_variant(self) -> str: ...
+
+    @property
+    def options(self) -> Mapping[str, str]:
+        """House-rule options, by name, with what each does."""
+        ...
+
+    def check(self, table: TableRules) -> None:
+        """Nothing if the game can be played so; ValueError saying why not."""
+        ...
+
+    def for_seat(self, table: TableRules, seat: int) -> GameState[Any]:
+        """The game as ``seat`` knows it: its own hand only."""
+        ...
+
+    def for_spectator(self, table: TableRules) -> GameState[Any]:
+        """The game as a spectator knows it: no hand."""
+        ...
+
+    def omniscient(self, table: TableRules) -> GameState[Any]:
+        """The game knowing every card (chance answered by :meth:`GameState.resolve`)."""
+        ...
+
+    def offline(self, table: TableRules, seed: int) -> GameState[Any]:
+        """An omniscient game whose chance is answered from ``seed`` (demo, tournaments)."""
+        ...
+
+    def replay(self, record: Mapping[str, Any]) -> GameState[Any]:
+        """The game a record (:meth:`GameState.record`) rebuilds."""
+        ...
+
+    def narrate(
+        self,
+        before: GameState[Any],
+        after: GameState[Any],
+        move: Any,
+        shown: Sequence[str],
+        names: Sequence[str],
+    ) -> tuple[Told, ...]:
+        """``move`` (played on ``before``, giving ``after``, showing ``shown``) and its
+        consequences in words, each seat called by ``names``."""
+        ...
+
+    def view_message(self, view: SeatView) -> Message:
+        """A seat's view as the game's part of the controller's wire ``View``."""
+        ...
+
+    def summary(self, table: TableRules) -> tuple[str, ...]:
+        """The rules of the table in a few sentences (the client's help)."""
+        ...

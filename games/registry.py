@@ -1,0 +1,44 @@
+"""The registry of games: a table definition's ``game`` field names one of them.
+
+Each game is found by name and loaded only when asked for, so the platform never imports a
+game's module itself.
+
+>>> game_named("condottiere").title
+'Condottiere'
+>>> GAMES[DEFAULT_GAME]
+'condottiere.games.condottiere.plugin:RULES'
+>>> game_named("chess")
+Traceback (most recent call last):
+...
+ValueError: no game called 'chess' (this peer plays: condottiere)
+"""
+
+from __future__ import annotations
+
+import importlib
+from functools import cache
+from typing import cast
+
+from condottiere.games.interface import GameRules
+
+__all__ = ["DEFAULT_GAME", "GAMES", "game_named"]
+
+GAMES: dict[str, str] = {
+    "condottiere": "condottiere.games.condottiere.plugin:RULES",
+}
+"""Each game's name, and where its :class:`GameRules` value is (``module:attribute``)."""
+
+DEFAULT_GAME = "condottiere"
+
+
+@cache
+def game_named(name: str) -> GameRules:
+    """The game registered as ``name``; ValueError if there is none."""
+    where = GAMES.get(name)
+    if where is None:
+        raise ValueError(f"no game called {name!r} (this peer plays: {', '.join(GAMES)})")
+    module, attribute = where.split(":")
+    rules = getattr(importlib.import_module(module), attribute)
+    if rules.name != name:
+        raise ValueError(f"{where} is the game {rules.name!r}, not {name!r}")
+    return cast(GameRules, rules)
