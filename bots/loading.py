@@ -14,8 +14,7 @@ mistake (no such file, an import that fails, no such class, a bot without ``choo
 >>> load_strategy("condottiere.bots.greedy:Greedy", seed=3)
 Traceback (most recent call last):
 ...
-condottiere.bots.loading.StrategyError: module 'condottiere.bots.greedy' has no 'Greedy' (it has:
-GreedyBot, Outcome)
+condottiere.bots.loading.StrategyError: module 'condottiere.bots.greedy' has no 'Greedy' (it ...
 """
 
 from __future__ import annotations
