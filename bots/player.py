@@ -1,10 +1,10 @@
 """A strategy playing a seat at a networked table, through the seat's controller.
 
-The strategy gets a copy of the seat's own engine (``Game.observe``: other hands are only
+The strategy gets a copy of the seat's own game (``GameRules.for_seat``: other hands are only
 counts), exactly what the seat may see, and answers with a move. A strategy that raises,
-takes longer than its time limit or answers with something the engine refuses does not stall
-the table: one line of the log says what went wrong and where, and a safe move is played
-instead (``pass`` when passing is legal, else the first legal move).
+takes longer than its time limit or answers with something the rules refuse does not stall
+the table: one line of the log says what went wrong and where, and the game's safe move is
+played instead (``GameRules.safe_move``: in Condottiere, ``pass`` when passing is legal).
 
 The strategy thinks on a thread of its own, one move at a time: a strategy still busy with an
 earlier move when the next one is due is not asked again (the safe move is played), and a
@@ -19,21 +19,16 @@ import threading
 import traceback
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from condottiere.bots.strategy import Strategy
-from condottiere.games.condottiere import Game, Move
+from condottiere.games import GameState, game_named
 from condottiere.peer.controller import Controller, Snapshot
 
-__all__ = ["DEFAULT_TIME_LIMIT", "play_seat", "safe_move"]
+__all__ = ["DEFAULT_TIME_LIMIT", "play_seat"]
 
 DEFAULT_TIME_LIMIT = 10.0
 """Seconds a strategy may think about one move."""
-
-
-def safe_move(legal: tuple[Move, ...] | list[Move]) -> Move:
-    """``pass`` when it is legal, else the first legal move."""
-    passing = Move("pass")
-    return passing if passing in legal else legal[0]
 
 
 async def play_seat(
@@ -60,8 +55,8 @@ async def play_seat(
             reason = await controller.submit(str(move))
             if reason is None:
                 continue
-            trouble = f"chose {move}, which the engine refuses: {reason}"
-        fallback = safe_move(snapshot.view.legal_moves)
+            trouble = f"chose {move}, which the rules refuse: {reason}"
+        fallback = game_named(snapshot.game).safe_move(snapshot.view.legal_moves)
         log(f"{strategy.name} (seat {snapshot.seat}) {trouble}; playing {fallback} instead")
         reason = await controller.submit(str(fallback))
         if reason is not None:
@@ -77,8 +72,9 @@ class _Thinker:
         self._time_limit = time_limit
         self._thread: threading.Thread | None = None
 
-    async def choose(self, game: Game, seat: int) -> tuple[Move | None, str]:
-        """The strategy's move, or None and what went wrong (in words that follow its name)."""
+    async def choose(self, game: Any, seat: int) -> tuple[Any, str]:
+        """The strategy's move, or None and what went wrong (in words that follow its name).
+        ``game`` is the table's game of its own type (a strategy reads what its game offers)."""
         if self._thread is not None and self._thread.is_alive():
             return None, "is still thinking about an earlier move"
         loop = asyncio.get_running_loop()
@@ -105,7 +101,7 @@ class _Thinker:
         if not returned:
             assert isinstance(value, BaseException)
             return None, f"raised {_where(value)}"
-        return _as_move(value)
+        return _as_move(game, value)
 
 
 def _where(exc: BaseException) -> str:
@@ -118,12 +114,17 @@ def _where(exc: BaseException) -> str:
     return text
 
 
-def _as_move(value: object) -> tuple[Move | None, str]:
-    if isinstance(value, Move):
-        return value, ""
+def _as_move(game: GameState[Any], value: object) -> tuple[Any, str]:
+    """The move a strategy answered (a move, or its text), or None and why not."""
     if isinstance(value, str):
         try:
-            return Move.parse(value), ""
+            return game.parse_move(value), ""
         except ValueError as exc:
             return None, f"answered {value!r}, which is not a move: {exc}"
-    return None, f"answered {value!r}, which is not a move"
+    try:
+        move = game.parse_move(str(value))
+    except ValueError:
+        move = None
+    if move is None or move != value:
+        return None, f"answered {value!r}, which is not a move"
+    return move, ""

@@ -59,8 +59,7 @@ def decode_point(data: bytes) -> Point:
     >>> decode_point(bytes(32))
     Traceback (most recent call last):
     ...
-    condottiere.crypto.errors.DecodeError: not a canonical encoding of a point of the prime-order
-    subgroup
+    condottiere.crypto.errors.DecodeError: not a canonical encoding of a point of the ...
     """
     try:
         return _group_decode_point(data)

@@ -7,7 +7,8 @@ of a record); it says what it waits for next (:class:`SeatToMove`, or a chance e
 platform resolves: a :class:`Deal` of cards or a fair :class:`Choice` of a seat); it lists
 the legal moves and plays one with the cards it shows; it tells the dealer what a move does
 to the hidden cards (:class:`CardFlow`); it gives its decks as card lists; it says who won
-and how (:class:`Outcome`); it tells a move and its consequences in words (:class:`Told`);
+and how (:class:`Outcome`); it tells a move and its consequences in words (:class:`Told`
+sentences: one narration for the log, the client, the demo, replays and the bots);
 and it gives a seat's view as a structured value (and as the per-game part of the
 controller's wire ``View``).
 
@@ -49,6 +50,7 @@ __all__ = [
     "SeatView",
     "TableRules",
     "Told",
+    "ToldKind",
     "Variant",
     "Waiting",
 ]
@@ -156,14 +158,26 @@ class Outcome:
     how: str
 
 
+class ToldKind(Enum):
+    """What a sentence of a narration tells."""
+
+    MOVE = "move"
+    """The move itself."""
+    RESULT = "result"
+    """A contest the move decided (a battle won or lost)."""
+    CHANGE = "change"
+    """Anything else the move changed (a region taken, a marker moved, a new battle)."""
+    DETAIL = "detail"
+    """The figures behind a result (each seat's strength, step by step)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Told:
-    """One sentence of a move's narration: the move itself, or one of its consequences (a
-    battle won, a region taken, the game over). ``seat`` is the seat it is about."""
+    """One sentence of a move's narration; ``seat`` is the seat it is about (None: none)."""
 
+    kind: ToldKind
     text: str
     seat: int | None = None
-    consequence: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,6 +208,11 @@ class SeatView(Protocol):
 
     @property
     def seat(self) -> int: ...
+
+    @property
+    def phase(self) -> str:
+        """The game's own name for what happens now (e.g. ``battle``)."""
+        ...
 
     @property
     def to_act(self) -> int | None: ...
@@ -343,4 +362,18 @@ class GameRules(Protocol):
 
     def summary(self, table: TableRules) -> tuple[str, ...]:
         """The rules of the table in a few sentences (the client's help)."""
+        ...
+
+    def safe_move(self, legal: Sequence[Any]) -> Any:
+        """Of ``legal`` (not empty), the move that risks least: what a seat plays for a bot
+        that failed to choose."""
+        ...
+
+    def hand_words(self, view: SeatView) -> str:
+        """The seat's hand in a player's words (a plain-text screen)."""
+        ...
+
+    @property
+    def move_examples(self) -> tuple[str, ...]:
+        """A few moves in the game's notation, to show how moves are written."""
         ...

@@ -10,7 +10,7 @@ game's module itself.
 >>> game_named("chess")
 Traceback (most recent call last):
 ...
-ValueError: no game called 'chess' (this peer plays: condottiere)
+ValueError: this peer plays condottiere, not 'chess'
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def game_named(name: str) -> GameRules:
     """The game registered as ``name``; ValueError if there is none."""
     where = GAMES.get(name)
     if where is None:
-        raise ValueError(f"no game called {name!r} (this peer plays: {', '.join(GAMES)})")
+        raise ValueError(f"this peer plays {', '.join(GAMES)}, not {name!r}")
     module, attribute = where.split(":")
     rules = getattr(importlib.import_module(module), attribute)
     if rules.name != name:

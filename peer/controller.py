@@ -14,11 +14,10 @@ import contextlib
 import functools
 from collections.abc import AsyncGenerator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from condottiere.crypto import PublicIdentity
-from condottiere.games.condottiere import Game, SeatView
-from condottiere.games.condottiere import Step as StrengthStep
+from condottiere.games import GameState, Outcome, SeatView
 from condottiere.peer.driver import Halt, Refusal, Table, TableEvent
 
 if TYPE_CHECKING:
@@ -55,6 +54,8 @@ class Snapshot:
     """Everything a seat's owner may know of its table at one moment."""
 
     table_name: str
+    game: str
+    """The table's game (a name of :data:`condottiere.games.GAMES`)."""
     variant: str
     seats: int
     seat: int | None
@@ -62,16 +63,21 @@ class Snapshot:
     stage: str
     """``lobby``, ``dealing`` (keys, shuffles and deals), ``playing``, ``over`` or ``halted``."""
     view: SeatView | None
+    """The seat's view, of the game's own type (None before the deal, and for a watcher)."""
     waiting: Waiting | None
     progress: tuple[int, int] | None
     halt: Halt | None
     refusals: tuple[Refusal, ...]
-    winners: tuple[int, ...]
+    outcome: Outcome | None
+    """Who won and how, once the game is over."""
     audited: bool
     record_hash: str
     step: int
-    breakdowns: tuple[tuple[StrengthStep, ...], ...] = ()
-    """Each seat's strength step by step (``Game.breakdown``), once the cards are dealt."""
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The winning seats; empty until the game is over (and for a draw)."""
+        return () if self.outcome is None else self.outcome.winners
 
     @property
     def final(self) -> bool:
@@ -116,7 +122,7 @@ def snapshot_of(table: Table, since: float) -> Snapshot:
         stage = "halted"
     elif game is None:
         stage = "lobby" if step is not None and step.kind in ("seating", "ready") else "dealing"
-    elif game.phase == "over":
+    elif game.outcome is not None:
         stage = "over"
     else:
         stage = "dealing" if step is not None and step.kind in ("shuffle", "shares") else "playing"
@@ -125,6 +131,7 @@ def snapshot_of(table: Table, since: float) -> Snapshot:
         view = game.view(table.seat)
     return Snapshot(
         table_name=table.spec.name,
+        game=table.spec.game,
         variant=table.spec.variant,
         seats=table.spec.seats,
         seat=table.seat,
@@ -135,11 +142,10 @@ def snapshot_of(table: Table, since: float) -> Snapshot:
         progress=table.progress(),
         halt=table.halt,
         refusals=tuple(table.refusals),
-        winners=() if game is None else game.winners,
+        outcome=None if game is None else game.outcome,
         audited=table.cards is not None,
-        record_hash=table.record_hash() if game is not None and game.phase == "over" else "",
+        record_hash=table.record_hash() if stage == "over" else "",
         step=0 if step is None else step.number,
-        breakdowns=() if game is None else tuple(map(game.breakdown, range(game.players))),
     )
 
 
@@ -192,8 +198,8 @@ class Controller:
         failed = {a: e for a, e in self._node.link_errors.items() if a not in connected}
         return {**dict.fromkeys(connected), **failed}
 
-    async def game(self) -> Game | None:
-        """A copy of this seat's own engine (what a bot may look at), or None before the deal."""
+    async def game(self) -> GameState[Any] | None:
+        """A copy of this seat's own game (what a bot may look at), or None before the deal."""
         return await self._node.call(
             lambda table: None if table.game is None else table.game.copy()
         )

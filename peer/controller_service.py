@@ -20,8 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import grpc
 
-from condottiere.games.condottiere import SeatView
-from condottiere.games.condottiere import Step as StrengthStep
+from condottiere.games import SeatView, game_named
 from condottiere.peer.access import TOKEN_FILE, carries_token, owner_token
 from condottiere.peer.controller import Controller, Snapshot
 from condottiere.peer.driver import Refusal, TableEvent
@@ -53,6 +52,8 @@ def update_of(
     """The ``Update`` message of ``snapshot`` with ``events`` and ``refusals`` (those new to
     its stream); ``now`` is ``time.monotonic()``, to say how long the table has waited."""
     update = controller_pb2.Update(
+        controller=controller_pb2.CONTROLLER_VERSION_CURRENT,
+        game=snapshot.game,
         table_name=snapshot.table_name,
         variant=snapshot.variant,
         seats=snapshot.seats,
@@ -101,40 +102,29 @@ def update_of(
             )
         )
     if snapshot.view is not None:
-        update.view.CopyFrom(_view_of(snapshot.view, snapshot.breakdowns))
+        update.view.CopyFrom(_view_of(snapshot, snapshot.view))
     return update
 
 
-def _view_of(view: SeatView, breakdowns: Sequence[Sequence[StrengthStep]]) -> controller_pb2.View:
-    rows = [
-        controller_pb2.Row(
-            cards=row,
-            hand_size=view.hand_sizes[seat],
-            passed=seat in view.passed,
-            strength=view.strengths[seat],
-            breakdown=[
-                controller_pb2.StrengthStep(label=step.label, total=step.total)
-                for step in (breakdowns[seat] if breakdowns else ())
-            ],
-        )
-        for seat, row in enumerate(view.rows)
-    ]
-    return controller_pb2.View(
-        phase=view.phase,
+def _view_of(snapshot: Snapshot, view: SeatView) -> controller_pb2.View:
+    """The game-neutral envelope of ``view``, with the game's own part in its oneof field
+    named after the game."""
+    message = controller_pb2.View(
+        game=snapshot.game,
+        seat=view.seat,
+        phase=str(view.phase),
         to_act=_seat(view.to_act),
         legal_moves=[str(move) for move in view.legal_moves],
-        hand=view.hand,
-        rows=rows,
-        control=view.control,
-        favor=view.favor or "",
-        battle_region=view.battle_region or "",
-        battle_marker=view.battle_marker,
-        season=view.season or "",
-        discard_pile=view.discard_pile,
-        draw_pile_sizes=view.draw_pile_sizes,
-        out_of_game=view.out_of_game,
-        battles_won=view.battles_won,
     )
+    outcome = snapshot.outcome
+    if outcome is not None:
+        message.outcome.CopyFrom(
+            controller_pb2.Outcome(
+                kind=outcome.kind.value, winners=outcome.winners, how=outcome.how
+            )
+        )
+    getattr(message, snapshot.game).CopyFrom(game_named(snapshot.game).view_message(view))
+    return message
 
 
 class ControllerService(controller_pb2_grpc.ControllerServicer):

@@ -1,8 +1,8 @@
-"""The dealer: the engine's deals answered by mental-poker decks, and every card followed.
+"""The dealer: the game's deals answered by mental-poker decks, and every card followed.
 
-One :class:`crypto.Deck` per physical deck of the game (``Game.decks``). The engine says
-where each deal takes its cards (``Game.pending_draws``: a pile, an epoch, positions) and
-what each move does to the mover's hand (``engine.card_flow``); the dealer maps that onto
+One :class:`crypto.Deck` per physical deck of the game (``GameState.decks``). The game says
+where each deal takes its cards (``GameState.pending_draws``: a pile, an epoch, positions)
+and what each move does to the mover's hand (``GameState.card_flow``); the dealer maps that onto
 deck slots ``(deck, Slot(round, position))``:
 
 - a deal gives the owner the slots at those positions of the pile's current round;
@@ -36,7 +36,7 @@ from condottiere.crypto import (
     decode_scalar,
     encode_scalar,
 )
-from condottiere.games.condottiere import CardFlow, Draw
+from condottiere.games import CardFlow, Draw
 from condottiere.peer.entries import Reason, Rejection
 from condottiere.v1 import log_pb2
 

@@ -47,18 +47,16 @@ from google.protobuf.message import Message
 
 from condottiere import crypto
 from condottiere.crypto import Identity
-from condottiere.games.condottiere import (
-    BattleResult,
+from condottiere.games import (
     Choice,
     Deal,
     Draw,
-    Game,
+    GameState,
     IllegalMoveError,
     InvalidMoveError,
-    Move,
-    card_flow,
+    SeatToMove,
+    ToldKind,
 )
-from condottiere.games.condottiere.cards import card_name
 from condottiere.peer.coin import Abandoned, Flip, Settled, verdict
 from condottiere.peer.dealer import Card, Dealer
 from condottiere.peer.entries import (
@@ -166,7 +164,9 @@ class TableEvent:
     """Something that happened at the table, in players' words."""
 
     kind: str
-    """``join seated ready shuffle deal coin move battle chat leave refused halt over audit``"""
+    """``join seated ready shuffle deal coin move result change chat leave refused halt over
+    audit``: ``move``, ``result`` and ``change`` are the game's narration of a move
+    (:class:`~condottiere.games.ToldKind`)."""
     text: str
     seat: int | None = None
 
@@ -210,7 +210,9 @@ class Table:
         self.lobby = Lobby(definition)
         self.spec = self.lobby.spec
         self.step: Step | None = Step(2, "seating", (self.lobby.creator,))
-        self.game: Game | None = None
+        self.rules = self.spec.game_rules
+        """The game this table plays (through the game interface only)."""
+        self.game: GameState[Any] | None = None
         self.dealer: Dealer | None = None
         self.halt: Halt | None = None
         self.refusals: list[Refusal] = []
@@ -242,6 +244,7 @@ class Table:
         """Seats this peer closed a coin attempt without the reveal of (blamed, see
         :mod:`condottiere.peer.coin`)."""
         self._consumed: set[bytes] = set()
+        self._deck_lists: tuple[tuple[str, ...], ...] | None = None
         self._restoring = True  # the definition is kept by whoever made or received it
         self._add(definition)
         self._restoring = False
@@ -428,9 +431,9 @@ class Table:
         self._want_ready = True
         self._advance()
 
-    def submit(self, text: str | Move) -> str | None:
-        """Play a move for this seat; None when it is published, else why not (nothing
-        changes then)."""
+    def submit(self, text: str) -> str | None:
+        """Play a move for this seat (its text, or the game's move value); None when it is
+        published, else why not (nothing changes then)."""
         step, game, dealer = self.step, self.game, self.dealer
         if self.halt is not None:
             return f"the table has stopped: {self.halt.detail}"
@@ -439,14 +442,14 @@ class Table:
         if step.authors != (self.me,) or self._pending(self.me, step) is not None:
             return f"it is not your turn: the table waits for {self.who(step.authors[0])}"
         try:
-            move = text if isinstance(text, Move) else Move.parse(text)
+            move = game.parse_move(str(text))
             if move not in game.legal_moves():
-                game.copy().play(move)  # raises the engine's reason, on a copy
+                game.copy().play(move)  # raises the rules' reason, on a copy
         except (InvalidMoveError, IllegalMoveError) as exc:
             return str(exc)
         self._publish(
             log_pb2.MovePlayed(
-                turn=game.moves_played, move=str(move), cards=dealer.show(card_flow(move))
+                turn=game.moves_played, move=str(move), cards=dealer.show(game.card_flow(move))
             ),
             step.number,
         )
@@ -807,7 +810,7 @@ class Table:
                 return None
             move = moves[0]
             return log_pb2.MovePlayed(
-                turn=game.moves_played, move=str(move), cards=dealer.show(card_flow(move))
+                turn=game.moves_played, move=str(move), cards=dealer.show(game.card_flow(move))
             )
         if kind == "audit":
             return log_pb2.AuditReveal(secrets=Dealer.encode_secrets(dealer.secrets()))
@@ -836,7 +839,9 @@ class Table:
         return self.dealer
 
     def _decks(self) -> tuple[tuple[str, ...], ...]:
-        return Game.spectate(self.spec.header()).decks
+        if self._deck_lists is None:
+            self._deck_lists = self.rules.for_spectator(self.spec.rules).decks
+        return self._deck_lists
 
     def _check(self, step: Step, author: bytes, entry: LogEntry) -> None:
         """Check (and apply, for one-author steps) ``author``'s answer to ``step``."""
@@ -906,9 +911,11 @@ class Table:
         elif step.kind == "keys":
             dealer = self._own_dealer()
             dealer.accept_keys([list(step.answers[a].body.announcements) for a in self.seating])
-            header = self.spec.header()
+            table = self.spec.rules
             self.game = (
-                Game.spectate(header) if self.seat is None else Game.observe(header, self.seat)
+                self.rules.for_spectator(table)
+                if self.seat is None
+                else self.rules.for_seat(table, self.seat)
             )
             self._next_game_step()
         elif step.kind == "shuffle":
@@ -935,18 +942,18 @@ class Table:
         assert game is not None and dealer is not None
         while True:
             sizes = [game.hand_size(seat) for seat in range(self.spec.seats)]
-            if game.phase == "over":
-                winners = ", ".join(self.who(self.seating[s]) for s in game.winners)
-                self._say("over", f"the game is over: {winners or 'nobody'} won")
+            waiting = game.waiting
+            if waiting is None:
+                self._say("over", self._ending())
                 self._next_step("audit", self.seating)
                 return
-            if isinstance(game.chance, Choice):
-                node = game.chance
+            if isinstance(waiting, Choice):
+                node = waiting
                 seats = tuple(range(self.spec.seats))
                 flip = Flip(game.choices_made, 0, node.purpose, node.seats, seats)
                 self._next_step("coin_commit", self._seat_authors(seats), flip=flip)
                 return
-            if isinstance(game.chance, Deal):
+            if isinstance(waiting, Deal):
                 draws = game.pending_draws()
                 dealer.sync(draws, sizes)
                 for draw in draws:
@@ -960,10 +967,19 @@ class Table:
                     return
                 self._deal(draws)
                 continue
+            assert isinstance(waiting, SeatToMove)
             dealer.check_hands(sizes)
-            assert game.to_act is not None
-            self._next_step("move", self._seat_authors([game.to_act]))
+            self._next_step("move", self._seat_authors([waiting.seat]))
             return
+
+    def _ending(self) -> str:
+        """The game's outcome in players' words."""
+        assert self.game is not None and self.game.outcome is not None
+        outcome = self.game.outcome
+        winners = " and ".join(self.who(self.seating[s]) for s in outcome.winners)
+        if not winners:
+            return f"the game is over: nobody won ({outcome.how})"
+        return f"the game is over: {winners} won ({outcome.how})"
 
     def _deal(self, draws: Sequence[Draw]) -> None:
         game, dealer = self.game, self.dealer
@@ -984,12 +1000,12 @@ class Table:
         if body.turn != game.moves_played:
             raise Rejection(Reason.UNEXPECTED, f"a move for turn {game.moves_played} is awaited")
         try:
-            move = Move.parse(body.move)
+            move = game.parse_move(body.move)
         except InvalidMoveError as exc:
             raise Rejection(Reason.ILLEGAL, str(exc)) from None
-        flow = card_flow(move)
+        flow = game.card_flow(move)
         showing = dealer.check_shown(seat, flow, body.cards)
-        battle = game.last_battle
+        before = game.copy()
         try:
             game.play(move, reveal=showing.names if flow.whole_hand else None)
         except IllegalMoveError as exc:
@@ -997,53 +1013,10 @@ class Table:
         dealer.apply(showing, flow)
         if self.on_move is not None:
             self.on_move(game.moves_played - 1)
-        self._say("move", self._narrate(seat, move, showing.names), seat)
-        if game.last_battle is not battle and game.last_battle is not None:
-            self._say("battle", self._battle_outcome(game.last_battle), game.last_battle.winner)
-
-    def _narrate(self, seat: int, move: Move, shown: Sequence[str]) -> str:
-        who = self.who(self.seating[seat])
-        if move.verb == "play":
-            text = f"{who} plays {card_name(str(move.card))}"
-            if move.target is not None:
-                text += f", taking back a {card_name(move.target)}"
-            return text
-        if move.verb == "discard":
-            return f"{who} discards their hand: {', '.join(map(card_name, shown)) or 'nothing'}"
-        words = {
-            "pass": "passes",
-            "keep": "keeps their hand",
-            "cede": "hands the battle marker on",
-        }
-        if move.verb in words:
-            return f"{who} {words[move.verb]}"
-        if move.verb == "battle":
-            return f"{who} opens a battle in {move.region}"
-        if move.verb == "favor":
-            return f"{who} places the Favor on {move.region or 'no region'}"
-        return f"{who} retains {', '.join(map(card_name, move.cards)) or 'nothing'}"
-
-    def _battle_outcome(self, result: BattleResult) -> str:
-        """How a battle ended, with every seat's strength."""
-        where = "the battle" if result.region is None else f"the battle for {result.region}"
-        if result.ended_by == "bishop":
-            return f"the Bishop ends {where}: nobody wins it"
-        if not result.cards_played:
-            return f"nobody played a card in {where}: nobody wins it"
-        ended = "" if result.ended_by == "passes" else f"; a {card_name(result.ended_by)} ended it"
-        strengths = dict(enumerate(result.strengths))
-        if result.winner is None:
-            best = max(strengths.values())
-            tied = " and ".join(
-                self.who(self.seating[s]) for s, v in strengths.items() if v == best
-            )
-            return f"nobody wins {where}: {tied} tie at {best}{ended}"
-        winner = strengths.pop(result.winner)
-        others = ", ".join(f"{self.who(self.seating[s])} {v}" for s, v in strengths.items())
-        return (
-            f"{self.who(self.seating[result.winner])} wins {where} with {winner}"
-            f" (against {others}){ended}"
-        )
+        names = [self.who(author) for author in self.seating]
+        for told in self.rules.narrate(before, game, move, showing.names, names):
+            if told.kind is not ToldKind.DETAIL:
+                self._say(told.kind.value, told.text, told.seat)
 
     # ------------------------------------------------------------------ coins
 

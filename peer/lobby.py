@@ -1,7 +1,8 @@
 """The lobby: the table's definition, the joins, the seating and who is ready.
 
-A table is created by the first entry of its creator's log (``TableDefinition``): the game,
-its variant (the engine's edition), the number of seats, house-rule options and a name. A
+A table is created by the first entry of its creator's log (``TableDefinition``): the game
+(a name the registry knows, :mod:`condottiere.games`), its variant (for Condottiere, the
+edition), the number of seats, house-rule options and a name. A
 peer that wants to play publishes ``Join`` as the first entry of its own log. The creator
 seats the first joiners it hears of, in one ``Seating`` entry (seat i is the i-th author),
 and from then on has no more authority than any other seat: every seated author publishes
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from condottiere.games.condottiere import EDITIONS, GAME_NAME, Game
+from condottiere.games import DEFAULT_GAME, GameRules, TableRules, game_named
 from condottiere.peer.entries import LogEntry, Reason, Rejection
 from condottiere.v1 import log_pb2
 
@@ -51,21 +52,21 @@ class TableSpec:
     name: str
     player: str
     address: str
-    game: str = GAME_NAME
+    game: str = DEFAULT_GAME
 
-    def header(self) -> dict[str, object]:
-        """The engine's record header for this table."""
-        return {"edition": self.variant, "players": self.seats, "options": list(self.options)}
+    @property
+    def rules(self) -> TableRules:
+        """What the definition says about the game (for the game's :class:`GameRules`)."""
+        return TableRules(self.game, self.variant, self.seats, self.options)
+
+    @property
+    def game_rules(self) -> GameRules:
+        """The game this table plays (ValueError if this peer does not know it)."""
+        return game_named(self.game)
 
     def check(self) -> TableSpec:
-        """This spec, if the engine can play it; ValueError saying why not."""
-        if self.game != GAME_NAME:
-            raise ValueError(f"this peer plays {GAME_NAME}, not {self.game!r}")
-        if self.variant not in EDITIONS:
-            raise ValueError(f"unknown edition {self.variant!r}")
-        if list(self.options) != sorted(set(self.options)):
-            raise ValueError("options are listed once each, in order")
-        Game.spectate(self.header())
+        """This spec, if this peer can play it; ValueError saying why not."""
+        self.game_rules.check(self.rules)
         check_text(self.name, "a table name")
         check_text(self.player, "a player name")
         if len(self.address) > MAX_ADDRESS:

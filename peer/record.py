@@ -4,7 +4,7 @@
 ``condottiere verify`` folds them again as a peer with no seat would: every signature, every
 chain, every proof, every move against the rules; with the seats' audit secrets, every card
 of the game is decrypted and checked against what was shown of it, and the game is replayed
-by the offline engine with every hand known. The verdict says plainly whether the game was
+by the game's omniscient rules with every hand known. The verdict says plainly whether the game was
 fair and, if not, who cheated where.
 """
 
@@ -18,7 +18,7 @@ from typing import Any
 from google.protobuf.message import DecodeError
 
 from condottiere.crypto import Identity
-from condottiere.games.condottiere import Choice, Game
+from condottiere.games import Choice
 from condottiere.peer.driver import Halt, MemoryKeeper, Refusal, Table
 from condottiere.peer.entries import LogEntry, Rejection, read_entry
 from condottiere.v1 import log_pb2
@@ -61,8 +61,8 @@ class Verdict:
     unreadable: tuple[str, ...]
     """Entries that are not signed entries of this table (nobody can be blamed for them)."""
     replayed: dict[str, Any] | None
-    """The game's record with every hand known, replayed by the offline engine (when every
-    seat revealed its secrets)."""
+    """The game's record with every hand known, replayed by the game's omniscient rules
+    (when every seat revealed its secrets)."""
 
     @property
     def halt(self) -> Halt | None:
@@ -74,7 +74,7 @@ class Verdict:
 
     @property
     def finished(self) -> bool:
-        return self.table.game is not None and self.table.game.phase == "over"
+        return self.table.game is not None and self.table.game.outcome is not None
 
     @property
     def fair(self) -> bool:
@@ -103,9 +103,12 @@ class Verdict:
         if self.halt is not None:
             kind = "CHEAT" if self.halt.cheat else "STOPPED"
             lines.append(f"{kind}: {self.halt.detail}")
-        if self.finished:
-            winners = ", ".join(table.who(table.seating[s]) for s in table.game.winners)  # type: ignore[union-attr]
-            lines.append(f"the game was played to its end: {winners or 'nobody'} won")
+        outcome = None if table.game is None else table.game.outcome
+        if outcome is not None:
+            winners = " and ".join(table.who(table.seating[s]) for s in outcome.winners)
+            lines.append(
+                f"the game was played to its end: {winners or 'nobody'} won ({outcome.how})"
+            )
         elif self.halt is None:
             lines.append("the game is not finished")
         if self.finished and table.cards is None and self.halt is None:
@@ -142,12 +145,13 @@ def verify(signed_entries: Sequence[bytes]) -> Verdict:
 
 
 def omniscient_record(table: Table) -> dict[str, Any]:
-    """The game's record with every dealt card named (from the audit), replayed through
-    ``Game.replay``: the offline engine rebuilds the same game."""
+    """The game's record with every dealt card named (from the audit), replayed by the
+    game's omniscient rules: they rebuild the same game."""
     game, dealer, cards = table.game, table.dealer, table.cards
     if game is None or dealer is None or cards is None:
         raise ValueError("the game has no audit yet")
-    full = Game(table.spec.header())
+    rules = table.rules
+    full = rules.omniscient(table.spec.rules)
     deals = iter(dealer.dealt)
     moves = 0
     for event in game.record()["events"]:
@@ -155,16 +159,17 @@ def omniscient_record(table: Table) -> dict[str, Any]:
         if kind == "deal":
             full.resolve([cards[card] for card in next(deals)])
         elif kind == "choice":
-            assert isinstance(full.chance, Choice)
+            if not isinstance(full.waiting, Choice):
+                raise ValueError(f"the record does not replay at {event}")
             full.resolve(event[3])
         else:
             moves += 1
+            # else the omniscient rules played this move by themselves: a forced one, that
+            # only the seats' own views had to ask for
             if full.moves_played < moves:
-                full.play(event[2])
-            elif event[2] != "keep":  # only a forced keep is played by the engine itself
-                raise ValueError(f"the record does not replay at {event}")
+                full.play(full.parse_move(event[2]))
     record = full.record()
-    replayed = Game.replay(record)
-    if replayed.winners != game.winners:
-        raise ValueError("the replayed game has other winners")
+    replayed = rules.replay(record)
+    if replayed.outcome != game.outcome:
+        raise ValueError("the replayed game has another outcome")
     return record

@@ -143,6 +143,8 @@ class SeatView:
     battles_won: tuple[int, ...]
     winners: tuple[int, ...]
     legal_moves: tuple[Move, ...]
+    breakdowns: tuple[tuple[Step, ...], ...] = ()
+    """Each seat's strength step by step (:meth:`Game.breakdown`), in seat order."""
 
 
 _BattleEnd = tuple[
@@ -625,6 +627,7 @@ class Game:
             battles_won=self.battles_won,
             winners=self._winners,
             legal_moves=tuple(self.legal_moves()) if self._to_act == seat else (),
+            breakdowns=tuple(map(self.breakdown, range(self.players))),
         )
 
     def record(self) -> dict[str, Any]:

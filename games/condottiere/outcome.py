@@ -3,7 +3,7 @@
 >>> from condottiere.games.condottiere import Game
 >>> g = Game.setup("zman", players=2, hands=[["10"], ["1"]], control={"Milano": 0,
 ...     "Torino": 0}, first=0, seed=0)
->>> g.play("battle Genova"); g.play("play 10"); g.play("pass"); g.play("pass")
+>>> g.play("battle Genova"); g.play("play 10"); g.play("pass")
 >>> outcome_of(g)
 Outcome(kind=<OutcomeKind.VICTORY: 'victory'>, winners=(0,), how='3 connected regions')
 """

@@ -72,7 +72,7 @@ def test_bots_that_raise_sleep_past_their_time_limit_or_answer_garbage_do_not_st
     expect(sleeping, r"sleeping \(seat \d\) is still thinking about an earlier move; playing")
     expect(garbage, r"garbage \(seat \d\) answered 42, which is not a move; playing")
     expect(garbage, r"garbage \(seat \d\) answered 'fly to the moon', which is not a move: ")
-    expect(garbage, r"garbage \(seat \d\) chose retain 10 heroine, which the engine refuses: ")
+    expect(garbage, r"garbage \(seat \d\) chose retain 10 heroine, which the rules refuse: ")
     assert not any(FALLBACK.search(line) for line in greedy.lines), greedy.output()
 
 

@@ -8,6 +8,7 @@ import pytest
 from google.protobuf.message import Message
 
 from condottiere.crypto import Identity
+from condottiere.games import TableRules
 from condottiere.games.condottiere import GAME_NAME
 from condottiere.peer.entries import LogEntry, Reason, Rejection, make_entry
 from condottiere.peer.lobby import PROTOCOL, Lobby, TableSpec, check_text
@@ -88,9 +89,10 @@ def test_spec_round_trips_through_its_definition_body(spec: TableSpec) -> None:
     assert spec.check() is spec
 
 
-def test_header_is_what_the_engine_needs() -> None:
+def test_the_rules_of_a_spec_are_what_its_game_needs() -> None:
     spec = spec_of(variant="ffg", seats=4, options=("cede",))
-    assert spec.header() == {"edition": "ffg", "players": 4, "options": ["cede"]}
+    assert spec.rules == TableRules("condottiere", "ffg", 4, ("cede",))
+    assert spec.game_rules.name == "condottiere"
 
 
 @pytest.mark.parametrize("variant", ["", "zman2", "ZMAN", "condottiere"])

@@ -12,9 +12,11 @@ peer's token, is refused with UNAUTHENTICATED.
 """
 
 from collections import abc as _abc
+from condottiere.v1 import game_condottiere_pb2 as _game_condottiere_pb2
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 import builtins as _builtins
 import sys
 import typing as _typing
@@ -25,6 +27,24 @@ else:
     from typing_extensions import TypeAlias as _TypeAlias, Never as _Never
 
 DESCRIPTOR: _descriptor.FileDescriptor
+
+class _ControllerVersion:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _ControllerVersionEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ControllerVersion.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    CONTROLLER_VERSION_UNSPECIFIED: _ControllerVersion.ValueType  # 0
+    CONTROLLER_VERSION_CURRENT: _ControllerVersion.ValueType  # 2
+    """2: `View` became a game-neutral envelope with a per-game part (`View.condottiere`)."""
+
+class ControllerVersion(_ControllerVersion, metaclass=_ControllerVersionEnumTypeWrapper):
+    """The version of this service; a program checks `Update.controller` before reading a view."""
+
+CONTROLLER_VERSION_UNSPECIFIED: ControllerVersion.ValueType  # 0
+CONTROLLER_VERSION_CURRENT: ControllerVersion.ValueType  # 2
+"""2: `View` became a game-neutral envelope with a per-game part (`View.condottiere`)."""
+Global___ControllerVersion: _TypeAlias = ControllerVersion  # noqa: Y015
 
 @_typing.final
 class WatchRequest(_message.Message):
@@ -66,6 +86,8 @@ class Update(_message.Message):
     AUDITED_FIELD_NUMBER: _builtins.int
     RECORD_HASH_FIELD_NUMBER: _builtins.int
     REFUSALS_FIELD_NUMBER: _builtins.int
+    CONTROLLER_FIELD_NUMBER: _builtins.int
+    GAME_FIELD_NUMBER: _builtins.int
     table_name: _builtins.str
     variant: _builtins.str
     """the engine's edition, e.g. "zman" """
@@ -82,6 +104,10 @@ class Update(_message.Message):
     """every shuffle, share and card of the game checked out"""
     record_hash: _builtins.str
     """the same on every peer of the same game, once it is over"""
+    controller: _builtins.int
+    """ControllerVersion"""
+    game: _builtins.str
+    """the table's game, e.g. "condottiere" """
     @_builtins.property
     def players(self) -> _containers.RepeatedCompositeFieldContainer[Global___Player]:
         """seat order once seated; before that, in order of arrival"""
@@ -134,10 +160,12 @@ class Update(_message.Message):
         audited: _builtins.bool = ...,
         record_hash: _builtins.str = ...,
         refusals: _abc.Iterable[Global___Refusal] | None = ...,
+        controller: _builtins.int = ...,
+        game: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["halt", b"halt", "progress", b"progress", "view", b"view", "waiting", b"waiting"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["audited", b"audited", "events", b"events", "halt", b"halt", "my_turn", b"my_turn", "players", b"players", "progress", b"progress", "record_hash", b"record_hash", "refusals", b"refusals", "seat", b"seat", "seats", b"seats", "stage", b"stage", "step", b"step", "table_name", b"table_name", "variant", b"variant", "view", b"view", "waiting", b"waiting", "winners", b"winners"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["audited", b"audited", "controller", b"controller", "events", b"events", "game", b"game", "halt", b"halt", "my_turn", b"my_turn", "players", b"players", "progress", b"progress", "record_hash", b"record_hash", "refusals", b"refusals", "seat", b"seat", "seats", b"seats", "stage", b"stage", "step", b"step", "table_name", b"table_name", "variant", b"variant", "view", b"view", "waiting", b"waiting", "winners", b"winners"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -341,174 +369,87 @@ Global___Refusal: _TypeAlias = Refusal  # noqa: Y015
 
 @_typing.final
 class View(_message.Message):
-    """The game as this seat sees it: the public state and its own hand, never another's."""
+    """The game as this seat sees it, never another seat's hidden cards: a game-neutral envelope,
+    and the game's own part (one field of the oneof, named after the table's game).
+    """
 
     DESCRIPTOR: _descriptor.Descriptor
-
-    @_typing.final
-    class ControlEntry(_message.Message):
-        DESCRIPTOR: _descriptor.Descriptor
-
-        KEY_FIELD_NUMBER: _builtins.int
-        VALUE_FIELD_NUMBER: _builtins.int
-        key: _builtins.str
-        value: _builtins.int
-        def __init__(
-            self,
-            *,
-            key: _builtins.str = ...,
-            value: _builtins.int = ...,
-        ) -> None: ...
-        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
-        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-        _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "value", b"value"]  # noqa: Y015
-        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-        def WhichOneof(self, oneof_group: _Never) -> None: ...
 
     PHASE_FIELD_NUMBER: _builtins.int
     TO_ACT_FIELD_NUMBER: _builtins.int
     LEGAL_MOVES_FIELD_NUMBER: _builtins.int
-    HAND_FIELD_NUMBER: _builtins.int
-    ROWS_FIELD_NUMBER: _builtins.int
-    CONTROL_FIELD_NUMBER: _builtins.int
-    FAVOR_FIELD_NUMBER: _builtins.int
-    BATTLE_REGION_FIELD_NUMBER: _builtins.int
-    BATTLE_MARKER_FIELD_NUMBER: _builtins.int
-    SEASON_FIELD_NUMBER: _builtins.int
-    DISCARD_PILE_FIELD_NUMBER: _builtins.int
-    DRAW_PILE_SIZES_FIELD_NUMBER: _builtins.int
-    OUT_OF_GAME_FIELD_NUMBER: _builtins.int
-    BATTLES_WON_FIELD_NUMBER: _builtins.int
+    GAME_FIELD_NUMBER: _builtins.int
+    SEAT_FIELD_NUMBER: _builtins.int
+    OUTCOME_FIELD_NUMBER: _builtins.int
+    CONDOTTIERE_FIELD_NUMBER: _builtins.int
     phase: _builtins.str
-    """"battle-choice", "battle", "favor", "discard", "retain","""
+    """the game's own name for its phase, e.g. "battle" """
     to_act: _builtins.int
-    """"over", ...
-    -1 when nobody must act
-    """
-    favor: _builtins.str
-    """the region with the Favor marker; empty: none"""
-    battle_region: _builtins.str
-    """empty when no battle is fought in a region"""
-    battle_marker: _builtins.int
-    """the seat holding the battle marker"""
-    season: _builtins.str
-    """"winter", "spring" or empty"""
-    out_of_game: _builtins.int
-    """cards that left the game"""
+    """-1 when nobody must act"""
+    game: _builtins.str
+    """the table's game, e.g. "condottiere" """
+    seat: _builtins.int
+    """the seat this view is of"""
     @_builtins.property
     def legal_moves(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """this seat's moves in notation; empty unless it must act"""
 
     @_builtins.property
-    def hand(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
-        """this seat's own cards, in notation"""
+    def outcome(self) -> Global___Outcome:
+        """unset until the game is over"""
 
     @_builtins.property
-    def rows(self) -> _containers.RepeatedCompositeFieldContainer[Global___Row]:
-        """one per seat, in seat order"""
-
-    @_builtins.property
-    def control(self) -> _containers.ScalarMap[_builtins.str, _builtins.int]:
-        """region -> the seat whose control marker is on it"""
-
-    @_builtins.property
-    def discard_pile(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
-    @_builtins.property
-    def draw_pile_sizes(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
-    @_builtins.property
-    def battles_won(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
-        """by seat (editions that count battles)"""
-
+    def condottiere(self) -> _game_condottiere_pb2.CondottiereView: ...
     def __init__(
         self,
         *,
         phase: _builtins.str = ...,
         to_act: _builtins.int = ...,
         legal_moves: _abc.Iterable[_builtins.str] | None = ...,
-        hand: _abc.Iterable[_builtins.str] | None = ...,
-        rows: _abc.Iterable[Global___Row] | None = ...,
-        control: _abc.Mapping[_builtins.str, _builtins.int] | None = ...,
-        favor: _builtins.str = ...,
-        battle_region: _builtins.str = ...,
-        battle_marker: _builtins.int = ...,
-        season: _builtins.str = ...,
-        discard_pile: _abc.Iterable[_builtins.str] | None = ...,
-        draw_pile_sizes: _abc.Iterable[_builtins.int] | None = ...,
-        out_of_game: _builtins.int = ...,
-        battles_won: _abc.Iterable[_builtins.int] | None = ...,
+        game: _builtins.str = ...,
+        seat: _builtins.int = ...,
+        outcome: Global___Outcome | None = ...,
+        condottiere: _game_condottiere_pb2.CondottiereView | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["condottiere", b"condottiere", "detail", b"detail", "outcome", b"outcome"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["battle_marker", b"battle_marker", "battle_region", b"battle_region", "battles_won", b"battles_won", "control", b"control", "discard_pile", b"discard_pile", "draw_pile_sizes", b"draw_pile_sizes", "favor", b"favor", "hand", b"hand", "legal_moves", b"legal_moves", "out_of_game", b"out_of_game", "phase", b"phase", "rows", b"rows", "season", b"season", "to_act", b"to_act"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["condottiere", b"condottiere", "detail", b"detail", "game", b"game", "legal_moves", b"legal_moves", "outcome", b"outcome", "phase", b"phase", "seat", b"seat", "to_act", b"to_act"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    def WhichOneof(self, oneof_group: _Never) -> None: ...
+    _WhichOneofReturnType_detail: _TypeAlias = _typing.Literal["condottiere"]  # noqa: Y015
+    _WhichOneofArgType_detail: _TypeAlias = _typing.Literal["detail", b"detail"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType_detail) -> _WhichOneofReturnType_detail | None: ...
 
 Global___View: _TypeAlias = View  # noqa: Y015
 
 @_typing.final
-class Row(_message.Message):
-    """One seat's battle row."""
+class Outcome(_message.Message):
+    """Who won a finished game, and how."""
 
     DESCRIPTOR: _descriptor.Descriptor
 
-    CARDS_FIELD_NUMBER: _builtins.int
-    HAND_SIZE_FIELD_NUMBER: _builtins.int
-    PASSED_FIELD_NUMBER: _builtins.int
-    STRENGTH_FIELD_NUMBER: _builtins.int
-    BREAKDOWN_FIELD_NUMBER: _builtins.int
-    hand_size: _builtins.int
-    """how many cards the seat holds"""
-    passed: _builtins.bool
-    """passed for the rest of the battle"""
-    strength: _builtins.int
+    KIND_FIELD_NUMBER: _builtins.int
+    WINNERS_FIELD_NUMBER: _builtins.int
+    HOW_FIELD_NUMBER: _builtins.int
+    kind: _builtins.str
+    """"victory", "shared" or "draw" """
+    how: _builtins.str
+    """in words, naming no seat, e.g. "3 connected regions" """
     @_builtins.property
-    def cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
-        """in the order played"""
-
-    @_builtins.property
-    def breakdown(self) -> _containers.RepeatedCompositeFieldContainer[Global___StrengthStep]:
-        """how the strength comes about; the last total is it"""
-
+    def winners(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
     def __init__(
         self,
         *,
-        cards: _abc.Iterable[_builtins.str] | None = ...,
-        hand_size: _builtins.int = ...,
-        passed: _builtins.bool = ...,
-        strength: _builtins.int = ...,
-        breakdown: _abc.Iterable[Global___StrengthStep] | None = ...,
+        kind: _builtins.str = ...,
+        winners: _abc.Iterable[_builtins.int] | None = ...,
+        how: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["breakdown", b"breakdown", "cards", b"cards", "hand_size", b"hand_size", "passed", b"passed", "strength", b"strength"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["how", b"how", "kind", b"kind", "winners", b"winners"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
-Global___Row: _TypeAlias = Row  # noqa: Y015
-
-@_typing.final
-class StrengthStep(_message.Message):
-    DESCRIPTOR: _descriptor.Descriptor
-
-    LABEL_FIELD_NUMBER: _builtins.int
-    TOTAL_FIELD_NUMBER: _builtins.int
-    label: _builtins.str
-    """e.g. "drummer doubles" """
-    total: _builtins.int
-    """the strength after this step"""
-    def __init__(
-        self,
-        *,
-        label: _builtins.str = ...,
-        total: _builtins.int = ...,
-    ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
-    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["label", b"label", "total", b"total"]  # noqa: Y015
-    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    def WhichOneof(self, oneof_group: _Never) -> None: ...
-
-Global___StrengthStep: _TypeAlias = StrengthStep  # noqa: Y015
+Global___Outcome: _TypeAlias = Outcome  # noqa: Y015
 
 @_typing.final
 class SubmitRequest(_message.Message):

@@ -70,7 +70,8 @@ class ControllerServicer:
         raise NotImplementedError('Method not implemented!')
 
     def Submit(self, request, context):
-        """Play a move of this seat, in the engine's notation ("play 10", "battle Firenze", "pass").
+        """Play a move of this seat, in the game's notation (Condottiere: "play 10", "battle Firenze",
+        "pass").
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -46,7 +46,9 @@ class ControllerStub:
     over and audited, or the table halted).
     """
     Submit: _grpc.UnaryUnaryMultiCallable[_controller_pb2.SubmitRequest, _controller_pb2.SubmitReply]
-    """Play a move of this seat, in the engine's notation ("play 10", "battle Firenze", "pass")."""
+    """Play a move of this seat, in the game's notation (Condottiere: "play 10", "battle Firenze",
+    "pass").
+    """
     Chat: _grpc.UnaryUnaryMultiCallable[_controller_pb2.ChatRequest, _controller_pb2.ChatReply]
     """Say something to the table."""
     Leave: _grpc.UnaryUnaryMultiCallable[_controller_pb2.LeaveRequest, _controller_pb2.LeaveReply]
@@ -62,7 +64,9 @@ class ControllerAsyncStub(ControllerStub):
     over and audited, or the table halted).
     """
     Submit: _aio.UnaryUnaryMultiCallable[_controller_pb2.SubmitRequest, _controller_pb2.SubmitReply]  # type: ignore[assignment]
-    """Play a move of this seat, in the engine's notation ("play 10", "battle Firenze", "pass")."""
+    """Play a move of this seat, in the game's notation (Condottiere: "play 10", "battle Firenze",
+    "pass").
+    """
     Chat: _aio.UnaryUnaryMultiCallable[_controller_pb2.ChatRequest, _controller_pb2.ChatReply]  # type: ignore[assignment]
     """Say something to the table."""
     Leave: _aio.UnaryUnaryMultiCallable[_controller_pb2.LeaveRequest, _controller_pb2.LeaveReply]  # type: ignore[assignment]
@@ -87,7 +91,9 @@ class ControllerServicer(metaclass=_abc_1.ABCMeta):
         request: _controller_pb2.SubmitRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_controller_pb2.SubmitReply, _abc.Awaitable[_controller_pb2.SubmitReply]]:
-        """Play a move of this seat, in the engine's notation ("play 10", "battle Firenze", "pass")."""
+        """Play a move of this seat, in the game's notation (Condottiere: "play 10", "battle Firenze",
+        "pass").
+        """
 
     @_abc_1.abstractmethod
     def Chat(

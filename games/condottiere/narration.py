@@ -1,0 +1,153 @@
+"""A move of Condottiere and what it changed, told in words: the one narration that the
+table's log, the client, ``condottiere demo``, ``replay`` and the bots' explanations share.
+
+:func:`narrate` compares the game before and after a move. It tells only what the table
+shows everyone (a hand shown face up is named from ``shown``, the cards the move revealed).
+
+>>> from condottiere.games.condottiere import Game, Move
+>>> g = Game.setup("zman", players=2, hands=[["10", "3"], ["2"]], first=0, seed=0)
+>>> names = ("ada", "bob")
+>>> def tell(move):
+...     before = g.copy()
+...     g.play(move)
+...     return [told.text for told in narrate(before, g, Move.parse(move), (), names)]
+>>> tell("battle Milano")
+['ada opens a battle in Milano']
+>>> tell("play 10")
+['ada plays 10; strength 10']
+>>> tell("play 2")
+['bob plays 2; strength 2']
+>>> for line in tell("pass"):
+...     print(line)
+ada passes
+ada wins the battle for Milano with 10 (against bob 2)
+ada takes Milano
+  ada: 10 (mercenaries 10: 10)
+  bob: 2 (mercenaries 2: 2)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from condottiere.games.condottiere.cards import card_name
+from condottiere.games.condottiere.game import BattleResult, Game
+from condottiere.games.condottiere.moves import Move
+from condottiere.games.interface import Told, ToldKind
+
+__all__ = ["narrate"]
+
+CHANGES_EVERY_ROW = frozenset({"winter", "spring", "bishop"})
+"""Cards that change every row's strength, not only the player's."""
+
+
+def narrate(
+    before: Game, after: Game, move: Move, shown: Sequence[str], names: Sequence[str]
+) -> tuple[Told, ...]:
+    """``move`` (played on ``before``, giving ``after``; ``shown`` the cards it revealed)
+    and its consequences, each seat called by ``names``."""
+    seat = before.to_act
+    assert seat is not None, "a move is played by the seat to act"
+    ended = after.last_battle is not before.last_battle and after.last_battle is not None
+    told = [Told(ToldKind.MOVE, _move(before, after, seat, move, shown, names, ended), seat)]
+    if after.favor != before.favor and move.verb != "favor" and after.phase != "favor":
+        where = f"on {after.favor}" if after.favor else "off the board"
+        told.append(Told(ToldKind.CHANGE, f"the Favor goes {where}, the only place it may go"))
+    if ended:
+        assert after.last_battle is not None
+        told += _battle_end(before, after, after.last_battle, names)
+    began = after.phase == "battle" and (ended or before.phase not in ("battle", "favor"))
+    if began and move.verb != "battle":
+        told.append(_battle_begins(after, names))
+    return tuple(told)
+
+
+def _move(
+    before: Game,
+    after: Game,
+    seat: int,
+    move: Move,
+    shown: Sequence[str],
+    names: Sequence[str],
+    ended: bool,
+) -> str:
+    who = names[seat]
+    verb = move.verb
+    if verb == "battle":
+        return f"{who} opens a battle in {move.region}"
+    if verb == "cede":
+        return f"{who} hands the battle marker to {names[after.battle_marker]}"
+    if verb == "pass":
+        return f"{who} passes"
+    if verb == "favor":
+        return (
+            f"{who} places the Favor on {move.region}"
+            if move.region
+            else f"{who} leaves the Favor off the board"
+        )
+    if verb == "discard":
+        return f"{who} discards their hand: {', '.join(map(card_name, shown)) or 'nothing'}"
+    if verb == "keep":
+        return f"{who} keeps their hand of {before.hand_size(seat)} cards"
+    if verb == "retain":
+        kept = ", ".join(map(card_name, move.cards)) or "nothing"
+        return f"{who}, last with cards at the round's end, retains {kept}"
+    text = f"{who} plays {card_name(str(move.card))}"
+    if move.target is not None:
+        target = card_name(move.target)
+        text += (
+            f", taking back a {target}"
+            if move.target_seat is None or move.target_seat == seat
+            else f", taking {names[move.target_seat]}'s {target} into their hand"
+        )
+    if ended:
+        return text
+    if move.card in CHANGES_EVERY_ROW:
+        strengths = ", ".join(f"{names[s]} {after.strength(s)}" for s in range(after.players))
+        return f"{text}; strengths now: {strengths}"
+    return f"{text}; strength {after.strength(seat)}"
+
+
+def _battle_end(
+    before: Game, after: Game, result: BattleResult, names: Sequence[str]
+) -> list[Told]:
+    where = "the battle" if result.region is None else f"the battle for {result.region}"
+    if result.ended_by == "bishop":
+        return [Told(ToldKind.RESULT, f"the Bishop ends {where}: nobody wins it")]
+    if not result.cards_played:
+        return [Told(ToldKind.RESULT, f"nobody played a card in {where}: nobody wins it")]
+    ended = "" if result.ended_by == "passes" else f"; a {card_name(result.ended_by)} ended it"
+    strengths = dict(enumerate(result.strengths))
+    if result.winner is None:
+        best = max(strengths.values())
+        tied = " and ".join(names[s] for s, v in strengths.items() if v == best)
+        told = [Told(ToldKind.RESULT, f"nobody wins {where}: {tied} tie at {best}{ended}")]
+    else:
+        best = strengths.pop(result.winner)
+        others = ", ".join(f"{names[s]} {v}" for s, v in strengths.items())
+        text = f"{names[result.winner]} wins {where} with {best} (against {others}){ended}"
+        told = [Told(ToldKind.RESULT, text, result.winner)]
+    region = result.region
+    if region is not None:
+        owner = after.control.get(region)
+        if owner is not None and owner != before.control.get(region):
+            told.append(Told(ToldKind.CHANGE, f"{names[owner]} takes {region}", owner))
+        elif owner is not None:
+            told.append(Told(ToldKind.CHANGE, f"{names[owner]} keeps {region}", owner))
+    for seat in range(after.players):
+        steps = "; ".join(str(step) for step in result.breakdown(seat)) or "no cards"
+        text = f"  {names[seat]}: {result.strengths[seat]} ({steps})"
+        told.append(Told(ToldKind.DETAIL, text, seat))
+    return told
+
+
+def _battle_begins(after: Game, names: Sequence[str]) -> Told:
+    """A battle that began with nobody choosing where."""
+    if after.final_battle:
+        tied = " and ".join(names[s] for s in range(after.players) if after.hand_size(s))
+        return Told(ToldKind.CHANGE, f"a final battle, no region left to fight for: {tied}")
+    if after.battle_region is not None:
+        text = f"a battle begins in {after.battle_region}, the only region left to fight for"
+        return Told(ToldKind.CHANGE, text)
+    first = names[after.battle_marker]
+    return Told(ToldKind.CHANGE, f"a new battle: {first} holds the marker and plays first")

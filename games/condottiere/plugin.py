@@ -1,0 +1,133 @@
+"""Condottiere as the platform sees it: the :class:`~condottiere.games.interface.GameRules`
+value the registry holds under the name ``condottiere``.
+
+The engine's :class:`Game` is itself a :class:`~condottiere.games.interface.GameState`;
+this module adds what concerns the game as a whole: its variants (the editions), its
+options, making a game for a seat, a spectator or an omniscient table, the narration, the
+seat's view on the wire, and the rules in a few sentences.
+
+>>> from condottiere.games.interface import TableRules
+>>> table = TableRules("condottiere", "zman-duel", 2)
+>>> RULES.check(table)
+>>> game = RULES.for_seat(table, 1)
+>>> game.waiting
+Choice(seats=(0, 1), purpose='first battle marker')
+>>> RULES.check(TableRules("condottiere", "zman-duel", 3))
+Traceback (most recent call last):
+...
+ValueError: zman-duel is played by exactly 2 players, not 3
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import Any
+
+from google.protobuf.message import Message
+
+from condottiere.games.condottiere.cards import card_name, sort_cards
+from condottiere.games.condottiere.editions import EDITIONS, OPTIONS
+from condottiere.games.condottiere.game import Game, SeatView
+from condottiere.games.condottiere.moves import Move
+from condottiere.games.condottiere.narration import narrate
+from condottiere.games.condottiere.summary import rules_summary
+from condottiere.games.condottiere.wire import view_message
+from condottiere.games.interface import SeatView as AnySeatView
+from condottiere.games.interface import TableRules, Told, Variant
+
+__all__ = ["RULES", "CondottiereRules", "header_of"]
+
+DEFAULT_SEATS = 4
+PASS = Move("pass")
+
+
+def header_of(table: TableRules) -> dict[str, Any]:
+    """The engine's record header for ``table``."""
+    return {"edition": table.variant, "players": table.seats, "options": list(table.options)}
+
+
+class CondottiereRules:
+    """Condottiere, in every edition."""
+
+    name = "condottiere"
+    title = "Condottiere"
+    default_variant = "zman"
+    move_examples = ("play 10", "play scarecrow 5", "battle Firenze", "pass", "favor Roma")
+
+    def __init__(self) -> None:
+        self.variants: Mapping[str, Variant] = MappingProxyType(
+            {
+                name: Variant(
+                    name,
+                    edition.title,
+                    edition.min_players,
+                    edition.max_players,
+                    min(max(DEFAULT_SEATS, edition.min_players), edition.max_players),
+                )
+                for name, edition in EDITIONS.items()
+            }
+        )
+        self.options: Mapping[str, str] = MappingProxyType(OPTIONS)
+
+    def check(self, table: TableRules) -> None:
+        if table.game != self.name:
+            raise ValueError(f"this is {self.name}, not {table.game!r}")
+        if table.variant not in EDITIONS:
+            raise ValueError(
+                f"unknown edition {table.variant!r}; choose one of {', '.join(EDITIONS)}"
+            )
+        if list(table.options) != sorted(set(table.options)):
+            raise ValueError("options are listed once each, in order")
+        Game.spectate(header_of(table))
+
+    def for_seat(self, table: TableRules, seat: int) -> Game:
+        return Game.observe(header_of(table), seat)
+
+    def for_spectator(self, table: TableRules) -> Game:
+        return Game.spectate(header_of(table))
+
+    def omniscient(self, table: TableRules) -> Game:
+        return Game(header_of(table))
+
+    def offline(self, table: TableRules, seed: int) -> Game:
+        return Game.new(table.variant, players=table.seats, seed=seed, options=table.options)
+
+    def replay(self, record: Mapping[str, Any]) -> Game:
+        return Game.replay(record)
+
+    def narrate(
+        self,
+        before: Any,
+        after: Any,
+        move: Any,
+        shown: Sequence[str],
+        names: Sequence[str],
+    ) -> tuple[Told, ...]:
+        assert isinstance(before, Game) and isinstance(after, Game) and isinstance(move, Move)
+        return narrate(before, after, move, shown, names)
+
+    def view_message(self, view: AnySeatView) -> Message:
+        assert isinstance(view, SeatView)
+        return view_message(view)
+
+    def summary(self, table: TableRules) -> tuple[str, ...]:
+        return rules_summary(table.variant, table.seats, table.options)
+
+    def safe_move(self, legal: Sequence[Any]) -> Any:
+        """``pass`` when it is legal, else the first legal move."""
+        return PASS if PASS in legal else legal[0]
+
+    def hand_words(self, view: AnySeatView) -> str:
+        assert isinstance(view, SeatView)
+        counts = Counter(view.hand)
+        words = [
+            card_name(card) if counts[card] == 1 else f"{counts[card]}x {card_name(card)}"
+            for card in sort_cards(counts)
+        ]
+        return ", ".join(words) or "no cards"
+
+
+RULES = CondottiereRules()
+"""The one value the registry loads."""
