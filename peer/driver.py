@@ -41,6 +41,7 @@ import json
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, Protocol
 
 from google.protobuf.message import Message
@@ -78,6 +79,7 @@ __all__ = [
     "MemoryKeeper",
     "Refusal",
     "Step",
+    "StepKind",
     "Table",
     "TableEvent",
 ]
@@ -171,12 +173,26 @@ class TableEvent:
     seat: int | None = None
 
 
+class StepKind(StrEnum):
+    """What a step waits for (its value is the kind of entry that answers it)."""
+
+    SEATING = "seating"
+    READY = "ready"
+    KEYS = "keys"
+    SHUFFLE = "shuffle"
+    SHARES = "shares"
+    COIN_COMMIT = "coin_commit"
+    COIN_REVEAL = "coin_reveal"
+    MOVE = "move"
+    AUDIT = "audit"
+
+
 @dataclass
 class Step:
     """What the table waits for now."""
 
     number: int
-    kind: str
+    kind: StepKind
     authors: tuple[bytes, ...]
     answers: dict[bytes, LogEntry] = field(default_factory=dict)
     deck: int = 0
@@ -209,7 +225,7 @@ class Table:
         self.logs = Logs(self.table_id)
         self.lobby = Lobby(definition)
         self.spec = self.lobby.spec
-        self.step: Step | None = Step(2, "seating", (self.lobby.creator,))
+        self.step: Step | None = Step(2, StepKind.SEATING, (self.lobby.creator,))
         self.rules = self.spec.game_rules
         """The game this table plays (through the game interface only)."""
         self.game: GameState[Any] | None = None
@@ -328,16 +344,16 @@ class Table:
         seats = tuple(s for s in (self.seat_of(a) for a in step.missing) if s is not None)
         names = ", ".join(self.who(a) for a in step.missing)
         text = {
-            "seating": f"players to join ({len(self.lobby.joins) + 1} of {self.spec.seats})",
-            "ready": f"{names} to be ready",
-            "keys": f"keys from {names}",
-            "shuffle": f"{names} to shuffle deck {step.deck + 1}",
-            "shares": f"decryption shares from {names}",
-            "coin_commit": f"coin commitments from {names}",
-            "coin_reveal": f"coin reveals from {names}"
+            StepKind.SEATING: f"players to join ({len(self.lobby.joins) + 1} of {self.spec.seats})",
+            StepKind.READY: f"{names} to be ready",
+            StepKind.KEYS: f"keys from {names}",
+            StepKind.SHUFFLE: f"{names} to shuffle deck {step.deck + 1}",
+            StepKind.SHARES: f"decryption shares from {names}",
+            StepKind.COIN_COMMIT: f"coin commitments from {names}",
+            StepKind.COIN_REVEAL: f"coin reveals from {names}"
             + (" (withheld past the timeout: blamed)" if self.withheld & set(seats) else ""),
-            "move": f"{names} to move",
-            "audit": f"the audit secrets of {names}",
+            StepKind.MOVE: f"{names} to move",
+            StepKind.AUDIT: f"the audit secrets of {names}",
         }[step.kind]
         return step.kind, seats, text
 
@@ -346,12 +362,12 @@ class Table:
         step = self.step
         if step is None or self.dealer is None:
             return None
-        if step.kind == "shuffle":
+        if step.kind == StepKind.SHUFFLE:
             n = self.spec.seats
             return step.deck * n + (self.dealer.next_shuffler(step.deck) or 0), n * len(
                 self.dealer.decks
             )
-        if step.kind == "shares":
+        if step.kind == StepKind.SHARES:
             return len(step.answers), len(step.authors)
         return None
 
@@ -437,7 +453,7 @@ class Table:
         step, game, dealer = self.step, self.game, self.dealer
         if self.halt is not None:
             return f"the table has stopped: {self.halt.detail}"
-        if step is None or game is None or dealer is None or step.kind != "move":
+        if step is None or game is None or dealer is None or step.kind != StepKind.MOVE:
             return "it is not time to move"
         if step.authors != (self.me,) or self._pending(self.me, step) is not None:
             return f"it is not your turn: the table waits for {self.who(step.authors[0])}"
@@ -481,7 +497,7 @@ class Table:
             self._refuse(rejection)
             assert rejection.seat is not None
             for entry in self.logs.log(self.seating[rejection.seat]):
-                if entry.kind == "shares" and entry.hash in self._consumed:
+                if entry.kind == StepKind.SHARES and entry.hash in self._consumed:
                     self._publish_bad_share(entry)
             return False
 
@@ -498,7 +514,7 @@ class Table:
     def seen_by_all(self) -> bool:
         """Whether every other seat has shown (in the heads of an entry) that it holds this
         peer's log up to its audit: then this peer may go without anyone waiting for it."""
-        audits = [e.seq for e in self.logs.log(self.me) if e.kind == "audit"]
+        audits = [e.seq for e in self.logs.log(self.me) if e.kind == StepKind.AUDIT]
         if not audits:
             return False
         for author in self.seating:
@@ -514,7 +530,7 @@ class Table:
         calls it once its timeout expires); True when a close was published. See
         :mod:`condottiere.peer.coin`."""
         step = self.step
-        if step is None or step.kind != "coin_reveal" or step.flip is None:
+        if step is None or step.kind != StepKind.COIN_REVEAL or step.flip is None:
             return False
         if self.me not in step.answers or not step.missing:
             return False
@@ -736,7 +752,7 @@ class Table:
         return changed
 
     def _defers(self, step: Step) -> bool:
-        self.deferred = self.defer_costly and step.kind == "shuffle" and bool(self.appended)
+        self.deferred = self.defer_costly and step.kind == StepKind.SHUFFLE and bool(self.appended)
         return self.deferred
 
     def resume(self) -> None:
@@ -753,7 +769,7 @@ class Table:
 
     # ------------------------------------------------------------------ steps
 
-    def _next_step(self, kind: str, authors: Sequence[bytes], **data: Any) -> None:
+    def _next_step(self, kind: StepKind, authors: Sequence[bytes], **data: Any) -> None:
         assert self.step is not None
         self.step = Step(self.step.number + 1, kind, tuple(authors), **data)
 
@@ -763,16 +779,16 @@ class Table:
     def _make(self, step: Step) -> bool:
         """Publish this seat's part of ``step`` when it needs no decision; True if done."""
         kind = step.kind
-        if kind == "seating":
+        if kind == StepKind.SEATING:
             seating = self.lobby.seating_for()
             if seating is None:
                 return False
             body: Message = log_pb2.Seating(authors=list(seating))
-        elif kind == "ready":
+        elif kind == StepKind.READY:
             if not self._want_ready:
                 return False
             body = log_pb2.Ready(seating=self.lobby.seating_hash)
-        elif kind == "keys":
+        elif kind == StepKind.KEYS:
             body = log_pb2.Keys(announcements=self._own_dealer().announcements())
         else:
             made = self._make_game_part(step)
@@ -786,17 +802,17 @@ class Table:
         dealer, game = self.dealer, self.game
         assert dealer is not None and game is not None
         kind = step.kind
-        if kind == "shuffle":
+        if kind == StepKind.SHUFFLE:
             return log_pb2.Shuffle(
                 deck=step.deck, round=dealer.round(step.deck), step=dealer.make_shuffle(step.deck)
             )
-        if kind == "shares":
+        if kind == StepKind.SHARES:
             return log_pb2.Shares(batches=dealer.make_shares(step.draws))
-        if kind in ("coin_commit", "coin_reveal"):
+        if kind in (StepKind.COIN_COMMIT, StepKind.COIN_REVEAL):
             assert step.flip is not None
             flip = step.flip
             nonce = self._coin_nonce(flip)
-            if kind == "coin_commit":
+            if kind == StepKind.COIN_COMMIT:
                 assert self.seat is not None
                 index = flip.committers.index(self.seat)
                 commitment = crypto.commitment_of(self.table_id, flip.label, index, nonce)
@@ -804,7 +820,7 @@ class Table:
                     choice=flip.choice, attempt=flip.attempt, commitment=commitment
                 )
             return log_pb2.CoinReveal(choice=flip.choice, attempt=flip.attempt, nonce=nonce)
-        if kind == "move":
+        if kind == StepKind.MOVE:
             moves = game.legal_moves()
             if len(moves) != 1:
                 return None
@@ -812,7 +828,7 @@ class Table:
             return log_pb2.MovePlayed(
                 turn=game.moves_played, move=str(move), cards=dealer.show(game.card_flow(move))
             )
-        if kind == "audit":
+        if kind == StepKind.AUDIT:
             return log_pb2.AuditReveal(secrets=Dealer.encode_secrets(dealer.secrets()))
         return None
 
@@ -852,24 +868,24 @@ class Table:
         body = entry.body
         kind = step.kind
         seat = self.seat_of(author)
-        if kind == "seating":
+        if kind == StepKind.SEATING:
             authors = self.lobby.check_seating(entry)
             if self.lobby.missing_joins(body):
                 raise _Later()  # seated authors not heard of yet: wait for their joins
             self.lobby.seat(entry, authors)
-        elif kind == "ready":
+        elif kind == StepKind.READY:
             if body.seating != self.lobby.seating_hash:
                 raise Rejection(Reason.UNEXPECTED, "ready for another seating")
-        elif kind == "keys":
+        elif kind == StepKind.KEYS:
             if len(body.announcements) != len(self._decks()):
                 raise Rejection(Reason.UNEXPECTED, f"{len(self._decks())} keys expected")
-        elif kind == "shuffle":
+        elif kind == StepKind.SHUFFLE:
             assert self.dealer is not None and seat is not None
             trusted = author == self.me or entry.hash in self._verified
             self.dealer.accept_shuffle(step.deck, seat, body, verify=not trusted)
             if not trusted:
                 self.keeper.mark_verified(entry)
-        elif kind == "shares":
+        elif kind == StepKind.SHARES:
             assert self.dealer is not None and seat is not None
             try:
                 self.dealer.accept_shares(seat, body, step.draws, trusted=author == self.me)
@@ -884,31 +900,31 @@ class Table:
                         )
                     )
                 raise
-        elif kind == "coin_commit":
+        elif kind == StepKind.COIN_COMMIT:
             self._check_flip(step, body)
             if len(body.commitment) != crypto.COMMITMENT_BYTES:
                 raise Rejection(Reason.UNEXPECTED, "a commitment is 32 bytes")
-        elif kind == "coin_reveal":
+        elif kind == StepKind.COIN_REVEAL:
             self._check_reveal(step, author, entry)
-        elif kind == "move":
+        elif kind == StepKind.MOVE:
             self._play(author, entry)
-        elif kind == "audit" and len(body.secrets) != len(self._decks()):
+        elif kind == StepKind.AUDIT and len(body.secrets) != len(self._decks()):
             raise Rejection(Reason.UNEXPECTED, f"{len(self._decks())} secrets expected")
 
     def _complete(self, step: Step) -> bool:
         """Finish ``step`` when every answer it needs is in; True if it was finished."""
-        if step.kind == "coin_reveal":
+        if step.kind == StepKind.COIN_REVEAL:
             return self._settle_flip(step)
         if step.missing:
             return False
-        if step.kind == "seating":
+        if step.kind == StepKind.SEATING:
             names = ", ".join(self.who(a) for a in self.seating)
             self._say("seated", f"the table is full: {names}")
-            self._next_step("ready", self.seating)
-        elif step.kind == "ready":
+            self._next_step(StepKind.READY, self.seating)
+        elif step.kind == StepKind.READY:
             self._say("ready", "everyone is ready: the deck is being prepared")
-            self._next_step("keys", self.seating)
-        elif step.kind == "keys":
+            self._next_step(StepKind.KEYS, self.seating)
+        elif step.kind == StepKind.KEYS:
             dealer = self._own_dealer()
             dealer.accept_keys([list(step.answers[a].body.announcements) for a in self.seating])
             table = self.spec.rules
@@ -918,22 +934,24 @@ class Table:
                 else self.rules.for_seat(table, self.seat)
             )
             self._next_game_step()
-        elif step.kind == "shuffle":
+        elif step.kind == StepKind.SHUFFLE:
             self._next_game_step()
-        elif step.kind == "shares":
+        elif step.kind == StepKind.SHARES:
             self._deal(step.draws)
             self._next_game_step()
-        elif step.kind == "coin_commit":
+        elif step.kind == StepKind.COIN_COMMIT:
             assert step.flip is not None
             commitments = {}
             for author, entry in step.answers.items():
                 seat = self.seat_of(author)
                 assert seat is not None
                 commitments[seat] = entry.body.commitment
-            self._next_step("coin_reveal", step.authors, flip=step.flip, commitments=commitments)
-        elif step.kind == "move":
+            self._next_step(
+                StepKind.COIN_REVEAL, step.authors, flip=step.flip, commitments=commitments
+            )
+        elif step.kind == StepKind.MOVE:
             self._next_game_step()
-        elif step.kind == "audit":
+        elif step.kind == StepKind.AUDIT:
             self._audit(step)
         return True
 
@@ -945,13 +963,13 @@ class Table:
             waiting = game.waiting
             if waiting is None:
                 self._say("over", self._ending())
-                self._next_step("audit", self.seating)
+                self._next_step(StepKind.AUDIT, self.seating)
                 return
             if isinstance(waiting, Choice):
                 node = waiting
                 seats = tuple(range(self.spec.seats))
                 flip = Flip(game.choices_made, 0, node.purpose, node.seats, seats)
-                self._next_step("coin_commit", self._seat_authors(seats), flip=flip)
+                self._next_step(StepKind.COIN_COMMIT, self._seat_authors(seats), flip=flip)
                 return
             if isinstance(waiting, Deal):
                 draws = game.pending_draws()
@@ -959,17 +977,18 @@ class Table:
                 for draw in draws:
                     shuffler = dealer.next_shuffler(draw.pile)
                     if shuffler is not None:
-                        self._next_step("shuffle", self._seat_authors([shuffler]), deck=draw.pile)
+                        shufflers = self._seat_authors([shuffler])
+                        self._next_step(StepKind.SHUFFLE, shufflers, deck=draw.pile)
                         return
                 sharers = dealer.sharers(draws)
                 if sharers:
-                    self._next_step("shares", self._seat_authors(sharers), draws=draws)
+                    self._next_step(StepKind.SHARES, self._seat_authors(sharers), draws=draws)
                     return
                 self._deal(draws)
                 continue
             assert isinstance(waiting, SeatToMove)
             dealer.check_hands(sizes)
-            self._next_step("move", self._seat_authors([waiting.seat]))
+            self._next_step(StepKind.MOVE, self._seat_authors([waiting.seat]))
             return
 
     def _ending(self) -> str:
@@ -1044,7 +1063,7 @@ class Table:
             commit = next(
                 entry.signed
                 for entry in self.logs.log(author)
-                if entry.kind == "coin_commit"
+                if entry.kind == StepKind.COIN_COMMIT
                 and (entry.body.choice, entry.body.attempt) == (flip.choice, flip.attempt)
                 and entry.body.commitment == step.commitments[seat]
             )
@@ -1111,7 +1130,7 @@ class Table:
             game.resolve(again)
             self._next_game_step()
         else:
-            self._next_step("coin_commit", self._seat_authors(again.committers), flip=again)
+            self._next_step(StepKind.COIN_COMMIT, self._seat_authors(again.committers), flip=again)
         return True
 
     def _close_entries(self, flip: Flip) -> list[bytes]:
@@ -1185,7 +1204,7 @@ class Table:
         """A seat says a share of an entry does not verify: check that entry's shares here."""
         accuser = self.seat_of(entry.author)
         accused = read_entry_or_none(entry.body.bad_share.shares.SerializeToString(), self.table_id)
-        if accuser is None or accused is None or accused.kind != "shares":
+        if accuser is None or accused is None or accused.kind != StepKind.SHARES:
             self._refuse(
                 Rejection(Reason.UNEXPECTED, "evidence of a bad share that names no shares"),
                 entry,

@@ -272,7 +272,7 @@ def test_every_battle_ends_with_an_event_naming_its_winner_and_the_strengths(
 ) -> None:
     harness = Harness(edition, 2, seed=5)
     harness.play()
-    told = [[(e.seat, e.text) for e in t.events if e.kind == "battle"] for t in harness.tables]
+    told = [[(e.seat, e.text) for e in t.events if e.kind == "result"] for t in harness.tables]
     assert all(events == told[0] for events in told), "every peer tells the same battles"
     offline = Game.replay(omniscient_record(harness.tables[0]))
     battles = battles_of(offline.record())
