@@ -5,9 +5,8 @@ With no options it hosts a table of the default game in its default edition (Con
 peer for every other seat, each a process of its own (:mod:`condottiere.cli.bot_peers`),
 which plays over loopback gRPC exactly as players on other machines would; then it opens the
 full-screen client on seat 0. Options choose the game, the edition, the seats, the bots, a
-table open to other players
-(``--listen``, advertised on the LAN), or a seat at someone else's table (``--join`` its name
-as ``condottiere tables`` lists it, or ``HOST:PORT``).
+table open to other players (``--listen``, advertised on the LAN), or a seat at someone
+else's table (``--join`` its name as ``condottiere tables`` lists it, or ``HOST:PORT``).
 
 The peer runs in this process, in the same event loop as the screen. Ctrl-C leaves the screen
 at once: everything is in the data directory (``--data``), and running ``condottiere play``
