@@ -2,7 +2,8 @@
 record file), ``verify`` (every signature, proof, move and card of a record; whether the game
 was fair) and ``replay`` (a checked record shown move by move).
 
-Each returns the command's exit status and says what is wrong on the standard error.
+Each prints on ``out`` (default: the standard output as it is when called), returns the
+command's exit status, and says what is wrong on the standard error.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from condottiere.peer.store import Store
 __all__ = ["run_export", "run_replay", "run_verify"]
 
 
-def run_export(data: Path, output: Path | None, out: TextIO = sys.stdout) -> int:
+def run_export(data: Path, output: Path | None, out: TextIO | None = None) -> int:
     """Write the table of a data directory to one record file (default
     ``condottiere-ID.cdr``, ID the start of the table's id)."""
     try:
@@ -30,7 +31,7 @@ def run_export(data: Path, output: Path | None, out: TextIO = sys.stdout) -> int
     path = output or Path(f"condottiere-{table_id[:8]}.cdr")
     entries = sorted((read_entry(s) for s in signed), key=lambda e: e.kind != "table")
     export(entries, path)
-    print(f"wrote {len(entries)} entries to {path}", file=out)
+    print(f"wrote {len(entries)} entries to {path}", file=out or sys.stdout)
     return 0
 
 
@@ -46,7 +47,7 @@ def _entries_of(data: Path) -> tuple[str, list[bytes]]:
         store.close()
 
 
-def run_verify(path: Path, out: TextIO = sys.stdout) -> int:
+def run_verify(path: Path, out: TextIO | None = None) -> int:
     """Check a record file; 0 when the game is shown fair, 1 when not, 2 when the file cannot
     be read."""
     try:
@@ -55,11 +56,11 @@ def run_verify(path: Path, out: TextIO = sys.stdout) -> int:
         print(f"condottiere: {exc}", file=sys.stderr)
         return 2
     for line in verdict.lines():
-        print(line, file=out)
+        print(line, file=out or sys.stdout)
     return 0 if verdict.fair else 1
 
 
-def run_replay(path: Path, delay: float, out: TextIO = sys.stdout) -> int:
+def run_replay(path: Path, delay: float, out: TextIO | None = None) -> int:
     """Check a record as :func:`run_verify` does, then show the game move by move, pausing
     ``delay`` seconds after each move, coin and deal."""
     try:
@@ -67,6 +68,7 @@ def run_replay(path: Path, delay: float, out: TextIO = sys.stdout) -> int:
     except (OSError, ValueError) as exc:
         print(f"condottiere: {exc}", file=sys.stderr)
         return 2
+    out = out or sys.stdout
     for event in verdict.table.events:
         print(event.text, file=out, flush=True)
         if delay and event.kind in ("move", "coin", "deal"):
