@@ -1,5 +1,6 @@
-"""Argument types shared by the sub-commands: each returns the value or raises
-``argparse.ArgumentTypeError`` with the reason, which argparse shows with exit status 2.
+"""What the sub-commands' options share: argument types, each of which returns the value or
+raises ``argparse.ArgumentTypeError`` with the reason (which argparse shows with exit status
+2), and the data directory a peer uses when ``--data`` is not given.
 
 >>> positive_int("3"), non_negative_float("0.5"), bot_list("Greedy, random")
 (3, 0.5, ('greedy', 'random'))
@@ -9,10 +10,22 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
+from pathlib import Path
 
 from condottiere.bots import BOTS
 
-__all__ = ["bot_list", "non_negative_float", "positive_int", "positive_seconds"]
+__all__ = ["bot_list", "default_data", "non_negative_float", "positive_int", "positive_seconds"]
+
+
+def default_data(role: str) -> Path:
+    """The data directory of a peer in ``role`` (``host``, ``player``, ``bot``, ``play``) when
+    ``--data`` is not given: under ``$CONDOTTIERE_HOME``, else ``$XDG_DATA_HOME/condottiere``
+    (``~/.local/share/condottiere``)."""
+    base = os.environ.get("CONDOTTIERE_HOME") or os.path.join(
+        os.environ.get("XDG_DATA_HOME") or os.path.expanduser("~/.local/share"), "condottiere"
+    )
+    return Path(base) / role
 
 
 def non_negative_float(text: str) -> float:

@@ -1,23 +1,28 @@
-"""Bot peers as processes of their own, at a table this process hosts.
+"""Bot peers as processes of their own, at a table this process hosts (``host --bots`` and
+``play``).
 
 Each bot is an ordinary ``condottiere bot`` peer with its own data directory under the
-host's (``DATA/bots/N``), its output in ``DATA/bots/N.log``: it plays over loopback gRPC
-exactly as a player on another machine would. The list of bots is kept beside them
+host's (``DATA/bots/N``), its output in ``DATA/bots/N.log``: it plays over gRPC exactly as a
+player on another machine would. The list of bots is kept beside them
 (``DATA/bots/bots.json``, with the table's id), so that when the host takes its table up
 again after a stop, the same bots are started again on their own data and take up the game
-where they stopped too.
+where they stopped too. A bot that stops with an error is told to the player once, with the
+last line of its log.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import signal
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
+
+from condottiere.bots.player import DEFAULT_TIME_LIMIT
 
 __all__ = ["BOT_NAMES", "BotPeers", "BotSeat", "bot_names"]
 
@@ -49,13 +54,22 @@ def bot_names(count: int, player: str) -> list[str]:
 class BotPeers:
     """The bot processes of one hosted table."""
 
-    def __init__(self, root: Path, *, listen: str, interface: str, coin_timeout: float) -> None:
+    def __init__(
+        self,
+        root: Path,
+        *,
+        listen: str,
+        interface: str,
+        coin_timeout: float,
+        time_limit: float = DEFAULT_TIME_LIMIT,
+    ) -> None:
         """The bots serve on ``listen`` and look for tables on ``interface`` (an address), as
-        the host does."""
+        the host does; each thinks at most ``time_limit`` seconds about a move."""
         self.root = root
         self.listen = listen
         self.interface = interface
         self.coin_timeout = coin_timeout
+        self.time_limit = time_limit
         self.processes: list[subprocess.Popen[bytes]] = []
         self._seats: list[BotSeat] = []
         self._reported: set[int] = set()
@@ -101,6 +115,7 @@ class BotPeers:
             "--listen", self.listen,
             "--interface", self.interface,
             "--coin-timeout", str(self.coin_timeout),
+            "--time-limit", str(self.time_limit),
             *(["--new"] if new else []),
         ]  # fmt: skip
         with Path(f"{bot.data}.log").open("ab") as log:
@@ -128,6 +143,14 @@ class BotPeers:
             last = f": {lines[-1]}" if lines else ""
             said.append(f"The bot {bot.name} stopped (exit status {status}){last} (log: {log})")
         return said
+
+    async def watch(self, say: Callable[[str], None]) -> None:
+        """Tell ``say`` of each bot that stops with an error (:meth:`failures`), checking every
+        second, until cancelled."""
+        while True:
+            for failure in self.failures():
+                say(failure)
+            await asyncio.sleep(1.0)
 
     def stop(self, wait: float = 0.0) -> None:
         """Let the bots end by themselves for up to ``wait`` seconds (a finished game's

@@ -1,8 +1,11 @@
 """Playing a seat in plain text: the table's events as lines, and moves typed at a prompt.
 
 This is the simple line-by-line way to play (``condottiere host`` and ``join``); the
-full-screen client is ``condottiere play``. Type a move in the notation (``play 10``,
-``battle Firenze``, ``pass``), or ``hand``, ``moves``, ``say TEXT``, ``leave``, ``help``.
+full-screen client is ``condottiere play``. Type a move in the game's notation (in
+Condottiere ``play 10``, ``battle Firenze``, ``pass``), or ``hand``, ``moves``, ``say TEXT``,
+``leave``, ``help``. The game is reached through its rules in the registry
+(:func:`condottiere.games.game_named`): the help's examples of moves and the hand in words
+are the game's own.
 """
 
 from __future__ import annotations
@@ -10,15 +13,22 @@ from __future__ import annotations
 import asyncio
 import sys
 from collections.abc import Callable
-from typing import TextIO
+from typing import Any, TextIO
 
-from condottiere.games.condottiere.cards import card_name
+from condottiere.games import GameRules, game_named
 from condottiere.peer.controller import Controller, Snapshot
 
-__all__ = ["play_console"]
+__all__ = ["help_text", "play_console"]
 
-HELP = """commands:
-  a move, as in: play 10 | play scarecrow 5 | battle Firenze | pass | favor Roma | discard | keep
+
+def help_text(rules: GameRules) -> str:
+    """What can be typed at the prompt, with examples of ``rules``' moves.
+
+    >>> print(help_text(game_named("condottiere")).splitlines()[1])
+      a move, as in: play 10 | play scarecrow 5 | battle Firenze | pass | favor Roma
+    """
+    return f"""commands:
+  a move, as in: {" | ".join(rules.move_examples)}
   hand      your cards          moves   the moves you may make now
   say TEXT  chat to the table   leave   leave the table for good (the game ends for everyone)
   help      this text
@@ -28,7 +38,8 @@ Ctrl-C stops this peer; start it again with the same --data to take up the game.
 async def play_console(
     controller: Controller, out: TextIO = sys.stdout, read_line: Callable[[], str] | None = None
 ) -> Snapshot:
-    """Print the table's events and play the moves typed; the last snapshot at the end."""
+    """Print the help (once the table, and so its game, is known), the table's events, and
+    play the moves typed; the last snapshot at the end."""
     reader = read_line or sys.stdin.readline
     printed = 0
     asked = -1
@@ -36,15 +47,17 @@ async def play_console(
     changes = controller.changes().__aiter__()
     next_change: asyncio.Task[Snapshot] = asyncio.ensure_future(changes.__anext__())
     snapshot: Snapshot | None = None
-    print(HELP, file=out, flush=True)
     try:
         while True:
-            waiting: set[asyncio.Future[object]] = {next_change}  # type: ignore[arg-type]
+            waiting: set[asyncio.Future[Any]] = {next_change}
             if input_task is not None:
-                waiting.add(input_task)  # type: ignore[arg-type]
+                waiting.add(input_task)
             done, _ = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
             if next_change in done:
+                first = snapshot is None
                 snapshot = next_change.result()
+                if first:  # the table, and so its game, is known from now on
+                    print(help_text(game_named(snapshot.game)), file=out, flush=True)
                 for event in controller.events[printed:]:
                     print(event.text, file=out, flush=True)
                 printed = len(controller.events)
@@ -62,6 +75,7 @@ async def play_console(
                 if line == "":  # end of input: keep following the table without a prompt
                     continue
                 input_task = asyncio.ensure_future(asyncio.to_thread(reader))
+                assert snapshot is not None  # lines are read once the table is known
                 await _command(controller, line.strip(), snapshot, out)
     finally:
         next_change.cancel()
@@ -70,25 +84,23 @@ async def play_console(
 def _show_turn(snapshot: Snapshot, out: TextIO) -> None:
     view = snapshot.view
     assert view is not None
-    hand = ", ".join(card_name(card) for card in view.hand) or "no cards"
+    hand = game_named(snapshot.game).hand_words(view)
     moves = " | ".join(str(move) for move in view.legal_moves)
     print(f"\nyour turn ({view.phase}). hand: {hand}", file=out)
     print(f"moves: {moves}", file=out)
     print("> ", end="", file=out, flush=True)
 
 
-async def _command(
-    controller: Controller, line: str, snapshot: Snapshot | None, out: TextIO
-) -> None:
+async def _command(controller: Controller, line: str, snapshot: Snapshot, out: TextIO) -> None:
     if not line:
         return
     word, _, rest = line.partition(" ")
-    view = None if snapshot is None else snapshot.view
+    rules = game_named(snapshot.game)
+    view = snapshot.view
     if word == "help":
-        print(HELP, file=out)
+        print(help_text(rules), file=out)
     elif word == "hand":
-        cards = "no cards yet" if view is None else ", ".join(map(card_name, view.hand))
-        print(cards or "no cards", file=out)
+        print("no cards yet" if view is None else rules.hand_words(view), file=out)
     elif word == "moves":
         moves = [] if view is None else [str(move) for move in view.legal_moves]
         print(" | ".join(moves) or "nothing to play now", file=out)

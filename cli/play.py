@@ -1,11 +1,12 @@
 """``condottiere play``: the full-screen game.
 
-With no options it hosts a four-seat ``zman`` table on this machine (127.0.0.1) and starts
-three bot peers as processes of their own, which take the other seats over loopback gRPC,
-exactly as players on other machines would; then it opens the full-screen client on seat 0.
-Options choose the edition, the seats, the bots, a table open to other players
-(``--listen``, advertised on the LAN), or a seat at someone else's table (``--join`` its name
-as ``condottiere tables`` lists it, or ``HOST:PORT``).
+With no options it hosts a table of the default game in its default edition (Condottiere,
+``zman``) with that edition's usual seats (four) on this machine (127.0.0.1) and starts a bot
+peer for every other seat, each a process of its own (:mod:`condottiere.cli.bot_peers`),
+which plays over loopback gRPC exactly as players on other machines would; then it opens the
+full-screen client on seat 0. Options choose the game, the edition, the seats, the bots, a
+table open to other players (``--listen``, advertised on the LAN), or a seat at someone
+else's table (``--join`` its name as ``condottiere tables`` lists it, or ``HOST:PORT``).
 
 The peer runs in this process, in the same event loop as the screen. Ctrl-C leaves the screen
 at once: everything is in the data directory (``--data``), and running ``condottiere play``
@@ -30,8 +31,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from condottiere.bots import BOTS
+from condottiere.cli.arguments import default_data
 from condottiere.cli.bot_peers import BotPeers
 from condottiere.cli.client.style import PALETTES
+from condottiere.cli.finish import GOODBYE_SECONDS, finish_table
 from condottiere.cli.lan import (
     Placement,
     add_interface_option,
@@ -40,8 +43,14 @@ from condottiere.cli.lan import (
     join_table,
     placement_from,
 )
-from condottiere.cli.peers import GOODBYE_SECONDS, default_data, finish_table
-from condottiere.games.condottiere import EDITIONS
+from condottiere.cli.table_options import (
+    TABLE_OPTIONS,
+    add_table_options,
+    check_bot_count,
+    default_seats,
+    table_spec,
+)
+from condottiere.games import DEFAULT_GAME, game_named
 from condottiere.peer.controller import Snapshot
 from condottiere.peer.lobby import TableSpec
 from condottiere.peer.node import JoinError, Node
@@ -53,8 +62,6 @@ if TYPE_CHECKING:
 
 __all__ = ["PlaySettings", "add_play_command", "play_settings", "run_play"]
 
-DEFAULT_EDITION = "zman"
-DEFAULT_SEATS = 4
 DEFAULT_BOT = "greedy"
 FIND_SECONDS = 10.0
 """How long a table named by ``--join`` is looked for on the LAN."""
@@ -152,7 +159,8 @@ async def _play(settings: PlaySettings, out: TextIO) -> int:
 
         client = ClientApp(node.controller, model, on_end=on_end, palette=settings.palette,
                            color=settings.color)  # fmt: skip
-        watching = asyncio.create_task(_watch_bots(bots, model), name="play-bots")
+        # A bot's failure is a note: the screen is drawn again every second, so it shows.
+        watching = asyncio.create_task(bots.watch(model.note), name="play-bots")
         try:
             outcome = await client.run()
         finally:
@@ -167,15 +175,6 @@ async def _play(settings: PlaySettings, out: TextIO) -> int:
         print(line, file=out)
     halted = model.snapshot is not None and model.snapshot.halt is not None
     return 3 if halted else 0 if outcome is Outcome.LEFT else 130
-
-
-async def _watch_bots(bots: BotPeers, model: TableModel) -> None:
-    """Tell the player of a bot that stopped with an error (the screen is drawn again every
-    second, so the note shows)."""
-    while True:
-        for failure in bots.failures():
-            model.note(failure)
-        await asyncio.sleep(1.0)
 
 
 def _farewell(model: TableModel, outcome: Outcome | None, data: Path) -> list[str]:
@@ -217,32 +216,23 @@ def _errors_to(path: Path) -> Iterator[None]:
 
 def add_play_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``play`` to a parser's sub-commands."""
+    rules = game_named(DEFAULT_GAME)
+    seats = default_seats(DEFAULT_GAME, rules.default_variant)
     play = commands.add_parser(
         "play",
-        help="play at the full-screen table (with no options: you and three bots)",
-        description="Play Condottiere in the full-screen client. With no options: a "
-        f"{DEFAULT_SEATS}-seat {DEFAULT_EDITION} table on this machine, the other seats "
+        help=f"play at the full-screen table (with no options: you and {seats - 1} bots)",
+        description=f"Play {rules.title} in the full-screen client. With no options: a "
+        f"{seats}-seat {rules.default_variant} table on this machine, the other seats "
         "taken by bot peers running as processes of their own. Ctrl-C stops; the same "
         "command again takes the game up where it stopped.",
     )
     table = play.add_argument_group("the table to host (not with --join)")
-    table.add_argument(
-        "--edition", choices=sorted(EDITIONS), help=f"rules edition (default {DEFAULT_EDITION})"
-    )
-    table.add_argument(
-        "--seats", type=int, help=f"number of seats (default {DEFAULT_SEATS}, or what the "
-        "edition allows)"
-    )  # fmt: skip
-    table.add_argument(
-        "--option", action="append", metavar="NAME",
-        help="a house rule of the edition (ffg: sieges, cede); repeatable",
-    )  # fmt: skip
+    add_table_options(table)
     table.add_argument(
         "--bots", type=_bot_list, metavar="NAME,NAME,...",
         help=f"bots for the other seats (known: {', '.join(sorted(BOTS))}), or none; default: "
         f"{DEFAULT_BOT} in every other seat (none with --listen)",
     )  # fmt: skip
-    table.add_argument("--name", help="the table's name (default condottiere)")
     network = play.add_argument_group("the network")
     network.add_argument(
         "--join", metavar="TABLE",
@@ -320,7 +310,7 @@ def play_settings(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
     if not 0 < len(args.player) <= 40 or not args.player.isprintable():
         parser.error("--player must be 1 to 40 printable characters")
     if args.join:
-        chosen = [f"--{name}" for name in ("edition", "seats", "option", "bots", "name")
+        chosen = [f"--{name}" for name in (*TABLE_OPTIONS, "bots")
                   if getattr(args, name) is not None]  # fmt: skip
         if chosen:
             parser.error(f"{', '.join(chosen)}: the table's host chose these; not with --join")
@@ -330,26 +320,12 @@ def play_settings(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         if args.interface or not is_address(args.join):
             _place(parser, args, settings)
         return settings
-    edition = EDITIONS[args.edition or DEFAULT_EDITION]
-    seats = args.seats or min(max(DEFAULT_SEATS, edition.min_players), edition.max_players)
+    spec = table_spec(parser, args, args.player)
+    seats = spec.seats
     bots = args.bots
     if bots is None:
         bots = () if args.listen else (DEFAULT_BOT,) * (seats - 1)
-    if len(bots) > seats - 1:
-        others = "1 other seat" if seats == 2 else f"{seats - 1} other seats"
-        parser.error(f"{len(bots)} bots for {others}")
-    spec = TableSpec(
-        variant=edition.name,
-        seats=seats,
-        options=tuple(sorted(set(args.option or ()))),
-        name=args.name or "condottiere",
-        player=args.player,
-        address="",
-    )
-    try:
-        spec.check()
-    except ValueError as error:
-        parser.error(str(error))
+    check_bot_count(parser, len(bots), seats)
     settings.spec = spec
     settings.bots = bots
     settings.open_to_others = bool(args.listen) or len(bots) < seats - 1

@@ -377,3 +377,9 @@ class GameRules(Protocol):
     def move_examples(self) -> tuple[str, ...]:
         """A few moves in the game's notation, to show how moves are written."""
         ...
+
+    def public_state(self, view: SeatView) -> dict[str, Any]:
+        """What every seat sees alike in ``view`` (nothing only that seat knows, such as its
+        hand), as JSON-serialisable data: at the end of a game, the same on every peer of
+        the table."""
+        ...

@@ -128,6 +128,27 @@ class CondottiereRules:
         ]
         return ", ".join(words) or "no cards"
 
+    def public_state(self, view: AnySeatView) -> dict[str, Any]:
+        """The phase, the regions' owners, the Favor, the battles won, the hands' sizes, the
+        discard pile and the winners.
+
+        >>> game = Game.new("zman-duel", players=2, seed=3)
+        >>> RULES.public_state(game.view(0)) == RULES.public_state(game.view(1))
+        True
+        >>> RULES.public_state(game.view(0))["hand_sizes"]
+        [8, 8]
+        """
+        assert isinstance(view, SeatView)
+        return {
+            "phase": view.phase,
+            "control": dict(sorted(view.control.items())),
+            "favor": view.favor,
+            "battles_won": list(view.battles_won),
+            "hand_sizes": list(view.hand_sizes),
+            "discard_pile": list(view.discard_pile),
+            "winners": list(view.winners),
+        }
+
 
 RULES = CondottiereRules()
 """The one value the registry loads."""

@@ -61,6 +61,7 @@ def test_a_table_is_joined_by_name_through_the_lan_or_by_address_without_it(
     ("args", "reason"),
     [
         (["--join", "Friday", "--edition", "zman"], "--edition: the table's host chose these"),
+        (["--join", "Friday", "--game", "condottiere"], "--game: the table's host chose these"),
         (["--join", " "], "--join wants a table's name, id or HOST:PORT"),
         (["--seats", "2", "--bots", "greedy,greedy"], "2 bots for 1 other seat"),
         (["--bots", "nosuch"], "unknown bot 'nosuch'"),

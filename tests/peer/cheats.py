@@ -24,7 +24,7 @@ from typing import Any
 
 from google.protobuf.message import Message
 
-from condottiere.cli.peers import run_verify
+from condottiere.cli.records import run_verify
 from condottiere.peer.controller import snapshot_of
 from condottiere.peer.driver import MemoryKeeper, Step, Table
 from condottiere.peer.entries import LogEntry, Reason, make_entry

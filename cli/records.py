@@ -1,0 +1,77 @@
+"""A game's record on the command line: ``export`` (the table of a data directory to one
+record file), ``verify`` (every signature, proof, move and card of a record; whether the game
+was fair) and ``replay`` (a checked record shown move by move).
+
+Each prints on ``out`` (default: the standard output as it is when called), returns the
+command's exit status, and says what is wrong on the standard error.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import TextIO
+
+from condottiere.peer.entries import read_entry
+from condottiere.peer.record import export, load, verify
+from condottiere.peer.store import Store
+
+__all__ = ["run_export", "run_replay", "run_verify"]
+
+
+def run_export(data: Path, output: Path | None, out: TextIO | None = None) -> int:
+    """Write the table of a data directory to one record file (default
+    ``condottiere-ID.cdr``, ID the start of the table's id)."""
+    try:
+        table_id, signed = _entries_of(data)
+    except ValueError as exc:
+        print(f"condottiere: {exc}", file=sys.stderr)
+        return 1
+    path = output or Path(f"condottiere-{table_id[:8]}.cdr")
+    entries = sorted((read_entry(s) for s in signed), key=lambda e: e.kind != "table")
+    export(entries, path)
+    print(f"wrote {len(entries)} entries to {path}", file=out or sys.stdout)
+    return 0
+
+
+def _entries_of(data: Path) -> tuple[str, list[bytes]]:
+    """The id (hex) of the table a data directory holds, and its signed entries."""
+    store = Store(data)
+    try:
+        current = store.setting("table")
+        if current is None:
+            raise ValueError(f"{data} holds no table")
+        return current.hex(), [entry.signed for entry in store.entries(current)]
+    finally:
+        store.close()
+
+
+def run_verify(path: Path, out: TextIO | None = None) -> int:
+    """Check a record file; 0 when the game is shown fair, 1 when not, 2 when the file cannot
+    be read."""
+    try:
+        verdict = verify(load(path))
+    except (OSError, ValueError) as exc:
+        print(f"condottiere: {exc}", file=sys.stderr)
+        return 2
+    for line in verdict.lines():
+        print(line, file=out or sys.stdout)
+    return 0 if verdict.fair else 1
+
+
+def run_replay(path: Path, delay: float, out: TextIO | None = None) -> int:
+    """Check a record as :func:`run_verify` does, then show the game move by move, pausing
+    ``delay`` seconds after each move, coin and deal."""
+    try:
+        verdict = verify(load(path))
+    except (OSError, ValueError) as exc:
+        print(f"condottiere: {exc}", file=sys.stderr)
+        return 2
+    out = out or sys.stdout
+    for event in verdict.table.events:
+        print(event.text, file=out, flush=True)
+        if delay and event.kind in ("move", "coin", "deal"):
+            time.sleep(delay)
+    print(verdict.lines()[-1], file=out)
+    return 0

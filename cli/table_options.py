@@ -1,0 +1,128 @@
+"""The table a command hosts (``host``, ``play``): the options that define it (``--game``,
+``--edition``, ``--seats``, ``--option``, ``--name``) and the table definition they make.
+
+Every choice and default comes from the game, through the registry
+(:func:`condottiere.games.game_named`): its editions (the game's variants), its default
+edition, each edition's usual number of seats (:func:`default_seats`) and its house rules.
+
+>>> default_seats("condottiere", "zman"), default_seats("condottiere", "zman-duel")
+(4, 2)
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter
+from collections.abc import Callable
+
+from condottiere.games import DEFAULT_GAME, GAMES, GameRules, game_named
+from condottiere.peer.lobby import TableSpec
+
+__all__ = [
+    "DEFAULT_TABLE_NAME",
+    "TABLE_OPTIONS",
+    "add_table_options",
+    "check_bot_count",
+    "default_seats",
+    "table_spec",
+]
+
+DEFAULT_TABLE_NAME = "condottiere"
+TABLE_OPTIONS = ("game", "edition", "seats", "option", "name")
+"""The options' destinations; each is None unless given (a joiner takes the host's table, so
+it gives none of them)."""
+
+
+def default_seats(game: str, variant: str) -> int:
+    """How many seats a table of ``game`` in ``variant`` has when nobody says: the variant's
+    own default (:attr:`condottiere.games.Variant.default_seats`)."""
+    return game_named(game).variants[variant].default_seats
+
+
+def add_table_options(parser: argparse._ActionsContainer) -> None:
+    """``--game``, ``--edition``, ``--seats``, ``--option`` and ``--name`` on ``parser``, with
+    each game's choices and defaults in their help."""
+    parser.add_argument(
+        "--game", choices=sorted(GAMES), help=f"the game (default {DEFAULT_GAME})"
+    )
+    parser.add_argument(
+        "--edition",
+        metavar="EDITION",
+        help=f"rules edition: {_each_game(_editions_words)}",
+    )
+    parser.add_argument(
+        "--seats",
+        type=int,
+        help=f"number of seats (default: the edition's usual number: {_each_game(_seats_words)})",
+    )
+    parser.add_argument(
+        "--option",
+        action="append",
+        metavar="NAME",
+        help=f"a house rule the edition offers ({_each_game(_options_words)}); repeatable",
+    )
+    parser.add_argument("--name", help=f"the table's name (default {DEFAULT_TABLE_NAME})")
+
+
+def table_spec(parser: argparse.ArgumentParser, args: argparse.Namespace, player: str) -> TableSpec:
+    """The table the options define, created by ``player``; a game that has not the edition
+    asked for, or a table it cannot be played at, exits with status 2 and the reason."""
+    game = args.game or DEFAULT_GAME
+    rules = game_named(game)
+    variant = args.edition or rules.default_variant
+    if variant not in rules.variants:
+        parser.error(
+            f"argument --edition: {game} has no edition {variant!r} "
+            f"(choose from {', '.join(sorted(rules.variants))})"
+        )
+    spec = TableSpec(
+        game=game,
+        variant=variant,
+        seats=args.seats or default_seats(game, variant),
+        options=tuple(sorted(set(args.option or ()))),
+        name=args.name or DEFAULT_TABLE_NAME,
+        player=player,
+        address="",
+    )
+    try:
+        spec.check()
+    except ValueError as error:
+        parser.error(str(error))
+    return spec
+
+
+def check_bot_count(parser: argparse.ArgumentParser, bots: int, seats: int) -> None:
+    """Exit with status 2 when ``bots`` bots are too many for the seats beside the host's."""
+    if bots > seats - 1:
+        others = "1 other seat" if seats == 2 else f"{seats - 1} other seats"
+        parser.error(f"{bots} bots for {others}")
+
+
+def _each_game(words: Callable[[GameRules], str]) -> str:
+    """``words`` of every registered game, each named when there are several."""
+    games = [game_named(name) for name in sorted(GAMES)]
+    if len(games) == 1:
+        return words(games[0])
+    return "; ".join(f"{rules.name}: {words(rules)}" for rules in games)
+
+
+def _editions_words(rules: GameRules) -> str:
+    """``eurogames, ffg, zman, ... (default zman)``."""
+    return f"{', '.join(sorted(rules.variants))} (default {rules.default_variant})"
+
+
+def _seats_words(rules: GameRules) -> str:
+    """The usual number of seats, and the editions that differ: ``4, or 2 for zman-duel``."""
+    counts = Counter(variant.default_seats for variant in rules.variants.values())
+    usual = counts.most_common(1)[0][0]
+    others = [
+        f"{variant.default_seats} for {name}"
+        for name, variant in sorted(rules.variants.items())
+        if variant.default_seats != usual
+    ]
+    return f"{usual}, or {', '.join(others)}" if others else str(usual)
+
+
+def _options_words(rules: GameRules) -> str:
+    """The game's house rules by name: ``cede, sieges``."""
+    return ", ".join(sorted(rules.options)) or "none"
