@@ -3,6 +3,8 @@ table's log, the client, ``condottiere demo``, ``replay`` and the bots' explanat
 
 :func:`narrate` compares the game before and after a move. It tells only what the table
 shows everyone (a hand shown face up is named from ``shown``, the cards the move revealed).
+Its sentences carry no layout: a screen indents them by kind as it likes.
+:func:`table_words` sums up what the table shows between moves.
 
 >>> from condottiere.games.condottiere import Game, Move
 >>> g = Game.setup("zman", players=2, hands=[["10", "3"], ["2"]], first=0, seed=0)
@@ -22,8 +24,10 @@ shows everyone (a hand shown face up is named from ``shown``, the cards the move
 ada passes
 ada wins the battle for Milano with 10 (against bob 2)
 ada takes Milano
-  ada: 10 (mercenaries 10: 10)
-  bob: 2 (mercenaries 2: 2)
+ada: 10 (mercenaries 10: 10)
+bob: 2 (mercenaries 2: 2)
+>>> table_words(g, names)
+'ada holds the battle marker; board: ada Milano; Favor off the board'
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ from condottiere.games.condottiere.game import BattleResult, Game
 from condottiere.games.condottiere.moves import Move
 from condottiere.games.interface import Told, ToldKind
 
-__all__ = ["narrate"]
+__all__ = ["narrate", "table_words"]
 
 CHANGES_EVERY_ROW = frozenset({"winter", "spring", "bishop"})
 """Cards that change every row's strength, not only the player's."""
@@ -136,7 +140,7 @@ def _battle_end(
             told.append(Told(ToldKind.CHANGE, f"{names[owner]} keeps {region}", owner))
     for seat in range(after.players):
         steps = "; ".join(str(step) for step in result.breakdown(seat)) or "no cards"
-        text = f"  {names[seat]}: {result.strengths[seat]} ({steps})"
+        text = f"{names[seat]}: {result.strengths[seat]} ({steps})"
         told.append(Told(ToldKind.DETAIL, text, seat))
     return told
 
@@ -151,3 +155,28 @@ def _battle_begins(after: Game, names: Sequence[str]) -> Told:
         return Told(ToldKind.CHANGE, text)
     first = names[after.battle_marker]
     return Told(ToldKind.CHANGE, f"a new battle: {first} holds the marker and plays first")
+
+
+def table_words(game: Game, names: Sequence[str]) -> str:
+    """What everyone sees of the table now, in one line: who holds the battle marker (while
+    the game goes on), who holds which region (battles won, in an edition without a board),
+    and where the Favor is (in an edition that has it).
+
+    >>> duel = Game.new("zman-duel", players=2, seed=3)
+    >>> table_words(duel, ("ada", "bob"))
+    'bob holds the battle marker; battles won: ada 0, bob 0'
+    """
+    parts = [] if game.phase == "over" else [f"{names[game.battle_marker]} holds the battle marker"]
+    edition = game.edition
+    if not edition.board:
+        won = ", ".join(f"{names[seat]} {count}" for seat, count in enumerate(game.battles_won))
+        parts.append(f"battles won: {won}")
+    else:
+        regions: dict[int, list[str]] = {}
+        for region, owner in sorted(game.control.items()):
+            regions.setdefault(owner, []).append(region)
+        held = "; ".join(" ".join([names[seat], *regions[seat]]) for seat in sorted(regions))
+        parts.append(f"board: {held or 'nobody holds a region'}")
+    if edition.favor != "none":
+        parts.append(f"Favor on {game.favor}" if game.favor else "Favor off the board")
+    return "; ".join(parts)
