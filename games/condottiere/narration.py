@@ -62,7 +62,7 @@ def narrate(
         told += _battle_end(before, after, after.last_battle, names)
     began = after.phase == "battle" and (ended or before.phase not in ("battle", "favor"))
     if began and move.verb != "battle":
-        told.append(_battle_begins(after, names))
+        told.append(_battle_begins(after, names, chosen_before=not ended))
     return tuple(told)
 
 
@@ -145,13 +145,31 @@ def _battle_end(
     return told
 
 
-def _battle_begins(after: Game, names: Sequence[str]) -> Told:
-    """A battle that began with nobody choosing where."""
+def _battle_begins(after: Game, names: Sequence[str], *, chosen_before: bool) -> Told:
+    """A battle that began without this move choosing where: in a region chosen when the last
+    battle ended (``ffg``, once the hands are settled), in the only region left, or in no
+    region at all (a final battle, an edition without a board).
+
+    >>> g = Game.setup("ffg", players=2, hands=[["10", "scarecrow"], ["2", "bishop"]], seed=0)
+    >>> for move in ("battle Milano", "play 10", "play 2", "pass", "pass", "battle Torino"):
+    ...     g.play(move)
+    >>> g.play("discard")   # the hands are settled before the chosen battle begins
+    >>> before = g.copy()
+    >>> g.play("retain bishop")
+    >>> for told in narrate(before, g, Move.parse("retain bishop"), (), ("ada", "bob")):
+    ...     print(told.text)
+    bob, last with cards at the round's end, retains Bishop
+    the battle for Torino begins (chosen when the last battle ended)
+    """
     if after.final_battle:
         tied = " and ".join(names[s] for s in range(after.players) if after.hand_size(s))
         return Told(ToldKind.CHANGE, f"a final battle, no region left to fight for: {tied}")
-    if after.battle_region is not None:
-        text = f"a battle begins in {after.battle_region}, the only region left to fight for"
+    region = after.battle_region
+    if region is not None and chosen_before and after.edition.choice_after_compare:
+        text = f"the battle for {region} begins (chosen when the last battle ended)"
+        return Told(ToldKind.CHANGE, text)
+    if region is not None:
+        text = f"a battle begins in {region}, the only region left to fight for"
         return Told(ToldKind.CHANGE, text)
     first = names[after.battle_marker]
     return Told(ToldKind.CHANGE, f"a new battle: {first} holds the marker and plays first")
