@@ -36,8 +36,8 @@ from condottiere.games.condottiere.moves import Move
 from condottiere.games.condottiere.narration import narrate, table_words
 from condottiere.games.condottiere.summary import rules_summary
 from condottiere.games.condottiere.wire import view_message
-from condottiere.games.interface import SeatView as AnySeatView
 from condottiere.games.interface import GameState, TableRules, Told, Variant
+from condottiere.games.interface import SeatView as AnySeatView
 
 __all__ = ["RULES", "CondottiereRules", "header_of"]
 
