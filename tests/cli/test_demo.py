@@ -55,6 +55,16 @@ def test_demo_narrates_plays_strengths_with_reasons_winners_and_the_board(
     assert "\n  cards in hand now: seat 0 (greedy) " in out   # a refill once hands are empty
 
 
+def test_hand_sizes_are_shown_after_a_deal_not_after_a_card_taken_back_into_a_hand(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    lines = run(capsys, "demo", "--edition", "zman", "--seed", "1").splitlines()
+    taken_back = [i for i, line in enumerate(lines) if ", taking back a " in line]
+    dealt = [i for i, line in enumerate(lines) if line.startswith("  cards in hand now: ")]
+    assert taken_back and dealt
+    assert not set(dealt) & {i + 1 for i in taken_back}
+
+
 def test_each_battle_ends_with_its_result_the_figures_and_the_table_then_a_blank_line(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
