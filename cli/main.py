@@ -28,12 +28,10 @@ from condottiere.cli.demo import DemoSettings, run_demo
 from condottiere.cli.peers import add_commands, main_peer
 from condottiere.cli.play import add_play_command, play_settings, run_play
 from condottiere.cli.tournament import add_tournament_parser, tournament_command
-from condottiere.games.condottiere import EDITIONS, Edition
+from condottiere.games import DEFAULT_GAME, GAMES, Variant, game_named
 
 __all__ = ["build_parser", "demo_settings", "main"]
 
-DEFAULT_EDITION = "zman"
-DEFAULT_PLAYERS = 4
 DEFAULT_BOTS = ("greedy", "random")
 TTY_DELAY_SECONDS = 0.15
 
@@ -56,24 +54,24 @@ def build_parser() -> argparse.ArgumentParser:
             "refills, and the winners.",
             width=78,
         ),
-        epilog="editions:\n" + "\n".join(
-            f"  {name:13} {edition.title} ({_player_range(edition)} players)"
-            for name, edition in sorted(EDITIONS.items())
-        ),
+        epilog="\n".join(_editions(game) for game in sorted(GAMES)),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     demo.set_defaults(command_parser=demo)
     demo.add_argument(
+        "--game",
+        default=DEFAULT_GAME,
+        choices=sorted(GAMES),
+        help=f"the game to play (default {DEFAULT_GAME})",
+    )
+    demo.add_argument(
         "--edition",
-        default=DEFAULT_EDITION,
-        choices=sorted(EDITIONS),
-        help=f"rules edition (default {DEFAULT_EDITION})",
+        help="the game's edition, listed below (default: the one marked *)",
     )
     demo.add_argument(
         "--players",
         type=int,
-        help=f"number of seats (default {DEFAULT_PLAYERS}, or the nearest count the edition "
-        "allows)",
+        help="number of seats (default: the edition's, listed below)",
     )
     demo.add_argument(
         "--seed",
@@ -107,20 +105,37 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _player_range(edition: Edition) -> str:
-    low, high = edition.min_players, edition.max_players
+def _editions(game: str) -> str:
+    """The help's list of ``game``'s editions, with their seats."""
+    rules = game_named(game)
+    lines = [f"{rules.title} editions (--game {game}):"]
+    for name, variant in sorted(rules.variants.items()):
+        mark = "*" if name == rules.default_variant else " "
+        lines.append(
+            f" {mark}{name:13} {variant.title} ({_seat_range(variant)} players, "
+            f"{variant.default_seats} by default)"
+        )
+    return "\n".join(lines)
+
+
+def _seat_range(variant: Variant) -> str:
+    low, high = variant.min_seats, variant.max_seats
     return f"exactly {low}" if low == high else f"{low} to {high}"
 
 
 def _demo_settings(parser: argparse.ArgumentParser, args: argparse.Namespace) -> DemoSettings:
-    edition = EDITIONS[args.edition]
-    low, high = edition.min_players, edition.max_players
-    players = (
-        args.players if args.players is not None else min(max(DEFAULT_PLAYERS, low), high)
-    )
-    if not low <= players <= high:
+    rules = game_named(args.game)
+    edition = args.edition if args.edition is not None else rules.default_variant
+    variant = rules.variants.get(edition)
+    if variant is None:
         parser.error(
-            f"edition {args.edition} is played by {_player_range(edition)} players, not {players}"
+            f"{rules.title} has no edition {edition!r}; "
+            f"choose one of {', '.join(sorted(rules.variants))}"
+        )
+    players = args.players if args.players is not None else variant.default_seats
+    if not variant.min_seats <= players <= variant.max_seats:
+        parser.error(
+            f"edition {edition} is played by {_seat_range(variant)} players, not {players}"
         )
     if len(args.bots) > players:
         parser.error(f"{len(args.bots)} bots given for {players} seats")
@@ -129,9 +144,10 @@ def _demo_settings(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
         TTY_DELAY_SECONDS if sys.stdout.isatty() else 0.0
     )
     return DemoSettings(
-        edition=args.edition,
+        edition=edition,
         bots=seats,
         seed=args.seed if args.seed is not None else random.randrange(1_000_000),
+        game=args.game,
         delay=delay,
         max_battles=args.max_battles,
     )

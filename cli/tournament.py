@@ -7,8 +7,14 @@ run with iteration budgets is reproducible (a time budget depends on the machine
 
 For each kind of bot it reports the **win share** per seat it held (a shared victory counts
 ``1/k`` to each of the ``k`` winners; a drawn duel counts to nobody), with a 95% confidence
-interval over games, the **battles won** and the **regions held** at the end (``zman-duel``:
-battles won) per seat and game, and the **moves per second** it chose.
+interval over games, the **battles won** and the **regions held** at the end (the game's
+standings: in ``zman-duel``, battles won) per seat and game, and the **moves per second** it
+chose.
+
+Everything about the game comes from the registry (:func:`~condottiere.games.game_named`):
+its editions and options, its offline games, who won each (``outcome``), each battle's winner
+(the seat of the narration's :attr:`~condottiere.games.ToldKind.RESULT`) and each seat's
+standing at the end (``standings``).
 
 >>> report = run_tournament(TournamentSettings("zman-duel", ("greedy", "random"), games=4,
 ...                                            seed=1, jobs=1))
@@ -27,11 +33,11 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
 from condottiere.bots import BOTS, SEARCHING_BOTS, Budget, Strategy, make_bot
 from condottiere.cli.arguments import bot_list, positive_int, positive_seconds
-from condottiere.games.condottiere import EDITIONS, OPTIONS, Game
+from condottiere.games import DEFAULT_GAME, GAMES, GameRules, TableRules, ToldKind, game_named
 
 __all__ = [
     "BotLine",
@@ -52,8 +58,8 @@ DEFAULT_GAMES = 100
 
 @dataclass(frozen=True)
 class TournamentSettings:
-    """What a tournament plays: the edition, one bot name per seat, how many games from which
-    seed, on how many processes, and how long searching bots think."""
+    """What a tournament plays: the game's edition, one bot name per seat, how many games from
+    which seed, on how many processes, and how long searching bots think."""
 
     edition: str
     bots: tuple[str, ...]
@@ -63,6 +69,8 @@ class TournamentSettings:
     budget: Budget | None = None
     """For the searching bots; None keeps their default (an iteration budget)."""
     options: tuple[str, ...] = ()
+    """House rules of the edition, sorted."""
+    game: str = DEFAULT_GAME
 
 
 @dataclass(frozen=True)
@@ -100,6 +108,7 @@ class BotLine:
 class TournamentReport:
     """Everything a tournament measured."""
 
+    game: str
     edition: str
     bots: tuple[str, ...]
     games: int
@@ -124,25 +133,31 @@ def play_game(settings: TournamentSettings, index: int) -> GameResult:
     bots: list[Strategy | None] = [None] * players
     for place, name in enumerate(settings.bots):
         bots[seat_of[place]] = make_bot(name, game_seed * 101 + place, settings.budget)
-    game = Game.new(settings.edition, players, seed=game_seed, options=settings.options)
+    rules = game_named(settings.game)
+    table = TableRules(settings.game, settings.edition, players, settings.options)
+    game = rules.offline(table, game_seed)
+    names = [f"seat {seat}" for seat in range(players)]
     battles = [0] * players
     moves = [0] * players
     seconds = [0.0] * players
-    while game.to_act is not None:
-        seat = game.to_act
+    while (seat := game.to_act) is not None:
         bot = bots[seat]
         assert bot is not None
         started = time.perf_counter()
-        move = bot.choose(game, seat)
+        # The bots are strategies for this game's own state type, which offline() makes.
+        move = bot.choose(cast(Any, game), seat)
         seconds[seat] += time.perf_counter() - started
         moves[seat] += 1
-        before = game.last_battle
+        before = game.copy()
         game.play(move)
-        result = game.last_battle
-        if result is not before and result is not None and result.winner is not None:
-            battles[result.winner] += 1
-    winners = game.winners
-    held = game.battles_won
+        # Only the results' seats are read: no need to name the cards a move shows.
+        for told in rules.narrate(before, game, move, (), names):
+            if told.kind is ToldKind.RESULT and told.seat is not None:
+                battles[told.seat] += 1
+    outcome = game.outcome
+    assert outcome is not None, "an offline game is played to its end"
+    winners = outcome.winners
+    held = rules.standings(game)
     return GameResult(
         index=index,
         seats=seat_of,
@@ -219,6 +234,7 @@ def _summarise(
             )
         )
     return TournamentReport(
+        game=settings.game,
         edition=settings.edition,
         bots=settings.bots,
         games=games,
@@ -245,7 +261,7 @@ def _budget_text(budget: Budget | None) -> str:
 
 def render_report(report: TournamentReport) -> str:
     """The report as the table the command prints."""
-    edition = EDITIONS[report.edition]
+    edition = game_named(report.game).variants[report.edition]
     rows = [["bot", "seats", "win share", "95% CI", "battles won", "regions held", "moves/s"]]
     for line in report.lines:
         rows.append(
@@ -306,7 +322,14 @@ def add_tournament_parser(commands: Any) -> argparse.ArgumentParser:
         f"{', '.join(sorted(BOTS))}",
     )
     parser.add_argument(
-        "--edition", default="zman", choices=sorted(EDITIONS), help="rules edition (default zman)"
+        "--game",
+        default=DEFAULT_GAME,
+        choices=sorted(GAMES),
+        help=f"the game to play (default {DEFAULT_GAME})",
+    )
+    parser.add_argument(
+        "--edition",
+        help=f"the game's edition ({_editions_help()})",
     )
     parser.add_argument(
         "--games", type=positive_int, default=DEFAULT_GAMES,
@@ -336,7 +359,7 @@ def add_tournament_parser(commands: Any) -> argparse.ArgumentParser:
         "--options",
         default="",
         metavar="OPTION,...",
-        help=f"house rules of the edition ({', '.join(sorted(OPTIONS))} in ffg)",
+        help=f"house rules, where the edition allows them ({_options_help()})",
     )
     parser.add_argument(
         "--json", action="store_true", help="print the figures as JSON, for scripts"
@@ -344,38 +367,66 @@ def add_tournament_parser(commands: Any) -> argparse.ArgumentParser:
     return parser
 
 
+def _editions_help() -> str:
+    """Each game's editions, and its default one."""
+    return "; ".join(
+        f"{name}: {', '.join(sorted(rules.variants))}; default {rules.default_variant}"
+        for name, rules in map(_named, sorted(GAMES))
+    )
+
+
+def _options_help() -> str:
+    """Each game's house rules."""
+    return "; ".join(
+        f"{name}: {', '.join(sorted(rules.options)) or 'none'}"
+        for name, rules in map(_named, sorted(GAMES))
+    )
+
+
+def _named(name: str) -> tuple[str, GameRules]:
+    return name, game_named(name)
+
+
 def tournament_settings(
     parser: argparse.ArgumentParser, args: argparse.Namespace
 ) -> TournamentSettings:
     """The settings ``args`` ask for; bad input exits with status 2 and a message."""
-    edition = EDITIONS[args.edition]
+    rules = game_named(args.game)
+    edition = args.edition if args.edition is not None else rules.default_variant
+    variant = rules.variants.get(edition)
+    if variant is None:
+        parser.error(
+            f"{rules.title} has no edition {edition!r}; "
+            f"choose one of {', '.join(sorted(rules.variants))}"
+        )
     seats = len(args.bots)
-    if not edition.min_players <= seats <= edition.max_players:
+    if not variant.min_seats <= seats <= variant.max_seats:
         span = (
-            f"exactly {edition.min_players}"
-            if edition.min_players == edition.max_players
-            else f"{edition.min_players} to {edition.max_players}"
+            f"exactly {variant.min_seats}"
+            if variant.min_seats == variant.max_seats
+            else f"{variant.min_seats} to {variant.max_seats}"
         )
         parser.error(
-            f"{seats} bots given, but edition {args.edition} is played by {span} players "
+            f"{seats} bots given, but edition {edition} is played by {span} players "
             "(give one bot per seat)"
         )
-    options = tuple(option for option in args.options.split(",") if option)
+    options = tuple(sorted({option for option in args.options.split(",") if option}))
     try:
-        edition.with_options(options)
+        rules.check(TableRules(args.game, edition, seats, options))
     except ValueError as error:
         parser.error(str(error))
     budget = None
     if args.seconds_per_move is not None or args.iterations is not None:
         budget = Budget(iterations=args.iterations, seconds=args.seconds_per_move)
     return TournamentSettings(
-        edition=args.edition,
+        edition=edition,
         bots=args.bots,
         games=args.games,
         seed=args.seed,
         jobs=args.jobs or os.cpu_count() or 1,
         budget=budget,
         options=options,
+        game=args.game,
     )
 
 

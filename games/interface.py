@@ -164,7 +164,8 @@ class ToldKind(Enum):
     MOVE = "move"
     """The move itself."""
     RESULT = "result"
-    """A contest the move decided (a battle won or lost)."""
+    """A contest the move decided (a battle won or lost); its seat is the winner's (None:
+    nobody won it)."""
     CHANGE = "change"
     """Anything else the move changed (a region taken, a marker moved, a new battle)."""
     DETAIL = "detail"
@@ -265,6 +266,10 @@ class GameState(Protocol[MoveT]):
         ...
 
     def hand_size(self, seat: int) -> int: ...
+
+    def hand(self, seat: int) -> tuple[str, ...]:
+        """The cards of ``seat``'s hand; ValueError where this table cannot see them."""
+        ...
 
     def legal_moves(self) -> Sequence[MoveT]: ...
 
@@ -371,6 +376,16 @@ class GameRules(Protocol):
 
     def hand_words(self, view: SeatView) -> str:
         """The seat's hand in a player's words (a plain-text screen)."""
+        ...
+
+    def table_words(self, game: GameState[Any], names: Sequence[str]) -> str:
+        """What everyone sees of the table now (the board, the markers, the score), in one
+        line of a plain-text screen, each seat called by ``names``."""
+        ...
+
+    def standings(self, game: GameState[Any]) -> tuple[int, ...]:
+        """Per seat, how far it has come towards victory, in the game's own count (what a
+        tournament averages)."""
         ...
 
     @property

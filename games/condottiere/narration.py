@@ -3,6 +3,8 @@ table's log, the client, ``condottiere demo``, ``replay`` and the bots' explanat
 
 :func:`narrate` compares the game before and after a move. It tells only what the table
 shows everyone (a hand shown face up is named from ``shown``, the cards the move revealed).
+Its sentences carry no layout: a screen indents them by kind as it likes.
+:func:`table_words` sums up what the table shows between moves.
 
 >>> from condottiere.games.condottiere import Game, Move
 >>> g = Game.setup("zman", players=2, hands=[["10", "3"], ["2"]], first=0, seed=0)
@@ -22,8 +24,10 @@ shows everyone (a hand shown face up is named from ``shown``, the cards the move
 ada passes
 ada wins the battle for Milano with 10 (against bob 2)
 ada takes Milano
-  ada: 10 (mercenaries 10: 10)
-  bob: 2 (mercenaries 2: 2)
+ada: 10 (mercenaries 10: 10)
+bob: 2 (mercenaries 2: 2)
+>>> table_words(g, names)
+'ada holds the battle marker; board: ada Milano; Favor off the board'
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ from condottiere.games.condottiere.game import BattleResult, Game
 from condottiere.games.condottiere.moves import Move
 from condottiere.games.interface import Told, ToldKind
 
-__all__ = ["narrate"]
+__all__ = ["narrate", "table_words"]
 
 CHANGES_EVERY_ROW = frozenset({"winter", "spring", "bishop"})
 """Cards that change every row's strength, not only the player's."""
@@ -58,7 +62,7 @@ def narrate(
         told += _battle_end(before, after, after.last_battle, names)
     began = after.phase == "battle" and (ended or before.phase not in ("battle", "favor"))
     if began and move.verb != "battle":
-        told.append(_battle_begins(after, names))
+        told.append(_battle_begins(after, names, chosen_before=not ended))
     return tuple(told)
 
 
@@ -136,18 +140,61 @@ def _battle_end(
             told.append(Told(ToldKind.CHANGE, f"{names[owner]} keeps {region}", owner))
     for seat in range(after.players):
         steps = "; ".join(str(step) for step in result.breakdown(seat)) or "no cards"
-        text = f"  {names[seat]}: {result.strengths[seat]} ({steps})"
+        text = f"{names[seat]}: {result.strengths[seat]} ({steps})"
         told.append(Told(ToldKind.DETAIL, text, seat))
     return told
 
 
-def _battle_begins(after: Game, names: Sequence[str]) -> Told:
-    """A battle that began with nobody choosing where."""
+def _battle_begins(after: Game, names: Sequence[str], *, chosen_before: bool) -> Told:
+    """A battle that began without this move choosing where: in a region chosen when the last
+    battle ended (``ffg``, once the hands are settled), in the only region left, or in no
+    region at all (a final battle, an edition without a board).
+
+    >>> g = Game.setup("ffg", players=2, hands=[["10", "scarecrow"], ["2", "bishop"]], seed=0)
+    >>> for move in ("battle Milano", "play 10", "play 2", "pass", "pass", "battle Torino"):
+    ...     g.play(move)
+    >>> g.play("discard")   # the hands are settled before the chosen battle begins
+    >>> before = g.copy()
+    >>> g.play("retain bishop")
+    >>> for told in narrate(before, g, Move.parse("retain bishop"), (), ("ada", "bob")):
+    ...     print(told.text)
+    bob, last with cards at the round's end, retains Bishop
+    the battle for Torino begins (chosen when the last battle ended)
+    """
     if after.final_battle:
         tied = " and ".join(names[s] for s in range(after.players) if after.hand_size(s))
         return Told(ToldKind.CHANGE, f"a final battle, no region left to fight for: {tied}")
-    if after.battle_region is not None:
-        text = f"a battle begins in {after.battle_region}, the only region left to fight for"
+    region = after.battle_region
+    if region is not None and chosen_before and after.edition.choice_after_compare:
+        text = f"the battle for {region} begins (chosen when the last battle ended)"
+        return Told(ToldKind.CHANGE, text)
+    if region is not None:
+        text = f"a battle begins in {region}, the only region left to fight for"
         return Told(ToldKind.CHANGE, text)
     first = names[after.battle_marker]
     return Told(ToldKind.CHANGE, f"a new battle: {first} holds the marker and plays first")
+
+
+def table_words(game: Game, names: Sequence[str]) -> str:
+    """What everyone sees of the table now, in one line: who holds the battle marker (while
+    the game goes on), who holds which region (battles won, in an edition without a board),
+    and where the Favor is (in an edition that has it).
+
+    >>> duel = Game.new("zman-duel", players=2, seed=3)
+    >>> table_words(duel, ("ada", "bob"))
+    'bob holds the battle marker; battles won: ada 0, bob 0'
+    """
+    parts = [] if game.phase == "over" else [f"{names[game.battle_marker]} holds the battle marker"]
+    edition = game.edition
+    if not edition.board:
+        won = ", ".join(f"{names[seat]} {count}" for seat, count in enumerate(game.battles_won))
+        parts.append(f"battles won: {won}")
+    else:
+        regions: dict[int, list[str]] = {}
+        for region, owner in sorted(game.control.items()):
+            regions.setdefault(owner, []).append(region)
+        held = "; ".join(" ".join([names[seat], *regions[seat]]) for seat in sorted(regions))
+        parts.append(f"board: {held or 'nobody holds a region'}")
+    if edition.favor != "none":
+        parts.append(f"Favor on {game.favor}" if game.favor else "Favor off the board")
+    return "; ".join(parts)

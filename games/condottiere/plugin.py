@@ -12,6 +12,8 @@ seat's view on the wire, and the rules in a few sentences.
 >>> game = RULES.for_seat(table, 1)
 >>> game.waiting
 Choice(seats=(0, 1), purpose='first battle marker')
+>>> RULES.standings(game)
+(0, 0)
 >>> RULES.check(TableRules("condottiere", "zman-duel", 3))
 Traceback (most recent call last):
 ...
@@ -31,11 +33,11 @@ from condottiere.games.condottiere.cards import card_name, sort_cards
 from condottiere.games.condottiere.editions import EDITIONS, OPTIONS
 from condottiere.games.condottiere.game import Game, SeatView
 from condottiere.games.condottiere.moves import Move
-from condottiere.games.condottiere.narration import narrate
+from condottiere.games.condottiere.narration import narrate, table_words
 from condottiere.games.condottiere.summary import rules_summary
 from condottiere.games.condottiere.wire import view_message
+from condottiere.games.interface import GameState, TableRules, Told, Variant
 from condottiere.games.interface import SeatView as AnySeatView
-from condottiere.games.interface import TableRules, Told, Variant
 
 __all__ = ["RULES", "CondottiereRules", "header_of"]
 
@@ -148,6 +150,16 @@ class CondottiereRules:
             "discard_pile": list(view.discard_pile),
             "winners": list(view.winners),
         }
+
+    def table_words(self, game: GameState[Any], names: Sequence[str]) -> str:
+        """The battle marker, the board (or battles won) and the Favor (:func:`.table_words`)."""
+        assert isinstance(game, Game)
+        return table_words(game, names)
+
+    def standings(self, game: GameState[Any]) -> tuple[int, ...]:
+        """Regions held; battles won in an edition without a board (``zman-duel``)."""
+        assert isinstance(game, Game)
+        return game.battles_won
 
 
 RULES = CondottiereRules()

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import io
+import re
 import time
 from importlib.metadata import entry_points
 
 import pytest
 
+from condottiere.cli.demo import DemoSettings, run_demo
 from condottiere.cli.main import demo_settings, main
-from condottiere.games.condottiere import EDITIONS
+from condottiere.games import DEFAULT_GAME, game_named
+
+EDITIONS = game_named(DEFAULT_GAME).variants
+RESULT = re.compile(r"  (\S.* wins the battle|nobody wins|nobody played a card|the Bishop ends)")
+"""A battle's result, as the narration tells it, indented under the move that decided it."""
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> str:
@@ -30,21 +37,55 @@ def test_demo_plays_a_whole_game_of_every_edition(
     out = run(capsys, "demo", "--edition", edition, "--seed", "2")
     lines = out.splitlines()
     assert lines[0].startswith("Condottiere demo: ") and f"[{edition}]" in lines[0]
-    assert "Battle 1" in out
-    assert "Strengths:" in out
-    assert lines[-1].startswith(("Winner: seat", "Winners: seat", "A draw."))
-    assert any(line.startswith("Game over after") for line in lines)
+    assert any(RESULT.match(line) for line in lines)
+    assert any(line.startswith("    seat 0 (greedy): ") for line in lines)   # its strength
+    assert lines[-1].startswith(("Winner: seat", "Winners: seat", "A draw: "))
+    assert lines[-2].startswith("Game over after")
 
 
 def test_demo_narrates_plays_strengths_with_reasons_winners_and_the_board(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     out = run(capsys, "demo", "--edition", "zman", "--players", "4", "--seed", "1")
-    assert "(greedy) plays " in out and "(random) plays " in out
-    assert "mercenaries " in out   # a breakdown step
-    assert "wins and takes " in out
-    assert "board: seat " in out
-    assert "Cards dealt; in hand now:" in out   # a refill once every hand is empty
+    assert "\nseat 0 (greedy) plays " in out and "\nseat 1 (random) plays " in out
+    assert re.search(r"\n    seat \d \(\w+\): \d+ \(mercenaries ", out)   # a breakdown
+    assert re.search(r"\n  seat \d \(\w+\) wins the battle for \w+ with \d+ \(against ", out)
+    assert re.search(r"\n  seat \d \(\w+\) takes \w+\n", out)
+    assert "; board: seat " in out
+    assert "\n  cards in hand now: seat 0 (greedy) " in out   # a refill once hands are empty
+
+
+def test_hand_sizes_are_shown_after_a_deal_not_after_a_card_taken_back_into_a_hand(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    lines = run(capsys, "demo", "--edition", "zman", "--seed", "1").splitlines()
+    taken_back = [i for i, line in enumerate(lines) if ", taking back a " in line]
+    dealt = [i for i, line in enumerate(lines) if line.startswith("  cards in hand now: ")]
+    assert taken_back and dealt
+    assert not set(dealt) & {i + 1 for i in taken_back}
+
+
+def test_each_battle_ends_with_its_result_the_figures_and_the_table_then_a_blank_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    out = run(capsys, "demo", "--edition", "zman", "--seed", "1", "--max-battles", "1")
+    battle = out.split("\n\n")[1].splitlines()
+    assert battle[0] == "seat 0 (greedy) opens a battle in Napoli"
+    assert battle[-7].startswith("  seat 2 (greedy) wins the battle for Napoli with 14 ")
+    assert battle[-6] == "  seat 2 (greedy) takes Napoli"
+    assert [line[:10] for line in battle[-5:-1]] == ["    seat 0", "    seat 1", "    seat 2",
+                                                       "    seat 3"]  # fmt: skip
+    assert battle[-1] == (
+        "  seat 1 (random) holds the battle marker; board: seat 2 (greedy) Napoli; Favor on Roma"
+    )
+
+
+def test_the_last_lines_say_who_won_and_how() -> None:
+    out = io.StringIO()
+    game = run_demo(DemoSettings("zman", bots=("greedy", "random") * 2, seed=1), out)
+    outcome = game.outcome
+    assert outcome is not None and outcome.winners == (0,)
+    assert out.getvalue().splitlines()[-1] == f"Winner: seat 0 (greedy) — {outcome.how}"
 
 
 def test_the_same_seed_gives_the_same_game(capsys: pytest.CaptureFixture[str]) -> None:
@@ -57,7 +98,7 @@ def test_the_same_seed_gives_the_same_game(capsys: pytest.CaptureFixture[str]) -
 
 def test_max_battles_stops_the_game_early(capsys: pytest.CaptureFixture[str]) -> None:
     out = run(capsys, "demo", "--seed", "1", "--max-battles", "2")
-    assert out.count("Strengths") + out.count("no winner") == 2
+    assert sum(1 for line in out.splitlines() if RESULT.match(line)) == 2
     assert out.splitlines()[-1] == "Stopped after 2 battles; nobody has won yet."
 
 
@@ -77,14 +118,16 @@ def test_delay_pauses_after_each_move(capsys: pytest.CaptureFixture[str]) -> Non
 
 def test_defaults_are_zman_four_seats_greedy_and_random_and_no_delay_off_a_terminal() -> None:
     settings = demo_settings(["demo"])
-    assert settings.edition == "zman"
+    assert (settings.game, settings.edition) == ("condottiere", "zman")
     assert settings.bots == ("greedy", "random", "greedy", "random")
     assert settings.delay == 0.0   # pytest captures stdout: not a terminal
     assert settings.max_battles is None
 
 
-def test_the_default_player_count_fits_the_duel() -> None:
+def test_the_default_player_count_is_the_editions() -> None:
     assert demo_settings(["demo", "--edition", "zman-duel"]).bots == ("greedy", "random")
+    for name, variant in EDITIONS.items():
+        assert len(demo_settings(["demo", "--edition", name]).bots) == variant.default_seats
 
 
 @pytest.mark.parametrize("args", [["--help"], ["demo", "--help"]])
@@ -99,8 +142,10 @@ def test_help_exits_0_and_describes_the_options(
     if args == ["--help"]:
         assert "demo" in out
     else:
-        for option in ("--edition", "--players", "--seed", "--bots", "--delay", "--max-battles"):
+        for option in ("--game", "--edition", "--players", "--seed", "--bots", "--delay",
+                       "--max-battles"):  # fmt: skip
             assert option in out
+        assert " *zman " in out   # the default edition
         for edition in EDITIONS:
             assert edition in out
 
@@ -110,9 +155,15 @@ def test_an_unknown_edition_exits_2_listing_the_editions(
 ) -> None:
     status, err = exit_status_and_error(capsys, "demo", "--edition", "zman-2030")
     assert status == 2
-    assert "invalid choice: 'zman-2030'" in err
+    assert "Condottiere has no edition 'zman-2030'; choose one of " in err
     for edition in EDITIONS:
-        assert repr(edition) in err
+        assert edition in err
+
+
+def test_an_unknown_game_exits_2_listing_the_games(capsys: pytest.CaptureFixture[str]) -> None:
+    status, err = exit_status_and_error(capsys, "demo", "--game", "chess")
+    assert status == 2
+    assert "invalid choice: 'chess'" in err and "condottiere" in err
 
 
 @pytest.mark.parametrize(

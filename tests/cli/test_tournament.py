@@ -36,6 +36,13 @@ def test_a_short_tournament_on_two_processes_adds_up(capsys: pytest.CaptureFixtu
         assert line["regions_held"] >= 0 and line["battles_won"] >= 0
 
 
+def test_the_game_and_its_default_edition_come_from_the_registry(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    report = run_json(capsys, "--bots", "greedy,random", "--games", "1", "--jobs", "1")
+    assert (report["game"], report["edition"]) == ("condottiere", "zman")
+
+
 def test_the_same_seed_plays_the_same_games_with_an_iteration_budget() -> None:
     settings = TournamentSettings("zman-duel", ("ismcts", "greedy"), games=2, seed=5,
                                   budget=Budget(iterations=8))  # fmt: skip
@@ -86,6 +93,9 @@ def test_a_report_renders_the_budget_of_searching_bots() -> None:
         (["--bots", "greedy,greedy", "--games", "0"], "must be 1 or more"),
         (["--bots", "greedy,greedy", "--seconds-per-move", "0"], "must be more than 0"),
         (["--bots", "greedy,greedy", "--options", "sieges"], "zman has no option 'sieges'"),
+        (["--bots", "greedy,greedy", "--edition", "zman-2030"],
+         "Condottiere has no edition 'zman-2030'; choose one of eurogames, ffg, zman, "),
+        (["--bots", "greedy,greedy", "--game", "chess"], "invalid choice: 'chess'"),
         (["--games", "3"], "the following arguments are required: --bots"),
     ],
 )
@@ -104,6 +114,6 @@ def test_help_describes_every_option(capsys: pytest.CaptureFixture[str]) -> None
     assert stopped.value.code == 0
     out = capsys.readouterr().out
     assert "95% confidence" in " ".join(out.split())
-    for option in ("--bots", "--edition", "--games", "--seed", "--jobs", "--seconds-per-move",
-                   "--iterations", "--options", "--json"):  # fmt: skip
+    for option in ("--bots", "--game", "--edition", "--games", "--seed", "--jobs",
+                   "--seconds-per-move", "--iterations", "--options", "--json"):  # fmt: skip
         assert option in out
