@@ -102,10 +102,10 @@ from condottiere.crypto.group import (
 from condottiere.crypto.sealing import EPHEMERAL_BYTES, SEAL_OVERHEAD, BoxKey, BoxSecret, seal
 
 __all__ = [
-    "MIN_SEATS",
+    "MIN_BACKUP_SEATS",
     "PIECE_BOX_BYTES",
-    "Answer",
     "Complaint",
+    "ComplaintAnswer",
     "Dealing",
     "answer_complaint",
     "evaluation_point",
@@ -116,7 +116,7 @@ __all__ = [
     "verification_key",
 ]
 
-MIN_SEATS = 3
+MIN_BACKUP_SEATS = 3
 """The fewest seats that share: with two, the one other seat's piece would be the secret."""
 
 _TAG_BYTES = SCALAR_BYTES
@@ -199,8 +199,8 @@ class Dealing:
     def decode(cls, data: bytes, seats: int) -> Dealing:
         """The dealing of a table of ``seats`` seats that ``data`` encodes; :class:`DecodeError`
         if malformed (a commitment that is not a valid point, a wrong length)."""
-        if seats < MIN_SEATS:
-            raise ValueError(f"only tables of {MIN_SEATS} seats or more share their secrets")
+        if seats < MIN_BACKUP_SEATS:
+            raise ValueError(f"only tables of {MIN_BACKUP_SEATS} seats or more share their secrets")
         expected = (seats - 2) * POINT_BYTES + (seats - 1) * PIECE_BOX_BYTES
         if len(data) != expected:
             raise DecodeError(f"a dealing for {seats} seats is {expected} bytes, got {len(data)}")
@@ -231,7 +231,7 @@ class Complaint:
 
 
 @dataclass(frozen=True, slots=True)
-class Answer:
+class ComplaintAnswer:
     """A dealer's public answer to a complaint: the piece it sealed to ``recipient`` and the
     ephemeral secret of that box, with which anyone seals the piece again and compares."""
 
@@ -246,7 +246,7 @@ class Answer:
         return encode_u32(self.recipient) + encode_scalar(self.piece) + self.ephemeral
 
     @classmethod
-    def decode(cls, data: bytes) -> Answer:
+    def decode(cls, data: bytes) -> ComplaintAnswer:
         """The answer ``data`` encodes; :class:`DecodeError` if malformed."""
         reader = Reader(data)
         answer = cls(reader.u32(), reader.scalar(), reader.take(EPHEMERAL_BYTES))
@@ -318,11 +318,11 @@ def _sealed_piece(secret: int, piece: int, tag: bytes, recipient: BoxKey) -> tup
 
 def _deal(
     secret: int, box_keys: Sequence[BoxKey], context: Context
-) -> tuple[Dealing, dict[int, Answer]]:
+) -> tuple[Dealing, dict[int, ComplaintAnswer]]:
     """The dealing, and for each recipient what would answer its complaint."""
     seats, dealer = len(box_keys), context.seat
-    if seats < MIN_SEATS:
-        raise ValueError(f"only tables of {MIN_SEATS} seats or more share their secrets")
+    if seats < MIN_BACKUP_SEATS:
+        raise ValueError(f"only tables of {MIN_BACKUP_SEATS} seats or more share their secrets")
     if not 0 <= dealer < seats:
         raise ValueError(f"seat {dealer} is not one of {seats} seats")
     if not 0 < secret < L:
@@ -337,7 +337,7 @@ def _deal(
             tag = _tag(commitments, dealer_key, j, context)
             box, ephemeral = _sealed_piece(secret, piece, tag, box_keys[j])
             boxes.append(box)
-            openings[j] = Answer(j, piece, ephemeral)
+            openings[j] = ComplaintAnswer(j, piece, ephemeral)
     return Dealing(commitments, tuple(boxes)), openings
 
 
@@ -381,7 +381,7 @@ def open_piece(
 
 def answer_complaint(
     secret: int, box_keys: Sequence[BoxKey], recipient: int, context: Context
-) -> Answer:
+) -> ComplaintAnswer:
     """The answer of ``context.seat`` to ``recipient``'s complaint about its dealing, made
     again from the same ``secret``, ``box_keys`` and ``context`` (so a restarted dealer
     answers for the dealing it published before)."""
@@ -396,7 +396,7 @@ def settle_complaint(
     dealer_key: Point,
     box_keys: Sequence[BoxKey],
     complainer: int,
-    answer: Answer | None,
+    answer: ComplaintAnswer | None,
     context: Context,
 ) -> NoReturn:
     """Settle ``complainer``'s complaint about the dealing of ``context.seat``: always raises

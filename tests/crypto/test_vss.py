@@ -19,8 +19,8 @@ from condottiere.crypto.group import L, mul, mul_base, random_scalar, sub
 from condottiere.crypto.sealing import BoxKey, BoxSecret, seal
 from condottiere.crypto.vss import (
     PIECE_BOX_BYTES,
-    Answer,
     Complaint,
+    ComplaintAnswer,
     Dealing,
     _tag,
     answer_complaint,
@@ -69,14 +69,14 @@ class Seats:
         dealing: Dealing,
         dealer: int,
         complainer: int,
-        answer: Answer | None,
+        answer: ComplaintAnswer | None,
         *,
         wire: bool = True,
     ) -> VerificationError:
         """Whom the complaint blames (every seat settles it from public data alone); the answer
         goes through its bytes unless ``wire`` is false (for answers that have none)."""
         if wire and answer is not None:
-            answer = Answer.decode(answer.encode())
+            answer = ComplaintAnswer.decode(answer.encode())
         with pytest.raises(VerificationError) as err:
             settle_complaint(
                 dealing, self.keys[dealer], self.box_keys, complainer, answer, self.context(dealer)
@@ -265,13 +265,13 @@ def test_a_bad_piece_is_caught_by_its_recipient_and_the_complaint_blames_the_dea
     assert complaint.dealer == dealer
 
     # whatever the dealer answers, or if it never answers, it is the one blamed
-    answers: list[Answer | None] = [
+    answers: list[ComplaintAnswer | None] = [
         None,
         answer_complaint(seats.secrets[dealer], seats.box_keys, recipient, seats.context(dealer)),
-        Answer(recipient, piece, ephemeral or bytes(32)),
+        ComplaintAnswer(recipient, piece, ephemeral or bytes(32)),
     ]
     if sealed_piece is not None and ephemeral is not None:
-        answers.append(Answer(recipient, sealed_piece, ephemeral))
+        answers.append(ComplaintAnswer(recipient, sealed_piece, ephemeral))
     for answer in answers:
         assert seats.settle(dealing, dealer, recipient, answer).seat == dealer
     # the other recipients' pieces are untouched
@@ -339,7 +339,7 @@ def test_a_dealer_cannot_answer_for_a_box_it_copied_from_another_dealer() -> Non
     with pytest.raises(VerificationError, match="another dealing or seat") as err:
         seats.open(forged, 0, 1)
     assert err.value.seat == 0
-    assert seats.settle(forged, 0, 1, Answer(1, stolen, bytes(32))).seat == 0
+    assert seats.settle(forged, 0, 1, ComplaintAnswer(1, stolen, bytes(32))).seat == 0
 
 
 @pytest.mark.parametrize(
@@ -430,12 +430,14 @@ def test_a_dealing_has_no_box_for_its_dealer() -> None:
 def test_answers_and_complaints_round_trip_and_refuse_malformed_bytes() -> None:
     seats = Seats(3)
     answer = answer_complaint(seats.secrets[0], seats.box_keys, 2, seats.context(0))
-    assert Answer.decode(answer.encode()) == answer
-    assert len(answer.encode()) == Answer.ENCODED_BYTES
+    assert ComplaintAnswer.decode(answer.encode()) == answer
+    assert len(answer.encode()) == ComplaintAnswer.ENCODED_BYTES
     with pytest.raises(DecodeError):
-        Answer.decode(answer.encode()[:-1])
+        ComplaintAnswer.decode(answer.encode()[:-1])
     with pytest.raises(DecodeError):  # a piece that is not canonical
-        Answer.decode(answer.encode()[:4] + (2**256 - 1).to_bytes(32, "little") + bytes(32))
+        ComplaintAnswer.decode(
+            answer.encode()[:4] + (2**256 - 1).to_bytes(32, "little") + bytes(32)
+        )
     with pytest.raises(DecodeError):
         Complaint.decode(b"\x00\x00\x00")
     with pytest.raises(ValueError):
