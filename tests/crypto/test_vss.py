@@ -4,6 +4,7 @@ complaint path and who it blames, binding to the dealing, and the threshold."""
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import itertools
 import random
 from collections.abc import Callable, Sequence
@@ -12,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from condottiere import crypto
 from condottiere.crypto.codec import encode_scalar
 from condottiere.crypto.context import Context
 from condottiere.crypto.errors import DecodeError, VerificationError
@@ -450,3 +452,10 @@ def test_the_dealer_must_hold_a_secret_and_a_seat() -> None:
         make_dealing(0, seats.box_keys, seats.context(0))
     with pytest.raises(ValueError):
         make_dealing(seats.secrets[0], seats.box_keys, seats.context(3))
+
+
+def test_the_package_exports_every_public_name_of_the_backup_modules() -> None:
+    for name in ("sealing", "vss", "standin"):
+        module = importlib.import_module(f"condottiere.crypto.{name}")
+        assert set(module.__all__) <= set(crypto.__all__), name
+        assert all(getattr(crypto, n) is getattr(module, n) for n in module.__all__), name
