@@ -282,6 +282,23 @@ def test_a_bad_piece_is_caught_by_its_recipient_and_the_complaint_blames_the_dea
             seats.open(dealing, dealer, j)
 
 
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, PIECE_BOX_BYTES - 1), st.integers(1, 255))
+def test_any_altered_byte_of_a_box_is_caught_and_blamed_on_the_dealer(
+    index: int, flip: int
+) -> None:
+    seats = Seats(3)
+    honest = seats.deal(0)
+    box = bytearray(honest.box(0, 1))
+    box[index] ^= flip
+    dealing = with_box(honest, 0, 1, bytes(box))
+    with pytest.raises(VerificationError) as err:
+        seats.open(dealing, 0, 1)
+    assert err.value.seat == 0
+    honest_answer = answer_complaint(seats.secrets[0], seats.box_keys, 1, seats.context(0))
+    assert seats.settle(dealing, 0, 1, honest_answer).seat == 0
+
+
 @pytest.mark.parametrize("n", [3, 4, 6])
 def test_a_false_complaint_against_an_honest_dealer_blames_the_complainer(n: int) -> None:
     seats = Seats(n)
@@ -333,9 +350,8 @@ def test_a_dealer_cannot_answer_for_a_box_it_copied_from_another_dealer() -> Non
     honest_2 = seats.deal(2)
     v = verification_key(honest_2, seats.keys[2], 1)
     commitment = mul(pow(evaluation_point(1), -1, L), sub(v, seats.keys[0]))
-    forged = Dealing(
-        (commitment,), (honest_2.box(2, 1), seats.deal(0).box(0, 2))
-    )  # seat 0's boxes: for seat 1, seat 2's box; for seat 2, its own
+    # seat 0's boxes: for seat 1, seat 2's box; for seat 2, its own
+    forged = Dealing((commitment,), (honest_2.box(2, 1), seats.deal(0).box(0, 2)))
     stolen = seats.open(honest_2, 2, 1)
     assert mul_base(stolen) == verification_key(forged, seats.keys[0], 1)
     with pytest.raises(VerificationError, match="another dealing or seat") as err:
