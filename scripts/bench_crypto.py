@@ -8,7 +8,12 @@ For a table of ``--seats`` seats and a deck of ``--cards`` cards it times
 turn
    and every other seat decodes and verifies the step (all seats in this one process);
 4. a deal of ``--deal`` cards round the table: every seat makes its shares (with proofs) of
-   the cards dealt to the others, and one peer decodes and verifies all of them.
+   the cards dealt to the others, and one peer decodes and verifies all of them;
+5. with three seats or more, the backup of the deal (DESIGN.md 6a, :mod:`condottiere.crypto.vss`):
+   one dealer's dealing, and one seat opening and checking the pieces the others dealt it;
+6. the stand-in for a seat that left (:mod:`condottiere.crypto.standin`), over every card of
+   the deck: one remaining seat's parts with their proofs, and one remaining seat decoding and
+   verifying the others' parts and combining them into the leaver's shares.
 
 Beside each figure it prints the "floor": the same number of raw libsodium calls
 (``nacl.bindings``), counted by routing :mod:`condottiere.crypto.group` through a counting proxy
@@ -40,10 +45,25 @@ from typing import Any
 from nacl import bindings
 
 import condottiere.crypto.group
+import condottiere.crypto.sealing
 from condottiere.crypto.codec import decode_ciphertexts, encode_ciphertexts
 from condottiere.crypto.context import Context
 from condottiere.crypto.deck import Deck, ShareBatch, ShuffleStep
+from condottiere.crypto.sealing import BoxSecret
 from condottiere.crypto.shuffle import ShuffleProof, shuffle, verify_shuffle
+from condottiere.crypto.standin import (
+    StandInBatch,
+    combine_stand_in,
+    make_stand_in,
+    verify_stand_in,
+)
+from condottiere.crypto.vss import (
+    MIN_BACKUP_SEATS,
+    Dealing,
+    make_dealing,
+    open_piece,
+    verification_key,
+)
 
 TABLE = b"bench-table"
 SHUFFLE_TARGET_S = 0.150
@@ -53,6 +73,9 @@ FLOOR_RATIO_TARGET = 1.3
 _SCALAR = (0x1234567890ABCDEF * 2**190 + 12345).to_bytes(32, "little")
 _P = bindings.crypto_scalarmult_ed25519_base_noclamp((7).to_bytes(32, "little"))
 _Q = bindings.crypto_scalarmult_ed25519_base_noclamp((11).to_bytes(32, "little"))
+_BOX_SECRET = bytes(range(32))
+_BOX_KEY = bindings.crypto_scalarmult_base(_BOX_SECRET)
+_PIECE = bytes(64)
 RAW_ARGUMENTS: dict[str, tuple[bytes, ...]] = {
     "crypto_scalarmult_ed25519_noclamp": (_SCALAR, _P),
     "crypto_scalarmult_ed25519_base_noclamp": (_SCALAR,),
@@ -60,20 +83,26 @@ RAW_ARGUMENTS: dict[str, tuple[bytes, ...]] = {
     "crypto_core_ed25519_sub": (_P, _Q),
     "crypto_core_ed25519_is_valid_point": (_P,),
     "crypto_core_ed25519_from_uniform": (_SCALAR,),
+    "crypto_scalarmult_base": (_BOX_SECRET,),
+    "crypto_box": (_PIECE, bytes(24), _BOX_KEY, _BOX_SECRET),
+    "crypto_box_seal_open": (bindings.crypto_box_seal(_PIECE, _BOX_KEY), _BOX_KEY, _BOX_SECRET),
 }
-"""Representative arguments for every libsodium call :mod:`condottiere.crypto.group` makes."""
+"""Representative arguments for every libsodium call the counted modules make."""
+
+COUNTED = (condottiere.crypto.group, condottiere.crypto.sealing)
+"""The modules that call libsodium (each through its own ``_na``)."""
 
 COLUMNS = {
     "mul": "crypto_scalarmult_ed25519_noclamp",
     "base": "crypto_scalarmult_ed25519_base_noclamp",
     "add/sub": ("crypto_core_ed25519_add", "crypto_core_ed25519_sub"),
     "valid": "crypto_core_ed25519_is_valid_point",
+    "x25519": ("crypto_scalarmult_base", "crypto_box", "crypto_box_seal_open"),
 }
 
 
 class CountingBindings:
-    """Stands in for ``nacl.bindings`` inside :mod:`condottiere.crypto.group`, counting each
-    call."""
+    """Stands in for ``nacl.bindings`` inside the :data:`COUNTED` modules, counting each call."""
 
     def __init__(self) -> None:
         self.counts: Counter[str] = Counter()
@@ -94,15 +123,16 @@ class CountingBindings:
 
 @contextmanager
 def counting() -> Iterator[Counter[str]]:
-    """Count the libsodium calls :mod:`condottiere.crypto.group` makes inside the ``with`` block."""
+    """Count the libsodium calls the :data:`COUNTED` modules make inside the ``with`` block."""
     proxy = CountingBindings()
-    namespace = vars(condottiere.crypto.group)
-    real = namespace["_na"]
-    namespace["_na"] = proxy
+    reals = [vars(module)["_na"] for module in COUNTED]
+    for module in COUNTED:
+        vars(module)["_na"] = proxy
     try:
         yield proxy.counts
     finally:
-        namespace["_na"] = real
+        for module, real in zip(COUNTED, reals, strict=True):
+            vars(module)["_na"] = real
 
 
 def run_raw(counts: Counter[str]) -> None:
@@ -220,6 +250,69 @@ def deal(decks: list[Deck], cards: int, verifier: Deck) -> None:
         verifier.accept_shares(seat, ShareBatch.decode(data))
 
 
+def backup_rows(decks: list[Deck], repeat: int, pool: ThreadPoolExecutor) -> list[Row]:
+    """The backup's figures at a table of three seats or more whose deck is shuffled: one
+    dealing; seat 0 opening and checking the pieces the others dealt it; and, for the last
+    seat leaving, seat 0's parts for every card of the deck, then seat 0 decoding and
+    verifying the other remaining seats' parts and combining them (every message from its
+    bytes)."""
+    seats = len(decks)
+    keys = decks[0].keys
+    boxes = [BoxSecret.generate() for _ in range(seats)]
+    box_keys = [box.public for box in boxes]
+    dealt_by = [Context(TABLE, 0, seat) for seat in range(seats)]
+    dealings = [
+        make_dealing(deck.secret, box_keys, dealt_by[seat]).encode()
+        for seat, deck in enumerate(decks)
+    ]
+
+    def one_dealing() -> bytes:
+        return make_dealing(decks[0].secret, box_keys, dealt_by[0]).encode()
+
+    def pieces_checked() -> None:
+        for dealer in range(1, seats):
+            received = Dealing.decode(dealings[dealer], seats)
+            open_piece(received, keys[dealer], boxes[0], 0, dealt_by[dealer])
+
+    leaver = seats - 1
+    dealing = Dealing.decode(dealings[leaver], seats)
+    remaining = range(leaver)
+    pieces = [open_piece(dealing, keys[leaver], boxes[j], j, dealt_by[leaver]) for j in remaining]
+    cards = dict(enumerate(decks[0].cards))
+    parts_by = [Context(TABLE, decks[0].round, j) for j in remaining]
+    batches = [make_stand_in(pieces[j], leaver, cards, parts_by[j]).encode() for j in remaining]
+    verification_keys = [verification_key(dealing, keys[leaver], j) for j in remaining]
+
+    def parts_made() -> bytes:
+        return make_stand_in(pieces[0], leaver, cards, parts_by[0]).encode()
+
+    def parts_checked_and_combined() -> None:
+        received = {j: StandInBatch.decode(batches[j]) for j in remaining}
+        for j in range(1, leaver):
+            verify_stand_in(received[j], leaver, verification_keys[j], cards, parts_by[j])
+        combine_stand_in(received, seats)
+
+    count = len(cards)
+    return [
+        measure(
+            f"5. backup: one dealing ({seats - 2} commitments, {seats - 1} boxes)",
+            lambda: one_dealing,
+            repeat,
+            pool,
+        ),
+        measure(
+            f"   backup: one seat checks {seats - 1} pieces", lambda: pieces_checked, repeat, pool
+        ),
+        measure(f"6. stand-in: one seat's {count} parts", lambda: parts_made, repeat, pool),
+        measure(
+            f"   stand-in: {(seats - 2) * count} parts verified + {count} shares combined",
+            lambda: parts_checked_and_combined,
+            repeat,
+            pool,
+        ),
+    ]
+
+
 def print_table(rows: list[Row]) -> None:
     header = [
         "operation",
@@ -314,10 +407,20 @@ def main(argv: list[str] | None = None) -> int:
             DEAL_TARGET_S,
         ),
     ]
+    if args.seats >= MIN_BACKUP_SEATS:
+        rows.extend(backup_rows(dealt, args.repeat, pool))
     print()
     print_table(rows)
     step, verification = (statistics.median(row.times) for row in rows[:2])
     print()
+    if args.seats >= MIN_BACKUP_SEATS:
+        made, checked = (statistics.median(row.times) for row in rows[-2:])
+        print(
+            f"A card opened for a seat that left costs each remaining seat about"
+            f" {fmt((made + checked) / args.cards)} (its part, the others' checked, combined)."
+        )
+    else:
+        print("With 2 seats nothing is backed up: a seat that leaves forfeits.")
     print(
         f"On a LAN each peer verifies on its own machine, so the chain's critical path is about"
         f" {args.seats} x (step + one verification) = {fmt(args.seats * (step + verification))}."
