@@ -5,6 +5,9 @@ The terminal client and every bot drive a seat through a :class:`Controller`: th
 the progress of a shuffle or a deal, a halt with its blame), the table's events in players'
 words, a stream of changes, and :meth:`Controller.submit`, which answers with the engine's
 reason when a move is refused (and changes nothing then).
+
+A controller adapts what runs its table (a :class:`TableRunner`: the peer's node) and adds no
+state of its own.
 """
 
 from __future__ import annotations
@@ -12,18 +15,26 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, TypeVar
 
 from condottiere.crypto import PublicIdentity
 from condottiere.games import GameState, Outcome, SeatView
 from condottiere.peer.driver import Halt, Refusal, Table, TableEvent
+from condottiere.peer.trace import Trace
 
-if TYPE_CHECKING:
-    from condottiere.peer.node import Node
+__all__ = [
+    "Controller",
+    "Player",
+    "Snapshot",
+    "TableRunner",
+    "Waiting",
+    "fingerprint",
+    "snapshot_of",
+]
 
-__all__ = ["Controller", "Player", "Snapshot", "Waiting", "fingerprint", "snapshot_of"]
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -149,10 +160,49 @@ def snapshot_of(table: Table, since: float) -> Snapshot:
     )
 
 
-class Controller:
-    """The owner's handle on a node's table (in the node's event loop)."""
+class TableRunner(Protocol):
+    """What a :class:`Controller` needs of what runs its table (the peer's node): what it
+    published last, the queues it publishes each new snapshot to, its links to the other
+    peers, and calls on the table's own thread."""
 
-    def __init__(self, node: Node) -> None:
+    @property
+    def snapshot(self) -> Snapshot | None:
+        """The latest snapshot; None before there is a table."""
+        ...
+
+    @property
+    def events(self) -> list[TableEvent]:
+        """Every event of the table so far, oldest first."""
+        ...
+
+    @property
+    def listeners(self) -> set[asyncio.Queue[Snapshot]]:
+        """The queues each new snapshot is put on (a listener adds and discards its own)."""
+        ...
+
+    @property
+    def connected(self) -> frozenset[str]:
+        """The addresses of the peers followed successfully now."""
+        ...
+
+    @property
+    def link_errors(self) -> Mapping[str, str]:
+        """The last reason following each peer failed, by address."""
+        ...
+
+    @property
+    def trace(self) -> Trace: ...
+
+    async def call(self, action: Callable[[Table], T]) -> T:
+        """Run ``action(table)`` on the table's thread, then publish what changed;
+        RuntimeError when there is no table yet."""
+        ...
+
+
+class Controller:
+    """The owner's handle on a table (in the event loop of what runs it)."""
+
+    def __init__(self, node: TableRunner) -> None:
         self._node = node
 
     @property

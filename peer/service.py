@@ -1,5 +1,5 @@
-"""The ``Peer`` gRPC service: a thin adapter between the wire and a
-:class:`condottiere.peer.node.Node`.
+"""The ``Peer`` gRPC service: a thin adapter between the wire and the peer's node (a
+:class:`LogSource`).
 
 ``Hello`` says which protocol and table the peer serves and which peers it knows;
 ``Subscribe`` streams the entries of every log the peer holds from the caller's positions on,
@@ -12,7 +12,7 @@ many streams open (``RESOURCE_EXHAUSTED``, see :mod:`condottiere.peer.limits`).
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import grpc
 from google.protobuf.message import DecodeError, Message
@@ -23,10 +23,7 @@ from condottiere.v1 import peer_pb2
 
 NO_TABLE_YET = "this peer has no table yet"
 
-if TYPE_CHECKING:
-    from condottiere.peer.node import Node
-
-__all__ = ["SERVICE_NAME", "PeerService"]
+__all__ = ["NO_TABLE_YET", "SERVICE_NAME", "LogSource", "PeerService"]
 
 _Context = grpc.aio.ServicerContext[Any, Any]
 
@@ -35,10 +32,34 @@ SERVICE_NAME = peer_pb2.DESCRIPTOR.services_by_name["Peer"].full_name
 M = TypeVar("M", bound=Message)
 
 
+class LogSource(Protocol):
+    """What the ``Peer`` service needs of the peer's node: the table it serves, its ``Hello``
+    reply, every entry it holds, and the peers to follow."""
+
+    @property
+    def table_id(self) -> bytes | None:
+        """The table served; None before there is one."""
+        ...
+
+    def hello_reply(self) -> peer_pb2.HelloReply:
+        """The table's definition and the peers known (once there is a table)."""
+        ...
+
+    def entries_from(self, cursors: dict[bytes, int], skip: bytes) -> AsyncIterator[bytes]:
+        """Every entry held beyond ``cursors`` (author -> next sequence number), then each new
+        one, forever; ``skip``'s own entries are not sent."""
+        ...
+
+    def heard_of(self, address: str, claimed_by: bytes | None = None) -> None:
+        """Follow the peer at ``address`` (``claimed_by``: the author a caller says serves
+        there)."""
+        ...
+
+
 class PeerService:
     """Serves one node's table to the other peers."""
 
-    def __init__(self, node: Node) -> None:
+    def __init__(self, node: LogSource) -> None:
         self._node = node
         self._calls = CallLimiter(CALLS_PER_SECOND, CALL_BURST)
         self._subscribers = 0
