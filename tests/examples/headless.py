@@ -1,6 +1,6 @@
 """Example bots that play a seat through a headless peer's controller service, run for real:
-the table a bot plays at, the moves it submitted and the moves its seat published, and a
-stand-in controller service for what a real peer never serves (another version)."""
+the table a bot plays at, the moves it submitted and the moves its seat chose by the game's
+record, and a stand-in controller service for what a real peer never serves (another version)."""
 
 from __future__ import annotations
 
@@ -48,11 +48,22 @@ def play_against_python_bots(
     return host, bot
 
 
-def published_moves(host: PeerProcess) -> list[str]:
-    """The moves the host's seat published, in order, as its game's record holds them."""
-    table = verify(load(Path(host.result()["record"]))).table
-    log = table.logs.log(table.seating[0])
-    return [entry.entry.move.move for entry in log if entry.kind == "move"]
+def chosen_moves(host: PeerProcess) -> list[str]:
+    """The moves the host's seat chose, in order: its moves of the game's audited record
+    where it had more than one legal move (the peer plays a seat's only legal move itself)."""
+    verdict = verify(load(Path(host.result()["record"])))
+    assert verdict.replayed is not None, verdict.lines()
+    game = verdict.table.rules.omniscient(verdict.table.spec.rules)
+    chosen = []
+    for kind, *details in verdict.replayed["events"]:
+        if kind in ("deal", "choice"):  # the cards dealt, the seat chosen: the last detail
+            game.resolve(details[-1])
+        elif kind == "move":  # an "auto" move is played by the omniscient rules themselves
+            seat, move = details[:2]  # then, for a hand discarded, the cards it showed
+            if seat == 0 and len(game.legal_moves()) > 1:
+                chosen.append(move)
+            game.play(game.parse_move(move))
+    return chosen
 
 
 def submitted_moves(bot: PeerProcess) -> list[str]:

@@ -13,9 +13,9 @@ import pytest
 
 from condottiere.v1 import controller_pb2
 from tests.examples.headless import (
+    chosen_moves,
     ending,
     play_against_python_bots,
-    published_moves,
     serving_updates,
     submitted_moves,
 )
@@ -42,7 +42,7 @@ def node() -> str:
 def test_the_javascript_bot_plays_a_whole_game_against_python_bots(tmp_path: Path) -> None:
     host, js = play_against_python_bots(tmp_path, [node(), str(JS_BOT / "bot.js")], "js")
     submitted = submitted_moves(js)
-    assert submitted and submitted == published_moves(host), js.output()
+    assert submitted and submitted == chosen_moves(host), js.output()
     assert not any(line.startswith("refused") for line in js.lines), js.output()
     consequences = [line.strip() + "\n" for line in js.lines if line.startswith("  ")]
     assert consequences, f"no result nor change indented under its move:\n{js.output()}"
