@@ -202,23 +202,23 @@ class TableRunner(Protocol):
 class Controller:
     """The owner's handle on a table (in the event loop of what runs it)."""
 
-    def __init__(self, node: TableRunner) -> None:
-        self._node = node
+    def __init__(self, runner: TableRunner) -> None:
+        self._runner = runner
 
     @property
     def snapshot(self) -> Snapshot | None:
-        """The latest snapshot; None before the node has a table."""
-        return self._node.snapshot
+        """The latest snapshot; None before there is a table."""
+        return self._runner.snapshot
 
     @property
     def events(self) -> list[TableEvent]:
         """Every event of the table so far, oldest first."""
-        return self._node.events
+        return self._runner.events
 
     async def changes(self) -> AsyncGenerator[Snapshot, None]:
         """Each new snapshot as the table changes (the current one first)."""
         queue: asyncio.Queue[Snapshot] = asyncio.Queue()
-        self._node.listeners.add(queue)
+        self._runner.listeners.add(queue)
         try:
             if self.snapshot is not None:
                 yield self.snapshot
@@ -228,7 +228,7 @@ class Controller:
                     snapshot = queue.get_nowait()
                 yield snapshot
         finally:
-            self._node.listeners.discard(queue)
+            self._runner.listeners.discard(queue)
 
     async def updates(self) -> AsyncGenerator[tuple[Snapshot, list[TableEvent]], None]:
         """Each new snapshot (as :meth:`changes`) with the events since the previous one; every
@@ -244,13 +244,13 @@ class Controller:
     def links(self) -> dict[str, str | None]:
         """The other peers this one follows, by address: None while the link is up, else why
         it failed last (a peer that is gone, or not there yet)."""
-        connected = self._node.connected
-        failed = {a: e for a, e in self._node.link_errors.items() if a not in connected}
+        connected = self._runner.connected
+        failed = {a: e for a, e in self._runner.link_errors.items() if a not in connected}
         return {**dict.fromkeys(connected), **failed}
 
     async def game(self) -> GameState[Any] | None:
         """A copy of this seat's own game (what a bot may look at), or None before the deal."""
-        return await self._node.call(
+        return await self._runner.call(
             lambda table: None if table.game is None else table.game.copy()
         )
 
@@ -259,16 +259,16 @@ class Controller:
 
         def submit(table: Table) -> str | None:
             turn = 0 if table.game is None else table.game.moves_played
-            self._node.trace.write("submit", turn=turn)
+            self._runner.trace.write("submit", turn=turn)
             return table.submit(move)
 
-        return await self._node.call(submit)
+        return await self._runner.call(submit)
 
     async def chat(self, text: str) -> None:
-        await self._node.call(lambda table: table.chat(text))
+        await self._runner.call(lambda table: table.chat(text))
 
     async def ready(self) -> None:
-        await self._node.call(lambda table: table.ready())
+        await self._runner.call(lambda table: table.ready())
 
     async def leave(self, reason: str = "") -> None:
-        await self._node.call(lambda table: table.leave(reason))
+        await self._runner.call(lambda table: table.leave(reason))

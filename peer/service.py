@@ -57,18 +57,18 @@ class LogSource(Protocol):
 
 
 class PeerService:
-    """Serves one node's table to the other peers."""
+    """Serves the peer's table to the other peers."""
 
-    def __init__(self, node: LogSource) -> None:
-        self._node = node
+    def __init__(self, source: LogSource) -> None:
+        self._source = source
         self._calls = CallLimiter(CALLS_PER_SECOND, CALL_BURST)
         self._subscribers = 0
 
     async def Hello(self, data: bytes, context: _Context) -> peer_pb2.HelloReply:
         request = await self._request(peer_pb2.HelloRequest, data, context)
         await self._check(request.protocol, request.table_id, context)
-        self._node.heard_of(request.address, claimed_by=request.author)
-        return self._node.hello_reply()
+        self._source.heard_of(request.address, claimed_by=request.author)
+        return self._source.hello_reply()
 
     async def Subscribe(self, data: bytes, context: _Context) -> AsyncIterator[bytes]:
         request = await self._request(peer_pb2.SubscribeRequest, data, context)
@@ -81,7 +81,7 @@ class PeerService:
         cursors = {cursor.author: cursor.next for cursor in request.start}
         self._subscribers += 1
         try:
-            async for signed in self._node.entries_from(cursors, skip=request.subscriber):
+            async for signed in self._source.entries_from(cursors, skip=request.subscriber):
                 yield signed  # the SignedEntry's bytes as they were received: sent as they are
         finally:
             self._subscribers -= 1
@@ -125,7 +125,7 @@ class PeerService:
                 grpc.StatusCode.FAILED_PRECONDITION,
                 f"this peer speaks protocol version {PROTOCOL}, not {protocol}",
             )
-        served = self._node.table_id
+        served = self._source.table_id
         if served is None:
             await context.abort(grpc.StatusCode.UNAVAILABLE, NO_TABLE_YET)
         if table_id and table_id != served:
