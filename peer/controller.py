@@ -5,6 +5,9 @@ The terminal client and every bot drive a seat through a :class:`Controller`: th
 the progress of a shuffle or a deal, a halt with its blame), the table's events in players'
 words, a stream of changes, and :meth:`Controller.submit`, which answers with the engine's
 reason when a move is refused (and changes nothing then).
+
+A controller adapts what runs its table (a :class:`TableRunner`: the peer's node) and adds no
+state of its own.
 """
 
 from __future__ import annotations
@@ -12,18 +15,26 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, TypeVar
 
 from condottiere.crypto import PublicIdentity
 from condottiere.games import GameState, Outcome, SeatView
 from condottiere.peer.driver import Halt, Refusal, Table, TableEvent
+from condottiere.peer.trace import Trace
 
-if TYPE_CHECKING:
-    from condottiere.peer.node import Node
+__all__ = [
+    "Controller",
+    "Player",
+    "Snapshot",
+    "TableRunner",
+    "Waiting",
+    "fingerprint",
+    "snapshot_of",
+]
 
-__all__ = ["Controller", "Player", "Snapshot", "Waiting", "fingerprint", "snapshot_of"]
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -149,26 +160,65 @@ def snapshot_of(table: Table, since: float) -> Snapshot:
     )
 
 
-class Controller:
-    """The owner's handle on a node's table (in the node's event loop)."""
-
-    def __init__(self, node: Node) -> None:
-        self._node = node
+class TableRunner(Protocol):
+    """What a :class:`Controller` needs of what runs its table (the peer's node): what it
+    published last, the queues it publishes each new snapshot to, its links to the other
+    peers, and calls on the table's own thread."""
 
     @property
     def snapshot(self) -> Snapshot | None:
-        """The latest snapshot; None before the node has a table."""
-        return self._node.snapshot
+        """The latest snapshot; None before there is a table."""
+        ...
 
     @property
     def events(self) -> list[TableEvent]:
         """Every event of the table so far, oldest first."""
-        return self._node.events
+        ...
+
+    @property
+    def listeners(self) -> set[asyncio.Queue[Snapshot]]:
+        """The queues each new snapshot is put on (a listener adds and discards its own)."""
+        ...
+
+    @property
+    def connected(self) -> frozenset[str]:
+        """The addresses of the peers followed successfully now."""
+        ...
+
+    @property
+    def link_errors(self) -> Mapping[str, str]:
+        """The last reason following each peer failed, by address."""
+        ...
+
+    @property
+    def trace(self) -> Trace: ...
+
+    async def call(self, action: Callable[[Table], T]) -> T:
+        """Run ``action(table)`` on the table's thread, then publish what changed;
+        RuntimeError when there is no table yet."""
+        ...
+
+
+class Controller:
+    """The owner's handle on a table (in the event loop of what runs it)."""
+
+    def __init__(self, runner: TableRunner) -> None:
+        self._runner = runner
+
+    @property
+    def snapshot(self) -> Snapshot | None:
+        """The latest snapshot; None before there is a table."""
+        return self._runner.snapshot
+
+    @property
+    def events(self) -> list[TableEvent]:
+        """Every event of the table so far, oldest first."""
+        return self._runner.events
 
     async def changes(self) -> AsyncGenerator[Snapshot, None]:
         """Each new snapshot as the table changes (the current one first)."""
         queue: asyncio.Queue[Snapshot] = asyncio.Queue()
-        self._node.listeners.add(queue)
+        self._runner.listeners.add(queue)
         try:
             if self.snapshot is not None:
                 yield self.snapshot
@@ -178,7 +228,7 @@ class Controller:
                     snapshot = queue.get_nowait()
                 yield snapshot
         finally:
-            self._node.listeners.discard(queue)
+            self._runner.listeners.discard(queue)
 
     async def updates(self) -> AsyncGenerator[tuple[Snapshot, list[TableEvent]], None]:
         """Each new snapshot (as :meth:`changes`) with the events since the previous one; every
@@ -194,13 +244,13 @@ class Controller:
     def links(self) -> dict[str, str | None]:
         """The other peers this one follows, by address: None while the link is up, else why
         it failed last (a peer that is gone, or not there yet)."""
-        connected = self._node.connected
-        failed = {a: e for a, e in self._node.link_errors.items() if a not in connected}
+        connected = self._runner.connected
+        failed = {a: e for a, e in self._runner.link_errors.items() if a not in connected}
         return {**dict.fromkeys(connected), **failed}
 
     async def game(self) -> GameState[Any] | None:
         """A copy of this seat's own game (what a bot may look at), or None before the deal."""
-        return await self._node.call(
+        return await self._runner.call(
             lambda table: None if table.game is None else table.game.copy()
         )
 
@@ -209,16 +259,16 @@ class Controller:
 
         def submit(table: Table) -> str | None:
             turn = 0 if table.game is None else table.game.moves_played
-            self._node.trace.write("submit", turn=turn)
+            self._runner.trace.write("submit", turn=turn)
             return table.submit(move)
 
-        return await self._node.call(submit)
+        return await self._runner.call(submit)
 
     async def chat(self, text: str) -> None:
-        await self._node.call(lambda table: table.chat(text))
+        await self._runner.call(lambda table: table.chat(text))
 
     async def ready(self) -> None:
-        await self._node.call(lambda table: table.ready())
+        await self._runner.call(lambda table: table.ready())
 
     async def leave(self, reason: str = "") -> None:
-        await self._node.call(lambda table: table.leave(reason))
+        await self._runner.call(lambda table: table.leave(reason))

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import grpc
+from google.protobuf.message import Message
 
 from condottiere.games import SeatView, game_named
 from condottiere.peer.access import TOKEN_FILE, carries_token, owner_token
@@ -68,7 +69,6 @@ def update_of(
         step=snapshot.step,
         events=[controller_pb2.Event(kind=e.kind, text=e.text, seat=_seat(e.seat)) for e in events],
         my_turn=snapshot.my_turn,
-        winners=snapshot.winners,
         audited=snapshot.audited,
         record_hash=snapshot.record_hash,
         refusals=[
@@ -91,6 +91,13 @@ def update_of(
     if snapshot.progress is not None:
         done, total = snapshot.progress
         update.progress.CopyFrom(controller_pb2.Progress(done=done, total=total))
+    outcome = snapshot.outcome
+    if outcome is not None:
+        update.outcome.CopyFrom(
+            controller_pb2.Outcome(
+                kind=outcome.kind.value, winners=outcome.winners, how=outcome.how
+            )
+        )
     halt = snapshot.halt
     if halt is not None:
         update.halt.CopyFrom(
@@ -102,29 +109,29 @@ def update_of(
             )
         )
     if snapshot.view is not None:
-        update.view.CopyFrom(_view_of(snapshot, snapshot.view))
+        update.view.CopyFrom(_view_of(snapshot.game, snapshot.view))
     return update
 
 
-def _view_of(snapshot: Snapshot, view: SeatView) -> controller_pb2.View:
-    """The game-neutral envelope of ``view``, with the game's own part in its oneof field
-    named after the game."""
+def _view_of(game: str, view: SeatView) -> controller_pb2.View:
+    """The ``View`` of ``view``: what every game has, and ``game``'s own part (the message its
+    rules make of ``view``) in the field of ``View.detail`` of that message's type."""
     message = controller_pb2.View(
-        game=snapshot.game,
-        seat=view.seat,
-        phase=str(view.phase),
+        phase=view.phase,
         to_act=_seat(view.to_act),
         legal_moves=[str(move) for move in view.legal_moves],
     )
-    outcome = snapshot.outcome
-    if outcome is not None:
-        message.outcome.CopyFrom(
-            controller_pb2.Outcome(
-                kind=outcome.kind.value, winners=outcome.winners, how=outcome.how
-            )
-        )
-    getattr(message, snapshot.game).CopyFrom(game_named(snapshot.game).view_message(view))
+    part = game_named(game).view_message(view)
+    getattr(message, _detail_field(part)).CopyFrom(part)
     return message
+
+
+def _detail_field(part: Message) -> str:
+    """The field of ``View.detail`` that holds ``part``, a game's part of the view."""
+    for field in controller_pb2.View.DESCRIPTOR.oneofs_by_name["detail"].fields:
+        if field.message_type == part.DESCRIPTOR:
+            return field.name
+    raise LookupError(f"the controller's View has no field for {part.DESCRIPTOR.full_name}")
 
 
 class ControllerService(controller_pb2_grpc.ControllerServicer):

@@ -20,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import json
 import time
 import traceback
 from collections.abc import AsyncIterator, Callable, Iterable
@@ -55,6 +54,7 @@ from condottiere.peer.lobby import PROTOCOL, TableSpec
 from condottiere.peer.logs import Suspicion
 from condottiere.peer.service import NO_TABLE_YET, SERVICE_NAME, PeerService
 from condottiere.peer.store import Store
+from condottiere.peer.trace import Trace
 from condottiere.v1 import peer_pb2
 
 __all__ = ["CHANNEL_OPTIONS", "SERVER_OPTIONS", "JoinError", "Node", "describe_rpc_error"]
@@ -93,28 +93,6 @@ class _Changes:
     snapshot: Snapshot | None
     events: list[TableEvent]
     addresses: list[str]
-
-
-class Trace:
-    """Timestamped progress lines (JSON) for benchmarks: when the hands were dealt, when each
-    move was submitted and applied, the CPU used. Off unless a path is given."""
-
-    def __init__(self, path: Path | None) -> None:
-        self._file = None if path is None else path.open("a", encoding="utf-8")
-
-    @property
-    def on(self) -> bool:
-        return self._file is not None
-
-    def write(self, what: str, **fields: object) -> None:
-        if self._file is not None:
-            self._file.write(json.dumps({"t": time.time(), "what": what, **fields}) + "\n")
-            self._file.flush()
-
-    def close(self) -> None:
-        if self._file is not None:
-            self._file.close()
-            self._file = None
 
 
 class JoinError(RuntimeError):

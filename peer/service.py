@@ -1,5 +1,5 @@
-"""The ``Peer`` gRPC service: a thin adapter between the wire and a
-:class:`condottiere.peer.node.Node`.
+"""The ``Peer`` gRPC service: a thin adapter between the wire and the peer's node (a
+:class:`LogSource`).
 
 ``Hello`` says which protocol and table the peer serves and which peers it knows;
 ``Subscribe`` streams the entries of every log the peer holds from the caller's positions on,
@@ -12,7 +12,7 @@ many streams open (``RESOURCE_EXHAUSTED``, see :mod:`condottiere.peer.limits`).
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import grpc
 from google.protobuf.message import DecodeError, Message
@@ -23,10 +23,7 @@ from condottiere.v1 import peer_pb2
 
 NO_TABLE_YET = "this peer has no table yet"
 
-if TYPE_CHECKING:
-    from condottiere.peer.node import Node
-
-__all__ = ["SERVICE_NAME", "PeerService"]
+__all__ = ["NO_TABLE_YET", "SERVICE_NAME", "LogSource", "PeerService"]
 
 _Context = grpc.aio.ServicerContext[Any, Any]
 
@@ -35,19 +32,43 @@ SERVICE_NAME = peer_pb2.DESCRIPTOR.services_by_name["Peer"].full_name
 M = TypeVar("M", bound=Message)
 
 
-class PeerService:
-    """Serves one node's table to the other peers."""
+class LogSource(Protocol):
+    """What the ``Peer`` service needs of the peer's node: the table it serves, its ``Hello``
+    reply, every entry it holds, and the peers to follow."""
 
-    def __init__(self, node: Node) -> None:
-        self._node = node
+    @property
+    def table_id(self) -> bytes | None:
+        """The table served; None before there is one."""
+        ...
+
+    def hello_reply(self) -> peer_pb2.HelloReply:
+        """The table's definition and the peers known (once there is a table)."""
+        ...
+
+    def entries_from(self, cursors: dict[bytes, int], skip: bytes) -> AsyncIterator[bytes]:
+        """Every entry held beyond ``cursors`` (author -> next sequence number), then each new
+        one, forever; ``skip``'s own entries are not sent."""
+        ...
+
+    def heard_of(self, address: str, claimed_by: bytes | None = None) -> None:
+        """Follow the peer at ``address`` (``claimed_by``: the author a caller says serves
+        there)."""
+        ...
+
+
+class PeerService:
+    """Serves the peer's table to the other peers."""
+
+    def __init__(self, source: LogSource) -> None:
+        self._source = source
         self._calls = CallLimiter(CALLS_PER_SECOND, CALL_BURST)
         self._subscribers = 0
 
     async def Hello(self, data: bytes, context: _Context) -> peer_pb2.HelloReply:
         request = await self._request(peer_pb2.HelloRequest, data, context)
         await self._check(request.protocol, request.table_id, context)
-        self._node.heard_of(request.address, claimed_by=request.author)
-        return self._node.hello_reply()
+        self._source.heard_of(request.address, claimed_by=request.author)
+        return self._source.hello_reply()
 
     async def Subscribe(self, data: bytes, context: _Context) -> AsyncIterator[bytes]:
         request = await self._request(peer_pb2.SubscribeRequest, data, context)
@@ -60,7 +81,7 @@ class PeerService:
         cursors = {cursor.author: cursor.next for cursor in request.start}
         self._subscribers += 1
         try:
-            async for signed in self._node.entries_from(cursors, skip=request.subscriber):
+            async for signed in self._source.entries_from(cursors, skip=request.subscriber):
                 yield signed  # the SignedEntry's bytes as they were received: sent as they are
         finally:
             self._subscribers -= 1
@@ -104,7 +125,7 @@ class PeerService:
                 grpc.StatusCode.FAILED_PRECONDITION,
                 f"this peer speaks protocol version {PROTOCOL}, not {protocol}",
             )
-        served = self._node.table_id
+        served = self._source.table_id
         if served is None:
             await context.abort(grpc.StatusCode.UNAVAILABLE, NO_TABLE_YET)
         if table_id and table_id != served:

@@ -12,6 +12,10 @@ const path = require('node:path');
 const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
 
+const CONTROLLER_VERSION = 2; // the version of the controller service this bot was written for
+const GAME = 'condottiere'; // the game it plays: its part of the view is `view.condottiere`
+const CONSEQUENCES = new Set(['result', 'change']); // what a move decided and changed
+
 const PROTO_DIR = process.env.CONDOTTIERE_PROTO || path.join(__dirname, '..', '..', 'proto');
 const definition = protoLoader.loadSync('condottiere/v1/controller.proto', {
   includeDirs: [PROTO_DIR], keepCase: true, longs: Number, defaults: true,
@@ -20,16 +24,37 @@ const { Controller } = grpc.loadPackageDefinition(definition).condottiere.v1;
 
 const safeMove = (moves) => (moves.includes('pass') ? 'pass' : moves[0]);
 
-function choose({ seat, view }) {
+function choose(seat, view) {
   const moves = view.legal_moves;
   if (view.phase === 'discard') return 'keep';
   if (view.phase !== 'battle') return moves[0];
-  const mine = view.rows[seat].strength;
-  const best = Math.max(...view.rows.filter((_, other) => other !== seat).map((r) => r.strength));
+  const { rows } = view.condottiere;
+  const mine = rows[seat].strength;
+  const best = Math.max(...rows.filter((_, other) => other !== seat).map((r) => r.strength));
   const value = (move) => Number(move.split(' ')[1]);
   const mercenaries = moves.filter((move) => /^play \d+$/.test(move));
   mercenaries.sort((a, b) => value(a) - value(b));
   return mine <= best && mercenaries.length > 0 ? mercenaries[0] : safeMove(moves);
+}
+
+// Why this bot cannot read `update`, or null when it can.
+function unreadable(update) {
+  if (update.controller !== CONTROLLER_VERSION) {
+    const served = update.controller ? `version ${update.controller}` : 'a version before 2';
+    return `the peer serves controller ${served}, and this bot reads version ` +
+      `${CONTROLLER_VERSION} only: use a peer and a bot of the same release`;
+  }
+  if (update.game !== GAME) return `the table plays ${update.game}, and this bot plays ${GAME}`;
+  return null;
+}
+
+// An event in players' words; a move's result and changes are indented under the move.
+const told = (event) => (CONSEQUENCES.has(event.kind) ? `  ${event.text}` : event.text);
+
+function ending(outcome) {
+  if (outcome.kind === 'draw') return `game over: a draw (${outcome.how})`;
+  const seats = outcome.winners.map((seat) => `seat ${seat}`).join(', ');
+  return `game over: winners ${seats} (${outcome.how})`;
 }
 
 const dataDir = process.argv[2];
@@ -64,16 +89,22 @@ let last = null;
 let answered = -1; // the table's step this bot last moved at
 const updates = controller.Watch({}, owner);
 updates.on('data', (update) => {
+  const problem = unreadable(update);
+  if (problem) {
+    console.error(problem);
+    process.exit(1);
+  }
   last = update;
-  for (const event of update.events) console.log(event.text);
+  for (const event of update.events) console.log(told(event));
   if (update.my_turn && update.step !== answered) {
     answered = update.step;
-    submit(choose(update), safeMove(update.view.legal_moves));
+    submit(choose(update.seat, update.view), safeMove(update.view.legal_moves));
   }
 });
 updates.on('end', () => {
   if (last && last.halt) console.log(`the table stopped: ${last.halt.detail}`);
-  else if (last) console.log(`game over: winners ${last.winners.map((s) => `seat ${s}`).join(', ')}`);
+  else if (last && last.outcome) console.log(ending(last.outcome));
+  else console.log('the peer stopped before the game ended');
   controller.close();
 });
 updates.on('error', (error) => {

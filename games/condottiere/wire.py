@@ -3,8 +3,8 @@ wire ``View`` (``condottiere.v1.CondottiereView``).
 
 >>> from condottiere.games.condottiere import Game
 >>> message = view_message(Game.new("zman-duel", players=2, seed=3).view(0))
->>> message.edition, len(message.hand), [row.hand_size for row in message.rows]
-('zman-duel', 8, [8, 8])
+>>> len(message.hand), [row.hand_size for row in message.rows]
+(8, [8, 8])
 """
 
 from __future__ import annotations
@@ -31,7 +31,6 @@ def view_message(view: SeatView) -> game_condottiere_pb2.CondottiereView:
         for seat, row in enumerate(view.rows)
     ]
     return game_condottiere_pb2.CondottiereView(
-        edition=view.edition,
         hand=view.hand,
         rows=rows,
         control=view.control,

@@ -1,25 +1,28 @@
 """The JavaScript bot of ``examples/js-bot`` plays a whole game against Python bots through its
 peer's controller service, reading the ``.proto`` files directly: the proof that the protocol
-is language-neutral. It needs Node and the bot's npm packages (``npm ci`` in that folder);
-without them the test is skipped and says which is missing."""
+is language-neutral. It refuses, saying why, a controller service of another version than the
+one it reads. It needs Node and the bot's npm packages (``npm ci`` in that folder); without
+them the tests are skipped and say which is missing."""
 
 from __future__ import annotations
 
-import re
 import shutil
 from pathlib import Path
 
 import pytest
 
+from condottiere.v1 import controller_pb2
+from tests.examples.headless import (
+    chosen_moves,
+    ending,
+    play_against_python_bots,
+    serving_updates,
+    submitted_moves,
+)
 from tests.peer.processes import peers_in
-from tests.peer.test_network import assert_same_game
 
 JS_BOT = Path(__file__).resolve().parents[2] / "examples" / "js-bot"
 PACKAGES = ("@grpc/grpc-js", "@grpc/proto-loader")
-GAME_SECONDS = 180
-OWN_MOVE = re.compile(r"^seat 0 \(js\) (plays|passes|opens|places|discards|retains|hands)")
-"""A move of the JavaScript bot's seat as the table tells it (a forced ``keep`` is played by the
-engine itself, so it is not counted)."""
 
 
 def node() -> str:
@@ -37,27 +40,26 @@ def node() -> str:
 
 
 def test_the_javascript_bot_plays_a_whole_game_against_python_bots(tmp_path: Path) -> None:
-    program = node()
-    with peers_in(tmp_path) as peers:
-        host = peers.start(
-            ["host", "--edition", "zman", "--seats", "3", "--player", "js", "--headless"],
-            tmp_path / "seat0",
-        )
-        address = host.address()
-        host.wait_for("hosting", 20)
-        host.wait_for(r"^controller on 127\.0\.0\.1:\d+, token in ", 20)
-        js = peers.start_program([program, str(JS_BOT / "bot.js"), str(tmp_path / "seat0")],
-                                 tmp_path / "seat0", ["node", "bot.js"])  # fmt: skip
-        bots = [
-            peers.start(["bot", "--join", address, "--strategy", name, "--seed", str(seat)],
-                        tmp_path / f"seat{seat}")
-            for seat, name in ((1, "greedy"), (2, "random"))
-        ]  # fmt: skip
-        peers.wait_all([host, js, *bots], GAME_SECONDS)
-    assert_same_game([host, *bots])
-    submitted = [line for line in js.lines if line.startswith("> ") and line != "> keep\n"]
-    played = [line for line in host.lines if OWN_MOVE.match(line)]
-    assert submitted and len(submitted) == len(played), js.output()
+    host, js = play_against_python_bots(tmp_path, [node(), str(JS_BOT / "bot.js")], "js")
+    submitted = submitted_moves(js)
+    assert submitted and submitted == chosen_moves(host), js.output()
     assert not any(line.startswith("refused") for line in js.lines), js.output()
-    winners = ", ".join(f"seat {seat}" for seat in host.result()["winners"])
-    assert js.lines[-1].strip() == f"game over: winners {winners}", js.output()
+    consequences = [line.strip() + "\n" for line in js.lines if line.startswith("  ")]
+    assert consequences, f"no result nor change indented under its move:\n{js.output()}"
+    assert set(consequences) <= set(host.lines), js.output()
+    assert js.lines[-1].startswith(ending(host)) and js.lines[-1].endswith(")\n"), js.output()
+
+
+@pytest.mark.parametrize("version", [1, 3])
+def test_the_javascript_bot_refuses_a_controller_of_another_version(
+    tmp_path: Path, version: int
+) -> None:
+    program = node()
+    # version 1 had no `controller` field: it reads as 0
+    served = controller_pb2.Update(controller=version if version > 1 else 0, game="condottiere")
+    with serving_updates(tmp_path, [served]), peers_in(tmp_path) as peers:
+        js = peers.start_program([program, str(JS_BOT / "bot.js"), str(tmp_path)], tmp_path,
+                                 ["node", "bot.js"])  # fmt: skip
+        assert peers.wait_for_exit(js, 30) == 1, js.output()
+    said = "a version before 2" if version == 1 else f"version {version}"
+    assert f"the peer serves controller {said}, and this bot reads version 2 only" in js.output()

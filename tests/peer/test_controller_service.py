@@ -30,6 +30,11 @@ T = TypeVar("T")
 SECONDS = 60.0
 """The bound on every wait of these tests."""
 Metadata = tuple[tuple[str, str], ...]
+EVENT_KINDS = {
+    *("join", "seated", "ready", "shuffle", "deal", "coin", "chat", "leave", "refused"),
+    *("halt", "over", "audit", "move", "result", "change"),
+}
+"""The kinds of events ``controller.proto`` documents."""
 
 
 @dataclass
@@ -160,18 +165,23 @@ def test_a_seat_is_shown_its_own_hand_the_public_state_and_its_legal_moves(
             game = await table.host.controller.game()
             assert game is not None
             view = game.view(0)
-            assert update.seat == 0 and update.stage == "playing" and update.variant == "zman"
+            assert update.controller == controller_pb2.CONTROLLER_VERSION_CURRENT == 2
+            assert update.game == "condottiere" and update.variant == "zman"
+            assert update.seat == 0 and update.stage == "playing"
             assert [p.name for p in update.players] == ["ada", "bob"]
             assert update.waiting.kind == "move" and list(update.waiting.seats) == [0]
-            assert list(update.view.hand) == list(view.hand)
             assert list(update.view.legal_moves) == [str(m) for m in view.legal_moves]
             assert update.view.phase == view.phase and update.view.to_act == 0
-            assert [row.hand_size for row in update.view.rows] == list(view.hand_sizes)
-            assert dict(update.view.control) == dict(view.control)
-            assert update.view.battle_marker == view.battle_marker
-            for seat, row in enumerate(update.view.rows):
+            assert update.view.WhichOneof("detail") == "condottiere"
+            mine = update.view.condottiere
+            assert list(mine.hand) == list(view.hand)
+            assert [row.hand_size for row in mine.rows] == list(view.hand_sizes)
+            assert dict(mine.control) == dict(view.control)
+            assert mine.battle_marker == view.battle_marker
+            for seat, row in enumerate(mine.rows):
                 assert list(row.cards) == list(view.rows[seat])
                 assert row.strength == view.strengths[seat] == row.breakdown[-1].total
+            assert not update.HasField("outcome")
 
     asyncio.run(check())
 
@@ -221,9 +231,14 @@ def test_a_seat_driven_over_grpc_plays_a_whole_game_and_every_event_arrives_once
 
     updates, events = asyncio.run(bounded(play()))
     last = updates[-1]
-    assert last.stage == "over" and last.audited and list(last.winners)
-    assert last.record_hash and not last.HasField("halt")
+    assert last.stage == "over" and last.audited and last.record_hash
+    assert not last.HasField("halt") and last.view.phase == "over"
+    assert last.outcome.kind in ("victory", "shared") and list(last.outcome.winners)
+    assert last.outcome.how
+    assert not any(update.HasField("outcome") for update in updates if update.stage != "over")
     assert [event.text for update in updates for event in update.events] == events
+    kinds = {event.kind for update in updates for event in update.events}
+    assert {"move", "result"} <= kinds <= EVENT_KINDS
     assert any(update.HasField("progress") for update in updates)
 
 

@@ -36,14 +36,20 @@ class _ControllerVersionEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Con
     DESCRIPTOR: _descriptor.EnumDescriptor
     CONTROLLER_VERSION_UNSPECIFIED: _ControllerVersion.ValueType  # 0
     CONTROLLER_VERSION_CURRENT: _ControllerVersion.ValueType  # 2
-    """2: `View` became a game-neutral envelope with a per-game part (`View.condottiere`)."""
+    """2: `View` is a game-neutral envelope with the game's own part in its oneof `detail`
+    (Condottiere's in `View.condottiere`); `Update.outcome` (who won, and how) replaced
+    `Update.winners`; a move's narration comes as events "move", "result" and "change".
+    """
 
 class ControllerVersion(_ControllerVersion, metaclass=_ControllerVersionEnumTypeWrapper):
     """The version of this service; a program checks `Update.controller` before reading a view."""
 
 CONTROLLER_VERSION_UNSPECIFIED: ControllerVersion.ValueType  # 0
 CONTROLLER_VERSION_CURRENT: ControllerVersion.ValueType  # 2
-"""2: `View` became a game-neutral envelope with a per-game part (`View.condottiere`)."""
+"""2: `View` is a game-neutral envelope with the game's own part in its oneof `detail`
+(Condottiere's in `View.condottiere`); `Update.outcome` (who won, and how) replaced
+`Update.winners`; a move's narration comes as events "move", "result" and "change".
+"""
 Global___ControllerVersion: _TypeAlias = ControllerVersion  # noqa: Y015
 
 @_typing.final
@@ -82,15 +88,15 @@ class Update(_message.Message):
     MY_TURN_FIELD_NUMBER: _builtins.int
     VIEW_FIELD_NUMBER: _builtins.int
     HALT_FIELD_NUMBER: _builtins.int
-    WINNERS_FIELD_NUMBER: _builtins.int
     AUDITED_FIELD_NUMBER: _builtins.int
     RECORD_HASH_FIELD_NUMBER: _builtins.int
     REFUSALS_FIELD_NUMBER: _builtins.int
     CONTROLLER_FIELD_NUMBER: _builtins.int
     GAME_FIELD_NUMBER: _builtins.int
+    OUTCOME_FIELD_NUMBER: _builtins.int
     table_name: _builtins.str
     variant: _builtins.str
-    """the engine's edition, e.g. "zman" """
+    """the game's variant (Condottiere: its edition, e.g. "zman")"""
     seats: _builtins.int
     seat: _builtins.int
     """this peer's seat; -1 until it is seated"""
@@ -105,9 +111,9 @@ class Update(_message.Message):
     record_hash: _builtins.str
     """the same on every peer of the same game, once it is over"""
     controller: _builtins.int
-    """ControllerVersion"""
+    """ControllerVersion: the version of this service"""
     game: _builtins.str
-    """the table's game, e.g. "condottiere" """
+    """the table's game, e.g. "condottiere": which part `view` has"""
     @_builtins.property
     def players(self) -> _containers.RepeatedCompositeFieldContainer[Global___Player]:
         """seat order once seated; before that, in order of arrival"""
@@ -133,12 +139,12 @@ class Update(_message.Message):
         """unset unless the table stopped for good"""
 
     @_builtins.property
-    def winners(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
-        """empty until the game is over"""
-
-    @_builtins.property
     def refusals(self) -> _containers.RepeatedCompositeFieldContainer[Global___Refusal]:
         """entries refused since this stream's previous update"""
+
+    @_builtins.property
+    def outcome(self) -> Global___Outcome:
+        """unset until the game is over"""
 
     def __init__(
         self,
@@ -156,16 +162,16 @@ class Update(_message.Message):
         my_turn: _builtins.bool = ...,
         view: Global___View | None = ...,
         halt: Global___Halt | None = ...,
-        winners: _abc.Iterable[_builtins.int] | None = ...,
         audited: _builtins.bool = ...,
         record_hash: _builtins.str = ...,
         refusals: _abc.Iterable[Global___Refusal] | None = ...,
         controller: _builtins.int = ...,
         game: _builtins.str = ...,
+        outcome: Global___Outcome | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["halt", b"halt", "progress", b"progress", "view", b"view", "waiting", b"waiting"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["halt", b"halt", "outcome", b"outcome", "progress", b"progress", "view", b"view", "waiting", b"waiting"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["audited", b"audited", "controller", b"controller", "events", b"events", "game", b"game", "halt", b"halt", "my_turn", b"my_turn", "players", b"players", "progress", b"progress", "record_hash", b"record_hash", "refusals", b"refusals", "seat", b"seat", "seats", b"seats", "stage", b"stage", "step", b"step", "table_name", b"table_name", "variant", b"variant", "view", b"view", "waiting", b"waiting", "winners", b"winners"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["audited", b"audited", "controller", b"controller", "events", b"events", "game", b"game", "halt", b"halt", "my_turn", b"my_turn", "outcome", b"outcome", "players", b"players", "progress", b"progress", "record_hash", b"record_hash", "refusals", b"refusals", "seat", b"seat", "seats", b"seats", "stage", b"stage", "step", b"step", "table_name", b"table_name", "variant", b"variant", "view", b"view", "waiting", b"waiting"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -274,8 +280,10 @@ class Event(_message.Message):
     TEXT_FIELD_NUMBER: _builtins.int
     SEAT_FIELD_NUMBER: _builtins.int
     kind: _builtins.str
-    """"join", "seated", "ready", "shuffle", "deal", "coin", "move", "chat", "leave", "refused",
-    "halt", "over" or "audit".
+    """The table's own: "join", "seated", "ready", "shuffle", "deal", "coin", "chat", "leave",
+    "refused", "halt", "over" or "audit". The game's narration of each move: "move" (the move
+    itself), then any "result" (a contest it decided, e.g. a battle won) and "change" (what
+    else it changed, e.g. a region taken, a marker moved, a new battle).
     """
     text: _builtins.str
     seat: _builtins.int
@@ -369,8 +377,9 @@ Global___Refusal: _TypeAlias = Refusal  # noqa: Y015
 
 @_typing.final
 class View(_message.Message):
-    """The game as this seat sees it, never another seat's hidden cards: a game-neutral envelope,
-    and the game's own part (one field of the oneof, named after the table's game).
+    """The game as this seat (`Update.seat`) sees it, never another seat's hidden cards: what
+    every game has, and the game's own part in `detail`, the field of the table's game
+    (`Update.game`).
     """
 
     DESCRIPTOR: _descriptor.Descriptor
@@ -378,25 +387,14 @@ class View(_message.Message):
     PHASE_FIELD_NUMBER: _builtins.int
     TO_ACT_FIELD_NUMBER: _builtins.int
     LEGAL_MOVES_FIELD_NUMBER: _builtins.int
-    GAME_FIELD_NUMBER: _builtins.int
-    SEAT_FIELD_NUMBER: _builtins.int
-    OUTCOME_FIELD_NUMBER: _builtins.int
     CONDOTTIERE_FIELD_NUMBER: _builtins.int
     phase: _builtins.str
     """the game's own name for its phase, e.g. "battle" """
     to_act: _builtins.int
     """-1 when nobody must act"""
-    game: _builtins.str
-    """the table's game, e.g. "condottiere" """
-    seat: _builtins.int
-    """the seat this view is of"""
     @_builtins.property
     def legal_moves(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """this seat's moves in notation; empty unless it must act"""
-
-    @_builtins.property
-    def outcome(self) -> Global___Outcome:
-        """unset until the game is over"""
 
     @_builtins.property
     def condottiere(self) -> _game_condottiere_pb2.CondottiereView: ...
@@ -406,14 +404,11 @@ class View(_message.Message):
         phase: _builtins.str = ...,
         to_act: _builtins.int = ...,
         legal_moves: _abc.Iterable[_builtins.str] | None = ...,
-        game: _builtins.str = ...,
-        seat: _builtins.int = ...,
-        outcome: Global___Outcome | None = ...,
         condottiere: _game_condottiere_pb2.CondottiereView | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["condottiere", b"condottiere", "detail", b"detail", "outcome", b"outcome"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["condottiere", b"condottiere", "detail", b"detail"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["condottiere", b"condottiere", "detail", b"detail", "game", b"game", "legal_moves", b"legal_moves", "outcome", b"outcome", "phase", b"phase", "seat", b"seat", "to_act", b"to_act"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["condottiere", b"condottiere", "detail", b"detail", "legal_moves", b"legal_moves", "phase", b"phase", "to_act", b"to_act"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType_detail: _TypeAlias = _typing.Literal["condottiere"]  # noqa: Y015
     _WhichOneofArgType_detail: _TypeAlias = _typing.Literal["detail", b"detail"]  # noqa: Y015

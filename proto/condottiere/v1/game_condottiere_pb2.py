@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n%condottiere/v1/game_condottiere.proto\x12\x0e\x63ondottiere.v1\"\xee\x02\n\x0f\x43ondottiereView\x12\x0f\n\x07\x65\x64ition\x18\x01 \x01(\t\x12\x0c\n\x04hand\x18\x02 \x03(\t\x12\'\n\x04rows\x18\x03 \x03(\x0b\x32\x19.condottiere.v1.BattleRow\x12=\n\x07\x63ontrol\x18\x04 \x03(\x0b\x32,.condottiere.v1.CondottiereView.ControlEntry\x12\r\n\x05\x66\x61vor\x18\x05 \x01(\t\x12\x15\n\rbattle_region\x18\x06 \x01(\t\x12\x15\n\rbattle_marker\x18\x07 \x01(\x05\x12\x0e\n\x06season\x18\x08 \x01(\t\x12\x14\n\x0c\x64iscard_pile\x18\t \x03(\t\x12\x17\n\x0f\x64raw_pile_sizes\x18\n \x03(\r\x12\x13\n\x0bout_of_game\x18\x0b \x01(\r\x12\x13\n\x0b\x62\x61ttles_won\x18\x0c \x03(\r\x1a.\n\x0c\x43ontrolEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\r:\x02\x38\x01\"\x80\x01\n\tBattleRow\x12\r\n\x05\x63\x61rds\x18\x01 \x03(\t\x12\x11\n\thand_size\x18\x02 \x01(\r\x12\x0e\n\x06passed\x18\x03 \x01(\x08\x12\x10\n\x08strength\x18\x04 \x01(\x05\x12/\n\tbreakdown\x18\x05 \x03(\x0b\x32\x1c.condottiere.v1.StrengthStep\",\n\x0cStrengthStep\x12\r\n\x05label\x18\x01 \x01(\t\x12\r\n\x05total\x18\x02 \x01(\x05\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n%condottiere/v1/game_condottiere.proto\x12\x0e\x63ondottiere.v1\"\xdd\x02\n\x0f\x43ondottiereView\x12\x0c\n\x04hand\x18\x01 \x03(\t\x12\'\n\x04rows\x18\x02 \x03(\x0b\x32\x19.condottiere.v1.BattleRow\x12=\n\x07\x63ontrol\x18\x03 \x03(\x0b\x32,.condottiere.v1.CondottiereView.ControlEntry\x12\r\n\x05\x66\x61vor\x18\x04 \x01(\t\x12\x15\n\rbattle_region\x18\x05 \x01(\t\x12\x15\n\rbattle_marker\x18\x06 \x01(\x05\x12\x0e\n\x06season\x18\x07 \x01(\t\x12\x14\n\x0c\x64iscard_pile\x18\x08 \x03(\t\x12\x17\n\x0f\x64raw_pile_sizes\x18\t \x03(\r\x12\x13\n\x0bout_of_game\x18\n \x01(\r\x12\x13\n\x0b\x62\x61ttles_won\x18\x0b \x03(\r\x1a.\n\x0c\x43ontrolEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\r:\x02\x38\x01\"\x80\x01\n\tBattleRow\x12\r\n\x05\x63\x61rds\x18\x01 \x03(\t\x12\x11\n\thand_size\x18\x02 \x01(\r\x12\x0e\n\x06passed\x18\x03 \x01(\x08\x12\x10\n\x08strength\x18\x04 \x01(\x05\x12/\n\tbreakdown\x18\x05 \x03(\x0b\x32\x1c.condottiere.v1.StrengthStep\",\n\x0cStrengthStep\x12\r\n\x05label\x18\x01 \x01(\t\x12\r\n\x05total\x18\x02 \x01(\x05\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -34,11 +34,11 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_CONDOTTIEREVIEW_CONTROLENTRY']._loaded_options = None
   _globals['_CONDOTTIEREVIEW_CONTROLENTRY']._serialized_options = b'8\001'
   _globals['_CONDOTTIEREVIEW']._serialized_start=58
-  _globals['_CONDOTTIEREVIEW']._serialized_end=424
-  _globals['_CONDOTTIEREVIEW_CONTROLENTRY']._serialized_start=378
-  _globals['_CONDOTTIEREVIEW_CONTROLENTRY']._serialized_end=424
-  _globals['_BATTLEROW']._serialized_start=427
-  _globals['_BATTLEROW']._serialized_end=555
-  _globals['_STRENGTHSTEP']._serialized_start=557
-  _globals['_STRENGTHSTEP']._serialized_end=601
+  _globals['_CONDOTTIEREVIEW']._serialized_end=407
+  _globals['_CONDOTTIEREVIEW_CONTROLENTRY']._serialized_start=361
+  _globals['_CONDOTTIEREVIEW_CONTROLENTRY']._serialized_end=407
+  _globals['_BATTLEROW']._serialized_start=410
+  _globals['_BATTLEROW']._serialized_end=538
+  _globals['_STRENGTHSTEP']._serialized_start=540
+  _globals['_STRENGTHSTEP']._serialized_end=584
 # @@protoc_insertion_point(module_scope)
