@@ -70,12 +70,14 @@ class _Thinker:
     def __init__(self, strategy: Strategy, time_limit: float) -> None:
         self._strategy = strategy
         self._time_limit = time_limit
-        self._thread: threading.Thread | None = None
+        self._busy = threading.Event()
+        """Set while the strategy thinks (cleared as its answer is handed over, not when its
+        thread ends: a thread that has answered may still be alive for a moment)."""
 
     async def choose(self, game: Any, seat: int) -> tuple[Any, str]:
         """The strategy's move, or None and what went wrong (in words that follow its name).
         ``game`` is the table's game of its own type (a strategy reads what its game offers)."""
-        if self._thread is not None and self._thread.is_alive():
+        if self._busy.is_set():
             return None, "is still thinking about an earlier move"
         loop = asyncio.get_running_loop()
         answer: asyncio.Future[tuple[bool, object]] = loop.create_future()
@@ -89,11 +91,12 @@ class _Thinker:
                 result: tuple[bool, object] = (True, self._strategy.choose(game, seat))
             except BaseException as exc:  # the author's code: whatever it raises is reported
                 result = (False, exc)
+            self._busy.clear()
             with contextlib.suppress(RuntimeError):  # the loop is gone: nobody waits any more
                 loop.call_soon_threadsafe(settle, result)
 
-        self._thread = threading.Thread(target=think, name="strategy", daemon=True)
-        self._thread.start()
+        self._busy.set()
+        threading.Thread(target=think, name="strategy", daemon=True).start()
         try:
             returned, value = await asyncio.wait_for(answer, self._time_limit)
         except TimeoutError:
