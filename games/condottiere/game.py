@@ -101,6 +101,8 @@ class SeatView:
     hand_sizes: tuple[int, ...]
     rows: tuple[tuple[str, ...], ...]
     strengths: tuple[int, ...]
+    breakdowns: tuple[tuple[Step, ...], ...]
+    """Each seat's strength step by step (:meth:`Game.breakdown`), in seat order."""
     season: str | None
     control: Mapping[str, int]
     favor: str | None
@@ -548,6 +550,7 @@ class Game:
             hand_sizes=tuple(self._sizes),
             rows=tuple(map(tuple, self._rows)),
             strengths=tuple(self.strength(s) for s in range(self.players)),
+            breakdowns=tuple(self.breakdown(s) for s in range(self.players)),
             season=self.season,
             control=dict(self._control),
             favor=self._favor,

@@ -1,5 +1,5 @@
-"""The engine's state as others read it: the phase as an enum that is also its text, what
-ended a battle, and copies taken while a question is pending."""
+"""The engine's state as others read it: the phase as an enum that is also its text, the
+seat view's strength breakdowns, and copies taken while a question is pending."""
 
 from __future__ import annotations
 
@@ -22,6 +22,26 @@ def test_the_phase_is_an_enum_member_equal_to_its_text() -> None:
     assert [phase.value for phase in Phase] == [
         "battle-choice", "battle", "favor", "discard", "retain", "chance", "over",
     ]  # fmt: skip
+
+
+def test_the_view_holds_every_seats_breakdown_in_seat_order() -> None:
+    game = battle("zman", [["10", "drummer", "1"], ["6", "heroine", "1"], ["2", "1"]])
+    play(game, "play 10", "play 6", "play 2", "play drummer", "play heroine")
+    view = game.view(game.to_act)  # seat 2's view: it knows only its own hand
+    assert view.breakdowns == tuple(game.breakdown(seat) for seat in range(3))
+    assert [[str(step) for step in steps] for steps in view.breakdowns] == [
+        ["mercenaries 10: 10", "drummer doubles: 20"],
+        ["mercenaries 6: 6", "heroine +10 x 1: 16"],
+        ["mercenaries 2: 2"],
+    ]
+    assert [steps[-1].total for steps in view.breakdowns] == list(view.strengths)
+
+
+def test_a_seat_engine_gives_its_view_the_same_breakdowns_as_the_open_table() -> None:
+    table = battle("zman", [["10", "winter"], ["5", "5", "drummer"]])
+    play(table, "play 10", "play 5", "play winter", "play drummer")
+    for seat in range(2):
+        assert table.seen_by(seat).view(seat).breakdowns == table.view(seat).breakdowns
 
 
 def test_a_battle_ended_by_a_card_says_which_card() -> None:
