@@ -80,7 +80,7 @@ from condottiere.games.condottiere.piles import deck_of, pile_contents
 from condottiere.games.condottiere.round_end import answer_discard_step, retain
 from condottiere.games.condottiere.start import start_new, start_setup
 from condottiere.games.condottiere.strength import Step, breakdown, highest_mercenary, strength
-from condottiere.games.condottiere.tables import copied, in_notation_order, kinds_of, play
+from condottiere.games.condottiere.tables import copied, in_notation_order, kinds_of, play_move
 from condottiere.games.interface import Outcome, SeatToMove, Waiting
 
 __all__ = ["BattleResult", "Game", "Phase", "SeatView"]
@@ -756,12 +756,10 @@ class Game:
         seat = self._to_act
         if seat is None:
             raise IllegalMoveError(
-                "the game is over"
-                if self._phase is OVER
-                else "the game waits for a chance outcome"
+                "the game is over" if self._phase is OVER else "the game waits for a chance outcome"
             )
         if move.target_seat == seat and move.verb == "play":
-            move = play(str(move.card), move.target)
+            move = play_move(str(move.card), move.target)
         if self.observer is None or self.observer == seat:
             legal = self._legal
             if legal is None:

@@ -96,9 +96,7 @@ def could_hold(game: Game, seat: int, card: str, count: int = 1) -> bool:
     if known >= count:
         return True
     missing = count - known
-    return (
-        game._unknown[seat] >= missing and unseen(game, card, deck_of(game, seat)) >= missing
-    )
+    return game._unknown[seat] >= missing and unseen(game, card, deck_of(game, seat)) >= missing
 
 
 def holdable(game: Game, seat: int) -> list[str]:

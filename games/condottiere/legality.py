@@ -159,9 +159,7 @@ def check_hidden_move(
         cards = tuple(checked_cards(reveal))
         counts = Counter(cards)
         if len(cards) != game._sizes[seat]:
-            raise IllegalMoveError(
-                f"seat {seat} holds {game._sizes[seat]} cards, not {len(cards)}"
-            )
+            raise IllegalMoveError(f"seat {seat} holds {game._sizes[seat]} cards, not {len(cards)}")
         mercenaries = [card for card in cards if card in MERCENARY_VALUE]
         if mercenaries:
             raise IllegalMoveError(

@@ -60,7 +60,7 @@ __all__ = [
     "kinds_of",
     "largest_group_of",
     "mercenary_kinds",
-    "play",
+    "play_move",
     "regions_but",
 ]
 
@@ -113,7 +113,7 @@ def by_bits(items: Sequence[_T]) -> tuple[tuple[_T, ...], ...]:
 
 
 @cache
-def play(card: str, target: str | None = None, target_seat: int | None = None) -> Move:
+def play_move(card: str, target: str | None = None, target_seat: int | None = None) -> Move:
     """The one ``play`` move of ``card`` (taking ``target`` back from ``target_seat``'s row)."""
     return Move("play", card=card, target=target, target_seat=target_seat)
 
@@ -123,7 +123,7 @@ CEDE_MOVE = Move("cede")
 DISCARD_MOVE = Move("discard")
 KEEP_MOVE = Move("keep")
 FAVOR_NONE_MOVE = Move("favor")
-SCARECROW_ALONE = play("scarecrow")
+SCARECROW_ALONE = play_move("scarecrow")
 BATTLE_IN = {region: Move("battle", region=region) for region in REGIONS}
 FAVOR_ON = {region: Move("favor", region=region) for region in REGIONS}
 
@@ -131,7 +131,7 @@ FAVOR_ON = {region: Move("favor", region=region) for region in REGIONS}
 def _plays_table(cards: Sequence[str], then: tuple[Move, ...] = ()) -> tuple[tuple[Move, ...], ...]:
     """:func:`by_bits` of the ``play`` moves of ``cards`` (a run of notation order), each
     followed by ``then``."""
-    return tuple((*moves, *then) for moves in by_bits([play(card) for card in cards]))
+    return tuple((*moves, *then) for moves in by_bits([play_move(card) for card in cards]))
 
 
 # A hand's battle moves are read from three tables by slices of its held-kinds bits: the
@@ -146,7 +146,7 @@ PLAYS_MIDDLE = _plays_table(CARDS[MIDDLE_SHIFT : HIGH_SHIFT - 1])
 PLAYS_HIGH = _plays_table(CARDS[HIGH_SHIFT:], then=(PASS_MOVE,))
 
 SCARECROW_TAKES = {
-    whose: by_bits([play("scarecrow", card, whose) for card in MERCENARIES])
+    whose: by_bits([play_move("scarecrow", card, whose) for card in MERCENARIES])
     for whose in (None, *range(MOST_PLAYERS))
 }
 """By the row's seat (None: one's own) and the kinds of mercenary in it as bits, a Scarecrow

@@ -1,5 +1,6 @@
-"""Victory: the regions each seat controls, when a seat has won, and how the game ends when
-no region is left to fight for (most regions wins; FFG: a final battle among the tied).
+"""Victory: the regions each seat controls, when a seat has won, and how else the game ends:
+when no region is left to fight for (most regions wins; FFG: a final battle among the tied),
+or when a ``zman-duel`` can go no further (more battles won wins).
 
 A seat's regions are kept as bits (:data:`.tables.REGION_BIT`) beside the control markers, so
 that the check after every battle (:func:`has_won`) is a bit count and a cached lookup of the
