@@ -76,11 +76,11 @@ from condottiere.games.condottiere.moves import (
 from condottiere.games.condottiere.next_battle import cede, open_battle
 from condottiere.games.condottiere.outcome import outcome_of
 from condottiere.games.condottiere.phase import CHANCE, OVER, AfterChoice, Phase, Then
-from condottiere.games.condottiere.piles import deck_of, pile_contents
+from condottiere.games.condottiere.piles import deck_of, in_notation_order, pile_contents
 from condottiere.games.condottiere.round_end import answer_discard_step, retain
 from condottiere.games.condottiere.start import start_new, start_setup
 from condottiere.games.condottiere.strength import Step, breakdown, highest_mercenary, strength
-from condottiere.games.condottiere.tables import copied, in_notation_order, kinds_of, play_move
+from condottiere.games.condottiere.tables import copied, kinds_of, play_move
 from condottiere.games.interface import Outcome, SeatToMove, Waiting
 
 __all__ = ["BattleResult", "Game", "Phase", "SeatView"]

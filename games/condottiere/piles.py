@@ -15,7 +15,8 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from condottiere.games.condottiere.tables import in_notation_order, kinds_of
+from condottiere.games.condottiere.cards import CARDS
+from condottiere.games.condottiere.tables import kinds_of
 
 if TYPE_CHECKING:
     from condottiere.games.condottiere.game import Game
@@ -26,9 +27,24 @@ __all__ = [
     "fill_pile",
     "gather",
     "give",
+    "in_notation_order",
     "pile_contents",
     "throw_away",
 ]
+
+
+def in_notation_order(counter: Counter[str]) -> tuple[str, ...]:
+    """The cards ``counter`` counts, in notation order.
+
+    >>> in_notation_order(Counter({"spy": 1, "10": 2, "2": 1}))
+    ('2', '10', '10', 'spy')
+    """
+    cards: list[str] = []
+    for card in CARDS:
+        count = counter.get(card)
+        if count:
+            cards += [card] * count
+    return tuple(cards)
 
 
 def deck_of(game: Game, seat: int) -> int:

@@ -15,8 +15,8 @@ from condottiere.games.condottiere.cards import card_name
 from condottiere.games.condottiere.chance import Deal
 from condottiere.games.condottiere.chance_asked import ask_choice, ask_deals
 from condottiere.games.condottiere.knowledge import checked_cards
-from condottiere.games.condottiere.piles import fill_pile
-from condottiere.games.condottiere.tables import in_notation_order, kinds_of
+from condottiere.games.condottiere.piles import fill_pile, in_notation_order
+from condottiere.games.condottiere.tables import kinds_of
 
 if TYPE_CHECKING:
     from condottiere.games.condottiere.game import Game
