@@ -7,11 +7,12 @@ no randomness of its own.
 ('battle', 8, 8)
 """
 
+from condottiere.games.condottiere.battle_result import BattleResult, EndedBy
 from condottiere.games.condottiere.board import ADJACENT, REGIONS
 from condottiere.games.condottiere.cards import CARDS
 from condottiere.games.condottiere.chance import ChanceNode, Choice, Deal, Draw, SeededChance
 from condottiere.games.condottiere.editions import EDITIONS, OPTIONS, Edition, Victory
-from condottiere.games.condottiere.game import BattleResult, Game, SeatView
+from condottiere.games.condottiere.game import Game, SeatView
 from condottiere.games.condottiere.moves import (
     CardFlow,
     IllegalMoveError,
@@ -20,6 +21,7 @@ from condottiere.games.condottiere.moves import (
     MoveError,
     card_flow,
 )
+from condottiere.games.condottiere.phase import Phase
 from condottiere.games.condottiere.strength import Step
 
 GAME_NAME = "condottiere"
@@ -39,11 +41,13 @@ __all__ = [
     "Deal",
     "Draw",
     "Edition",
+    "EndedBy",
     "Game",
     "IllegalMoveError",
     "InvalidMoveError",
     "Move",
     "MoveError",
+    "Phase",
     "SeatView",
     "SeededChance",
     "Step",
