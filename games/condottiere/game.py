@@ -115,8 +115,6 @@ class SeatView:
     battles_won: tuple[int, ...]
     winners: tuple[int, ...]
     legal_moves: tuple[Move, ...]
-    breakdowns: tuple[tuple[Step, ...], ...] = ()
-    """Each seat's strength step by step (:meth:`Game.breakdown`), in seat order."""
 
 
 class Game:
@@ -565,7 +563,6 @@ class Game:
             battles_won=self.battles_won,
             winners=self._winners,
             legal_moves=tuple(self.legal_moves()) if self._to_act == seat else (),
-            breakdowns=tuple(map(self.breakdown, range(self.players))),
         )
 
     def record(self) -> dict[str, Any]:

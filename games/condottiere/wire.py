@@ -25,7 +25,7 @@ def view_message(view: SeatView) -> game_condottiere_pb2.CondottiereView:
             strength=view.strengths[seat],
             breakdown=[
                 game_condottiere_pb2.StrengthStep(label=step.label, total=step.total)
-                for step in (view.breakdowns[seat] if view.breakdowns else ())
+                for step in view.breakdowns[seat]
             ],
         )
         for seat, row in enumerate(view.rows)
