@@ -29,9 +29,12 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Protocol, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, Self, TypeVar
 
 from google.protobuf.message import Message
+
+if TYPE_CHECKING:
+    from condottiere.games.screen import GameScreen
 
 __all__ = [
     "CardFlow",
@@ -376,4 +379,8 @@ class GameRules(Protocol):
     @property
     def move_examples(self) -> tuple[str, ...]:
         """A few moves in the game's notation, to show how moves are written."""
+        ...
+
+    def screen(self) -> GameScreen:
+        """How the client's shell draws the game (:mod:`condottiere.games.screen`)."""
         ...
