@@ -36,6 +36,7 @@ from condottiere.games.condottiere.summary import rules_summary
 from condottiere.games.condottiere.wire import view_message
 from condottiere.games.interface import SeatView as AnySeatView
 from condottiere.games.interface import TableRules, Told, Variant
+from condottiere.games.screen import GameScreen
 
 __all__ = ["RULES", "CondottiereRules", "header_of"]
 
@@ -127,6 +128,12 @@ class CondottiereRules:
             for card in sort_cards(counts)
         ]
         return ", ".join(words) or "no cards"
+
+    def screen(self) -> GameScreen:
+        # Imported when a client asks for it, not by every peer and bot that loads the rules.
+        from condottiere.games.condottiere.screen import SCREEN
+
+        return SCREEN
 
 
 RULES = CondottiereRules()
