@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from condottiere.cli.client.views import MAP_WIDTH
 from condottiere.games.condottiere import REGIONS
+from condottiere.games.condottiere.screen.board import MAP_WIDTH
 from condottiere.peer.record import load, verify
 from tests.cli.client.terminal import Terminal, describe
 
