@@ -160,10 +160,12 @@ class TableModel:
 
     @property
     def view(self) -> SeatView | None:
+        """This seat's view, of the game's own type; None before the game begins."""
         return None if self.snapshot is None else self.snapshot.view
 
     @property
     def my_turn(self) -> bool:
+        """This seat must choose a move now."""
         return self.snapshot is not None and self.snapshot.my_turn
 
     def screen(self) -> GameScreen | None:
@@ -212,6 +214,7 @@ class TableModel:
         return Seats(tuple(shown))
 
     def seat(self, number: int | None) -> SeatShown | None:
+        """Seat ``number`` as the screen shows it; None when nobody sits there."""
         return self.seats().get(number)
 
     def who(self, number: int | None) -> str:

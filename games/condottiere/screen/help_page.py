@@ -1,5 +1,5 @@
 """Condottiere's part of the client's help page: its moves and keys, its part of the screen,
-and the rules of the edition played (:func:`~condottiere.games.condottiere.summary.rules_summary`).
+and the rules of the table in a few lines (the plugin's ``RULES.summary``).
 
 >>> from condottiere.games.interface import TableRules
 >>> page = help_page(TableRules("condottiere", "zman", 3), None)
@@ -9,11 +9,12 @@ and the rules of the edition played (:func:`~condottiere.games.condottiere.summa
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from condottiere.games.condottiere.editions import EDITIONS
 from condottiere.games.condottiere.game import Game
-from condottiere.games.condottiere.summary import rules_summary
+from condottiere.games.condottiere.plugin import RULES
 from condottiere.games.interface import GameState, TableRules
 
 __all__ = ["HELP", "help_page"]
@@ -38,7 +39,7 @@ def help_page(table: TableRules, game: GameState[Any] | None) -> tuple[str, ...]
         return HELP
     options = tuple(sorted(game.options)) if isinstance(game, Game) else table.options
     try:
-        rules = rules_summary(table.variant, table.seats, options)
+        rules = RULES.summary(replace(table, options=options))
     except ValueError:  # options this edition does not allow: the rules without them
-        rules = rules_summary(table.variant, table.seats)
+        rules = RULES.summary(replace(table, options=()))
     return (*HELP, "", "Rules", *(f"  {rule}" for rule in rules))
