@@ -29,9 +29,12 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Protocol, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, Self, TypeVar
 
 from google.protobuf.message import Message
+
+if TYPE_CHECKING:
+    from condottiere.games.screen import GameScreen
 
 __all__ = [
     "CardFlow",
@@ -397,4 +400,8 @@ class GameRules(Protocol):
         """What every seat sees alike in ``view`` (nothing only that seat knows, such as its
         hand), as JSON-serialisable data: at the end of a game, the same on every peer of
         the table."""
+        ...
+
+    def screen(self) -> GameScreen:
+        """How the client's shell draws the game (:mod:`condottiere.games.screen`)."""
         ...

@@ -1,4 +1,5 @@
-"""The full-screen terminal client (``condottiere play``), built on prompt_toolkit.
+"""The full-screen terminal client (``condottiere play``), built on prompt_toolkit: the shell
+that every game shares.
 
 As in ptpython and pymux, the parts are kept apart:
 
@@ -10,4 +11,8 @@ As in ptpython and pymux, the parts are kept apart:
 - :mod:`condottiere.cli.client.keys`: what each key does;
 - :mod:`condottiere.cli.client.app`: the application, following the seat's controller in the
   peer's own event loop.
+
+The shell knows no game: it imports only :mod:`condottiere.games` (the interface and the
+registry) and asks the table's game for its :class:`~condottiere.games.screen.GameScreen`
+(the board, the rows, the hand, the choices and what each would do, the help).
 """

@@ -1,7 +1,7 @@
 """The full-screen client of one seat, in the event loop of the seat's own peer.
 
 :class:`ClientApp` follows the seat's :class:`~condottiere.peer.controller.Controller`: each new
-snapshot, with a copy of the seat's engine, the table's events and the state of the links,
+snapshot, with a copy of the seat's game, the table's events and the state of the links,
 goes into the :class:`~condottiere.cli.client.model.TableModel`, and the screen is redrawn
 (``invalidate``). Lines typed go to the controller (a move, a chat line) or to the model
 (``why``, ``help``). Once the game is over (or the table stopped), ``on_end`` is called once,
@@ -105,7 +105,7 @@ class ClientApp:
         async for snapshot in self.controller.changes():
             seen = (snapshot, len(self.controller.events))
             if seen == shown:
-                continue  # nothing new: fetching the engine below publishes the same again
+                continue  # nothing new: fetching the game below publishes the same again
             shown = seen
             try:
                 game = await self.controller.game() if snapshot.view is not None else None
@@ -156,10 +156,10 @@ class ClientApp:
 
     async def run_line(self, text: str) -> None:
         """Do what a line typed says; a refused move is put back on the line, with the
-        engine's reason below it."""
+        rules' reason below it."""
         model = self.model
         try:
-            command = parse(text)
+            command = parse(text, model.verbs())
         except CommandError as error:
             model.message = Message(str(error), True)
             self._put_back(text)

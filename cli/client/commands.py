@@ -1,16 +1,18 @@
 """What the command line understands, and what it offers to complete.
 
-A line is a move in the notation (``play 10``, ``battle Firenze``, ``pass``), sent to the
-table as typed (the engine says why when it refuses it), or one of the client's own
-commands: ``say TEXT``, ``why [SEAT]``, ``help``, ``quit``.
+A line is a move in the game's notation (in Condottiere ``play 10``, ``battle Firenze``,
+``pass``: it starts with one of the game's verbs), sent to the table as typed (the rules say
+why when they refuse it), or one of the client's own commands: ``say TEXT``, ``why [SEAT]``,
+``help``, ``quit``.
 
->>> parse("say hello all")
+>>> verbs = ("play", "pass")
+>>> parse("say hello all", verbs)
 Command(verb='say', text='hello all', seat=None)
->>> parse("Play 10")
+>>> parse("Play 10", verbs)
 Command(verb='move', text='Play 10', seat=None)
->>> parse("why 2").seat
+>>> parse("why 2", verbs).seat
 2
->>> parse("dance")
+>>> parse("dance", verbs)
 Traceback (most recent call last):
 ...
 condottiere.cli.client.commands.CommandError: 'dance' is neither a move nor a command: ...
@@ -18,14 +20,13 @@ condottiere.cli.client.commands.CommandError: 'dance' is neither a move nor a co
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
 from condottiere.cli.client.model import TableModel
-from condottiere.games.condottiere.moves import VERBS
 
 __all__ = ["COMMANDS", "Command", "CommandError", "MoveCompleter", "parse"]
 
@@ -51,12 +52,13 @@ class Command:
     """The seat ``why`` asks about (None: this one)."""
 
 
-def parse(line: str) -> Command:
-    """The command a line typed means; :class:`CommandError` when it means nothing."""
+def parse(line: str, verbs: Sequence[str]) -> Command:
+    """The command a line typed means, a move being a line that starts with one of
+    ``verbs``; :class:`CommandError` when it means nothing."""
     text = line.strip()
     word, _, rest = text.partition(" ")
     word = word.lower()
-    if word in VERBS:
+    if word in verbs:
         return Command("move", text)
     if word == "say":
         if not rest.strip():
@@ -72,10 +74,13 @@ def parse(line: str) -> Command:
         return Command("help", "")
     if word in ("quit", "exit"):
         return Command("quit", "")
-    verbs = ", ".join(VERBS[:-1]) + f" or {VERBS[-1]}"
     commands = ", ".join(list(COMMANDS)[:-1]) + f" and {list(COMMANDS)[-1]}"
+    if not verbs:
+        raise CommandError(f"{word!r} is not a command (and there is no table yet to take a"
+                           f" move): commands are {commands}")  # fmt: skip
+    moves = ", ".join(verbs[:-1]) + f" or {verbs[-1]}" if len(verbs) > 1 else verbs[0]
     raise CommandError(
-        f"{word!r} is neither a move nor a command: moves start with {verbs}; commands are"
+        f"{word!r} is neither a move nor a command: moves start with {moves}; commands are"
         f" {commands}"
     )
 
@@ -94,8 +99,7 @@ class MoveCompleter(Completer):
         start = len(typed) - len(typed.lstrip())
         wanted = " ".join(typed.lower().split()) + (" " if typed.endswith(" ") else "")
         view = self.model.view
-        moves = [] if view is None or not self.model.snapshot or not self.model.snapshot.my_turn \
-            else [str(move) for move in view.legal_moves]  # fmt: skip
+        moves = [str(move) for move in view.legal_moves] if view and self.model.my_turn else []
         for move in moves:
             if move.lower().startswith(wanted):
                 yield Completion(

@@ -3,12 +3,12 @@ only when the line holds nothing the player typed (it is empty, or holds the cho
 keys put there), so typing a move is never taken for a shortcut.
 
 ==============  ==============================================================
-1-9             choose that card of the hand (in a battle)
-← →             move along the choices: the cards and pass, or the regions
-Space           choose ``pass``
+1-9             choose what the game numbers (Condottiere: a card of the hand, in a battle)
+← →             move along the choices (the game's legal moves, in its order)
+Space           choose what the game gives Space (Condottiere: ``pass``)
 Enter           send the line (the choice the keys put there, or a move typed)
 Tab             complete from the legal moves (a menu, with what each would do)
-↑ ↓             explain a seat's strength step by step; Esc closes it
+↑ ↓             explain a seat's row step by step; Esc closes it
 PgUp PgDn       scroll the log (or the help page)
 Ctrl-T          start a chat line (``say ...``)
 ?               the help page: keys, the screen, the rules of the edition
@@ -48,11 +48,11 @@ def build_key_bindings(model: TableModel, line: Buffer, actions: Actions) -> Key
     """The client's keys over ``model``, with ``line`` as the command line."""
     keys = KeyBindings()
     help_open = Condition(lambda: model.help)
-    typed = Condition(lambda: bool(line.text) and line.text not in model.choices())
+    typed = Condition(lambda: bool(line.text) and line.text not in model.choices().moves)
     free = ~help_open & ~typed
     empty = ~help_open & Condition(lambda: not line.text)
-    choosing = Condition(lambda: bool(model.choices()))
-    may_pass = Condition(lambda: "pass" in model.choices())
+    choosing = Condition(lambda: bool(model.choices().moves))
+    space_chooses = Condition(lambda: model.choices().space is not None)
     over = Condition(lambda: model.ending() is not None)
 
     def fill(text: str | None) -> None:
@@ -79,13 +79,13 @@ def build_key_bindings(model: TableModel, line: Buffer, actions: Actions) -> Key
 
         @keys.add(digit, filter=free & choosing)
         def _choose(event: KeyPressEvent) -> None:
-            fill(model.choose_card(int(event.key_sequence[0].key)))
+            fill(model.choose_numbered(int(event.key_sequence[0].key)))
 
-    @keys.add("space", filter=free & may_pass)
-    def _pass(event: KeyPressEvent) -> None:
-        fill(model.choose(model.choices().index("pass")))
+    @keys.add("space", filter=free & space_chooses)
+    def _space(event: KeyPressEvent) -> None:
+        fill(model.choose_move(model.choices().space))
 
-    @keys.add("space", filter=empty & ~may_pass)
+    @keys.add("space", filter=empty & ~space_chooses)
     def _nothing(event: KeyPressEvent) -> None:
         """A space or a number on an empty line starts nothing (no move starts so)."""
 
@@ -94,7 +94,7 @@ def build_key_bindings(model: TableModel, line: Buffer, actions: Actions) -> Key
 
     @keys.add("down", filter=free)
     def _why_next(event: KeyPressEvent) -> None:
-        seats = [info.seat for info in model.seats()]
+        seats = [shown.seat for shown in model.seats()]
         if not seats:
             return
         if model.why is None or model.why not in seats:
@@ -105,7 +105,7 @@ def build_key_bindings(model: TableModel, line: Buffer, actions: Actions) -> Key
 
     @keys.add("up", filter=free)
     def _why_previous(event: KeyPressEvent) -> None:
-        seats = [info.seat for info in model.seats()]
+        seats = [shown.seat for shown in model.seats()]
         if not seats:
             return
         if model.why is None or model.why not in seats:

@@ -4,16 +4,20 @@
 
     banner: what happens now, since when; a progress bar during a shuffle or a deal
     ─────────────────────────────────────────────────────────────
-    the board (map, or battles won)    │ every seat's battle row
+    the game's board                   │ every seat's row
+    (before the game begins: the table and everyone at it)
     ─────────────────────────────────────────────────────────────
-    your hand; what the choice under the cursor would do
+    your hand
     ─────────────────────────────────────────────────────────────
     the log (or why a row is worth what, or the end of the game)
     > the command line
-    the keys that matter now, or the answer to the last line typed
+    the keys that matter now, what the choice on the line would do, or the answer to the
+    last line typed
 
-Everything fits 80x24; a larger terminal gives the log and the rows more room. The help page
-covers the whole screen while it is open.
+The board is as wide and as high as the game's screen asks
+(:attr:`~condottiere.games.screen.GameScreen.board_size`). Everything fits 80x24; a larger
+terminal gives the log and the rows more room. The help page covers the whole screen while it
+is open.
 """
 
 from __future__ import annotations
@@ -40,34 +44,35 @@ from prompt_toolkit.layout.processors import AfterInput, BeforeInput, Conditiona
 
 from condottiere.cli.client.model import TableModel
 from condottiere.cli.client.views import (
-    MAP_WIDTH,
-    Line,
     banner_lines,
     board_lines,
     hand_lines,
     help_lines,
+    lobby_lines,
     log_lines,
     placeholder,
     rows_lines,
     status_line,
 )
+from condottiere.games.screen import Line, crop
 
-__all__ = ["BOARD_HEIGHT", "Panel", "build_layout"]
+__all__ = ["LOBBY_HEIGHT", "Panel", "build_layout"]
 
-BOARD_HEIGHT = 8
-"""The map's seven lines and the line of regions per seat; also room for six rows."""
+LOBBY_HEIGHT = 8
+"""The middle of the screen before the table's game is known: room for the lobby's title, its
+header and six players."""
 
 
 class Panel(UIControl):
     """A part of the screen drawn by a function of its width and height (see
-    :mod:`condottiere.cli.client.views`)."""
+    :mod:`condottiere.cli.client.views`), cut to that size."""
 
     def __init__(self, draw: Callable[[int, int], list[Line]]) -> None:
         self.draw = draw
 
     def create_content(self, width: int, height: int) -> UIContent:
         try:
-            lines = self.draw(width, height)
+            lines = [crop(line, width) for line in self.draw(width, height)[:height]]
         except Exception as error:  # a fault of the client's own: the rest of the screen lives
             traceback.print_exc()
             lines = [[("class:alert", f" this part of the screen failed: {error!r}")]]
@@ -88,9 +93,15 @@ def _rule() -> Window:
     return Window(height=1, char="─", style="class:rule")
 
 
+def _board_size(model: TableModel) -> tuple[int, int]:
+    screen = model.screen()
+    return (0, LOBBY_HEIGHT) if screen is None else screen.board_size
+
+
 def build_layout(model: TableModel, line: Buffer) -> Layout:
     """The whole screen for ``model``, with ``line`` as the command line (focused)."""
     empty = Condition(lambda: not line.text)
+    begun = Condition(lambda: model.scene() is not None)
     command_line = Window(
         BufferControl(
             buffer=line,
@@ -107,13 +118,26 @@ def build_layout(model: TableModel, line: Buffer) -> Layout:
         [
             Window(Panel(lambda w, h: banner_lines(model, w, h)), height=2),
             _rule(),
-            VSplit(
+            HSplit(
                 [
-                    Window(Panel(lambda w, h: board_lines(model, w, h)), width=MAP_WIDTH),
-                    Window(width=1, char="│", style="class:rule"),
-                    Window(Panel(lambda w, h: rows_lines(model, w, h))),
+                    ConditionalContainer(
+                        VSplit(
+                            [
+                                Window(
+                                    Panel(lambda w, h: board_lines(model, w, h)),
+                                    width=lambda: _board_size(model)[0],
+                                ),
+                                Window(width=1, char="│", style="class:rule"),
+                                Window(Panel(lambda w, h: rows_lines(model, w, h))),
+                            ]
+                        ),
+                        filter=begun,
+                    ),
+                    ConditionalContainer(
+                        Window(Panel(lambda w, h: lobby_lines(model, w, h))), filter=~begun
+                    ),
                 ],
-                height=BOARD_HEIGHT,
+                height=lambda: _board_size(model)[1],
             ),
             _rule(),
             Window(Panel(lambda w, h: hand_lines(model, w, h)), height=2),

@@ -1,11 +1,15 @@
 """What the screen shows of a table, apart from how it is drawn and which keys do what.
 
 A :class:`TableModel` is fed what the seat's :class:`~condottiere.peer.controller.Controller`
-publishes (the snapshot, a copy of the seat's own engine, the table's events, the state of the links
-to the other peers) and answers the questions the screen asks: what happens now and since
-when, each seat's row and strength with its reasons, the hand and what may be played from
-it, the board, the log, the end of the game. It also holds the screen's own state (the
-choice under the cursor, the row being explained, the help page, the last message).
+publishes (the snapshot, a copy of the seat's own game, the table's events, the state of the
+links to the other peers) and answers the questions the screen asks: what happens now and
+since when, the seats, the choices and what each would do, the log, the end of the game. It
+also holds the screen's own state (the choice under the cursor, the row being explained, the
+help page, the last message).
+
+It knows no game: the game's part of the screen is its
+:class:`~condottiere.games.screen.GameScreen`, found by the table's game name in the
+registry, and drawn from the :class:`~condottiere.games.screen.Scene` this model gives it.
 
 Everything a peer sent (names, chat) is shown as printable text only; nothing the network
 sends can make a question here fail: a table that is not there yet, a seat that never
@@ -18,52 +22,23 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
-from condottiere.games.condottiere import (
-    ADJACENT,
-    EDITIONS,
-    REGIONS,
-    Choice,
-    Game,
-    Move,
-    SeatView,
-    Step,
-)
-from condottiere.games.condottiere.board import TEXT_MAP, connected_groups
-from condottiere.games.condottiere.summary import rules_summary
+from condottiere.games import Choice, GameState, OutcomeKind, SeatView, TableRules, game_named
+from condottiere.games.screen import Choices, GameScreen, Scene, Seats, SeatShown
 from condottiere.peer.controller import Snapshot
 from condottiere.peer.driver import TableEvent
 
 __all__ = [
     "Banner",
     "Ending",
-    "HandCard",
     "LogLine",
     "Message",
-    "RegionMark",
-    "RowLine",
-    "SeatInfo",
     "TableModel",
     "Tone",
     "capital",
     "printable",
 ]
-
-
-def _kinds(hand: Sequence[str]) -> list[tuple[str, int]]:
-    """Each kind of card in ``hand``, in order, with its count."""
-    kinds: dict[str, int] = {}
-    for card in hand:
-        kinds[card] = kinds.get(card, 0) + 1
-    return list(kinds.items())
-
-
-def _reading_order(move: Move) -> tuple[int, int, str]:
-    """Regions as the map is read (line by line, left to right); other moves as they come."""
-    if move.region is not None and move.region in TEXT_MAP:
-        line, column = TEXT_MAP[move.region]
-        return line, column, ""
-    return 99, 0, str(move)
 
 
 def capital(text: str) -> str:
@@ -104,64 +79,10 @@ class Banner:
 
 
 @dataclass(frozen=True)
-class SeatInfo:
-    """A seat as the screen names it."""
-
-    seat: int
-    name: str
-    mark: str
-    """One character on the board and beside the row: the initial of the name, or the seat
-    number when two names share an initial."""
-    you: bool
-    link: str | None
-    """Why this seat's peer cannot be reached now; None when it can (or it is this one)."""
-
-
-@dataclass(frozen=True)
-class RowLine:
-    """One seat's battle row."""
-
-    seat: SeatInfo
-    cards: tuple[str, ...]
-    strength: int
-    hand_size: int
-    passed: bool
-    to_act: bool
-
-
-@dataclass(frozen=True)
-class HandCard:
-    """A kind of card in this seat's hand."""
-
-    card: str
-    count: int
-    playable: bool
-    """A move that plays it is legal now."""
-    chosen: bool
-    """The choice under the cursor plays it."""
-    key: int | None
-    """The digit that chooses it, when one does."""
-
-
-@dataclass(frozen=True)
-class RegionMark:
-    """One region of the board as the map draws it."""
-
-    name: str
-    owner: SeatInfo | None
-    favor: bool
-    battle: bool
-    """The battle is fought there now."""
-    choosable: bool
-    """This seat may choose it now (to fight there, to place the Favor)."""
-    chosen: bool
-
-
-@dataclass(frozen=True)
 class LogLine:
     kind: str
-    """The table event's kind (``move battle chat refused halt ...``), or ``note`` for this
-    client's own lines."""
+    """The table event's kind (``move result change chat refused halt ...``), or ``note``
+    for this client's own lines."""
     text: str
     seat: int | None
 
@@ -185,17 +106,8 @@ class Ending:
     record_hash: str
 
 
-WAITING_WORDS = {
-    "battle-choice": ("choose where the next battle is fought", "is choosing where to fight"),
-    "battle": ("play a card or pass", "is playing"),
-    "favor": ("place the Favor (after your Bishop)", "is placing the Favor"),
-    "discard": (
-        "discard your hand (it holds no mercenary) or keep it",
-        "is deciding whether to discard their hand",
-    ),
-    "retain": ("keep up to two cards for the next round", "is choosing cards to keep"),
-}
-"""Per phase of the engine: what this seat must decide, and what another seat is doing."""
+PROTOCOL_STEPS = ("keys", "shuffle", "shares", "coin_commit", "coin_reveal")
+"""The steps of the mental-poker protocol the table may wait for."""
 
 
 class TableModel:
@@ -204,7 +116,7 @@ class TableModel:
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
         self.snapshot: Snapshot | None = None
-        self.game: Game | None = None
+        self.game: GameState[Any] | None = None
         self.events: Sequence[TableEvent] = ()
         self.links: Mapping[str, str | None] = {}
         self.notes: list[tuple[int | None, str]] = []
@@ -214,7 +126,7 @@ class TableModel:
         """The command line's text; when it is one of the :meth:`choices`, that choice is
         under the cursor."""
         self.why: int | None = None
-        """The seat whose strength is being explained."""
+        """The seat whose row is being explained."""
         self.help = False
         self.scroll = 0
         """Lines scrolled back from the end of the log (or down from the top of the help)."""
@@ -222,7 +134,7 @@ class TableModel:
         self.record: str | None = None
         self.join_hint = ""
         """The address other players join this table with, when it is open to them."""
-        self._seats: tuple[object, tuple[SeatInfo, ...]] = (None, ())
+        self._seats: tuple[object, Seats] = (None, Seats())
         """The seats as last worked out, and the snapshot and links they come from."""
 
     # ------------------------------------------------------------------ input
@@ -230,7 +142,7 @@ class TableModel:
     def update(
         self,
         snapshot: Snapshot,
-        game: Game | None,
+        game: GameState[Any] | None,
         events: Sequence[TableEvent],
         links: Mapping[str, str | None],
     ) -> None:
@@ -244,45 +156,70 @@ class TableModel:
         """Add a line of this client's own to the log (after the table's events so far)."""
         self.notes.append((len(self.events) if self.snapshot is not None else None, text))
 
-    # ------------------------------------------------------------------ seats
+    # ------------------------------------------------------------------ the game's screen
 
     @property
     def view(self) -> SeatView | None:
+        """This seat's view, of the game's own type; None before the game begins."""
         return None if self.snapshot is None else self.snapshot.view
 
-    def seats(self) -> tuple[SeatInfo, ...]:
+    @property
+    def my_turn(self) -> bool:
+        """This seat must choose a move now."""
+        return self.snapshot is not None and self.snapshot.my_turn
+
+    def screen(self) -> GameScreen | None:
+        """The screen of the table's game; None before the table is known."""
+        return None if self.snapshot is None else game_named(self.snapshot.game).screen()
+
+    def scene(self) -> Scene | None:
+        """What the game's screen draws from; None before the game begins (and for a player
+        who was not seated)."""
+        view = self.view
+        if view is None:
+            return None
+        choices = self.choices()
+        chosen = self.line if self.line in choices.moves else None
+        return Scene(view, self.game, self.seats(), self.my_turn, choices, chosen)
+
+    def verbs(self) -> tuple[str, ...]:
+        """The words a move starts with (none before the table's game is known)."""
+        screen = self.screen()
+        return () if screen is None else screen.verbs
+
+    # ------------------------------------------------------------------ seats
+
+    def seats(self) -> Seats:
         """Every seated player, by seat."""
         key = (self.snapshot, tuple(sorted(self.links.items())))
         if self._seats[0] != key:
             self._seats = (key, self._seated())
         return self._seats[1]
 
-    def _seated(self) -> tuple[SeatInfo, ...]:
+    def _seated(self) -> Seats:
         snapshot = self.snapshot
         if snapshot is None:
-            return ()
+            return Seats()
         seated = sorted(
             ((p.seat, p) for p in snapshot.players if p.seat is not None), key=lambda sp: sp[0]
         )
         names = [printable(player.name) or "?" for _, player in seated]
         initials = [name[0].upper() for name in names]
-        infos = []
+        shown = []
         for (seat, player), name, initial in zip(seated, names, initials, strict=True):
             unique = initials.count(initial) == 1 and initial.isalpha()
             you = seat == snapshot.seat
             link = None if you or snapshot.stage == "over" else self.links.get(player.address)
-            infos.append(SeatInfo(seat, name, initial if unique else str(seat), you, link))
-        return tuple(infos)
+            shown.append(SeatShown(seat, name, initial if unique else str(seat), you, link))
+        return Seats(tuple(shown))
 
-    def seat(self, number: int | None) -> SeatInfo | None:
-        return next((info for info in self.seats() if info.seat == number), None)
+    def seat(self, number: int | None) -> SeatShown | None:
+        """Seat ``number`` as the screen shows it; None when nobody sits there."""
+        return self.seats().get(number)
 
     def who(self, number: int | None) -> str:
         """A seat as a sentence names it: ``you``, or its player's name."""
-        info = self.seat(number)
-        if info is None:
-            return "someone" if number is None else f"seat {number}"
-        return "you" if info.you else info.name
+        return self.seats().who(number)
 
     # ------------------------------------------------------------------ now
 
@@ -300,12 +237,12 @@ class TableModel:
                 else "Nobody can move on without that seat; the record is kept."
             )
             return Banner(f"The table has stopped: {printable(halt.detail)}", detail, Tone.ALERT)
-        waiting = snapshot.waiting
-        if snapshot.stage == "over" or (self.view is not None and self.view.phase == "over"):
+        if snapshot.stage == "over" or snapshot.outcome is not None:
             return self._over_banner()
+        waiting = snapshot.waiting
         if waiting is None:
             return Banner("Waiting for the table...", "", Tone.WAIT)
-        names = self._names(waiting.seats)
+        names = self.seats().listed(waiting.seats)
         since = waiting.since
         if waiting.kind == "seating":
             seated = len(snapshot.players)
@@ -318,15 +255,9 @@ class TableModel:
             )  # fmt: skip
         if waiting.kind == "ready":
             return Banner(f"Waiting for {names} to be ready", "", Tone.WAIT, since)
-        if waiting.kind in ("keys", "shuffle", "shares", "coin_commit", "coin_reveal"):
+        if waiting.kind in PROTOCOL_STEPS:
             return self._protocol_banner(waiting.kind, names, since, snapshot.progress)
-        return self._move_banner(since)
-
-    def _names(self, seats: Sequence[int]) -> str:
-        names = [self.who(seat) for seat in seats]
-        if len(names) > 2:
-            return ", ".join(names[:-1]) + " and " + names[-1]
-        return " and ".join(names) or "nobody"
+        return self._move_banner(waiting.seats, since)
 
     def _protocol_banner(
         self, kind: str, names: str, since: float, progress: tuple[int, int] | None
@@ -351,36 +282,25 @@ class TableModel:
                 Tone.WAIT, since, progress,
             )  # fmt: skip
         purpose = "a fair draw"
-        if self.game is not None and isinstance(self.game.chance, Choice):
-            purpose = f"a fair draw of the {self.game.chance.purpose}"
+        chance = None if self.game is None else self.game.waiting
+        if isinstance(chance, Choice):
+            purpose = f"a fair draw of the {chance.purpose}"
         step = "commitments" if kind == "coin_commit" else "reveals"
-        return Banner(
-            f"Drawing lots: {purpose}", f"Coin {step} from {names}", Tone.WAIT, since
-        )
+        return Banner(f"Drawing lots: {purpose}", f"Coin {step} from {names}", Tone.WAIT, since)
 
-    def _move_banner(self, since: float) -> Banner:
-        view = self.view
-        snapshot = self.snapshot
-        assert snapshot is not None
-        waiting = snapshot.waiting
-        if view is None or waiting is None:
+    def _move_banner(self, waited_for: Sequence[int], since: float) -> Banner:
+        scene, screen = self.scene(), self.screen()
+        if scene is None or screen is None:
             return Banner("The table is full: you were not seated", "", Tone.WAIT)
-        mine, theirs = WAITING_WORDS.get(view.phase, ("decide", "is deciding"))
-        where = self.battle_name()
-        if snapshot.my_turn:
-            headline = f"Your turn: {mine}"
-            if view.phase == "battle" and where:
-                headline = f"Your turn in {where}: {mine}"
-            return Banner(headline, self._table_line(), Tone.TURN, since)
-        actor = waiting.seats[0] if waiting.seats else None
-        headline = f"{capital(self.who(actor))} {theirs}"
-        if view.phase == "battle" and where:
-            headline += f" in {where}"
-        info = self.seat(actor)
-        detail = self._table_line()
-        if info is not None and info.link is not None:
+        actor = waited_for[0] if waited_for else None
+        headline = screen.headline(scene, actor)
+        if self.my_turn:
+            return Banner(headline, screen.status(scene), Tone.TURN, since)
+        shown = self.seat(actor)
+        detail = screen.status(scene)
+        if shown is not None and shown.link is not None:
             detail = (
-                f"No link to {info.name}'s peer ({printable(info.link)}): gone, or not back"
+                f"No link to {shown.name}'s peer ({printable(shown.link)}): gone, or not back"
                 " yet; the game goes on when it returns"
             )
         return Banner(headline, detail, Tone.WAIT, since)
@@ -390,9 +310,8 @@ class TableModel:
         assert snapshot is not None
         winners = snapshot.winners
         if winners:
-            names = self._names(winners)
             verb = "win" if len(winners) > 1 or self.who(winners[0]) == "you" else "wins"
-            headline = f"Game over: {names} {verb}"
+            headline = f"Game over: {self.seats().listed(winners)} {verb}"
         else:
             headline = "Game over: a draw"
         if not snapshot.audited:
@@ -403,233 +322,64 @@ class TableModel:
             detail = "Audit passed: every shuffle, share and card checks out."
         return Banner(capital(headline), detail, Tone.OVER)
 
-    def battle_name(self) -> str:
-        """``the battle for Firenze``, ``the final battle``, ``the battle``; empty when no
-        battle is under way (or, once the game is over, was the last)."""
-        view = self.view
-        if view is None or view.phase not in ("battle", "favor", "over"):
-            return ""
-        if self.game is not None and self.game.final_battle:
-            return "the final battle"
-        region = view.battle_region
-        return "the battle" if region is None else f"the battle for {region}"
-
-    def _table_line(self) -> str:
-        view = self.view
-        assert view is not None
-        parts = [f"Battle marker: {self._mark_name(view.battle_marker)}"]
-        if EDITIONS[view.edition].board:
-            parts.append(f"Favor: {view.favor or 'off the board'}")
-        piles = view.draw_pile_sizes
-        if EDITIONS[view.edition].per_seat_decks:
-            parts.append(f"your deck: {piles[view.seat]}")
-            parts.append(f"out of the game: {view.out_of_game}")
-        else:
-            parts.append(f"draw pile: {sum(piles)}")
-            parts.append(f"discards: {len(view.discard_pile)}")
-        return " · ".join(parts)
-
-    def _mark_name(self, seat: int) -> str:
-        info = self.seat(seat)
-        if info is None:
-            return f"seat {seat}"
-        return "you" if info.you else f"{info.mark} {info.name}"
-
     def waited(self, banner: Banner) -> float | None:
         """Seconds since the banner's wait began."""
         return None if banner.since is None else max(0.0, self.clock() - banner.since)
 
-    # ------------------------------------------------------------------ the table
+    # ------------------------------------------------------------------ choices
 
-    def rows(self) -> tuple[RowLine, ...]:
-        """Every seat's battle row, strength, hand size and state, by seat."""
-        view = self.view
-        if view is None:
-            return ()
-        lines = []
-        for info in self.seats():
-            seat = info.seat
-            if seat >= view.players:
-                continue
-            lines.append(
-                RowLine(
-                    seat=info,
-                    cards=view.rows[seat],
-                    strength=view.strengths[seat],
-                    hand_size=view.hand_sizes[seat],
-                    passed=view.phase == "battle" and seat in view.passed,
-                    to_act=view.to_act == seat,
-                )
-            )
-        return tuple(lines)
-
-    def breakdown(self, seat: int) -> tuple[Step, ...]:
-        """How ``seat``'s strength comes about, step by step: the engine's own reasons."""
-        if self.game is None or not 0 <= seat < self.game.players:
-            return ()
-        return self.game.breakdown(seat)
-
-    def regions(self) -> tuple[RegionMark, ...]:
-        """Every region of the board with its owner and markers; empty without a board."""
-        view = self.view
-        if view is None or not EDITIONS[view.edition].board:
-            return ()
-        choosable = {
-            move.region for move in view.legal_moves if move.verb in ("battle", "favor")
-        }
-        chosen = self.chosen_move()
-        chosen_region = None if chosen is None else chosen.region
-        return tuple(
-            RegionMark(
-                name=region,
-                owner=self.seat(view.control.get(region)),
-                favor=view.favor == region,
-                battle=view.battle_region == region,
-                choosable=region in choosable,
-                chosen=region == chosen_region,
-            )
-            for region in REGIONS
-        )
-
-    def scores(self) -> tuple[tuple[SeatInfo, int], ...]:
-        """Per seat: regions controlled (battles won, without a board)."""
-        view = self.view
-        if view is None:
-            return ()
-        return tuple(
-            (info, view.battles_won[info.seat])
-            for info in self.seats()
-            if info.seat < len(view.battles_won)
-        )
-
-    def goal(self) -> str:
-        """What wins the game, in a few words."""
-        view = self.view
-        if view is None:
-            return ""
-        edition = EDITIONS[view.edition]
-        victory = edition.victory(view.players)
-        if not edition.board:
-            return f"first to {victory.connected} battles wins"
-        total = "" if victory.total is None else f" or {victory.total}"
-        return f"win: {victory.connected} connected{total}"
-
-    # ------------------------------------------------------------------ hand and choices
-
-    def hand(self) -> tuple[HandCard, ...]:
-        """This seat's cards, one entry per kind of card, in notation order."""
-        view = self.view
-        if view is None:
-            return ()
-        playable = {move.card for move in view.legal_moves if move.verb == "play"}
-        chosen = self.chosen_move()
-        chosen_card = chosen.card if chosen is not None and chosen.verb == "play" else None
-        keys = {card: number for number, card in enumerate(self._card_keys(), start=1)}
-        return tuple(
-            HandCard(card, count, card in playable, card == chosen_card, keys.get(card))
-            for card, count in _kinds(view.hand)
-        )
-
-    def _card_keys(self) -> list[str]:
-        """The kinds of card the number keys choose, in order: those that may be played now
-        (in a battle, on this seat's turn)."""
-        view = self.view
-        if view is None or view.phase != "battle" or not self.choices():
-            return []
-        playable = {move.card for move in view.legal_moves if move.verb == "play"}
-        return [card for card, _ in _kinds(view.hand) if card in playable][:9]
-
-    def choices(self) -> tuple[str, ...]:
-        """What the cursor keys choose among, as command-line texts of legal moves: in a
-        battle, the cards in the hand's order (a Scarecrow once per mercenary it may take),
-        then ``pass``; otherwise every legal move, regions in the map's reading order."""
-        view = self.view
-        snapshot = self.snapshot
-        if view is None or snapshot is None or not snapshot.my_turn:
-            return ()
-        moves = view.legal_moves
-        if view.phase != "battle":
-            return tuple(str(move) for move in sorted(moves, key=_reading_order))
-        order = {card: index for index, (card, _) in enumerate(_kinds(view.hand))}
-        plays = sorted(
-            (move for move in moves if move.verb == "play"),
-            key=lambda move: order.get(str(move.card), len(order)),
-        )
-        return tuple(str(move) for move in [*plays, *(m for m in moves if m.verb != "play")])
-
-    def choose_card(self, number: int) -> str | None:
-        """Put the cursor on the first move that plays the ``number``-th kind of card the
-        number keys choose (1 first); its text, or None when there is none."""
-        keys = self._card_keys()
-        if not 1 <= number <= len(keys):
-            return None
-        choices = self.choices()
-        for index, text in enumerate(choices):
-            if text.split()[:2] == ["play", keys[number - 1]]:
-                return self.choose(index)
-        return None
+    def choices(self) -> Choices:
+        """What the keys choose among: the game's choices on this seat's turn, else none."""
+        view, screen = self.view, self.screen()
+        if view is None or screen is None or not self.my_turn:
+            return Choices()
+        return screen.choices(view)
 
     def choose(self, index: int) -> str | None:
         """Put choice ``index`` (wrapping around) on the command line; its text, or None when
         there is nothing to choose."""
-        choices = self.choices()
-        if not choices:
+        moves = self.choices().moves
+        if not moves:
             return None
-        self.line = choices[index % len(choices)]
+        self.line = moves[index % len(moves)]
         return self.line
+
+    def choose_move(self, move: str | None) -> str | None:
+        """Put ``move`` (one of the choices) on the command line; its text, or None when it is
+        not one (the key that asked for it chooses nothing now)."""
+        moves = self.choices().moves
+        return None if move not in moves else self.choose(moves.index(move))
+
+    def choose_numbered(self, number: int) -> str | None:
+        """Put the choice the number key ``number`` picks (1 first) on the command line; its
+        text, or None when that key picks nothing."""
+        numbered = self.choices().numbered
+        return self.choose_move(numbered[number - 1]) if 1 <= number <= len(numbered) else None
 
     def step_choice(self, delta: int) -> str | None:
         """Move the cursor ``delta`` choices on (from the first or last when the line holds
         none)."""
-        choices = self.choices()
-        if self.line not in choices:
+        moves = self.choices().moves
+        if self.line not in moves:
             return self.choose(0 if delta > 0 else -1)
-        return self.choose(choices.index(self.line) + delta)
+        return self.choose(moves.index(self.line) + delta)
 
     def suggestion(self) -> str | None:
         """The choice on the command line, if it holds one."""
-        return self.line if self.line in self.choices() else None
+        return self.line if self.line in self.choices().moves else None
 
-    def chosen_move(self) -> Move | None:
-        text = self.suggestion()
-        return None if text is None else Move.parse(text)
-
-    def effect(self, text: str) -> str:
-        """What playing ``text`` would do to this seat's row, or what it means, in a few
-        words; empty when it says nothing worth adding."""
-        game, view = self.game, self.view
-        try:
-            move = Move.parse(text)
-        except ValueError:
-            return ""
-        if move.verb == "battle" and move.region is not None:
-            return "borders " + ", ".join(sorted(ADJACENT[move.region]))
-        if game is None or view is None or move not in view.legal_moves:
-            return ""
-        if move.verb == "pass":
-            return "you are out of this battle"
-        if move.verb != "play":
-            return ""
-        after = game.copy()
-        try:
-            after.play(move)
-        except ValueError:
-            return ""
-        if after.last_battle is not game.last_battle:
-            return f"ends the battle: your row {game.strength(view.seat)} at the end"
-        changes = [
-            f"{'yours' if seat == view.seat else self.who(seat)} {game.strength(seat)} -> "
-            f"{after.strength(seat)}"
-            for seat in range(view.players)
-            if after.strength(seat) != game.strength(seat)
-        ]
-        return "strength: " + ", ".join(changes) if changes else "no change in strength"
+    def effect(self, move: str) -> str:
+        """What playing ``move`` would do, in the game's words; empty when there is nothing
+        worth saying."""
+        scene, screen = self.scene(), self.screen()
+        return "" if scene is None or screen is None else screen.effect(scene, move)
 
     # ------------------------------------------------------------------ log and help
 
     def log(self) -> tuple[LogLine, ...]:
-        """The table's events in players' words (a seat named by its player alone), with this
-        client's own notes among them."""
+        """The table's events (moves and their consequences in the game's own narration) in
+        players' words (a seat named by its player alone), with this client's own notes among
+        them."""
         lines: list[LogLine] = []
         seated = [] if self.snapshot is None else [
             (f"seat {player.seat} ({player.name})", player.name)
@@ -652,22 +402,13 @@ class TableModel:
             note = next(notes, None)
         return tuple(lines)
 
-    def rules(self) -> tuple[str, ...]:
-        """The rules summary of the edition being played."""
-        snapshot = self.snapshot
-        if snapshot is None or snapshot.variant not in EDITIONS:
+    def game_help(self) -> tuple[str, ...]:
+        """The game's part of the help page (its moves, its screen, its rules)."""
+        snapshot, screen = self.snapshot, self.screen()
+        if snapshot is None or screen is None:
             return ()
-        seats = snapshot.seats
-        try:
-            return rules_summary(snapshot.variant, seats, self._options())
-        except ValueError:
-            return rules_summary(snapshot.variant, seats)
-
-    def _options(self) -> tuple[str, ...]:
-        game = self.game
-        if game is None:
-            return ()
-        return tuple(game.record().get("options", ()))
+        table = TableRules(snapshot.game, snapshot.variant, snapshot.seats)
+        return screen.help(table, self.game)
 
     # ------------------------------------------------------------------ the end
 
@@ -686,45 +427,14 @@ class TableModel:
                 )
             return Ending("The table has stopped", tuple(lines), self.record,
                           snapshot.record_hash)  # fmt: skip
-        view = self.view
-        if view is None or view.phase != "over":
+        outcome, scene, screen = snapshot.outcome, self.scene(), self.screen()
+        if outcome is None or scene is None or screen is None:
             return None
-        lines = [self._how_won(seat) for seat in snapshot.winners] or ["Nobody won: a draw."]
-        standing = ", ".join(
-            f"{info.name if not info.you else 'you'} {count}" for info, count in self.scores()
-        )
-        board = EDITIONS[view.edition].board
-        lines.append(f"{'Regions' if board else 'Battles won'}: {standing}.")
+        if outcome.kind is OutcomeKind.DRAW:
+            told = f"A draw: {outcome.how}."
+        else:
+            told = f"{capital(self.seats().listed(outcome.winners))} won: {outcome.how}."
         title = "Game over"
-        if self.seat(snapshot.seat) is not None and snapshot.seat in snapshot.winners:
+        if self.seat(snapshot.seat) is not None and snapshot.seat in outcome.winners:
             title = "Game over: you win!"
-        return Ending(title, tuple(lines), self.record, snapshot.record_hash)
-
-    def _how_won(self, seat: int) -> str:
-        view = self.view
-        assert view is not None
-        name = self.who(seat)
-        edition = EDITIONS[view.edition]
-        victory = edition.victory(view.players)
-        if not edition.board:
-            won = view.battles_won[seat]
-            if won >= victory.connected:
-                return f"{capital(name)} won {won} battles."
-            return f"{capital(name)} won more battles ({won}) when the cards ran out."
-        regions = sorted(region for region, owner in view.control.items() if owner == seat)
-        listed = ", ".join(regions)
-        group = max(connected_groups(regions), key=len, default=frozenset())
-        if len(group) >= victory.connected:
-            return (
-                f"{capital(name)} controlled {len(group)} connected regions:"
-                f" {', '.join(sorted(group))}."
-            )
-        if victory.total is not None and len(regions) >= victory.total:
-            return f"{capital(name)} controlled {len(regions)} regions ({listed})."
-        if self.game is not None and self.game.final_battle:
-            return f"{capital(name)} won the final battle among those tied for most regions."
-        return (
-            f"{capital(name)} held the most regions ({len(regions)}) when none was left"
-            " to fight for."
-        )
-
+        return Ending(title, (told, *screen.standing(scene)), self.record, snapshot.record_hash)

@@ -1,10 +1,13 @@
 """The client's colours: one palette per taste, and nothing that colour alone says.
 
 Every seat is drawn in its own colour, but always with its letter too, and every state the
-screen shows in colour (the battle, the Favor, a playable card, whose turn) also has a
+screen shows in colour (a contest, a marker, a playable card, whose turn) also has a
 bracket, a sign or a text attribute (bold, underline, reverse), so that ``--no-color`` and
 any colour vision lose nothing. ``colorblind`` is the Okabe-Ito palette, chosen to stay
 distinct under the common colour-vision deficiencies.
+
+A game's screen draws with the class names :mod:`condottiere.games.screen` lists; this module
+gives each its look.
 """
 
 from __future__ import annotations
@@ -33,10 +36,9 @@ BASE = [
     ("progress.done", "bold"),
     ("progress.todo", "fg:#6c6c6c"),
     ("title", "bold"),
-    ("region", ""),
     ("empty", "fg:#6c6c6c"),
-    ("favor", "bold fg:#d787ff"),
-    ("battle", "bold underline"),
+    ("marker", "bold fg:#d787ff"),
+    ("contest", "bold underline"),
     ("choosable", "underline"),
     ("chosen", "reverse"),
     ("frame", "bold"),
@@ -52,7 +54,7 @@ BASE = [
     ("prompt", "bold"),
     ("placeholder", "fg:#6c6c6c italic"),
     ("log.chat", "italic"),
-    ("log.battle", "bold"),
+    ("log.result", "bold"),
     ("log.refused", "fg:#ff5f5f"),
     ("log.halt", "bold fg:#ff5f5f"),
     ("log.over", "bold"),

@@ -38,6 +38,7 @@ from condottiere.games.condottiere.summary import rules_summary
 from condottiere.games.condottiere.wire import view_message
 from condottiere.games.interface import GameState, TableRules, Told, Variant
 from condottiere.games.interface import SeatView as AnySeatView
+from condottiere.games.screen import GameScreen
 
 __all__ = ["RULES", "CondottiereRules", "header_of"]
 
@@ -160,6 +161,12 @@ class CondottiereRules:
         """Regions held; battles won in an edition without a board (``zman-duel``)."""
         assert isinstance(game, Game)
         return game.battles_won
+
+    def screen(self) -> GameScreen:
+        # Imported when a client asks for it, not by every peer and bot that loads the rules.
+        from condottiere.games.condottiere.screen import SCREEN
+
+        return SCREEN
 
 
 RULES = CondottiereRules()

@@ -1,13 +1,14 @@
-"""Tables for the client's tests: offline games seen as a seat's controller would publish
-them (real engines, real snapshots), and tables of several in-process peers
-(:class:`tests.peer.tables.Harness`) when the peer layer's own states matter."""
+"""Tables for the client's tests: offline games of Condottiere seen as a seat's controller
+would publish them (real engines, real snapshots, the real game screen found through the
+registry), and tables of several in-process peers (:class:`tests.peer.tables.Harness`) when
+the peer layer's own states matter."""
 
 from __future__ import annotations
 
 import time
 
 from condottiere.cli.client.model import TableModel
-from condottiere.games.condottiere import Game
+from condottiere.games.condottiere import GAME_NAME, Game
 from condottiere.peer.controller import Player, Snapshot, Waiting, snapshot_of
 from condottiere.peer.driver import Halt, TableEvent
 from tests.peer.tables import Harness
@@ -36,6 +37,7 @@ def snapshot_of_game(
     over = game.phase == "over"
     return Snapshot(
         table_name="test",
+        game=GAME_NAME,
         variant=game.edition.name,
         seats=game.players,
         seat=seat,
@@ -49,7 +51,7 @@ def snapshot_of_game(
         progress=None,
         halt=halt,
         refusals=(),
-        winners=game.winners,
+        outcome=game.outcome,
         audited=over,
         record_hash="ab" * 32 if over else "",
         step=step,

@@ -113,12 +113,21 @@ class Terminal:
     def keys(self, *keys: str, literal: bool = False) -> None:
         self._tmux("send-keys", "-t", "main", *(["-l"] if literal else []), *keys)
 
-    def wait_for(self, check: Callable[[str], bool], what: str, timeout: float = 60) -> str:
-        """The screen once ``check(screen)`` holds; AssertionError after ``timeout`` s."""
+    def wait_for(
+        self, check: Callable[[str], bool], what: str, timeout: float = 60, steady: float = 0
+    ) -> str:
+        """The screen once ``check(screen)`` holds (and the screen has not changed for
+        ``steady`` s: a screen tmux reflowed on a resize looks right before the program has
+        redrawn it); AssertionError after ``timeout`` s."""
         deadline = time.monotonic() + timeout
+        since: tuple[str, float] | None = None
         while True:
             screen = self.screen()
-            if check(screen):
+            if not check(screen):
+                since = None
+            elif since is None or since[0] != screen:
+                since = (screen, time.monotonic())
+            if since is not None and time.monotonic() - since[1] >= steady:
                 return screen
             if time.monotonic() > deadline:
                 raise AssertionError(f"no {what} within {timeout} s; the screen:\n{screen}")

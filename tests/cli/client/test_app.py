@@ -17,6 +17,7 @@ from condottiere.bots import GreedyBot
 from condottiere.bots.player import play_seat
 from condottiere.cli.client.app import ClientApp, Outcome
 from condottiere.cli.client.model import TableModel
+from condottiere.cli.client.views import plain, rows_lines
 from condottiere.peer.controller import Snapshot
 from condottiere.peer.lobby import TableSpec
 from condottiere.peer.node import Node
@@ -93,7 +94,7 @@ def test_keys_play_a_card_an_illegal_line_shows_the_reason_and_ctrl_c_stops(
             pipe.send_text("1")
             await until(lambda: client.line.text.startswith("play "), "the first card chosen")
             chosen = client.line.text
-            assert chosen == model.choices()[0]
+            assert chosen == model.choices().numbered[0]
             pipe.send_text("\r")
             mine = "seat 0 (ada) plays "
             await until(lambda: any(e.text.startswith(mine) for e in model.events), "the play")
@@ -159,7 +160,7 @@ def test_a_seat_whose_peer_is_gone_is_shown_as_waited_for_with_the_reason(
             running = asyncio.create_task(client.run())
             await until(lambda: my_turn(model), "seat 0's turn")
             table.bot.cancel()
-            assert await client.controller.submit(model.choices()[0]) is None
+            assert await client.controller.submit(model.choices().moves[0]) is None
             await until(lambda: model.banner().headline.startswith("Bob is playing"), "bob")
             assert not model.banner().detail.startswith("No link")
             await table.guest.stop()
@@ -167,8 +168,10 @@ def test_a_seat_whose_peer_is_gone_is_shown_as_waited_for_with_the_reason(
                 lambda: model.banner().detail.startswith("No link to bob's peer"), "the loss"
             )
             assert model.banner().headline.startswith("Bob is playing")
-            rows = [row for row in model.rows() if row.seat.name == "bob"]
-            assert rows and rows[0].seat.link is not None
+            bob = model.seat(1)
+            assert bob is not None and bob.name == "bob" and bob.link is not None
+            rows = plain(rows_lines(model, 40, 8)).splitlines()
+            assert any("B bob" in row and row.endswith(" no link") for row in rows)
             client.stop()
             await running
 

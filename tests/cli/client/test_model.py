@@ -1,6 +1,6 @@
-"""The client's model: what happens now, the seats, the hand and its choices, the end of the
-game, and what the peer layer reports (a deal under way, a cheat caught), from real engines
-and real tables."""
+"""The client's model: what happens now, the seats, the choices and what the game's screen
+draws of them (the hand, the map), the end of the game, and what the peer layer reports (a
+deal under way, a cheat caught), from real engines and real tables."""
 
 from __future__ import annotations
 
@@ -8,9 +8,12 @@ import pytest
 
 from condottiere.bots import GreedyBot, play_out
 from condottiere.cli.client.model import TableModel, Tone
+from condottiere.cli.client.views import board_lines, hand_lines, lobby_lines, plain
 from condottiere.crypto import Identity
+from condottiere.games import OutcomeKind
 from condottiere.games.condottiere import REGIONS, Game
 from condottiere.games.condottiere.board import ADJACENT, connected_groups
+from condottiere.games.screen import Choices
 from condottiere.peer.controller import snapshot_of
 from condottiere.peer.driver import Halt, MemoryKeeper, Table, TableEvent
 from condottiere.peer.entries import LogEntry, Reason, make_entry
@@ -26,6 +29,22 @@ def battle() -> Game:
         "zman", players=3, first=0, battle="Firenze", control={"Milano": 1, "Roma": 2},
         hands=[["10", "6", "drummer", "heroine", "scarecrow"], ["10", "5", "3"], ["2", "4"]],
     )  # fmt: skip
+
+
+def region_styles(model: TableModel) -> dict[str, str]:
+    """Each region of the map as the shell draws it, with the style of its name."""
+    return {
+        text: style
+        for line in board_lines(model, 80, 8)
+        for style, text in line
+        if text in REGIONS
+    }
+
+
+def chosen_cards(model: TableModel) -> list[str]:
+    """The cards of the drawn hand under the cursor."""
+    return [text for line in hand_lines(model, 80, 2) for style, text in line
+            if "class:chosen" in style]  # fmt: skip
 
 
 class Clock:
@@ -72,17 +91,19 @@ def test_in_a_battle_the_choices_are_the_cards_of_the_hand_then_pass() -> None:
     game.play("pass")
     game.play("play 2")  # seat 0 again: a Scarecrow may take its 10 back
     model = model_of_game(game)
-    assert model.choices() == (
-        "play 6", "play heroine", "play drummer", "play scarecrow 10", "pass",
-    )  # fmt: skip
-    assert [(card.card, card.key) for card in model.hand()] == [
-        ("6", 1), ("heroine", 2), ("drummer", 3), ("scarecrow", 4),
-    ]  # fmt: skip
-    assert model.choose_card(4) == "play scarecrow 10"
-    assert [card.chosen for card in model.hand()] == [False, False, False, True]
+    assert model.choices() == Choices(
+        ("play 6", "play heroine", "play drummer", "play scarecrow 10", "pass"),
+        ("play 6", "play heroine", "play drummer", "play scarecrow 10"),
+        "pass",
+    )
+    assert plain(hand_lines(model, 80, 2)) == " Hand (4)  1[6] 2[Heroine] 3[Drummer] 4[Scarecrow]"
+    assert model.choose_numbered(4) == "play scarecrow 10"
+    assert chosen_cards(model) == ["[Scarecrow]"]
     assert model.step_choice(+1) == "pass"
+    assert chosen_cards(model) == []
     assert model.step_choice(+1) == "play 6"  # around again
-    assert model.choose_card(9) is None
+    assert model.choose_numbered(9) is None
+    assert model.choose_move(model.choices().space) == "pass"
 
 
 def test_the_effect_of_a_card_is_the_strength_it_gives_and_a_region_its_borders() -> None:
@@ -98,36 +119,45 @@ def test_choosing_a_battle_lists_the_free_regions_in_the_maps_reading_order() ->
     game = Game.setup("zman", players=3, first=0, control={"Milano": 1}, favor="Roma")
     model = model_of_game(game)
     assert model.banner().headline == "Your turn: choose where the next battle is fought"
-    choices = model.choices()
+    choices = model.choices().moves
     assert choices[:3] == ("battle Torino", "battle Mantova", "battle Venezia")
     assert len(choices) == 15 and "battle Roma" not in choices and "battle Milano" not in choices
+    assert model.choices().numbered == () and model.choices().space is None
     model.choose(choices.index("battle Siena"))
-    marks = {region.name: region for region in model.regions()}
-    assert marks["Siena"].chosen and marks["Lucca"].choosable and not marks["Roma"].choosable
-    assert marks["Roma"].favor and marks["Milano"].owner is not None
+    styles = region_styles(model)
+    assert "class:chosen" in styles["Siena"] and "class:choosable" in styles["Lucca"]
+    assert "class:choosable" not in styles["Roma"]
+    board = plain(board_lines(model, 80, 8))
+    assert "[Siena ·]" in board and "Roma *" in board and "Milano B" in board
+    assert "class:seat.1" in styles["Milano"]
 
 
 def test_the_end_says_who_won_and_how() -> None:
     game = play_out(Game.new("zman", players=3, seed=4), [GreedyBot(s) for s in range(3)])
     model = model_of_game(game)
     ending = model.ending()
-    assert ending is not None and model.banner().tone is Tone.OVER
-    for winner in game.winners:
-        regions = [r for r, owner in game.control.items() if owner == winner]
-        group = max(connected_groups(regions), key=len)
-        line = next(line for line in ending.lines if line.startswith(model.who(winner).title()))
-        if len(group) >= 3:
-            assert f"controlled {len(group)} connected regions: {', '.join(sorted(group))}" in line
-            assert all(ADJACENT[r] & group for r in group)
+    outcome = game.outcome
+    assert ending is not None and outcome is not None and model.banner().tone is Tone.OVER
+    assert outcome.kind is OutcomeKind.VICTORY
+    (winner,) = outcome.winners
+    name = model.who(winner)
+    assert ending.lines[0] == f"{name[0].upper()}{name[1:]} won: {outcome.how}."
+    regions = [r for r, owner in game.control.items() if owner == winner]
+    group = max(connected_groups(regions), key=len)
+    if len(group) >= 3:
+        assert outcome.how == f"{len(group)} connected regions"
+        assert all(ADJACENT[r] & group for r in group)
     assert ending.lines[-1].startswith("Regions: you ")
+    assert f"{name} {len(regions)} ({', '.join(sorted(regions))})" in ending.lines[-1]
 
 
 def test_a_duel_ends_with_battles_won() -> None:
     game = play_out(Game.new("zman-duel", players=2, seed=3), [GreedyBot(1), GreedyBot(2)])
     ending = model_of_game(game, seat=1).ending()
-    assert ending is not None
+    assert ending is not None and game.outcome is not None
+    assert game.outcome.how in ending.lines[0]
     assert ending.lines[-1].startswith("Battles won: ")
-    assert model_of_game(game).regions() == ()
+    assert region_styles(model_of_game(game)) == {}
 
 
 def test_a_cheat_caught_by_the_peer_layer_stops_the_screen_with_who_and_what() -> None:
@@ -192,7 +222,11 @@ def test_a_table_that_is_not_full_yet_says_how_to_join_it() -> None:
     model.update(snapshot_of(table, 0.0), None, tuple(table.events), {})
     assert model.banner().headline == "Waiting for players to join: 1 of 3 here"
     assert model.banner().detail == "Others join with: condottiere play --join 192.168.1.5:4000"
-    assert model.hand() == () and model.choices() == () and model.regions() == ()
+    assert model.scene() is None and model.choices() == Choices()
+    assert plain(hand_lines(model, 80, 2)) == " Hand (0) dealt once the deck is shuffled"
+    lobby = plain(lobby_lines(model, 80, 8)).splitlines()
+    assert lobby[0] == " Table 't' · Condottiere: Z-Man 2018, the new version, 3 seats"
+    assert lobby[2].split() == ["ada", snapshot_of(table, 0.0).players[0].fingerprint]
 
 
 @pytest.mark.parametrize("text", ["\x1b[2J\x1b[H pwned", "tab\there", "bell\x07"])
@@ -200,7 +234,7 @@ def test_text_from_the_network_is_shown_as_printable_characters_only(text: str) 
     model = model_of_game(battle(), events=(TableEvent("chat", f"bob: {text}", 1),))
     shown = model.log()[0].text
     assert shown.isprintable() and shown.startswith("bob: ")
-    assert [region.name for region in model.regions()] == list(REGIONS)
+    assert sorted(region_styles(model)) == sorted(REGIONS)
 
 
 def test_after_a_bishop_its_player_places_the_favor_on_a_region_the_map_offers() -> None:
@@ -209,9 +243,11 @@ def test_after_a_bishop_its_player_places_the_favor_on_a_region_the_map_offers()
     game.play("play bishop")
     model = model_of_game(game)
     assert model.banner().headline == "Your turn: place the Favor (after your Bishop)"
-    assert model.choices()[0] == "favor Torino" and model.step_choice(-1) == "favor Napoli"
-    marks = {region.name: region for region in model.regions()}
-    assert marks["Napoli"].chosen and marks["Roma"].choosable and not marks["Firenze"].choosable
+    assert model.choices().moves[0] == "favor Torino"
+    assert model.step_choice(-1) == "favor Napoli"
+    styles = region_styles(model)
+    assert "class:chosen" in styles["Napoli"] and "class:choosable" in styles["Roma"]
+    assert "class:choosable" not in styles["Firenze"]
 
 
 def test_a_hand_without_mercenaries_may_be_discarded_or_kept() -> None:
@@ -223,5 +259,6 @@ def test_a_hand_without_mercenaries_may_be_discarded_or_kept() -> None:
     assert model.banner().headline == (
         "Your turn: discard your hand (it holds no mercenary) or keep it"
     )
-    assert model.choices() == ("discard", "keep")
-    assert model.hand()[0].key is None  # the number keys choose cards in a battle only
+    assert model.choices() == Choices(("discard", "keep"))
+    assert model.choose_numbered(1) is None  # the number keys choose cards in a battle only
+    assert plain(hand_lines(model, 80, 2)) == " Hand (1)  [Spy]"

@@ -1,5 +1,6 @@
-"""The client's drawing: each panel from real engines, and the whole screen through the
-prompt_toolkit layout at 80x24 (and larger, and with hostile names)."""
+"""The client's drawing: each panel from real engines (the shell's own, and Condottiere's
+screen through the shell), and the whole screen through the prompt_toolkit layout at 80x24
+(and larger, and with hostile names)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,6 @@ import pytest
 
 from condottiere.bots import GreedyBot, play_out
 from condottiere.cli.client.views import (
-    MAP_WIDTH,
     board_lines,
     hand_lines,
     help_lines,
@@ -18,6 +18,7 @@ from condottiere.cli.client.views import (
 )
 from condottiere.games.condottiere import REGIONS, Game
 from condottiere.games.condottiere.cards import card_name
+from condottiere.games.condottiere.screen.board import MAP_WIDTH
 from condottiere.games.condottiere.summary import rules_summary
 from condottiere.peer.driver import TableEvent
 from tests.cli.client.scenes import model_of_game
@@ -78,7 +79,7 @@ def test_a_breakdown_on_screen_matches_the_engines_step_by_step() -> None:
 def test_the_hand_marks_the_playable_cards_with_the_keys_that_choose_them() -> None:
     model = model_of_game(bishop_battle(), seat=1)
     assert plain(hand_lines(model, 80, 2)) == " Hand (1)  1[1]"
-    model.choose_card(1)
+    model.choose_numbered(1)
     assert status_line(model, 80) == [
         ("class:command", " Enter: play 1 (strength: yours 8 -> 9) · Esc: cancel")
     ]
