@@ -78,11 +78,11 @@ def _within(name: str, prefix: str) -> bool:
 
 
 def _is_game(name: str) -> bool:
-    """A module of a game: anything under ``condottiere.games`` but the interface, the
-    registry and the names ``condottiere.games`` exports."""
+    """A module of a game: anything under ``condottiere.games`` but the interface (with the
+    seam of a game's screen), the registry and the names ``condottiere.games`` exports."""
     if not _within(name, "condottiere.games") or name == "condottiere.games":
         return False
-    return name.split(".")[2] not in {"interface", "registry", *_interface_names()}
+    return name.split(".")[2] not in {"interface", "screen", "registry", *_interface_names()}
 
 
 def _interface_names() -> set[str]:
