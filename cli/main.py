@@ -27,6 +27,7 @@ from condottiere.cli.arguments import bot_list, non_negative_float, positive_int
 from condottiere.cli.demo import DemoSettings, run_demo
 from condottiere.cli.peers import add_commands, main_peer
 from condottiere.cli.play import add_play_command, play_settings, run_play
+from condottiere.cli.table_options import chosen_variant
 from condottiere.cli.tournament import add_tournament_parser, tournament_command
 from condottiere.games import DEFAULT_GAME, GAMES, Variant, game_named
 
@@ -124,14 +125,8 @@ def _seat_range(variant: Variant) -> str:
 
 
 def _demo_settings(parser: argparse.ArgumentParser, args: argparse.Namespace) -> DemoSettings:
-    rules = game_named(args.game)
-    edition = args.edition if args.edition is not None else rules.default_variant
-    variant = rules.variants.get(edition)
-    if variant is None:
-        parser.error(
-            f"{rules.title} has no edition {edition!r}; "
-            f"choose one of {', '.join(sorted(rules.variants))}"
-        )
+    _, variant = chosen_variant(parser, args.game, args.edition)
+    edition = variant.name
     players = args.players if args.players is not None else variant.default_seats
     if not variant.min_seats <= players <= variant.max_seats:
         parser.error(

@@ -15,7 +15,7 @@ import argparse
 from collections import Counter
 from collections.abc import Callable
 
-from condottiere.games import DEFAULT_GAME, GAMES, GameRules, game_named
+from condottiere.games import DEFAULT_GAME, GAMES, GameRules, Variant, game_named
 from condottiere.peer.lobby import TableSpec
 
 __all__ = [
@@ -23,6 +23,7 @@ __all__ = [
     "TABLE_OPTIONS",
     "add_table_options",
     "check_bot_count",
+    "chosen_variant",
     "default_seats",
     "table_spec",
 ]
@@ -37,6 +38,22 @@ def default_seats(game: str, variant: str) -> int:
     """How many seats a table of ``game`` in ``variant`` has when nobody says: the variant's
     own default (:attr:`condottiere.games.Variant.default_seats`)."""
     return game_named(game).variants[variant].default_seats
+
+
+def chosen_variant(
+    parser: argparse.ArgumentParser, game: str | None, edition: str | None
+) -> tuple[GameRules, Variant]:
+    """The game (default :data:`DEFAULT_GAME`) and its edition (default the game's own) a
+    command's ``--game`` and ``--edition`` ask for; an edition the game has not exits with
+    status 2, naming the ones it has."""
+    rules = game_named(game or DEFAULT_GAME)
+    variant = rules.variants.get(edition or rules.default_variant)
+    if variant is None:
+        parser.error(
+            f"argument --edition: {rules.name} has no edition {edition!r} "
+            f"(choose from {', '.join(sorted(rules.variants))})"
+        )
+    return rules, variant
 
 
 def add_table_options(parser: argparse._ActionsContainer) -> None:
@@ -67,18 +84,11 @@ def add_table_options(parser: argparse._ActionsContainer) -> None:
 def table_spec(parser: argparse.ArgumentParser, args: argparse.Namespace, player: str) -> TableSpec:
     """The table the options define, created by ``player``; a game that has not the edition
     asked for, or a table it cannot be played at, exits with status 2 and the reason."""
-    game = args.game or DEFAULT_GAME
-    rules = game_named(game)
-    variant = args.edition or rules.default_variant
-    if variant not in rules.variants:
-        parser.error(
-            f"argument --edition: {game} has no edition {variant!r} "
-            f"(choose from {', '.join(sorted(rules.variants))})"
-        )
+    rules, variant = chosen_variant(parser, args.game, args.edition)
     spec = TableSpec(
-        game=game,
-        variant=variant,
-        seats=args.seats or default_seats(game, variant),
+        game=rules.name,
+        variant=variant.name,
+        seats=args.seats or variant.default_seats,
         options=tuple(sorted(set(args.option or ()))),
         name=args.name or DEFAULT_TABLE_NAME,
         player=player,

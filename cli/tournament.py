@@ -37,6 +37,7 @@ from typing import Any, TextIO, cast
 
 from condottiere.bots import BOTS, SEARCHING_BOTS, Budget, Strategy, make_bot
 from condottiere.cli.arguments import bot_list, positive_int, positive_seconds
+from condottiere.cli.table_options import chosen_variant
 from condottiere.games import DEFAULT_GAME, GAMES, GameRules, TableRules, ToldKind, game_named
 
 __all__ = [
@@ -391,14 +392,8 @@ def tournament_settings(
     parser: argparse.ArgumentParser, args: argparse.Namespace
 ) -> TournamentSettings:
     """The settings ``args`` ask for; bad input exits with status 2 and a message."""
-    rules = game_named(args.game)
-    edition = args.edition if args.edition is not None else rules.default_variant
-    variant = rules.variants.get(edition)
-    if variant is None:
-        parser.error(
-            f"{rules.title} has no edition {edition!r}; "
-            f"choose one of {', '.join(sorted(rules.variants))}"
-        )
+    rules, variant = chosen_variant(parser, args.game, args.edition)
+    edition = variant.name
     seats = len(args.bots)
     if not variant.min_seats <= seats <= variant.max_seats:
         span = (

@@ -155,7 +155,7 @@ def test_an_unknown_edition_exits_2_listing_the_editions(
 ) -> None:
     status, err = exit_status_and_error(capsys, "demo", "--edition", "zman-2030")
     assert status == 2
-    assert "Condottiere has no edition 'zman-2030'; choose one of " in err
+    assert "condottiere has no edition 'zman-2030' (choose from " in err
     for edition in EDITIONS:
         assert edition in err
 

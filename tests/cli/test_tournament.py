@@ -94,7 +94,7 @@ def test_a_report_renders_the_budget_of_searching_bots() -> None:
         (["--bots", "greedy,greedy", "--seconds-per-move", "0"], "must be more than 0"),
         (["--bots", "greedy,greedy", "--options", "sieges"], "zman has no option 'sieges'"),
         (["--bots", "greedy,greedy", "--edition", "zman-2030"],
-         "Condottiere has no edition 'zman-2030'; choose one of eurogames, ffg, zman, "),
+         "condottiere has no edition 'zman-2030' (choose from eurogames, ffg, zman, "),
         (["--bots", "greedy,greedy", "--game", "chess"], "invalid choice: 'chess'"),
         (["--games", "3"], "the following arguments are required: --bots"),
     ],
