@@ -1,4 +1,5 @@
-"""Decryption shares ``x_k·a`` with Chaum-Pedersen (DLEQ) proofs.
+"""Decryption shares ``x_k·a`` with Chaum-Pedersen (DLEQ) proofs
+(:mod:`~condottiere.crypto.dleq`).
 
 To open the ciphertext ``(a, b)`` at some position, every seat ``k`` but the
 owner publishes ``D_k = x_k·a`` and proves ``log_G X_k = log_a D_k`` without
@@ -25,25 +26,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from condottiere.crypto.codec import Reader, encode_ciphertext, encode_scalar, encode_u32
-from condottiere.crypto.context import Context, challenge
+from condottiere.crypto import dleq
+from condottiere.crypto.codec import encode_ciphertext, encode_u32
+from condottiere.crypto.context import Context
 from condottiere.crypto.elgamal import Ciphertext
 from condottiere.crypto.errors import VerificationError
-from condottiere.crypto.group import (
-    POINT_BYTES,
-    SCALAR_BYTES,
-    GroupError,
-    L,
-    Point,
-    is_point,
-    is_scalar,
-    mul,
-    mul_base,
-    random_scalar,
-    sub,
-    sum_points,
-)
-from condottiere.crypto.workers import WORKERS, pool
+from condottiere.crypto.group import Point, mul, sub, sum_points
 
 __all__ = [
     "DecryptionShare",
@@ -57,9 +45,6 @@ __all__ = [
 
 _SHARE_DOMAIN = b"decryption-share"
 
-_PARALLEL_THRESHOLD = 8
-"""Below this many shares, handing them to the thread pool costs more than it saves."""
-
 
 @dataclass(frozen=True, slots=True)
 class DecryptionShare:
@@ -69,19 +54,16 @@ class DecryptionShare:
     challenge: int
     response: int
 
-    ENCODED_BYTES = POINT_BYTES + 2 * SCALAR_BYTES
+    ENCODED_BYTES = dleq.ENCODED_BYTES
 
     def encode(self) -> bytes:
         """``D ‖ c ‖ s``, 96 bytes."""
-        return self.share + encode_scalar(self.challenge) + encode_scalar(self.response)
+        return dleq.encode(self.share, self.challenge, self.response)
 
     @classmethod
     def decode(cls, data: bytes) -> DecryptionShare:
         """The share ``data`` encodes; :class:`DecodeError` if malformed."""
-        reader = Reader(data)
-        share = cls(reader.point(), reader.scalar(), reader.scalar())
-        reader.finish()
-        return share
+        return cls(*dleq.decode(data))
 
 
 def share_point(secret: int, ciphertext: Ciphertext) -> Point:
@@ -100,15 +82,10 @@ def make_share(
 ) -> DecryptionShare:
     """The share of ``ciphertext`` at ``position`` by ``context.seat``, whose key is ``key``."""
     share = share_point(secret, ciphertext)
-    nonce = random_scalar()
-    c = challenge(
-        _SHARE_DOMAIN,
-        context,
-        *_statement(key, ciphertext, position, share),
-        mul_base(nonce),
-        mul(nonce, ciphertext[0]),
+    statement = _statement(key, ciphertext, position, share)
+    return DecryptionShare(
+        share, *dleq.prove(secret, ciphertext[0], _SHARE_DOMAIN, context, statement)
     )
-    return DecryptionShare(share, c, (nonce + c * secret) % L)
 
 
 def verify_share(
@@ -118,28 +95,17 @@ def verify_share(
     seat for a share that does not verify or is not even well formed."""
     if not 0 <= position < 2**32:
         raise VerificationError(context.seat, f"share for position {position}, which no deck has")
-    if not (is_scalar(share.challenge) and is_scalar(share.response)):
-        raise VerificationError(
-            context.seat, f"share proof for position {position}: not a canonical scalar"
-        )
-    try:
-        # libsodium refuses to multiply a point outside the group, so this also checks the share
-        commitment_base = sub(mul_base(share.response), mul(share.challenge, key))
-        commitment_card = sub(mul(share.response, ciphertext[0]), mul(share.challenge, share.share))
-    except GroupError:
-        what = "proof is degenerate" if is_point(share.share) else "is not a group element"
-        raise VerificationError(context.seat, f"share for position {position}: {what}") from None
-    expected = challenge(
+    dleq.verify(
+        key,
+        ciphertext[0],
+        share.share,
+        share.challenge,
+        share.response,
         _SHARE_DOMAIN,
         context,
-        *_statement(key, ciphertext, position, share.share),
-        commitment_base,
-        commitment_card,
+        _statement(key, ciphertext, position, share.share),
+        f"decryption share for position {position}",
     )
-    if expected != share.challenge:
-        raise VerificationError(
-            context.seat, f"decryption share proof for position {position} does not verify"
-        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,18 +128,7 @@ def verify_shares(checks: Sequence[ShareCheck]) -> None:
 
     The first failing check in ``checks`` order raises its :class:`VerificationError`.
     """
-    if len(checks) < _PARALLEL_THRESHOLD or WORKERS == 1:
-        for check in checks:
-            check.run()
-        return
-    chunk = -(-len(checks) // WORKERS)
-    for _ in pool().map(_run_all, [checks[i : i + chunk] for i in range(0, len(checks), chunk)]):
-        pass
-
-
-def _run_all(checks: Sequence[ShareCheck]) -> None:
-    for check in checks:
-        check.run()
+    dleq.verify_all([check.run for check in checks])
 
 
 def unblind(ciphertext: Ciphertext, shares: Iterable[Point]) -> Point:

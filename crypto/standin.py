@@ -5,7 +5,8 @@ When seat ``L`` is out, each card ``(a, b)`` that still needs ``L``'s decryption
 share ``x_L·a`` gets it from the ``n - 1`` remaining seats, through the backup
 ``L`` dealt (:mod:`condottiere.crypto.vss`). Each remaining seat ``j``
 publishes its *part* ``P_j = s_j·a``, ``s_j`` being its piece of ``L``'s secret
-(:func:`~condottiere.crypto.vss.open_piece`), with a Chaum-Pedersen proof that
+(:func:`~condottiere.crypto.vss.open_piece`), with a Chaum-Pedersen proof
+(:mod:`~condottiere.crypto.dleq`, as for a decryption share) that
 ``log_G V_j = log_a P_j``, where ``V_j = s_j·G`` is
 :func:`~condottiere.crypto.vss.verification_key`, which anyone computes from
 ``L``'s key and public commitments. Anyone then combines the verified parts of
@@ -66,29 +67,17 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import partial
 
-from condottiere.crypto.codec import Reader, encode_ciphertext, encode_scalar, encode_u32
-from condottiere.crypto.context import Context, challenge
+from condottiere.crypto import dleq
+from condottiere.crypto.codec import Reader, encode_ciphertext, encode_u32
+from condottiere.crypto.context import Context
 from condottiere.crypto.elgamal import Ciphertext
 from condottiere.crypto.errors import DecodeError, VerificationError
-from condottiere.crypto.group import (
-    POINT_BYTES,
-    SCALAR_BYTES,
-    GroupError,
-    L,
-    Point,
-    is_point,
-    is_scalar,
-    mul,
-    mul_base,
-    multi_mul,
-    random_scalar,
-    sub,
-)
+from condottiere.crypto.group import L, Point, is_point, mul, mul_base, multi_mul
 from condottiere.crypto.vss import evaluation_point, lagrange_at_zero
-from condottiere.crypto.workers import WORKERS, pool
 
 __all__ = [
     "StandInBatch",
@@ -100,9 +89,6 @@ __all__ = [
 
 _PART_DOMAIN = b"standin-part"
 
-_PARALLEL_THRESHOLD = 8
-"""Below this many parts, handing them to the thread pool costs more than it saves."""
-
 
 @dataclass(frozen=True, slots=True)
 class StandInPart:
@@ -112,19 +98,16 @@ class StandInPart:
     challenge: int
     response: int
 
-    ENCODED_BYTES = POINT_BYTES + 2 * SCALAR_BYTES
+    ENCODED_BYTES = dleq.ENCODED_BYTES
 
     def encode(self) -> bytes:
         """``P ‖ c ‖ s'``, 96 bytes."""
-        return self.part + encode_scalar(self.challenge) + encode_scalar(self.response)
+        return dleq.encode(self.part, self.challenge, self.response)
 
     @classmethod
     def decode(cls, data: bytes) -> StandInPart:
         """The part ``data`` encodes; :class:`DecodeError` if malformed."""
-        reader = Reader(data)
-        part = cls(reader.point(), reader.scalar(), reader.scalar())
-        reader.finish()
-        return part
+        return cls(*dleq.decode(data))
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,15 +180,9 @@ def make_stand_in(
             raise ValueError(f"no deck has a position {position}")
         ciphertext = cards[position]
         part = mul(piece, ciphertext[0])
-        nonce = random_scalar()
-        c = challenge(
-            _PART_DOMAIN,
-            context,
-            *_statement(leaver, key, ciphertext, position, part),
-            mul_base(nonce),
-            mul(nonce, ciphertext[0]),
-        )
-        parts.append(StandInPart(part, c, (nonce + c * piece) % L))
+        statement = _statement(leaver, key, ciphertext, position, part)
+        proof = dleq.prove(piece, ciphertext[0], _PART_DOMAIN, context, statement)
+        parts.append(StandInPart(part, *proof))
     return StandInBatch(context.round, leaver, positions, tuple(parts))
 
 
@@ -217,31 +194,17 @@ def _verify_part(
     position: int,
     context: Context,
 ) -> None:
-    seat = context.seat
-    if not is_point(part.part):
-        raise VerificationError(seat, f"stand-in part for position {position}: not a point")
-    if not (is_scalar(part.challenge) and is_scalar(part.response)):
-        raise VerificationError(
-            seat, f"stand-in part for position {position}: not a canonical scalar"
-        )
-    try:
-        commitment_base = sub(mul_base(part.response), mul(part.challenge, key))
-        commitment_card = sub(mul(part.response, ciphertext[0]), mul(part.challenge, part.part))
-    except GroupError:
-        raise VerificationError(
-            seat, f"stand-in part for position {position}: proof is degenerate"
-        ) from None
-    expected = challenge(
+    dleq.verify(
+        key,
+        ciphertext[0],
+        part.part,
+        part.challenge,
+        part.response,
         _PART_DOMAIN,
         context,
-        *_statement(leaver, key, ciphertext, position, part.part),
-        commitment_base,
-        commitment_card,
+        _statement(leaver, key, ciphertext, position, part.part),
+        f"stand-in part of seat {leaver}'s share at position {position}",
     )
-    if expected != part.challenge:
-        raise VerificationError(
-            seat, f"stand-in part of seat {leaver}'s share at position {position} does not verify"
-        )
 
 
 def verify_stand_in(
@@ -272,21 +235,12 @@ def verify_stand_in(
         raise VerificationError(
             seat, f"holds no valid piece of seat {leaver}'s secret (and did not complain)"
         )
-    checks = [
-        (part, cards[position], position)
-        for position, part in zip(batch.positions, batch.parts, strict=True)
-    ]
-
-    def run(chunk: Sequence[tuple[StandInPart, Ciphertext, int]]) -> None:
-        for part, ciphertext, position in chunk:
-            _verify_part(part, leaver, key, ciphertext, position, context)
-
-    if len(checks) < _PARALLEL_THRESHOLD or WORKERS == 1:
-        run(checks)
-        return
-    size = -(-len(checks) // WORKERS)
-    for _ in pool().map(run, [checks[i : i + size] for i in range(0, len(checks), size)]):
-        pass
+    dleq.verify_all(
+        [
+            partial(_verify_part, part, leaver, key, cards[position], position, context)
+            for position, part in zip(batch.positions, batch.parts, strict=True)
+        ]
+    )
 
 
 def combine_stand_in(batches: Mapping[int, StandInBatch], seats: int) -> dict[int, Point]:
