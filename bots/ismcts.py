@@ -1,11 +1,12 @@
 """A strong bot that does not peek: information-set Monte Carlo tree search (ISMCTS).
 
 The bot sees what its seat sees and nothing more. Offline it rebuilds its seat's engine from the
-table's record (:meth:`engine.Game.follow`, which turns other seats' dealt cards into counts);
-on the network it is handed that engine. Each iteration of the search then
+table's record (:meth:`condottiere.games.condottiere.Game.follow`, which turns other seats'
+dealt cards into counts); on the network it is handed that engine. Each iteration of the search then
 
 1. **determinises**: samples an open table consistent with the seat's knowledge
-   (:meth:`engine.Game.determinise`: hidden hands and draw pile dealt from the unseen cards);
+   (:meth:`condottiere.games.condottiere.Game.determinise`: hidden hands and draw pile dealt
+   from the unseen cards);
 2. **selects** down one tree shared by every sample (single-observer ISMCTS): at each decision,
    of whichever seat, the moves legal in this sample compete by UCB1 on that seat's own
    rewards, counting a child's chances by how often it was *available*, not by the parent's
