@@ -505,6 +505,8 @@ class Table:
         step, game, dealer = self.step, self.game, self.dealer
         if self.halt is not None:
             return f"the table has stopped: {self.halt.detail}"
+        if self.catching_up:
+            return "this seat is taking its own log back from the others first"
         if step is None or game is None or dealer is None or step.kind != StepKind.MOVE:
             return "it is not time to move"
         if step.authors != (self.me,) or self._pending(self.me, step) is not None:
@@ -865,18 +867,22 @@ class Table:
             )
         if kind == StepKind.SHARES:
             return log_pb2.Shares(batches=dealer.make_shares(step.draws))
-        if kind in (StepKind.COIN_COMMIT, StepKind.COIN_REVEAL):
-            assert step.flip is not None
+        if kind == StepKind.COIN_COMMIT:
+            assert step.flip is not None and self.seat is not None
             flip = step.flip
+            index = flip.committers.index(self.seat)
             nonce = self._coin_nonce(flip)
-            if kind == StepKind.COIN_COMMIT:
-                assert self.seat is not None
-                index = flip.committers.index(self.seat)
-                commitment = crypto.commitment_of(self.table_id, flip.label, index, nonce)
-                return log_pb2.CoinCommit(
-                    choice=flip.choice, attempt=flip.attempt, commitment=commitment
-                )
-            return log_pb2.CoinReveal(choice=flip.choice, attempt=flip.attempt, nonce=nonce)
+            commitment = crypto.commitment_of(self.table_id, flip.label, index, nonce)
+            return log_pb2.CoinCommit(
+                choice=flip.choice, attempt=flip.attempt, commitment=commitment
+            )
+        if kind == StepKind.COIN_REVEAL:
+            assert step.flip is not None
+            kept = self.keeper.secret(_coin_secret(step.flip))
+            if kept is None:  # lost with the end of a store put back: it cannot be revealed
+                return None
+            return log_pb2.CoinReveal(choice=step.flip.choice, attempt=step.flip.attempt,
+                                      nonce=kept)  # fmt: skip
         if kind == StepKind.MOVE:
             moves = game.legal_moves()
             if len(moves) != 1:
@@ -890,7 +896,7 @@ class Table:
         return None
 
     def _coin_nonce(self, flip: Flip) -> bytes:
-        name = f"coin/{flip.choice}/{flip.attempt}"
+        name = _coin_secret(flip)
         nonce = self.keeper.secret(name)
         if nonce is None:
             nonce = os.urandom(crypto.NONCE_BYTES)
@@ -907,9 +913,24 @@ class Table:
                     secrets = [crypto.decode_scalar(value or b"") for value in kept]
             self.dealer = Dealer(self.table_id, self.spec.seats, seat, self._decks(), secrets)
             if seat is not None and secrets is None:
-                for index, secret in enumerate(self.dealer.secrets()):
-                    self.keeper.keep_secret(f"deck/{index}", crypto.encode_scalar(secret))
+                if any(entry.kind == StepKind.KEYS for entry in self.logs.log(self.me)):
+                    self._lost_deck_secrets(seat)  # and the new ones are never kept
+                else:
+                    for index, secret in enumerate(self.dealer.secrets()):
+                        self.keeper.keep_secret(f"deck/{index}", crypto.encode_scalar(secret))
         return self.dealer
+
+    def _lost_deck_secrets(self, seat: int) -> None:
+        """Stop for good where this seat's keys are published but their secrets are not kept
+        (a store put back from a backup older than the deal): every share it made now would
+        fail its proof, and it would be taken for a cheater."""
+        self.halt = Halt(
+            "this peer's store has lost the secrets of the keys it published (put back from "
+            "a backup older than the deal?): it can take no further part; the record is kept",
+            self.me,
+            seat,
+        )
+        self._say("halt", self.halt.detail, seat)
 
     def _decks(self) -> tuple[tuple[str, ...], ...]:
         if self._deck_lists is None:
@@ -983,6 +1004,8 @@ class Table:
             self._next_step(StepKind.KEYS, self.seating)
         elif step.kind == StepKind.KEYS:
             dealer = self._own_dealer()
+            if self.halt is not None:  # it lost its deck secrets (see _own_dealer)
+                return True
             dealer.accept_keys([list(step.answers[a].body.announcements) for a in self.seating])
             table = self.spec.rules
             self.game = (
@@ -1350,6 +1373,11 @@ class _Later(Rejection):
 
     def __init__(self) -> None:
         super().__init__(Reason.UNEXPECTED, "not yet")
+
+
+def _coin_secret(flip: Flip) -> str:
+    """The name this seat's nonce for a coin attempt is kept under."""
+    return f"coin/{flip.choice}/{flip.attempt}"
 
 
 def _forked(first: LogEntry, second: LogEntry) -> bool:
