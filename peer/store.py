@@ -12,7 +12,7 @@ Opening a store takes its directory's lock (:mod:`condottiere.peer.data_lock`): 
 process (or a second store in this one) is refused with :class:`DataInUse`, which says who
 holds it. An entry of the peer's own is kept only if no other entry of its key holds its
 place (:meth:`TableKeeper.keep_own`), so a peer never publishes two entries with one
-sequence number. A store opened ``read_only`` takes no lock and writes nothing: it reads
+sequence number. A store opened ``read_only`` takes no lock and writes no data: it reads
 what the owner has committed, while the owner plays.
 
 >>> import tempfile, pathlib
@@ -65,8 +65,9 @@ class Store:
 
     ``command`` says what holds the directory (``condottiere play``), for the message of a
     second process that wants it; ``wait`` is how many seconds to wait for a directory
-    another process holds before :class:`DataInUse`. With ``read_only``, nothing is locked,
-    made or written (:class:`FileNotFoundError` when the directory holds no store).
+    another process holds before :class:`DataInUse`. With ``read_only``, nothing is locked
+    and no data made or written (:class:`FileNotFoundError` when the directory holds no
+    store).
     """
 
     def __init__(
