@@ -82,7 +82,7 @@ class Holder:
 
 
 class DataInUse(RuntimeError):
-    """The data directory is locked by another process (or by another store of this one)."""
+    """The data directory is locked by another process (or by another lock of this one)."""
 
     def __init__(self, directory: Path, holder: Holder | None) -> None:
         self.directory = directory
@@ -100,15 +100,14 @@ class DataLock:
     """
 
     def __init__(self, directory: Path, command: str, *, wait: float = 0.0) -> None:
-        self.directory = Path(directory)
-        path = self.directory / LOCK_FILE
+        path = Path(directory) / LOCK_FILE
         self._fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
         deadline = time.monotonic() + wait
         while not _try_lock(self._fd):
             if time.monotonic() >= deadline:
                 holder = _read_holder(path)
                 os.close(self._fd)
-                raise DataInUse(self.directory, holder)
+                raise DataInUse(Path(directory), holder)
             time.sleep(POLL_SECONDS)
         description = {"pid": os.getpid(), "command": command, "since": time.time()}
         os.ftruncate(self._fd, 0)

@@ -31,7 +31,10 @@ equivocation halts the table, with the blame and the signed evidence.
 The table's own seat does its protocol work itself (keys, shuffles, shares, coins, reveals,
 audit); only moves with a real choice wait for :meth:`Table.submit`. Secrets are kept (by
 the :class:`Keeper`) before the entry that needs them is published, and every entry is kept
-as it is accepted, so a table rebuilt from its keeper continues exactly where it stopped.
+as it is accepted, so a table rebuilt from its keeper continues exactly where it stopped. An
+entry of its own is kept before it is published, and only where no other entry of its key is
+(``Keeper.keep_own``); a table rebuilt from a keeper that may be behind what it signed signs
+nothing until it has its own log back (:attr:`Table.catching_up`).
 """
 
 from __future__ import annotations
@@ -162,7 +165,8 @@ class Refusal:
 
 @dataclass(frozen=True)
 class Halt:
-    """Why the table stopped for good: a proven cheat (``reason`` set) or a seat that left."""
+    """Why the table stopped for good: a proven cheat (``reason`` set), a seat that left, or
+    this peer's own seat that can go no further (its store lost its secrets)."""
 
     detail: str
     author: bytes | None = field(repr=False)
@@ -922,8 +926,8 @@ class Table:
 
     def _lost_deck_secrets(self, seat: int) -> None:
         """Stop for good where this seat's keys are published but their secrets are not kept
-        (a store put back from a backup older than the deal): every share it made now would
-        fail its proof, and it would be taken for a cheater."""
+        (a store put back from a backup older than the deal): no share it could make would
+        pass its proof, and it would be taken for a cheater."""
         self.halt = Halt(
             "this peer's store has lost the secrets of the keys it published (put back from "
             "a backup older than the deal?): it can take no further part; the record is kept",
