@@ -156,15 +156,12 @@ def test_the_bots_of_a_host_killed_with_kill_9_stop_and_the_host_started_again_p
             host.wait_for(r"\(3 of 3 seats taken\)", 60)
             time.sleep(0.5)  # the deal has begun; the game is far from over
             peers.kill(host)
-            started = time.monotonic()
             wait_until(lambda: all(process_state(pid) is None for pid in bots), 10,
                        f"the bots {sorted(bots)} stop with their host")  # fmt: skip
-            stopped_within = time.monotonic() - started
         again = peers.start(HOST_WITH_BOTS, tmp_path / "host")
         with stopping_its_bots(peers, again), bots_of(again, 2):
             again.wait_for("taking up table", 30)
             peers.wait_all([again], GAME_SECONDS)
-    assert stopped_within < 10
     assert_same_summaries([again.result(), *bot_summaries(tmp_path / "host")])
     logs = [(tmp_path / "host" / "bots" / f"{index}.log").read_text() for index in (1, 2)]
     assert all(f"the process that started this bot ({host.pid}) is gone" in log for log in logs)
