@@ -1,6 +1,7 @@
 """What the sub-commands' options share: argument types, each of which returns the value or
 raises ``argparse.ArgumentTypeError`` with the reason (which argparse shows with exit status
-2), and the data directory a peer uses when ``--data`` is not given.
+2), the data directory a peer uses when ``--data`` is not given, and what to say when another
+process holds it.
 
 >>> positive_int("3"), non_negative_float("0.5"), bot_list("Greedy, random")
 (3, 0.5, ('greedy', 'random'))
@@ -14,8 +15,16 @@ import os
 from pathlib import Path
 
 from condottiere.bots import BOTS
+from condottiere.peer.data_lock import DataInUse
 
-__all__ = ["bot_list", "default_data", "non_negative_float", "positive_int", "positive_seconds"]
+__all__ = [
+    "bot_list",
+    "data_in_use",
+    "default_data",
+    "non_negative_float",
+    "positive_int",
+    "positive_seconds",
+]
 
 
 def default_data(role: str) -> Path:
@@ -26,6 +35,12 @@ def default_data(role: str) -> Path:
         os.environ.get("XDG_DATA_HOME") or os.path.expanduser("~/.local/share"), "condottiere"
     )
     return Path(base) / role
+
+
+def data_in_use(in_use: DataInUse) -> str:
+    """What to tell a player whose data directory another process holds: who holds it, and
+    what to do."""
+    return f"{in_use}; stop it, or give this command a data directory of its own: --data DIR"
 
 
 def non_negative_float(text: str) -> float:

@@ -8,12 +8,19 @@ player on another machine would. The list of bots is kept beside them
 again after a stop, the same bots are started again on their own data and take up the game
 where they stopped too. A bot that stops with an error is told to the player once, with the
 last line of its log.
+
+A bot dies with the process that started it: it is told that process's PID
+(``--stop-with``) and stops as soon as it is no longer its parent (:func:`stop_with`), even
+when the host was killed with ``kill -9`` and could stop nobody. A host started again at once
+may find a bot of its previous run still stopping: the new bot waits for it to let go of its
+data directory (:data:`PREDECESSOR_SECONDS`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -24,10 +31,15 @@ from pathlib import Path
 
 from condottiere.bots.player import DEFAULT_TIME_LIMIT
 
-__all__ = ["BOT_NAMES", "BotPeers", "BotSeat", "bot_names"]
+__all__ = ["BOT_NAMES", "PREDECESSOR_SECONDS", "BotPeers", "BotSeat", "bot_names", "stop_with"]
 
 BOT_NAMES = ("Sforza", "Orsini", "Borgia", "Medici", "Este", "Colonna", "Visconti")
 """Names for bots, each with its own initial (the letter that marks its seat on the map)."""
+PREDECESSOR_SECONDS = 30.0
+"""How long a bot started by a host waits for its data directory, which the same bot of the
+host's previous run may hold while it stops."""
+PARENT_CHECK_SECONDS = 0.25
+"""How often a bot checks that the process that started it is still its parent."""
 
 
 @dataclass(frozen=True)
@@ -116,6 +128,7 @@ class BotPeers:
             "--interface", self.interface,
             "--coin-timeout", str(self.coin_timeout),
             "--time-limit", str(self.time_limit),
+            "--stop-with", str(os.getpid()),
             *(["--new"] if new else []),
         ]  # fmt: skip
         with Path(f"{bot.data}.log").open("ab") as log:
@@ -167,3 +180,12 @@ class BotPeers:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+
+
+async def stop_with(parent: int, stop: Callable[[], None]) -> None:
+    """Call ``stop`` once the process ``parent`` is no longer this process's parent (it ended,
+    however it ended: this process was handed to another); check every
+    :data:`PARENT_CHECK_SECONDS` until then, or until cancelled."""
+    while os.getppid() == parent:
+        await asyncio.sleep(PARENT_CHECK_SECONDS)
+    stop()

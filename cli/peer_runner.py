@@ -9,7 +9,9 @@ at the console, a strategy, or another program through the controller service
 
 A peer keeps everything in its data directory (``--data``): its identity, every log it has
 seen and its own secrets. Started again on the same directory, it takes up the table it was
-playing where it stopped, with the bots it had started.
+playing where it stopped, with the bots it had started. One process at a time uses a data
+directory: a second is told which process holds it, and exits with status 2 before touching
+anything.
 """
 
 from __future__ import annotations
@@ -23,15 +25,17 @@ from typing import TextIO
 
 from condottiere.bots.loading import load_strategy
 from condottiere.bots.player import DEFAULT_TIME_LIMIT, play_seat
-from condottiere.cli.bot_peers import BotPeers
+from condottiere.cli.arguments import data_in_use
+from condottiere.cli.bot_peers import PREDECESSOR_SECONDS, BotPeers, stop_with
 from condottiere.cli.console import play_console
 from condottiere.cli.finish import GOODBYE_SECONDS, finish_table
 from condottiere.cli.lan import Placement, go_on_lan, join_table
 from condottiere.cli.lobby import show_lobby
 from condottiere.cli.seat import play_headless
+from condottiere.peer.entries import SigningConflict
 from condottiere.peer.lobby import TableSpec
 from condottiere.peer.node import JoinError, Node
-from condottiere.peer.store import Store
+from condottiere.peer.store import DataInUse, Store
 
 __all__ = ["PeerSettings", "run_peer"]
 
@@ -66,23 +70,40 @@ class PeerSettings:
     new: bool = False
     trace: Path | None = None
     """Write timestamped progress lines here (benchmarks)."""
+    command: str = "condottiere"
+    """What this process is (``condottiere host``), as the data directory's lock tells it."""
+    stop_with: int | None = None
+    """The PID of the host that started this bot: the bot stops when it is gone."""
 
 
 def run_peer(settings: PeerSettings, out: TextIO = sys.stdout) -> int:
     """Run one peer until its game ends (or it is stopped: Ctrl-C or SIGTERM, after which it
-    withdraws its table from the LAN); the exit status."""
+    withdraws its table from the LAN); the exit status: 2 when another process uses the
+    data directory, 1 when this peer refused to sign an entry (:class:`SigningConflict`)."""
     stopped = "\nstopped; start again with the same --data to take up the game"
+    wait = 0.0 if settings.stop_with is None else PREDECESSOR_SECONDS
     try:
-        return asyncio.run(_peer(settings, out))
+        store = Store(settings.data, command=settings.command, wait=wait)
+    except DataInUse as in_use:
+        print(f"condottiere: {data_in_use(in_use)}", file=sys.stderr)
+        return 2
+    try:
+        return asyncio.run(_peer(settings, store, out))
     except KeyboardInterrupt:
         print(stopped, file=out)
         return 130
     except asyncio.CancelledError:
         print(stopped, file=out)
         return 128 + signal.SIGTERM
+    except SigningConflict as conflict:
+        print(f"condottiere: {conflict}; is another process using {settings.data}?",
+              file=sys.stderr)  # fmt: skip
+        return 1
+    finally:
+        store.close()
 
 
-async def _peer(settings: PeerSettings, out: TextIO) -> int:
+async def _peer(settings: PeerSettings, store: Store, out: TextIO) -> int:
     main = asyncio.current_task()
     assert main is not None
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, main.cancel)
@@ -90,7 +111,13 @@ async def _peer(settings: PeerSettings, out: TextIO) -> int:
     def say(text: str) -> None:
         print(text, file=out, flush=True)
 
-    store = Store(settings.data)
+    def orphaned() -> None:
+        say(f"the process that started this bot ({settings.stop_with}) is gone: stopping")
+        main.cancel()
+
+    parent = None
+    if settings.stop_with is not None:
+        parent = asyncio.create_task(stop_with(settings.stop_with, orphaned), name="peer-parent")
     node = Node(
         store,
         host=settings.placement.listen,
@@ -153,20 +180,23 @@ async def _peer(settings: PeerSettings, out: TextIO) -> int:
         elif settings.strategy is not None:
             bot = load_strategy(settings.strategy, seed=settings.seed)
             say(f"{bot.name} plays this seat ({settings.time_limit:g} s a move at most)")
-            final = await play_seat(controller, bot, time_limit=settings.time_limit, log=say)
+            final = await node.unless_failed(
+                play_seat(controller, bot, time_limit=settings.time_limit, log=say)
+            )
         elif settings.headless:
-            final = await play_headless(controller, out)
+            final = await node.unless_failed(play_headless(controller, out))
         else:
-            final = await play_console(controller, out)
+            final = await node.unless_failed(play_console(controller, out))
         await finish_table(node, final, settings.data, out)
         finished = True
         return 0 if final.halt is None else 3
     finally:
         watching.cancel()
+        if parent is not None:
+            parent.cancel()
         if lobby is not None:
             lobby.cancel()
         if presence is not None:
             await presence.stop()
         await node.stop()
-        store.close()
         bots.stop(wait=GOODBYE_SECONDS + 5 if finished else 0.0)

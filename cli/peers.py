@@ -68,6 +68,14 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="the table: its name or id prefix on the LAN, or HOST:PORT of a peer at it",
     )
     _peer_options(bot, "bot")
+    bot.add_argument(
+        "--stop-with",
+        type=int,
+        metavar="PID",
+        help="stop when the process PID, which started this bot, stops (a host gives it to "
+        "the bots it starts); meanwhile, wait for the data directory while the same bot of "
+        "that host's previous run stops",
+    )
     for parser in (join, bot):
         parser.add_argument(
             "--wait",
@@ -183,6 +191,8 @@ def settings_from(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         new=args.new,
         trace=args.trace,
         peers=args.peer,
+        command=f"condottiere {args.command}",
+        stop_with=getattr(args, "stop_with", None),
     )
     if settings.headless and settings.strategy is not None:
         parser.error("--headless leaves the seat to another program: give no --strategy")

@@ -14,6 +14,10 @@ again on it takes the game up where it stopped, bots included. What the peer or 
 would write to the standard error goes to ``DATA/client.log`` instead, never over the screen;
 an error that stops the command (a table that cannot be joined) is printed once the screen
 is gone.
+
+One process at a time uses a data directory: a second ``play`` on it (a second ``play --join``
+without ``--data`` on the machine that hosts) is told which process holds it and exits with
+status 2 before touching anything.
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from condottiere.bots import BOTS
-from condottiere.cli.arguments import default_data
+from condottiere.cli.arguments import data_in_use, default_data
 from condottiere.cli.bot_peers import BotPeers
 from condottiere.cli.client.style import PALETTES
 from condottiere.cli.finish import GOODBYE_SECONDS, finish_table
@@ -52,9 +56,10 @@ from condottiere.cli.table_options import (
 )
 from condottiere.games import DEFAULT_GAME, game_named
 from condottiere.peer.controller import Snapshot
+from condottiere.peer.entries import SigningConflict
 from condottiere.peer.lobby import TableSpec
 from condottiere.peer.node import JoinError, Node
-from condottiere.peer.store import Store
+from condottiere.peer.store import DataInUse, Store
 
 if TYPE_CHECKING:
     from condottiere.cli.client.app import Outcome
@@ -100,25 +105,34 @@ def run_play(settings: PlaySettings, out: TextIO = sys.stdout) -> int:
             file=sys.stderr,
         )
         return 2
-    settings.data.mkdir(parents=True, exist_ok=True)
+    try:
+        store = Store(settings.data, command="condottiere play")
+    except DataInUse as in_use:
+        print(f"condottiere: {data_in_use(in_use)}", file=sys.stderr)
+        return 2
     try:
         with _errors_to(settings.data / "client.log"):
-            return asyncio.run(_play(settings, out))
+            return asyncio.run(_play(settings, store, out))
     except (JoinError, OSError) as error:
         print(f"condottiere: {error}", file=sys.stderr)
+        return 1
+    except SigningConflict as conflict:
+        print(f"condottiere: {conflict}; is another process using {settings.data}?",
+              file=sys.stderr)  # fmt: skip
         return 1
     except KeyboardInterrupt:
         print(f"\nstopped; run the same command again to take up the game ({settings.data})",
               file=out)  # fmt: skip
         return 130
+    finally:
+        store.close()
 
 
-async def _play(settings: PlaySettings, out: TextIO) -> int:
+async def _play(settings: PlaySettings, store: Store, out: TextIO) -> int:
     # The screen's modules (prompt_toolkit) are imported here, not by every command.
     from condottiere.cli.client.app import ClientApp, Outcome
     from condottiere.cli.client.model import TableModel
 
-    store = Store(settings.data)
     node = Node(store, host=settings.listen, port=settings.port,
                 coin_timeout=settings.coin_timeout)  # fmt: skip
     interface = "127.0.0.1" if settings.placement is None else (
@@ -162,14 +176,13 @@ async def _play(settings: PlaySettings, out: TextIO) -> int:
         # A bot's failure is a note: the screen is drawn again every second, so it shows.
         watching = asyncio.create_task(bots.watch(model.note), name="play-bots")
         try:
-            outcome = await client.run()
+            outcome = await node.unless_failed(client.run())
         finally:
             watching.cancel()
     finally:
         if presence is not None:
             await presence.stop()
         await node.stop()
-        store.close()
         bots.stop(wait=GOODBYE_SECONDS + 5 if outcome is Outcome.LEFT else 0.0)
     for line in _farewell(model, outcome, settings.data):
         print(line, file=out)

@@ -22,10 +22,13 @@ __all__ = ["run_export", "run_replay", "run_verify"]
 
 def run_export(data: Path, output: Path | None, out: TextIO | None = None) -> int:
     """Write the table of a data directory to one record file (default
-    ``condottiere-ID.cdr``, ID the start of the table's id)."""
+    ``condottiere-ID.cdr``, ID the start of the table's id).
+
+    It only reads: it takes no lock on the directory, so it writes the record of a game its
+    peer is playing (every entry the peer has committed), and changes none of its data."""
     try:
         table_id, signed = _entries_of(data)
-    except ValueError as exc:
+    except (OSError, ValueError) as exc:
         print(f"condottiere: {exc}", file=sys.stderr)
         return 1
     path = output or Path(f"condottiere-{table_id[:8]}.cdr")
@@ -37,7 +40,7 @@ def run_export(data: Path, output: Path | None, out: TextIO | None = None) -> in
 
 def _entries_of(data: Path) -> tuple[str, list[bytes]]:
     """The id (hex) of the table a data directory holds, and its signed entries."""
-    store = Store(data)
+    store = Store(data, read_only=True)
     try:
         current = store.setting("table")
         if current is None:

@@ -31,7 +31,10 @@ equivocation halts the table, with the blame and the signed evidence.
 The table's own seat does its protocol work itself (keys, shuffles, shares, coins, reveals,
 audit); only moves with a real choice wait for :meth:`Table.submit`. Secrets are kept (by
 the :class:`Keeper`) before the entry that needs them is published, and every entry is kept
-as it is accepted, so a table rebuilt from its keeper continues exactly where it stopped.
+as it is accepted, so a table rebuilt from its keeper continues exactly where it stopped. An
+entry of its own is kept before it is published, and only where no other entry of its key is
+(``Keeper.keep_own``); a table rebuilt from a keeper that may be behind what it signed signs
+nothing until it has its own log back (:attr:`Table.catching_up`).
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
@@ -65,6 +68,7 @@ from condottiere.peer.entries import (
     LogEntry,
     Reason,
     Rejection,
+    SigningConflict,
     heads_of,
     make_entry,
     read_entry,
@@ -94,11 +98,16 @@ MAX_JOINERS = 64
 class Keeper(Protocol):
     """Where a table keeps what it must not lose: every entry, and its own secrets.
 
-    ``keep_secret`` must be durable when it returns: the entry that depends on a secret is
-    published only afterwards.
+    ``keep_secret`` and ``keep_own`` must be durable when they return: the entry that depends
+    on a secret, and an entry of the table's own, are published only afterwards.
     """
 
     def keep(self, entry: LogEntry) -> None: ...
+
+    def keep_own(self, entry: LogEntry) -> None:
+        """Keep an entry the table's own key signed; :class:`SigningConflict` (and nothing
+        kept) if another entry of that key holds its sequence number."""
+        ...
 
     def keep_secret(self, name: str, value: bytes) -> None: ...
 
@@ -120,6 +129,14 @@ class MemoryKeeper:
     checked: set[bytes] = field(default_factory=set)
 
     def keep(self, entry: LogEntry) -> None:
+        self.entries.append(entry)
+
+    def keep_own(self, entry: LogEntry) -> None:
+        for kept in self.entries:
+            if (kept.author, kept.seq) == (entry.author, entry.seq):
+                if kept.hash != entry.hash:
+                    raise SigningConflict(kept, entry)
+                return
         self.entries.append(entry)
 
     def keep_secret(self, name: str, value: bytes) -> None:
@@ -148,7 +165,8 @@ class Refusal:
 
 @dataclass(frozen=True)
 class Halt:
-    """Why the table stopped for good: a proven cheat (``reason`` set) or a seat that left."""
+    """Why the table stopped for good: a proven cheat (``reason`` set), a seat that left, or
+    this peer's own seat that can go no further (its store lost its secrets)."""
 
     detail: str
     author: bytes | None = field(repr=False)
@@ -246,6 +264,15 @@ class Table:
         that ended a round, and its snapshot, before it shuffles for the next."""
         self.deferred = False
         """This seat's shuffle waits for :meth:`resume`."""
+        self.catching_up = False
+        """Set on a table restored from a store that may be behind what this seat signed (a
+        backup put back loses the entries signed since): the table takes entries in and
+        follows the game, but signs nothing until :meth:`catch_up` has heard from the others
+        how much of this seat's log they hold, and holds that much."""
+        self._taken_up_over = False
+        """Set on a table that was over when it was taken up with ``catching_up``: it says no
+        goodbye (its store may have lost the one it said), so it signs nothing more and has
+        nothing to catch up with (the others may be gone)."""
         self.on_move: Callable[[int], None] | None = None
         """Called with each move's turn the moment it is applied, before this seat's own work
         that may follow in the same call (a shuffle at a round's end): a benchmark's clock."""
@@ -281,7 +308,7 @@ class Table:
         spec.check()
         table_id = os.urandom(TABLE_ID_BYTES) if table_id is None else table_id
         definition = make_entry(identity, table_id, 0, b"", step=1, heads=(), body=spec.body())
-        keeper.keep(definition)
+        keeper.keep_own(definition)
         return cls(identity, definition, keeper, auto_ready=auto_ready)
 
     @classmethod
@@ -296,8 +323,16 @@ class Table:
         return table
 
     @classmethod
-    def restore(cls, identity: Identity, keeper: Keeper, entries: Sequence[LogEntry]) -> Table:
-        """The table rebuilt from its kept entries (the definition first), as it was."""
+    def restore(
+        cls,
+        identity: Identity,
+        keeper: Keeper,
+        entries: Sequence[LogEntry],
+        *,
+        catching_up: bool = False,
+    ) -> Table:
+        """The table rebuilt from its kept entries (the definition first), as it was; with
+        ``catching_up``, it signs nothing until :meth:`catch_up` (see :attr:`catching_up`)."""
         definition = next(e for e in entries if e.kind == "table" and e.seq == 0)
         table = cls(identity, definition, keeper)
         table._restoring = True
@@ -305,8 +340,29 @@ class Table:
             if entry is not definition:
                 table._add(entry)
         table._restoring = False
+        table.catching_up = catching_up
         table._advance()
+        if catching_up and table.over:
+            table.catching_up = False
+            table._taken_up_over = True
         return table
+
+    def catch_up(self, held: Mapping[str, int]) -> bool:
+        """End the catch-up (:attr:`catching_up`) when the peer at the address of every other
+        author of the table has said, in ``held`` (address -> count), how many entries of
+        this seat's log it holds, and this seat holds at least as many; True once it has
+        ended. Then the table goes on, and does this seat's part where it waits for it."""
+        if not self.catching_up:
+            return True
+        others = [author for author in self.seating or self.lobby.addresses if author != self.me]
+        addresses = [self.lobby.addresses.get(author, "") for author in others]
+        told = [held.get(address) for address in addresses if address]
+        counts = [count for count in told if count is not None]
+        if len(counts) < len(told) or len(self.logs.log(self.me)) < max(counts, default=0):
+            return False
+        self.catching_up = False
+        self._advance()
+        return True
 
     # ------------------------------------------------------------------ public state
 
@@ -453,6 +509,8 @@ class Table:
         step, game, dealer = self.step, self.game, self.dealer
         if self.halt is not None:
             return f"the table has stopped: {self.halt.detail}"
+        if self.catching_up:
+            return "this seat is taking its own log back from the others first"
         if step is None or game is None or dealer is None or step.kind != StepKind.MOVE:
             return "it is not time to move"
         if step.authors != (self.me,) or self._pending(self.me, step) is not None:
@@ -489,7 +547,7 @@ class Table:
     def spare_time(self, slots: int = 2) -> bool:
         """Use a moment of idleness: verify the unchecked shares of a few cards in play (see
         ``Dealer.verify_some``); True while more work of this kind remains."""
-        if self.dealer is None or self.halt is not None:
+        if self.dealer is None or self.halt is not None or self._quiet:
             return False
         try:
             return self.dealer.verify_some(slots)
@@ -507,8 +565,11 @@ class Table:
 
     def finish(self) -> None:
         """Once the game is audited, say goodbye: the heads of this entry show the others that
-        this peer holds everything (see :meth:`seen_by_all`)."""
-        if self.cards is not None and not any(e.kind == "leave" for e in self.logs.log(self.me)):
+        this peer holds everything (see :meth:`seen_by_all`). A table taken up over says none
+        (see :attr:`catching_up`)."""
+        if self.cards is None or self._quiet:
+            return
+        if not any(entry.kind == "leave" for entry in self.logs.log(self.me)):
             self._publish(log_pb2.Leave(reason="the game is over"))
 
     def seen_by_all(self) -> bool:
@@ -551,7 +612,7 @@ class Table:
 
     def _close(self, flip: Flip, missing: Sequence[int]) -> bool:
         seat = self.seat
-        if seat is not None and seat not in self._closes_of(flip):
+        if seat is not None and seat not in self._closes_of(flip) and not self._quiet:
             self._publish(
                 log_pb2.CoinClose(choice=flip.choice, attempt=flip.attempt, missing=missing)
             )
@@ -574,13 +635,15 @@ class Table:
             self._stop(fork, publish_evidence=True)
         self.logs.forks.clear()
         for accepted in appended:
-            if not self._restoring and accepted.author != self.me:
+            if not self._restoring:
                 self.keeper.keep(accepted)
             self.appended.append(accepted)
             if accepted.free:
                 self._free(accepted)
 
     def _publish(self, body: Message, step: int = 0) -> LogEntry:
+        if self._quiet:
+            raise RuntimeError("this table signs nothing now (see Table.catching_up)")
         heads = {a: h for a, h in self.logs.heads().items() if a != self.me}
         log = self.logs.log(self.me)
         entry = make_entry(
@@ -592,7 +655,7 @@ class Table:
             heads=heads_of(heads),
             body=body,
         )
-        self.keeper.keep(entry)
+        self.keeper.keep_own(entry)
         self.logs.add(entry)
         self.appended.append(entry)
         if entry.free:
@@ -719,7 +782,7 @@ class Table:
         changed = False
         for author in step.missing:
             entry = self._pending(author, step)
-            if entry is None and author == self.me and self._defers(step):
+            if entry is None and author == self.me and (self.catching_up or self._defers(step)):
                 continue
             if entry is None and author == self.me and self._make(step):
                 changed = True
@@ -808,18 +871,22 @@ class Table:
             )
         if kind == StepKind.SHARES:
             return log_pb2.Shares(batches=dealer.make_shares(step.draws))
-        if kind in (StepKind.COIN_COMMIT, StepKind.COIN_REVEAL):
-            assert step.flip is not None
+        if kind == StepKind.COIN_COMMIT:
+            assert step.flip is not None and self.seat is not None
             flip = step.flip
+            index = flip.committers.index(self.seat)
             nonce = self._coin_nonce(flip)
-            if kind == StepKind.COIN_COMMIT:
-                assert self.seat is not None
-                index = flip.committers.index(self.seat)
-                commitment = crypto.commitment_of(self.table_id, flip.label, index, nonce)
-                return log_pb2.CoinCommit(
-                    choice=flip.choice, attempt=flip.attempt, commitment=commitment
-                )
-            return log_pb2.CoinReveal(choice=flip.choice, attempt=flip.attempt, nonce=nonce)
+            commitment = crypto.commitment_of(self.table_id, flip.label, index, nonce)
+            return log_pb2.CoinCommit(
+                choice=flip.choice, attempt=flip.attempt, commitment=commitment
+            )
+        if kind == StepKind.COIN_REVEAL:
+            assert step.flip is not None
+            kept = self.keeper.secret(_coin_secret(step.flip))
+            if kept is None:  # lost with the end of a store put back: it cannot be revealed
+                return None
+            return log_pb2.CoinReveal(choice=step.flip.choice, attempt=step.flip.attempt,
+                                      nonce=kept)  # fmt: skip
         if kind == StepKind.MOVE:
             moves = game.legal_moves()
             if len(moves) != 1:
@@ -833,7 +900,7 @@ class Table:
         return None
 
     def _coin_nonce(self, flip: Flip) -> bytes:
-        name = f"coin/{flip.choice}/{flip.attempt}"
+        name = _coin_secret(flip)
         nonce = self.keeper.secret(name)
         if nonce is None:
             nonce = os.urandom(crypto.NONCE_BYTES)
@@ -850,9 +917,24 @@ class Table:
                     secrets = [crypto.decode_scalar(value or b"") for value in kept]
             self.dealer = Dealer(self.table_id, self.spec.seats, seat, self._decks(), secrets)
             if seat is not None and secrets is None:
-                for index, secret in enumerate(self.dealer.secrets()):
-                    self.keeper.keep_secret(f"deck/{index}", crypto.encode_scalar(secret))
+                if any(entry.kind == StepKind.KEYS for entry in self.logs.log(self.me)):
+                    self._lost_deck_secrets(seat)  # and the new ones are never kept
+                else:
+                    for index, secret in enumerate(self.dealer.secrets()):
+                        self.keeper.keep_secret(f"deck/{index}", crypto.encode_scalar(secret))
         return self.dealer
+
+    def _lost_deck_secrets(self, seat: int) -> None:
+        """Stop for good where this seat's keys are published but their secrets are not kept
+        (a store put back from a backup older than the deal): no share it could make would
+        pass its proof, and it would be taken for a cheater."""
+        self.halt = Halt(
+            "this peer's store has lost the secrets of the keys it published (put back from "
+            "a backup older than the deal?): it can take no further part; the record is kept",
+            self.me,
+            seat,
+        )
+        self._say("halt", self.halt.detail, seat)
 
     def _decks(self) -> tuple[tuple[str, ...], ...]:
         if self._deck_lists is None:
@@ -890,7 +972,7 @@ class Table:
             try:
                 self.dealer.accept_shares(seat, body, step.draws, trusted=author == self.me)
             except Rejection as rejection:
-                if rejection.reason is Reason.BAD_PROOF and not self._restoring:
+                if rejection.reason is Reason.BAD_PROOF and not self._quiet:
                     self._refuse(rejection, entry)
                     self._publish(
                         log_pb2.Evidence(
@@ -926,6 +1008,8 @@ class Table:
             self._next_step(StepKind.KEYS, self.seating)
         elif step.kind == StepKind.KEYS:
             dealer = self._own_dealer()
+            if self.halt is not None:  # it lost its deck secrets (see _own_dealer)
+                return True
             dealer.accept_keys([list(step.answers[a].body.announcements) for a in self.seating])
             table = self.spec.rules
             self.game = (
@@ -1271,11 +1355,18 @@ class Table:
             rejection.evidence,
         )
         self._say("halt", self.halt.detail, seat)
-        if publish_evidence and len(rejection.evidence) == 2 and not self._restoring:
+        if publish_evidence and len(rejection.evidence) == 2 and not self._quiet:
             first, second = (log_pb2.SignedEntry.FromString(e) for e in rejection.evidence)
             self._publish(
                 log_pb2.Evidence(equivocation=log_pb2.Equivocation(first=first, second=second))
             )
+
+    @property
+    def _quiet(self) -> bool:
+        """Whether this table signs nothing now: while it is rebuilt (what it signed then is
+        in its logs already), catches up, or was taken up over. Evidence of a cheat it finds
+        then goes unpublished: the others find the cheat themselves."""
+        return self._restoring or self.catching_up or self._taken_up_over
 
     def _say(self, kind: str, text: str, seat: int | None = None) -> None:
         self.events.append(TableEvent(kind, text, seat))
@@ -1286,6 +1377,11 @@ class _Later(Rejection):
 
     def __init__(self) -> None:
         super().__init__(Reason.UNEXPECTED, "not yet")
+
+
+def _coin_secret(flip: Flip) -> str:
+    """The name this seat's nonce for a coin attempt is kept under."""
+    return f"coin/{flip.choice}/{flip.attempt}"
 
 
 def _forked(first: LogEntry, second: LogEntry) -> bool:

@@ -44,6 +44,7 @@ __all__ = [
     "LogEntry",
     "Reason",
     "Rejection",
+    "SigningConflict",
     "entry_hash",
     "heads_of",
     "make_entry",
@@ -164,6 +165,21 @@ class LogEntry:
 
     def __hash__(self) -> int:
         return hash(self.hash)
+
+
+class SigningConflict(RuntimeError):
+    """An entry a peer made takes the place of another entry its key signed before (the same
+    table and sequence number): the two together would prove an equivocation, so the new one
+    is neither kept nor published. Its keeper raises this (see ``Keeper.keep_own``)."""
+
+    def __init__(self, kept: LogEntry, made: LogEntry) -> None:
+        super().__init__(
+            f"refused to sign entry {made.seq} ({made.kind}) of table "
+            f"{made.entry.table_id.hex()[:8]}: this key already signed another entry "
+            f"{kept.seq} there ({kept.kind}), and signing both is an equivocation"
+        )
+        self.kept = kept
+        self.made = made
 
 
 def entry_hash(raw: bytes) -> bytes:

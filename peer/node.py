@@ -13,6 +13,15 @@ a short backoff; on its return the stream resumes from where this peer stopped.
 
 The owner's programs drive the seat through the controller service, which the node serves
 beside the ``Peer`` service (:mod:`condottiere.peer.controller_service`).
+
+A table taken up from the store may be behind what this peer signed (a backup put back has
+lost the entries signed since it was made; the other peers hold them). So it signs nothing
+(:attr:`~condottiere.peer.driver.Table.catching_up`) until the peer of every other seat has
+said, in its ``Hello`` reply, how many entries of this peer's log it holds, and this peer holds
+as many: the others send a subscriber's own entries from the position it asks for, and the
+owner sees no snapshot and runs nothing on the table until then. An entry this peer makes that
+another entry of its key holds the place of is never published (:class:`SigningConflict`):
+the node takes nothing more in, and :meth:`Node.unless_failed` raises it to the owner.
 """
 
 from __future__ import annotations
@@ -22,7 +31,7 @@ import contextlib
 import functools
 import time
 import traceback
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,7 +46,7 @@ from condottiere.crypto import Identity
 from condottiere.peer.controller import Controller, Snapshot, snapshot_of
 from condottiere.peer.controller_service import ControllerServer
 from condottiere.peer.driver import MemoryKeeper, Table, TableEvent
-from condottiere.peer.entries import MAX_ENTRY_BYTES, Rejection
+from condottiere.peer.entries import MAX_ENTRY_BYTES, Rejection, SigningConflict
 from condottiere.peer.limits import (
     INBOX,
     INBOX_BYTES,
@@ -150,6 +159,13 @@ class Node:
         self._since = (0, time.monotonic())
         self._events_taken = 0
         self._dealt_traced = False
+        self._own_log_held: dict[str, int] = {}
+        """How many entries of this peer's log the peer at each address said it holds."""
+        self._caught_up = asyncio.Event()
+        self._caught_up.set()
+        self.failure: SigningConflict | None = None
+        """Why this node stopped taking entries in: it refused to sign an entry."""
+        self._failed = asyncio.Event()
 
     # ------------------------------------------------------------------ life
 
@@ -184,7 +200,11 @@ class Node:
             entries = await self._in_thread(lambda: self.store.entries(current))
             if entries:
                 keeper = self.store.keeper(current)
-                await self._adopt(lambda: Table.restore(self.identity, keeper, entries))
+                self._caught_up.clear()
+                await self._adopt(
+                    lambda: Table.restore(self.identity, keeper, entries, catching_up=True)
+                )
+                await self._catch_up()
 
     def _bind(self, server: grpc.aio.Server) -> int:
         """Listen on the port asked for; with none asked, on the port this data directory
@@ -287,6 +307,11 @@ class Node:
             await self._adopt(create)
         except ValueError as exc:
             raise JoinError(f"cannot join {address}: {exc}") from None
+        except SigningConflict as conflict:
+            raise JoinError(
+                f"cannot join {address}: this data directory asked for a seat at this table "
+                f"before ({conflict}); take that game up again without --new"
+            ) from None
         for known in reply.peers:
             self.heard_of(known.address, claimed_by=known.author)
         self.heard_of(address)
@@ -297,7 +322,10 @@ class Node:
         assert isinstance(pending, MemoryKeeper)
         keeper = self.store.keeper(table.table_id)
         for entry in pending.entries:
-            keeper.keep(entry)
+            if entry.author == self.identity.public.raw:
+                keeper.keep_own(entry)
+            else:
+                keeper.keep(entry)
         for name, value in pending.secrets.items():
             keeper.keep_secret(name, value)
         table.keeper = keeper
@@ -317,8 +345,27 @@ class Node:
     # ------------------------------------------------------------------ the table's thread
 
     async def call(self, action: Callable[[Table], T]) -> T:
-        """Run ``action(table)`` on the table's thread, then publish what changed."""
+        """Run ``action(table)`` on the table's thread, then publish what changed; the
+        owner's actions wait until a table taken up has caught up with its own log."""
+        await self._caught_up.wait()
+        return await self._on_table(action)
 
+    async def unless_failed(self, work: Awaitable[T]) -> T:
+        """``work``'s result; but if this node refuses to sign an entry first, ``work`` is
+        cancelled and the :class:`SigningConflict` raised."""
+        working = asyncio.ensure_future(work)
+        failing = asyncio.create_task(self._failed.wait())
+        try:
+            await asyncio.wait({working, failing}, return_when=asyncio.FIRST_COMPLETED)
+            if working.done():
+                return working.result()
+            assert self.failure is not None
+            raise self.failure
+        finally:
+            failing.cancel()
+            working.cancel()  # nothing to cancel once it is done
+
+    async def _on_table(self, action: Callable[[Table], T]) -> T:
         def run() -> T:
             if self.table is None:
                 raise RuntimeError("this peer has no table yet")
@@ -334,7 +381,12 @@ class Node:
             result = action()
             return result, self._collect()
 
-        result, changes = await self._in_thread(run)
+        try:
+            result, changes = await self._in_thread(run)
+        except SigningConflict as conflict:
+            self.failure = conflict
+            self._failed.set()
+            raise
         await self._publish(changes)
         table = self.table
         if table is not None and table.deferred:
@@ -352,7 +404,7 @@ class Node:
             self._since = (number, time.monotonic())
             if self.trace.on and table.step is not None:
                 self.trace.write("step", kind=table.step.kind, number=number)
-        snapshot = snapshot_of(table, self._since[1])
+        snapshot = None if table.catching_up else snapshot_of(table, self._since[1])
         if self.trace.on:
             self._trace_progress(table)
         events = table.events[self._events_taken :]
@@ -415,18 +467,23 @@ class Node:
 
     async def entries_from(self, cursors: dict[bytes, int], skip: bytes) -> AsyncIterator[bytes]:
         """Every entry held beyond ``cursors`` (author -> next sequence number), then each new
-        one, forever; ``skip``'s own entries are not sent."""
+        one, forever; ``skip``'s own entries only as far as they are held now (a subscriber
+        that lost the end of its own log gets it back), not as they come."""
         sent = dict(cursors)
+        held_now = True
         while True:
             seen = self._version
             for author, copies in list(self._copies.items()):
                 start = sent.get(author, 0)
-                if author == skip or start >= len(copies):
+                if start >= len(copies):
                     continue
                 batch = copies[start:]
                 sent[author] = start + len(batch)  # more may come while these are sent
+                if author == skip and not held_now:
+                    continue
                 for signed in batch:
                     yield signed
+            held_now = False
             async with self._changed:
                 await self._changed.wait_for(lambda: self._version != seen)  # noqa: B023
 
@@ -495,6 +552,11 @@ class Node:
         )
         for known in reply.peers:
             self.heard_of(known.address, claimed_by=known.author)
+        me = self.identity.public.raw
+        self._own_log_held[address] = next(
+            (known.entries for known in reply.peers if known.author == me), 0
+        )
+        await self._catch_up()
         cursors = {author: len(copies) for author, copies in self._copies.items()}
         if only is not None:
             cursors[only[0]] = only[1]
@@ -543,7 +605,7 @@ class Node:
         spare_work = False
         while True:
             if spare_work and not self._inbox:
-                spare_work = await self.call(lambda table: table.spare_time())
+                spare_work = await self._on_table(lambda table: table.spare_time())
                 continue
             await self._inbox_ready.wait()
             self._inbox_ready.clear()
@@ -553,7 +615,12 @@ class Node:
             if batch and self.table is not None:
                 self.trace.write("consume", n=len(batch))
                 try:
-                    outcomes = await self.call(functools.partial(self._receive_all, batch=batch))
+                    outcomes = await self._on_table(
+                        functools.partial(self._receive_all, batch=batch)
+                    )
+                    await self._catch_up()
+                except SigningConflict:
+                    return  # nothing more is taken in: see unless_failed
                 except Exception:  # a fault of this peer's own: say it, keep serving
                     traceback.print_exc()
                     continue
@@ -564,6 +631,14 @@ class Node:
                             address, TokenBucket(JUNK_PER_SECOND, JUNK_BURST)
                         )
                         junk.charge(1)
+
+    async def _catch_up(self) -> None:
+        """End a restored table's catch-up once it has heard enough (see the module)."""
+        if self._caught_up.is_set():
+            return
+        held = dict(self._own_log_held)
+        if await self._on_table(lambda table: table.catch_up(held)):
+            self._caught_up.set()
 
     def _receive_all(
         self, table: Table, batch: Iterable[tuple[str, bytes]]

@@ -47,7 +47,7 @@ class LogSource(Protocol):
 
     def entries_from(self, cursors: dict[bytes, int], skip: bytes) -> AsyncIterator[bytes]:
         """Every entry held beyond ``cursors`` (author -> next sequence number), then each new
-        one, forever; ``skip``'s own entries are not sent."""
+        one, forever; ``skip``'s own entries only as far as they are held now."""
         ...
 
     def heard_of(self, address: str, claimed_by: bytes | None = None) -> None:

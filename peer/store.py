@@ -1,4 +1,5 @@
-"""A peer's store: one SQLite file per data directory, readable by its owner only.
+"""A peer's store: one SQLite file per data directory, readable by its owner only, used by
+one process at a time.
 
 It keeps the peer's identity, every entry of every log the peer has accepted, the peer's own
 secrets (deck secrets, coin nonces) and a few settings (the table being played, the port).
@@ -7,14 +8,29 @@ committed as it is accepted, so a peer killed at any point and started again on 
 directory rebuilds its table exactly (:meth:`Table.restore`). The file uses SQLite's
 write-ahead log; a commit survives the process being killed.
 
+Opening a store takes its directory's lock (:mod:`condottiere.peer.data_lock`): a second
+process (or a second store in this one) is refused with :class:`DataInUse`, which says who
+holds it. An entry of the peer's own is kept only if no other entry of its key holds its
+place (:meth:`TableKeeper.keep_own`), so a peer never publishes two entries with one
+sequence number. A store opened ``read_only`` takes no lock and writes no data: it reads
+what the owner has committed, while the owner plays.
+
 >>> import tempfile, pathlib
 >>> with tempfile.TemporaryDirectory() as folder:
-...     store = Store(pathlib.Path(folder) / "data")
-...     same = store.identity().public == Store(pathlib.Path(folder) / "data").identity().public
-...     mode = oct((pathlib.Path(folder) / "data" / DATABASE).stat().st_mode & 0o777)
+...     data = pathlib.Path(folder) / "data"
+...     store = Store(data)
+...     key = store.identity().public
+...     try:
+...         Store(data)
+...     except DataInUse:
+...         refused = True
 ...     store.close()
->>> same, mode
-(True, '0o600')
+...     store = Store(data)
+...     same = store.identity().public == key
+...     mode = oct((data / DATABASE).stat().st_mode & 0o777)
+...     store.close()
+>>> refused, same, mode
+(True, True, '0o600')
 """
 
 from __future__ import annotations
@@ -24,9 +40,10 @@ import sqlite3
 from pathlib import Path
 
 from condottiere.crypto import Identity
-from condottiere.peer.entries import LogEntry, read_entry
+from condottiere.peer.data_lock import DataInUse, DataLock
+from condottiere.peer.entries import LogEntry, SigningConflict, read_entry
 
-__all__ = ["DATABASE", "Store", "TableKeeper"]
+__all__ = ["DATABASE", "DataInUse", "Store", "TableKeeper"]
 
 DATABASE = "peer.sqlite3"
 
@@ -43,27 +60,62 @@ CREATE TABLE IF NOT EXISTS secrets (
 
 
 class Store:
-    """The SQLite store of one data directory (created, owner-only, if it does not exist)."""
+    """The SQLite store of one data directory (created, owner-only, if it does not exist),
+    with the directory's lock held until :meth:`close`.
 
-    def __init__(self, directory: Path) -> None:
+    ``command`` says what holds the directory (``condottiere play``), for the message of a
+    second process that wants it; ``wait`` is how many seconds to wait for a directory
+    another process holds before :class:`DataInUse`. With ``read_only``, nothing is locked
+    and no data made or written (:class:`FileNotFoundError` when the directory holds no
+    store).
+    """
+
+    def __init__(
+        self,
+        directory: Path,
+        *,
+        command: str = "a condottiere peer",
+        wait: float = 0.0,
+        read_only: bool = False,
+    ) -> None:
         self.directory = Path(directory)
-        self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
-        os.chmod(self.directory, 0o700)
         path = self.directory / DATABASE
+        self._lock: DataLock | None = None
+        if read_only:
+            if not path.is_file():
+                raise FileNotFoundError(f"{self.directory} holds no peer's data")
+            uri = f"{path.resolve().as_uri()}?mode=ro"
+            self._db = sqlite3.connect(uri, uri=True, isolation_level=None,
+                                       check_same_thread=False)  # fmt: skip
+            return
+        self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+        self._lock = DataLock(self.directory, command, wait=wait)
+        try:
+            self._db = self._open(path)
+        except BaseException:
+            self._lock.release()
+            raise
+
+    def _open(self, path: Path) -> sqlite3.Connection:
+        os.chmod(self.directory, 0o700)
         if not path.exists():
             os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
         os.chmod(path, 0o600)
         old_umask = os.umask(0o077)  # the -wal and -shm files SQLite makes beside it
         try:
-            self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.executescript(_SCHEMA)
+            db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.executescript(_SCHEMA)
         finally:
             os.umask(old_umask)
+        return db
 
     def close(self) -> None:
+        """Close the file and let another process take the directory."""
         self._db.close()
+        if self._lock is not None:
+            self._lock.release()
 
     # -- settings ------------------------------------------------------------------------------
 
@@ -123,6 +175,18 @@ class TableKeeper:
             "VALUES (?, ?, ?, ?, ?)",
             (self.table_id, entry.author, entry.seq, entry.hash, entry.signed),
         )
+
+    def keep_own(self, entry: LogEntry) -> None:
+        """Keep an entry this peer made, before it is published; :class:`SigningConflict` if
+        the store holds another entry of its author with its sequence number (whoever kept
+        that one first, in this process or another, wins: an entry's row never changes)."""
+        self.keep(entry)
+        row = self._store._execute(
+            "SELECT hash, signed FROM entries WHERE table_id = ? AND author = ? AND seq = ?",
+            (self.table_id, entry.author, entry.seq),
+        ).fetchone()
+        if bytes(row[0]) != entry.hash:
+            raise SigningConflict(read_entry(bytes(row[1]), table_id=self.table_id), entry)
 
     def keep_secret(self, name: str, value: bytes) -> None:
         self._store._execute(

@@ -13,11 +13,16 @@ from condottiere.peer.lobby import TableSpec
 from condottiere.peer.logs import Suspicion
 
 
-def spec(variant: str, seats: int, options: Sequence[str] = ()) -> TableSpec:
+def spec(variant: str, seats: int, options: Sequence[str] = (), address: str = "") -> TableSpec:
     return TableSpec(
         variant=variant, seats=seats, options=tuple(sorted(options)), name="test",
-        player="seat0", address="",
+        player="seat0", address=address,
     )  # fmt: skip
+
+
+def address_of(seat: int) -> str:
+    """The address a seat of an ``addressed`` harness signs as its own."""
+    return f"127.0.0.1:{5000 + seat}"
 
 
 class Harness:
@@ -30,14 +35,17 @@ class Harness:
         options: Sequence[str] = (),
         seed: int = 0,
         kinds: dict[int, type[Table]] | None = None,
+        addressed: bool = False,
     ) -> None:
-        """``kinds`` gives a seat a Table subclass (a peer that misbehaves)."""
+        """``kinds`` gives a seat a Table subclass (a peer that misbehaves); with
+        ``addressed``, each seat signs an address (:func:`address_of`), as peers do."""
         kinds = kinds or {}
         self.rng = random.Random(seed)
         self.identities = [Identity.generate() for _ in range(seats)]
         self.keepers = [MemoryKeeper() for _ in range(seats)]
+        address = address_of if addressed else (lambda seat: "")
         creator = kinds.get(0, Table).create(
-            self.identities[0], spec(variant, seats, options), self.keepers[0]
+            self.identities[0], spec(variant, seats, options, address(0)), self.keepers[0]
         )
         definition = creator.logs.log(creator.me)[0].signed
         self.tables = [creator]
@@ -46,7 +54,7 @@ class Harness:
                 self.identities[seat], definition, self.keepers[seat]
             )
             self.tables.append(table)
-            table.join(f"seat{seat}", "")
+            table.join(f"seat{seat}", address(seat))
             self.deliver()  # joins reach the creator in seat order
         self.bots = [make_bot("greedy", seed=seed + seat) for seat in range(seats)]
 

@@ -105,7 +105,8 @@ HOST_WITH_BOTS = ["host", "--edition", "zman", "--seats", "3", "--strategy", "gr
 @contextmanager
 def stopping_its_bots(peers: Peers, host: PeerProcess) -> Iterator[None]:
     """Whatever happens, a host still running at the end is stopped with SIGTERM, so that it
-    stops the bot peers it started (a SIGKILL would leave them running)."""
+    stops the bot peers it started at once (after a SIGKILL they stop by themselves, within a
+    second: see ``test_one_process``)."""
     try:
         yield
     finally:

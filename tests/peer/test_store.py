@@ -5,18 +5,21 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import stat
 import subprocess
 import sys
 import textwrap
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from condottiere.crypto import Identity
-from condottiere.peer.entries import LogEntry, make_entry
-from condottiere.peer.store import DATABASE, Store
+from condottiere.peer.entries import LogEntry, SigningConflict, make_entry
+from condottiere.peer.store import DATABASE, DataInUse, Store
 from condottiere.v1 import log_pb2
 
 TABLE = b"T" * 16
@@ -152,6 +155,67 @@ def test_the_process_umask_is_left_as_it_was(folder: Path) -> None:
         assert os.umask(0o022) == 0o022
     finally:
         os.umask(before)
+
+
+# ------------------------------------------------------------------ one process, one store
+
+
+def test_a_second_store_on_a_directory_in_use_is_refused_naming_the_process_holding_it(
+    store: Store, folder: Path
+) -> None:
+    with pytest.raises(DataInUse) as refused:
+        Store(folder, command="condottiere join")
+    holder = refused.value.holder
+    assert holder is not None
+    assert (holder.pid, holder.command) == (os.getpid(), "a condottiere peer")
+    said = f"{folder} is in use by process {os.getpid()} (a condottiere peer, since "
+    assert str(refused.value).startswith(said)
+    store.set_setting("port", b"1")  # the holder goes on as it was
+    assert store.setting("port") == b"1"
+
+
+def test_a_store_waits_for_a_directory_until_its_holder_lets_it_go(
+    store: Store, folder: Path
+) -> None:
+    threading.Timer(0.3, store.close).start()
+    started = time.monotonic()
+    again = Store(folder, wait=10)
+    again.close()
+    assert 0.2 < time.monotonic() - started < 5
+
+
+def test_a_read_only_store_reads_what_the_holder_committed_and_writes_nothing(
+    store: Store, folder: Path
+) -> None:
+    entry = log_of(ALICE, 1)[0]
+    store.keeper(TABLE).keep(entry)
+    reader = Store(folder, read_only=True)
+    try:
+        assert reader.entries(TABLE) == [entry]
+        with pytest.raises(sqlite3.OperationalError, match="readonly"):
+            reader.set_setting("port", b"1")
+    finally:
+        reader.close()
+    assert store.setting("port") is None
+
+
+def test_a_read_only_store_is_never_made_where_there_is_none(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError, match="holds no peer's data"):
+        Store(tmp_path / "none", read_only=True)
+    assert not (tmp_path / "none").exists()
+
+
+def test_an_own_entry_is_kept_only_where_no_other_entry_of_its_key_is(store: Store) -> None:
+    keeper = store.keeper(TABLE)
+    signed = log_of(ALICE, 2)
+    for entry in [*signed, signed[1]]:  # the same entry again is no conflict
+        keeper.keep_own(entry)
+    chat = log_pb2.Chat(text="another")
+    other = make_entry(ALICE, TABLE, 1, signed[0].hash, step=0, heads=(), body=chat)
+    with pytest.raises(SigningConflict) as refused:
+        keeper.keep_own(other)
+    assert (refused.value.kept, refused.value.made) == (signed[1], other)
+    assert store.entries(TABLE) == signed
 
 
 # ------------------------------------------------------------------ entries

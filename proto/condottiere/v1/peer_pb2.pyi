@@ -120,7 +120,7 @@ class SubscribeRequest(_message.Message):
     SUBSCRIBER_FIELD_NUMBER: _builtins.int
     table_id: _builtins.bytes
     subscriber: _builtins.bytes
-    """the caller's public key: its own entries are not sent back"""
+    """the caller's key: its own entries are sent only as far as held now"""
     @_builtins.property
     def start(self) -> _containers.RepeatedCompositeFieldContainer[Global___Cursor]:
         """authors not listed are sent from their first entry"""
