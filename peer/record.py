@@ -124,7 +124,8 @@ class Verdict:
 
 
 def verify(signed_entries: Sequence[bytes]) -> Verdict:
-    """Fold a record's entries as a peer with no seat; the verdict."""
+    """Fold a record's entries as a peer with no seat; the verdict. ValueError when the
+    record holds no table definition that can be read, or several."""
     unreadable = []
     entries = []
     for signed in signed_entries:
@@ -133,7 +134,13 @@ def verify(signed_entries: Sequence[bytes]) -> Verdict:
         except Rejection as rejection:
             unreadable.append(str(rejection))
     definitions = [e for e in entries if e.kind == "table" and e.seq == 0]
-    if len(definitions) != 1:
+    if not definitions:
+        reasons = "; ".join(dict.fromkeys(unreadable))
+        raise ValueError(
+            "the record holds no table definition that can be read"
+            + (f" (unreadable: {reasons})" if reasons else "")
+        )
+    if len(definitions) > 1:
         raise ValueError("a record holds exactly one table definition")
     table = Table(Identity.generate(), definitions[0], MemoryKeeper(), auto_ready=False)
     for entry in entries:

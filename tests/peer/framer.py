@@ -28,7 +28,7 @@ from typing import Any
 import grpc
 
 from condottiere.peer.entries import LogEntry, make_entry
-from condottiere.peer.lobby import PROTOCOL
+from condottiere.peer.lobby import NONCE_BYTES, PROTOCOL
 from condottiere.peer.node import CHANNEL_OPTIONS, SERVER_OPTIONS
 from condottiere.peer.service import SERVICE_NAME
 from condottiere.peer.store import Store
@@ -42,8 +42,7 @@ def forged_definition(store: Store, old: LogEntry) -> LogEntry:
     body = log_pb2.TableDefinition()
     body.CopyFrom(old.body)
     body.protocol, body.variant, body.seats, body.name = PROTOCOL, "zman", 3, "rematch"
-    if "nonce" in body.DESCRIPTOR.fields_by_name:
-        body.nonce = os.urandom(32)  # fresh, as an honest creator's: it changes nothing here
+    body.nonce = os.urandom(NONCE_BYTES)  # fresh, as an honest creator's
     return make_entry(store.identity(), old.entry.table_id, 0, b"", step=1, heads=(), body=body)
 
 

@@ -19,8 +19,8 @@ from condottiere.peer.entries import LogEntry, make_entry
 from condottiere.peer.store import DATABASE, Store
 from condottiere.v1 import log_pb2
 
-TABLE = b"T" * 16
-OTHER_TABLE = b"U" * 16
+TABLE = b"T" * 32
+OTHER_TABLE = b"U" * 32
 ALICE, BOB = Identity.generate(), Identity.generate()
 
 
