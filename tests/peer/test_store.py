@@ -209,6 +209,15 @@ def test_two_tables_are_kept_apart(store: Store) -> None:
     assert store.table_ids() == [OTHER_TABLE, TABLE]  # the most recently started last
 
 
+def test_holds_log_says_whether_an_author_wrote_at_a_table(store: Store) -> None:
+    keeper = store.keeper(TABLE)
+    assert not store.holds_log(TABLE, ALICE.public.raw)
+    keeper.keep(log_of(ALICE, 1)[0])
+    assert store.holds_log(TABLE, ALICE.public.raw)
+    assert not store.holds_log(TABLE, BOB.public.raw)
+    assert not store.holds_log(OTHER_TABLE, ALICE.public.raw)
+
+
 # ------------------------------------------------------------------ secrets and verification
 
 
