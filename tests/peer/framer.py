@@ -4,7 +4,7 @@ own (``python -m tests.peer.framer DATA MODE``), for the tests of ``test_framing
 It reads the last table of the data directory ``DATA`` (a table it played, whose record it
 holds), and serves, like a peer hosting a table, a new table under that old table's id:
 
-- ``forged``: a new definition (another game, three seats) signed by it under the old id;
+- ``forged``: a new definition ("rematch", zman for three) signed by it under the old id;
 - ``again``: the old table's own definition, served again.
 
 To whoever subscribes it streams that definition, then every old entry of the old table's

@@ -1,9 +1,10 @@
 """Framing an honest player, with real peer processes on loopback: Mallory and Bob play a
-table to its end; then Mallory (``tests/peer/framer.py``) serves a new table under that old
-table's id and replays Bob's old signed entries into it, so that Bob's new first entry would
-sit beside his old one under one id, "two different entries with sequence number 0". It
-frames nobody: a definition that is not the one its id is the hash of is refused by every
-joiner, and a peer never signs a second first entry under a table id it holds entries of."""
+table to its end; then Mallory (``tests/peer/framer.py``) serves, under that old table's id,
+a new definition or the old one again, and replays Bob's old signed entries into it, so that
+Bob's new first entry would sit beside his old one under one id: "two different entries with
+sequence number 0", which used to halt every peer blaming Bob. It frames nobody: a
+definition that is not the one its id is the hash of is refused by every joiner, and a peer
+never signs a second first entry under a table id it holds entries of."""
 
 from __future__ import annotations
 
@@ -48,7 +49,17 @@ def last_table(data: Path) -> tuple[bytes, list[LogEntry]]:
         store.close()
 
 
+def key_of(data: Path) -> bytes:
+    """The public key of a data directory's identity."""
+    store = Store(data)
+    try:
+        return store.identity().public.raw
+    finally:
+        store.close()
+
+
 def start_framer(peers: Peers, root: Path, mode: str) -> str:
+    """Mallory's framer on her data directory, in ``mode``; the address it serves."""
     framer = peers.start_program(
         [sys.executable, "-m", "tests.peer.framer", str(root / "mallory"), mode],
         root / "mallory",
@@ -89,14 +100,16 @@ def test_a_new_definition_under_an_old_tables_id_is_refused_by_every_joiner(
             assert_refused(peers, joiner, "cannot join .*: wrong-table: .* not the hash")
     assert last_table(tmp_path / "bob") == (old_id, bobs_entries)
     assert len(list((tmp_path / "bob" / "records").iterdir())) == 1  # the old game's only
-    assert Store(tmp_path / "carol").table_ids() == []
+    carols = Store(tmp_path / "carol")
+    assert carols.table_ids() == []
+    carols.close()
     # The record Mallory would show: her new definition and Bob's old entries.
-    bob_key = Store(tmp_path / "bob").identity().public.raw
+    bob = key_of(tmp_path / "bob")
     mallorys = Store(tmp_path / "mallory")
     old = mallorys.entries(old_id)
     definition = forged_definition(mallorys, next(e for e in old if e.kind == "table"))
     mallorys.close()
-    framing = export([definition, *(e for e in old if e.author == bob_key)], tmp_path / "f.cdr")
+    framing = export([definition, *(e for e in old if e.author == bob)], tmp_path / "f.cdr")
     capsys.readouterr()
     assert main(["verify", str(framing)]) == 2
     assert "not the hash of its definition" in capsys.readouterr().err
