@@ -12,7 +12,7 @@ peer serves (``Hello``) is what a joiner checks.
 key         value
 ==========  ===================================================================
 ``proto``   the protocol version (decimal)
-``table``   the table id (32 lowercase hex digits)
+``table``   the table id (64 lowercase hex digits)
 ``name``    the table's name (printable, 1 to 40 characters)
 ``game``    the game, as the engine names it
 ``edition`` the engine's edition (variant) of the game
@@ -25,7 +25,7 @@ key         value
 
 Keys are case-insensitive (RFC 6763); keys this program does not know are ignored.
 
->>> advert = Advert(PROTOCOL, "0f" * 16, "Friday", "condottiere", "zman", (), 4, 1, "lobby",
+>>> advert = Advert(PROTOCOL, "0f" * 32, "Friday", "condottiere", "zman", (), 4, 1, "lobby",
 ...                 "1a2b-3c4d-5e6f-7a8b-9c0d", "1a2b-3c4d-5e6f-7a8b-9c0d")
 >>> read_advert(encode_txt(advert.txt())) == advert
 True
@@ -63,7 +63,7 @@ MAX_SEATS = 64
 
 _WORD = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
 _FINGERPRINT = re.compile(r"[0-9a-f]{4}(?:-[0-9a-f]{4}){4}")
-_TABLE_ID = re.compile(r"[0-9a-f]{32}")
+_TABLE_ID = re.compile(r"[0-9a-f]{64}")
 _NUMBER = re.compile(r"0|[1-9][0-9]{0,8}")
 _KEY = re.compile(r"[\x20-\x3c\x3e-\x7e]{1,9}")
 """Printable US-ASCII but ``=`` (RFC 6763 section 6.4), at most nine characters."""
@@ -224,7 +224,7 @@ def _number(pairs: Mapping[str, str], key: str) -> int:
 
 def _table_id(value: str) -> str:
     if not _TABLE_ID.fullmatch(value):
-        raise BadAdvert(f"'table' must be 32 lowercase hex digits, not {_shown(value)}")
+        raise BadAdvert(f"'table' must be 64 lowercase hex digits, not {_shown(value)}")
     return value
 
 

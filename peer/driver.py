@@ -64,7 +64,6 @@ from condottiere.games import (
 from condottiere.peer.coin import Abandoned, Flip, Settled, verdict
 from condottiere.peer.dealer import Card, Dealer
 from condottiere.peer.entries import (
-    TABLE_ID_BYTES,
     LogEntry,
     Reason,
     Rejection,
@@ -72,6 +71,7 @@ from condottiere.peer.entries import (
     heads_of,
     make_entry,
     read_entry,
+    table_id_of,
 )
 from condottiere.peer.lobby import Lobby, TableSpec, check_text
 from condottiere.peer.logs import Logs, Suspicion
@@ -301,13 +301,14 @@ class Table:
         spec: TableSpec,
         keeper: Keeper,
         *,
-        table_id: bytes | None = None,
         auto_ready: bool = True,
     ) -> Table:
-        """A new table, defined by ``identity`` (its creator, seat 0)."""
+        """A new table, defined by ``identity`` (its creator, seat 0), under the id its
+        definition binds it to (a fresh nonce makes it new)."""
         spec.check()
-        table_id = os.urandom(TABLE_ID_BYTES) if table_id is None else table_id
-        definition = make_entry(identity, table_id, 0, b"", step=1, heads=(), body=spec.body())
+        body = spec.body()
+        table_id = table_id_of(identity.public.raw, body)
+        definition = make_entry(identity, table_id, 0, b"", step=1, heads=(), body=body)
         keeper.keep_own(definition)
         return cls(identity, definition, keeper, auto_ready=auto_ready)
 
@@ -316,7 +317,7 @@ class Table:
         cls, identity: Identity, signed: bytes, keeper: Keeper, *, auto_ready: bool = True
     ) -> Table:
         """The table a received definition entry creates; :class:`Rejection` if it cannot be
-        read or played."""
+        read (a definition under another id than its own is not read) or played."""
         definition = read_entry(signed)
         table = cls(identity, definition, keeper, auto_ready=auto_ready)
         keeper.keep(definition)

@@ -7,17 +7,31 @@ entry to check it. Reading an entry checks what can be checked of it alone, in t
 order of the design: well-formed, then the table, then the signature. The rest (sequence
 and previous hash, then everything about the game) needs the logs and the table's state.
 
+A table's id is the hash of its definition (:func:`table_id_of`: the creator's key and every
+field of the ``TableDefinition``), and a definition entry that carries any other id is no
+table's: so every entry names, by its table id, the one definition it belongs to, and no
+entry of one table can ever pass for an entry of another.
+
 >>> from condottiere.crypto import Identity
 >>> me = Identity.generate()
->>> first = make_entry(me, b"T" * 16, 0, b"", step=0, heads=(), body=log_pb2.Chat(text="hi"))
->>> read_entry(first.signed, table_id=b"T" * 16) == first
+>>> first = make_entry(me, b"T" * 32, 0, b"", step=0, heads=(), body=log_pb2.Chat(text="hi"))
+>>> read_entry(first.signed, table_id=b"T" * 32) == first
 True
 >>> first.seq, first.kind, len(first.hash)
 (0, 'chat', 32)
->>> read_entry(first.signed, table_id=b"U" * 16)
+>>> read_entry(first.signed, table_id=b"U" * 32)
 Traceback (most recent call last):
 ...
 condottiere.peer.entries.Rejection: wrong-table: the entry is for another table
+>>> definition = log_pb2.TableDefinition(name="Friday", nonce=b"n" * 32)
+>>> made = make_entry(me, b"T" * 32, 0, b"", step=1, heads=(), body=definition)
+>>> read_entry(made.signed)
+Traceback (most recent call last):
+...
+condottiere.peer.entries.Rejection: wrong-table: the table id is not the hash of its definition
+>>> bound = table_id_of(me.public.raw, definition)
+>>> read_entry(make_entry(me, bound, 0, b"", step=1, heads=(), body=definition).signed).kind
+'table'
 """
 
 from __future__ import annotations
@@ -33,7 +47,14 @@ from google.protobuf.message import DecodeError as ProtobufDecodeError
 from google.protobuf.message import Message
 from google.protobuf.unknown_fields import UnknownFieldSet
 
-from condottiere.crypto import DecodeError, Identity, PublicIdentity
+from condottiere.crypto import (
+    DecodeError,
+    Identity,
+    PublicIdentity,
+    encode_bytes,
+    encode_text,
+    encode_u32,
+)
 from condottiere.v1 import log_pb2
 
 __all__ = [
@@ -49,9 +70,11 @@ __all__ = [
     "heads_of",
     "make_entry",
     "read_entry",
+    "table_id_of",
 ]
 
-TABLE_ID_BYTES = 16
+TABLE_ID_BYTES = 32
+"""A table id is a SHA-256 hash (see :func:`table_id_of`)."""
 HASH_BYTES = 32
 MAX_ENTRY_BYTES = 1 << 20
 """The largest signed entry accepted (a 110-card shuffle with its proof is about 21 KiB)."""
@@ -59,6 +82,7 @@ MAX_HEADS = 64
 
 _SIGNATURE_DOMAIN = b"condottiere/v1/entry\x00"
 _HASH_DOMAIN = b"condottiere/v1/entry-hash\x00"
+_TABLE_ID_DOMAIN = b"condottiere/v1/table-id\x00"
 
 BODY_KINDS = tuple(f.name for f in log_pb2.Entry.DESCRIPTOR.oneofs_by_name["body"].fields)
 """The name of every body an entry may carry."""
@@ -187,6 +211,34 @@ def entry_hash(raw: bytes) -> bytes:
     return hashlib.sha256(_HASH_DOMAIN + raw).digest()
 
 
+def table_id_of(creator: bytes, definition: log_pb2.TableDefinition) -> bytes:
+    """The id of the table ``creator`` (a public key) defines with ``definition``: SHA-256
+    over a domain tag, the creator's key, then every field of the definition in the order of
+    their numbers, each as its number, the count of its values and each value (a string or
+    bytes length-prefixed, a number as eight bytes, little-endian). Two different
+    definitions, or one signed by two creators, never share an id; a field added to the
+    message is bound as soon as it exists."""
+    digest = hashlib.sha256(_TABLE_ID_DOMAIN + encode_bytes(creator))
+    for descriptor in sorted(definition.DESCRIPTOR.fields, key=lambda d: d.number):
+        value = getattr(definition, descriptor.name)
+        values = list(value) if descriptor.is_repeated else [value]
+        digest.update(encode_u32(descriptor.number) + encode_u32(len(values)))
+        for item in values:
+            digest.update(_canonical(item))
+    return digest.digest()
+
+
+def _canonical(value: object) -> bytes:
+    """One value of a definition's field, as :func:`table_id_of` hashes it."""
+    if isinstance(value, str):
+        return encode_text(value)
+    if isinstance(value, bytes):
+        return encode_bytes(value)
+    if isinstance(value, int):
+        return value.to_bytes(8, "little")
+    raise TypeError(f"a table definition holds no {type(value).__name__} field")
+
+
 def make_entry(
     identity: Identity,
     table_id: bytes,
@@ -221,7 +273,8 @@ def _body_field(body: Message) -> str:
 
 def read_entry(signed: bytes, *, table_id: bytes | None = None) -> LogEntry:
     """Read a signed entry as it arrived; :class:`Rejection` if it is too large, malformed,
-    for another table than ``table_id`` (when given), or its signature does not verify."""
+    for another table than ``table_id`` (when given), a table definition that does not
+    carry its own id, or its signature does not verify."""
     if len(signed) > MAX_ENTRY_BYTES:
         raise Rejection(Reason.TOO_LARGE, f"{len(signed)} bytes, over {MAX_ENTRY_BYTES}")
     envelope = _parse(log_pb2.SignedEntry(), signed, "signed entry")
@@ -229,6 +282,12 @@ def read_entry(signed: bytes, *, table_id: bytes | None = None) -> LogEntry:
     author = _well_formed(entry)
     if table_id is not None and entry.table_id != table_id:
         raise Rejection(Reason.WRONG_TABLE, "the entry is for another table")
+    if (
+        entry.seq == 0
+        and entry.WhichOneof("body") == "table"
+        and entry.table_id != table_id_of(entry.author, entry.table)
+    ):
+        raise Rejection(Reason.WRONG_TABLE, "the table id is not the hash of its definition")
     if not author.verifies(_SIGNATURE_DOMAIN + envelope.entry, envelope.signature):
         raise Rejection(Reason.BAD_SIGNATURE, "the signature does not verify", author=None)
     return LogEntry(signed, envelope.entry, entry, entry_hash(envelope.entry))

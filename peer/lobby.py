@@ -2,11 +2,14 @@
 
 A table is created by the first entry of its creator's log (``TableDefinition``): the game
 (a name the registry knows, :mod:`condottiere.games`), its variant (for Condottiere, the
-edition), the number of seats, house-rule options and a name. A
-peer that wants to play publishes ``Join`` as the first entry of its own log. The creator
-seats the first joiners it hears of, in one ``Seating`` entry (seat i is the i-th author),
-and from then on has no more authority than any other seat: every seated author publishes
-``Ready`` naming that seating, and the game starts once all are ready.
+edition), the number of seats, house-rule options, a name and a fresh random nonce; the
+table's id is the hash of that definition and its creator's key
+(:func:`~condottiere.peer.entries.table_id_of`), so every new table has an id of its own. A
+peer that wants to play publishes ``Join``, naming the definition's hash, as the first entry
+of its own log. The creator seats the first joiners it hears of, in one ``Seating`` entry
+(seat i is the i-th author), and from then on has no more authority than any other seat:
+every seated author publishes ``Ready`` naming that seating, and the game starts once all
+are ready.
 
 >>> spec = TableSpec(variant="zman", seats=3, options=(), name="Friday", player="ada",
 ...                  address="127.0.0.1:5000")
@@ -20,15 +23,19 @@ ValueError: zman is played by 2 to 6 players, not 9
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 from condottiere.games import DEFAULT_GAME, GameRules, TableRules, game_named
 from condottiere.peer.entries import LogEntry, Reason, Rejection
 from condottiere.v1 import log_pb2
 
-__all__ = ["PROTOCOL", "Lobby", "TableSpec", "check_text"]
+__all__ = ["NONCE_BYTES", "PROTOCOL", "Lobby", "TableSpec", "check_text"]
 
 PROTOCOL = log_pb2.PROTOCOL_VERSION_CURRENT
+NONCE_BYTES = 32
+"""The size of the random nonce in every table definition, which makes every new table's id
+new."""
 MAX_NAME = 40
 MAX_ADDRESS = 255
 
@@ -74,6 +81,8 @@ class TableSpec:
         return self
 
     def body(self) -> log_pb2.TableDefinition:
+        """The definition of a new table with this spec: each call draws a fresh nonce, so
+        no two tables ever share an id."""
         return log_pb2.TableDefinition(
             protocol=PROTOCOL,
             game=self.game,
@@ -83,6 +92,7 @@ class TableSpec:
             name=self.name,
             player=self.player,
             address=self.address,
+            nonce=os.urandom(NONCE_BYTES),
         )
 
     @classmethod
@@ -90,6 +100,8 @@ class TableSpec:
         """The spec of a received definition; ValueError if this peer cannot play it."""
         if body.protocol != PROTOCOL:
             raise ValueError(f"the table speaks protocol {body.protocol}, this peer {PROTOCOL}")
+        if len(body.nonce) != NONCE_BYTES:
+            raise ValueError(f"a table definition holds a nonce of {NONCE_BYTES} bytes")
         return cls(
             variant=body.variant,
             seats=body.seats,

@@ -265,7 +265,9 @@ class Node:
 
         A peer that does not answer yet, or has no table yet, is asked again for up to
         ``patience`` seconds (a host just started may still be setting its table up). With
-        ``table_id`` (a table found on the LAN), only that table is joined."""
+        ``table_id`` (a table found on the LAN), only that table is joined. A table this
+        peer has already written at (a table served again) is not joined: a second first
+        entry under one table id would be a proof that this peer forked its log."""
         request = peer_pb2.HelloRequest(
             protocol=PROTOCOL,
             table_id=table_id or b"",
@@ -299,6 +301,11 @@ class Node:
             )
             if table_id is not None and table.table_id != table_id:
                 raise ValueError("it serves another table than the one asked for")
+            if self.store.holds_log(table.table_id, self.identity.public.raw):
+                raise ValueError(
+                    f"this peer already holds entries of its own at table "
+                    f"{table.table_id.hex()[:8]} and signs no second first entry there"
+                )
             self._keep_in_store(table)
             table.join(player, self.address)
             return table

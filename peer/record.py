@@ -5,7 +5,11 @@
 chain, every proof, every move against the rules; with the seats' audit secrets, every card
 of the game is decrypted and checked against what was shown of it, and the game is replayed
 by the game's omniscient rules with every hand known. The verdict says plainly whether the game was
-fair and, if not, who cheated where.
+fair and, if not, who cheated where. It names the table by its id and every seat by its key's
+fingerprint (a record is only as fair as its players are who they say: one person holding
+several keys can fill several seats, and the fingerprints are how players tell), and the
+seats whose audit secrets are missing. A record may hold an entry more than once: the copies
+are dropped.
 """
 
 from __future__ import annotations
@@ -17,9 +21,9 @@ from typing import Any
 
 from google.protobuf.message import DecodeError
 
-from condottiere.crypto import Identity
+from condottiere.crypto import Identity, PublicIdentity
 from condottiere.games import Choice
-from condottiere.peer.driver import Halt, MemoryKeeper, Refusal, Table
+from condottiere.peer.driver import Halt, MemoryKeeper, Refusal, StepKind, Table
 from condottiere.peer.entries import LogEntry, Rejection, read_entry
 from condottiere.v1 import log_pb2
 
@@ -60,6 +64,8 @@ class Verdict:
     """The table as a peer with no seat folds it."""
     unreadable: tuple[str, ...]
     """Entries that are not signed entries of this table (nobody can be blamed for them)."""
+    duplicates: int
+    """How many entries the record held more than once (the copies dropped)."""
     replayed: dict[str, Any] | None
     """The game's record with every hand known, replayed by the game's omniscient rules
     (when every seat revealed its secrets)."""
@@ -75,6 +81,12 @@ class Verdict:
     @property
     def finished(self) -> bool:
         return self.table.game is not None and self.table.game.outcome is not None
+
+    @property
+    def missing_audits(self) -> tuple[bytes, ...]:
+        """The seats' authors whose audit secrets the audit still waits for."""
+        step = self.table.step
+        return step.missing if step is not None and step.kind == StepKind.AUDIT else ()
 
     @property
     def fair(self) -> bool:
@@ -94,8 +106,15 @@ class Verdict:
         lines = [
             f"table {spec.name!r}: {spec.variant}, {spec.seats} seats, "
             f"{sum(len(table.logs.log(a)) for a in table.logs.authors)} signed entries",
+            f"table id {table.table_id.hex()}",
         ]
-        lines += [f"  {table.who(author)}" for author in table.seating]
+        players = table.seating or (table.lobby.creator, *table.lobby.joins)
+        lines += [
+            f"  {table.who(author)}, key {PublicIdentity(author).fingerprint()}"
+            for author in players
+        ]
+        if self.duplicates:
+            lines.append(f"{self.duplicates} duplicated entries dropped")
         lines += [f"unreadable message: {text}" for text in self.unreadable]
         for refusal in self.refusals:
             lines.append(f"CHEAT by {table.who(refusal.author)}: {refusal.reason.value}: "
@@ -111,8 +130,9 @@ class Verdict:
             )
         elif self.halt is None:
             lines.append("the game is not finished")
-        if self.finished and table.cards is None and self.halt is None:
-            lines.append("not every seat revealed its secret: the cards cannot be audited")
+        if self.missing_audits:
+            missing = ", ".join(table.who(author) for author in self.missing_audits)
+            lines.append(f"no audit secrets from {missing}: the cards cannot be audited")
         if self.replayed is not None:
             lines.append(
                 f"audit: every shuffle, share and card checks out; the game replays with "
@@ -124,24 +144,34 @@ class Verdict:
 
 
 def verify(signed_entries: Sequence[bytes]) -> Verdict:
-    """Fold a record's entries as a peer with no seat; the verdict."""
+    """Fold a record's entries (each once, in the record's order) as a peer with no seat; the
+    verdict. ValueError when the record holds no table definition that can be read, or the
+    definitions of several tables."""
+    unique = list(dict.fromkeys(signed_entries))
     unreadable = []
     entries = []
-    for signed in signed_entries:
+    for signed in unique:
         try:
             entries.append(read_entry(signed))
         except Rejection as rejection:
             unreadable.append(str(rejection))
     definitions = [e for e in entries if e.kind == "table" and e.seq == 0]
-    if len(definitions) != 1:
-        raise ValueError("a record holds exactly one table definition")
+    if not definitions:
+        reasons = "; ".join(dict.fromkeys(unreadable))
+        raise ValueError(
+            "the record holds no table definition that can be read"
+            + (f" (unreadable: {reasons})" if reasons else "")
+        )
+    tables = {definition.entry.table_id for definition in definitions}
+    if len(tables) > 1:
+        raise ValueError(f"the record holds the definitions of {len(tables)} tables, not one")
     table = Table(Identity.generate(), definitions[0], MemoryKeeper(), auto_ready=False)
     for entry in entries:
         refused = table.receive(entry.signed)
         if refused is not None:
             unreadable.append(str(refused))
     replayed = omniscient_record(table) if table.cards is not None else None
-    return Verdict(table, tuple(unreadable), replayed)
+    return Verdict(table, tuple(unreadable), len(signed_entries) - len(unique), replayed)
 
 
 def omniscient_record(table: Table) -> dict[str, Any]:

@@ -155,6 +155,13 @@ class Store:
         ).fetchall()
         return [read_entry(bytes(row[0]), table_id=table_id) for row in rows]
 
+    def holds_log(self, table_id: bytes, author: bytes) -> bool:
+        """Whether any entry of ``author``'s log at the table ``table_id`` is kept here."""
+        row = self._db.execute(
+            "SELECT 1 FROM entries WHERE table_id = ? AND author = ? LIMIT 1", (table_id, author)
+        ).fetchone()
+        return row is not None
+
     def keeper(self, table_id: bytes) -> TableKeeper:
         return TableKeeper(self, table_id)
 

@@ -1,42 +1,129 @@
-"""A game's record on the command line: ``verify`` says a finished game was fair, ``replay``
-shows it move by move, ``export`` writes the table of a data directory to a record that
-verifies the same; a file that is no record is refused with exit status 2."""
+"""A game's record on the command line: ``verify`` says a finished game was fair, names the
+table by its id and every seat by its key's fingerprint, names the seats whose audit secrets
+are missing and drops the copies of entries a record holds twice; ``replay`` shows it move by
+move, ``export`` writes the table of a data directory to a record that verifies the same; a
+file that is no record is refused with exit status 2. The records are those of a real game
+between peer processes."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from condottiere.cli.main import main
+from condottiere.peer.entries import read_entry
+from condottiere.peer.record import load
+from condottiere.peer.store import Store
+from condottiere.v1 import log_pb2
 from tests.peer.processes import peers_in
 from tests.peer.test_network import GAME_SECONDS, stopping_its_bots
 
 
-def test_a_finished_games_record_is_verified_replayed_and_exported(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
-    with peers_in(tmp_path) as peers:
+@dataclass(frozen=True)
+class Played:
+    """A game a host played against one bot peer, to its end."""
+
+    host: Path
+    """The host's data directory."""
+    record: Path
+    table_id: str
+    fingerprints: tuple[str, str]
+    """The host's key's fingerprint (as the host printed it), then the bot's."""
+    bot: bytes
+    """The bot's key."""
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
+    root = tmp_path_factory.mktemp("records")
+    with peers_in(root) as peers:
         host = peers.start(
             ["host", "--edition", "zman-duel", "--strategy", "greedy", "--bots", "greedy"],
-            tmp_path / "host",
+            root / "host",
         )
         with stopping_its_bots(peers, host):
             peers.wait_all([host], GAME_SECONDS)
-    record = host.result()["record"]
+    host_key = host.wait_for("your key's fingerprint: (.*)", 1).group(1)
+    store, bot = Store(root / "host"), Store(root / "host" / "bots" / "1")
+    table_id, bot_key = store.setting("table"), bot.identity().public
+    store.close()
+    bot.close()
+    assert table_id is not None
+    record = Path(host.result()["record"])
+    return Played(
+        root / "host", record, table_id.hex(), (host_key, bot_key.fingerprint()), bot_key.raw
+    )
+
+
+def verified(capsys: pytest.CaptureFixture[str], record: Path, status: int) -> list[str]:
+    """What ``condottiere verify RECORD`` prints, checking its exit status."""
     capsys.readouterr()
-    assert main(["verify", record]) == 0
-    verdict = capsys.readouterr().out.splitlines()
+    assert main(["verify", str(record)]) == status
+    return capsys.readouterr().out.splitlines()
+
+
+def rewritten(path: Path, keep: list[bytes]) -> Path:
+    """A record file holding ``keep`` (signed entries), in that order."""
+    entries = [log_pb2.SignedEntry.FromString(signed) for signed in keep]
+    path.write_bytes(log_pb2.GameRecord(entries=entries).SerializeToString())
+    return path
+
+
+def test_a_finished_games_record_is_verified_replayed_and_exported(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, played: Played
+) -> None:
+    verdict = verified(capsys, played.record, 0)
     assert verdict[-1] == "verdict: FAIR"
-    assert main(["replay", record]) == 0
+    assert main(["replay", str(played.record)]) == 0
     replayed = capsys.readouterr().out.splitlines()
     assert replayed[-1] == "verdict: FAIR"
     assert any(line.startswith("cards dealt: 8 to seat 0") for line in replayed)
     exported = tmp_path / "exported.cdr"
-    assert main(["export", "--data", str(tmp_path / "host"), "--output", str(exported)]) == 0
+    assert main(["export", "--data", str(played.host), "--output", str(exported)]) == 0
     assert capsys.readouterr().out.startswith("wrote ")
-    assert main(["verify", str(exported)]) == 0
-    assert capsys.readouterr().out.splitlines() == verdict
+    assert verified(capsys, exported, 0) == verdict
+
+
+def test_verify_names_the_table_by_its_id_and_every_seat_by_its_keys_fingerprint(
+    capsys: pytest.CaptureFixture[str], played: Played
+) -> None:
+    verdict = verified(capsys, played.record, 0)
+    assert f"table id {played.table_id}" in verdict
+    seats = [line for line in verdict if line.startswith("  seat ")]
+    host_key, bot_key = played.fingerprints
+    assert len(seats) == 2 and host_key != bot_key
+    assert seats[0].startswith("  seat 0 (") and seats[0].endswith(f"), key {host_key}")
+    assert seats[1].startswith("  seat 1 (") and seats[1].endswith(f"), key {bot_key}")
+
+
+def test_a_record_holding_every_entry_twice_verifies_the_same_with_the_copies_dropped(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, played: Played
+) -> None:
+    entries = load(played.record)
+    doubled = rewritten(tmp_path / "doubled.cdr", entries + entries[::-1])
+    verdict = verified(capsys, doubled, 0)
+    dropped = f"{len(entries)} duplicated entries dropped"
+    assert dropped in verdict
+    assert [line for line in verdict if line != dropped] == verified(capsys, played.record, 0)
+
+
+def test_a_record_without_a_seats_audit_secrets_names_that_seat(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, played: Played
+) -> None:
+    entries = load(played.record)
+    withheld = next(
+        signed for signed in entries
+        if read_entry(signed).kind == "audit" and read_entry(signed).author == played.bot
+    )  # fmt: skip
+    kept = [signed for signed in entries if signed != withheld]
+    verdict = verified(capsys, rewritten(tmp_path / "unaudited.cdr", kept), 1)
+    seat = next(line for line in verdict if line.endswith(f"key {played.fingerprints[1]}"))
+    name = seat.strip().split(", key ")[0]
+    assert name.startswith("seat 1 (")
+    assert f"no audit secrets from {name}: the cards cannot be audited" in verdict
+    assert verdict[-1] == "verdict: NOT SHOWN FAIR"
 
 
 def test_a_file_that_is_no_record_is_refused(

@@ -20,7 +20,7 @@ from condottiere.peer.advert import (
 from condottiere.peer.lobby import PROTOCOL
 
 FINGERPRINT = "1a2b-3c4d-5e6f-7a8b-9c0d"
-GOOD = Advert(PROTOCOL, "0f" * 16, "Friday", "condottiere", "zman", (), 4, 1, "lobby",
+GOOD = Advert(PROTOCOL, "0f" * 32, "Friday", "condottiere", "zman", (), 4, 1, "lobby",
               FINGERPRINT, "aaaa-bbbb-cccc-dddd-eeee")  # fmt: skip
 
 
@@ -128,8 +128,8 @@ HOSTILE = [
     (txt(taken="3"), "3 seats taken and 3 free do not make 4 seats"),
     (txt(free="99"), "1 seats taken and 99 free do not make 4 seats"),
     (txt(stage="winning"), "'stage' must be one of lobby"),
-    (txt(table="0f" * 15), "'table' must be 32 lowercase hex digits"),
-    (txt(table="0F" * 16), "'table' must be 32 lowercase hex digits"),
+    (txt(table="0f" * 31), "'table' must be 64 lowercase hex digits"),
+    (txt(table="0F" * 32), "'table' must be 64 lowercase hex digits"),
     (txt(game="Condottiere!"), "'game' must be a lowercase word"),
     (txt(edition=""), "'edition' must be a lowercase word"),
     (txt(options="sieges,cede"), "'options' must be listed once each, in order"),
@@ -158,14 +158,14 @@ def test_keys_are_case_insensitive_and_unknown_keys_are_ignored() -> None:
 
 
 def test_a_record_of_another_protocol_version_is_shown_but_not_joinable() -> None:
-    advert = read_advert(encode_txt({"proto": "7", "table": "ab" * 16, "name": "Newer",
+    advert = read_advert(encode_txt({"proto": "7", "table": "ab" * 32, "name": "Newer",
                                      "seats": "many"}))  # fmt: skip
-    assert (advert.protocol, advert.table_id, advert.name) == (7, "ab" * 16, "Newer")
+    assert (advert.protocol, advert.table_id, advert.name) == (7, "ab" * 32, "Newer")
     assert advert.why_not_joinable() == f"it speaks protocol version 7, this program {PROTOCOL}"
 
 
 def test_a_record_of_another_version_keeps_only_what_is_well_formed() -> None:
-    advert = read_advert(encode_txt({"proto": "2", "table": "nothex", "name": ""}))
+    advert = read_advert(encode_txt({"proto": "1", "table": "nothex", "name": ""}))
     assert (advert.table_id, advert.name) == ("", "")
 
 

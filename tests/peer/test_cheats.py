@@ -34,6 +34,7 @@ from tests.peer.cheats import (
     fuzz_seated,
     moves_of,
     state_of,
+    stored,
 )
 from tests.peer.tables import Harness
 
@@ -61,16 +62,35 @@ def test_a_table_definition_changed_after_seating_is_refused_and_the_game_goes_o
         assert witness.step.kind == "move"  # the deal went on
 
 
-def test_a_table_definition_changed_in_place_is_an_equivocation_that_halts_every_peer(
+def test_a_table_definition_changed_in_place_is_no_definition_of_the_table_and_blames_nobody(
+    tmp_path: Path,
+) -> None:
+    harness = CheatHarness("zman-duel", 2, Cheat, seat=0, seed=2)
+    cheater, witness = harness.cheater, harness.witnesses[0]
+    changed = log_pb2.TableDefinition()
+    changed.CopyFrom(cheater.lobby.definition.body)
+    changed.name = "the same table, but not quite"
+    second = make_entry(
+        cheater.identity, cheater.table_id, 0, b"", step=1, heads=(), body=changed
+    )
+    before = state_of(witness)
+    rejection = witness.receive(second.signed)
+    assert rejection is not None and rejection.reason is Reason.WRONG_TABLE
+    assert rejection.detail == "the table id is not the hash of its definition"
+    assert state_of(witness) == before and witness.halt is None and not witness.refusals
+    assert not stored(second.signed, harness.keepers[1])
+    harness.play()
+    assert all(table.cards is not None for table in harness.tables)  # played and audited
+
+
+def test_a_table_definition_signed_again_in_another_entry_is_an_equivocation_that_halts(
     tmp_path: Path,
 ) -> None:
     harness = CheatHarness("zman-duel", 2, Cheat, seat=0, seed=2)
     cheater, witness = harness.cheater, harness.witnesses[0]
     original = cheater.logs.log(cheater.me)[0]
-    changed = cheater.spec.body()
-    changed.name = "the same table, but not quite"
-    second = make_entry(
-        cheater.identity, cheater.table_id, 0, b"", step=1, heads=(), body=changed
+    second = make_entry(  # the same definition, answering another step: another entry 0
+        cheater.identity, cheater.table_id, 0, b"", step=7, heads=(), body=original.body
     )
     harness.forged[second.hash] = second.signed
     before = state_of(witness)
@@ -702,7 +722,7 @@ def test_an_oversized_entry_is_refused_before_it_is_read() -> None:
 def test_an_entry_for_another_table_is_refused_blaming_nobody() -> None:
     harness = CheatHarness("zman-duel", 2, Cheat, seat=1, seed=27)
     cheater = harness.cheater
-    elsewhere = make_entry(cheater.identity, os.urandom(16), 0, b"", step=0, heads=(),
+    elsewhere = make_entry(cheater.identity, os.urandom(32), 0, b"", step=0, heads=(),
                            body=log_pb2.Chat(text="wrong table"))  # fmt: skip
     assert_refused_at_the_door(harness.witnesses[0], elsewhere.signed, Reason.WRONG_TABLE)
 

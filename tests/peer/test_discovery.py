@@ -48,7 +48,7 @@ SEEN_SECONDS = 10.0
 def advert(name: str = "Friday", **changes: object) -> Advert:
     """A fresh table's advert (a random id), as its creator would publish it."""
     creator = Identity.generate().public.fingerprint()
-    made = Advert(PROTOCOL, os.urandom(16).hex(), name, "condottiere", "zman", (), 4, 1,
+    made = Advert(PROTOCOL, os.urandom(32).hex(), name, "condottiere", "zman", (), 4, 1,
                   "lobby", creator, creator)  # fmt: skip
     return dataclasses.replace(made, **changes)  # type: ignore[arg-type]
 
@@ -263,7 +263,7 @@ def test_a_table_found_on_the_lan_is_joined_only_if_its_peer_serves_that_table(
             for node in (host, guest):
                 await node.start()
             await host.host_table(TableSpec("zman", 3, (), "Real", "ada", ""))
-            other_table = os.urandom(16)
+            other_table = os.urandom(32)
             with pytest.raises(JoinError, match="this peer serves another table"):
                 await guest.join_table(host.address, "bob", table_id=other_table)
 

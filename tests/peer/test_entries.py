@@ -8,6 +8,7 @@ import hashlib
 from typing import TypeVar
 
 import pytest
+from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -16,6 +17,7 @@ from condottiere.crypto import Identity
 from condottiere.peer.entries import (
     FREE_KINDS,
     MAX_ENTRY_BYTES,
+    TABLE_ID_BYTES,
     LogEntry,
     Reason,
     Rejection,
@@ -23,11 +25,12 @@ from condottiere.peer.entries import (
     heads_of,
     make_entry,
     read_entry,
+    table_id_of,
 )
 from condottiere.v1 import log_pb2
 
-TABLE = b"T" * 16
-OTHER_TABLE = b"U" * 16
+TABLE = b"T" * 32
+OTHER_TABLE = b"U" * 32
 SIGNATURE_DOMAIN = b"condottiere/v1/entry\x00"
 HASH_DOMAIN = b"condottiere/v1/entry-hash\x00"
 SMALL_ORDER_KEY = bytes.fromhex("01" + "00" * 31)  # the neutral point: 32 bytes, not a key
@@ -191,7 +194,7 @@ def test_the_base_entry_used_below_is_accepted() -> None:
     assert read(base_entry()).kind == "chat"
 
 
-@pytest.mark.parametrize("size", [0, 1, 15, 17, 32])
+@pytest.mark.parametrize("size", [0, 1, 16, 31, 33])
 def test_table_id_of_the_wrong_length_is_malformed(size: int) -> None:
     malformed(base_entry(table_id=b"T" * size))
 
@@ -236,8 +239,9 @@ def test_free_kind_that_answers_a_step_is_malformed(body: Message, step: int) ->
 
 @pytest.mark.parametrize(("body", "step"), [b for b in BODIES if b[1] != 0])
 def test_step_kind_that_answers_no_step_is_malformed(body: Message, step: int) -> None:
-    assert read_entry(make_entry(ME, TABLE, 0, b"", step=step, heads=(), body=body).signed)
-    entry = make_entry(ME, TABLE, 0, b"", step=0, heads=(), body=body)
+    table = table_id_of(ME.public.raw, body) if isinstance(body, log_pb2.TableDefinition) else TABLE
+    assert read_entry(make_entry(ME, table, 0, b"", step=step, heads=(), body=body).signed)
+    entry = make_entry(ME, table, 0, b"", step=0, heads=(), body=body)
     assert refusal(entry.signed).reason is Reason.MALFORMED
 
 
@@ -372,6 +376,64 @@ def test_entry_for_another_table_is_refused_as_wrong_table() -> None:
     assert refusal(made.signed, table_id=TABLE).reason is Reason.WRONG_TABLE
 
 
+DEFINITION = log_pb2.TableDefinition(
+    protocol=2, game="condottiere", variant="zman", seats=3, options=["cede", "sieges"],
+    name="Friday", player="ada", address="10.0.0.1:5000", nonce=b"n" * 32,
+)  # fmt: skip
+
+
+def definition_under(table_id: bytes, body: log_pb2.TableDefinition = DEFINITION) -> bytes:
+    return make_entry(ME, table_id, 0, b"", step=1, heads=(), body=body).signed
+
+
+def test_a_table_definition_is_read_under_the_id_it_hashes_to() -> None:
+    table_id = table_id_of(ME.public.raw, DEFINITION)
+    assert len(table_id) == TABLE_ID_BYTES
+    assert read_entry(definition_under(table_id), table_id=table_id).kind == "table"
+
+
+def test_a_table_definition_under_any_other_id_is_no_tables() -> None:
+    for table_id in (TABLE, table_id_of(OTHERS[0].public.raw, DEFINITION)):
+        rejection = refusal(definition_under(table_id), table_id=None)
+        assert rejection.reason is Reason.WRONG_TABLE
+        assert rejection.detail == "the table id is not the hash of its definition"
+        assert rejection.author is None  # nobody is blamed: it is no entry of any table
+
+
+def changed(field: FieldDescriptor) -> log_pb2.TableDefinition:
+    """``DEFINITION`` with one field changed."""
+    body = log_pb2.TableDefinition()
+    body.CopyFrom(DEFINITION)
+    if field.is_repeated:
+        getattr(body, field.name).append("more")
+    elif field.type == FieldDescriptor.TYPE_STRING:
+        setattr(body, field.name, getattr(body, field.name) + "!")
+    elif field.type == FieldDescriptor.TYPE_BYTES:
+        setattr(body, field.name, getattr(body, field.name) + b"!")
+    else:
+        setattr(body, field.name, getattr(body, field.name) + 1)
+    return body
+
+
+@pytest.mark.parametrize("field", list(DEFINITION.DESCRIPTOR.fields), ids=lambda f: f.name)
+def test_every_field_of_a_definition_is_bound_by_its_table_id(field: FieldDescriptor) -> None:
+    other = changed(field)
+    assert table_id_of(ME.public.raw, other) != table_id_of(ME.public.raw, DEFINITION)
+    original = table_id_of(ME.public.raw, DEFINITION)
+    assert refusal(definition_under(original, other), table_id=None).reason is Reason.WRONG_TABLE
+
+
+def test_moving_a_value_from_one_field_to_the_next_changes_the_table_id() -> None:
+    joined = log_pb2.TableDefinition(name="ab", player="")
+    split = log_pb2.TableDefinition(name="a", player="b")
+    assert table_id_of(ME.public.raw, joined) != table_id_of(ME.public.raw, split)
+
+
+def test_a_definition_body_later_in_a_log_defines_nothing_and_is_read_as_it_is() -> None:
+    later = make_entry(ME, TABLE, 1, b"p" * 32, step=1, heads=(), body=DEFINITION)
+    assert read_entry(later.signed, table_id=TABLE).kind == "table"
+
+
 def test_table_is_checked_after_form_and_before_the_signature() -> None:
     wrong_table = base_entry(table_id=OTHER_TABLE)
     forged = sign_raw(OTHERS[0], wrong_table.SerializeToString())
@@ -471,7 +533,7 @@ HEAD_AUTHORS = [OTHERS[0].public.raw, OTHERS[1].public.raw, ME.public.raw, b"a" 
 
 @settings(max_examples=150, deadline=None)
 @given(
-    table_id=st.sampled_from([TABLE, OTHER_TABLE, b"", b"T" * 15]),
+    table_id=st.sampled_from([TABLE, OTHER_TABLE, b"", b"T" * 31]),
     author=st.sampled_from([ME.public.raw, OTHERS[0].public.raw, SMALL_ORDER_KEY, b"a" * 31]),
     seq=st.integers(0, 3),
     previous=st.sampled_from([b"", b"p" * 32, b"p" * 31]),
@@ -499,7 +561,7 @@ def test_read_entry_accepts_exactly_the_well_formed_signed_entries(
         entry.move.move = "pass"
     head_authors = [a for a, _, _ in heads]
     well_formed = (
-        len(table_id) == 16
+        len(table_id) == 32
         and author in (ME.public.raw, OTHERS[0].public.raw)
         and kind is not None
         and (seq == 0) == (previous == b"")

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from condottiere.peer.lobby import PROTOCOL
 from tests.peer.processes import PeerProcess, Peers, peers_in
 from tests.peer.test_network import GAME_SECONDS, assert_same_game
 
@@ -68,7 +69,7 @@ def test_a_table_is_listed_joined_by_name_played_and_gone_when_its_peers_stop(
         watcher.wait_for(rf"^\+ {name}  zman  1/3 seats  lobby", SEEN_SECONDS)
         table = table_named(tables_once(peers, tmp_path), name)
         assert table == {
-            "table": table["table"], "protocol": 1, "name": name, "game": "condottiere",
+            "table": table["table"], "protocol": PROTOCOL, "name": name, "game": "condottiere",
             "edition": "zman", "options": [], "seats": 3, "taken": 1, "free": 2,
             "stage": "lobby", "creator": creator_key, "addresses": [address],
             "joinable": True, "reason": "",

@@ -11,10 +11,10 @@ from condottiere.crypto import Identity
 from condottiere.games import TableRules
 from condottiere.games.condottiere import GAME_NAME
 from condottiere.peer.entries import LogEntry, Reason, Rejection, make_entry
-from condottiere.peer.lobby import PROTOCOL, Lobby, TableSpec, check_text
+from condottiere.peer.lobby import NONCE_BYTES, PROTOCOL, Lobby, TableSpec, check_text
 from condottiere.v1 import log_pb2
 
-TABLE = b"T" * 16
+TABLE = b"T" * 32
 CREATOR = Identity.generate()
 JOINERS = [Identity.generate() for _ in range(6)]
 
@@ -155,11 +155,25 @@ def test_check_refuses_another_game(game: str) -> None:
         spec_of(game=game).check()
 
 
-@pytest.mark.parametrize("protocol", [0, 2, 99])
+@pytest.mark.parametrize("protocol", [0, 1, 99])
 def test_from_body_refuses_another_protocol(protocol: int) -> None:
     body = spec_of().body()
     body.protocol = protocol
     with pytest.raises(ValueError, match="protocol"):
+        TableSpec.from_body(body)
+
+
+def test_every_definition_body_draws_a_fresh_nonce() -> None:
+    first, second = spec_of().body(), spec_of().body()
+    assert len(first.nonce) == len(second.nonce) == NONCE_BYTES
+    assert first.nonce != second.nonce
+
+
+@pytest.mark.parametrize("size", [0, NONCE_BYTES - 1, NONCE_BYTES + 1])
+def test_from_body_refuses_a_definition_without_its_nonce(size: int) -> None:
+    body = spec_of().body()
+    body.nonce = b"n" * size
+    with pytest.raises(ValueError, match="nonce"):
         TableSpec.from_body(body)
 
 
@@ -223,7 +237,7 @@ def test_lobby_refuses_a_table_it_cannot_play(spec: TableSpec) -> None:
 
 def test_lobby_refuses_a_definition_of_another_protocol() -> None:
     body = spec_of().body()
-    body.protocol = 2
+    body.protocol = 1
     with pytest.raises(Rejection) as caught:
         Lobby(definition_of(body=body))
     assert caught.value.reason is Reason.UNEXPECTED

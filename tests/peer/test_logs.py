@@ -15,7 +15,7 @@ from condottiere.peer.entries import LogEntry, Reason, Rejection, make_entry
 from condottiere.peer.logs import Logs, Suspicion
 from condottiere.v1 import log_pb2
 
-TABLE = b"T" * 16
+TABLE = b"T" * 32
 ALICE, BOB, CAROL = (Identity.generate() for _ in range(3))
 A, B, C = (who.public.raw for who in (ALICE, BOB, CAROL))
 WRONG = b"w" * 32
@@ -157,7 +157,7 @@ def test_the_exact_bytes_of_an_entry_in_a_log_are_known_as_a_copy_and_nothing_el
 
 
 def test_entry_of_another_table_is_refused() -> None:
-    other = make_entry(ALICE, b"U" * 16, 0, b"", step=0, heads=(), body=log_pb2.Chat(text="x"))
+    other = make_entry(ALICE, b"U" * 32, 0, b"", step=0, heads=(), body=log_pb2.Chat(text="x"))
     logs = Logs(TABLE)
     assert rejection_of(logs, other).reason is Reason.WRONG_TABLE
     assert len(logs) == 0

@@ -91,7 +91,7 @@ def test_a_node_follows_the_addresses_advertised_for_its_table_only(tmp_path: Pa
             await presence.start()
             presence.attend()
             mine, stranger = closed_port(), closed_port()
-            strange_table = os.urandom(16).hex()
+            strange_table = os.urandom(32).hex()
             for port, table_id in ((mine, node.table.table_id.hex()), (stranger, strange_table)):
                 peer = os.urandom(10).hex("-", 2)
                 made = Advert(PROTOCOL, table_id, "Hints", "condottiere", "zman", (), 3, 2,

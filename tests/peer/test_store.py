@@ -22,8 +22,8 @@ from condottiere.peer.entries import LogEntry, SigningConflict, make_entry
 from condottiere.peer.store import DATABASE, DataInUse, Store
 from condottiere.v1 import log_pb2
 
-TABLE = b"T" * 16
-OTHER_TABLE = b"U" * 16
+TABLE = b"T" * 32
+OTHER_TABLE = b"U" * 32
 ALICE, BOB = Identity.generate(), Identity.generate()
 
 
@@ -271,6 +271,15 @@ def test_two_tables_are_kept_apart(store: Store) -> None:
     assert store.entries(TABLE) == here
     assert store.entries(OTHER_TABLE) == there
     assert store.table_ids() == [OTHER_TABLE, TABLE]  # the most recently started last
+
+
+def test_holds_log_says_whether_an_author_wrote_at_a_table(store: Store) -> None:
+    keeper = store.keeper(TABLE)
+    assert not store.holds_log(TABLE, ALICE.public.raw)
+    keeper.keep(log_of(ALICE, 1)[0])
+    assert store.holds_log(TABLE, ALICE.public.raw)
+    assert not store.holds_log(TABLE, BOB.public.raw)
+    assert not store.holds_log(OTHER_TABLE, ALICE.public.raw)
 
 
 # ------------------------------------------------------------------ secrets and verification

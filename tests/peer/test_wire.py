@@ -87,7 +87,7 @@ def test_forged_foreign_and_oversized_entries_from_a_followed_peer_are_refused_b
         claimed = log_pb2.Entry.FromString(envelope.entry)
         claimed.author = table.me  # in the victim's own name, signed by someone else
         envelope.entry = claimed.SerializeToString()
-        elsewhere = make_entry(Identity.generate(), os.urandom(16), 0, b"", step=0, heads=(),
+        elsewhere = make_entry(Identity.generate(), os.urandom(32), 0, b"", step=0, heads=(),
                                body=log_pb2.Chat(text="another table"))  # fmt: skip
         too_large = elsewhere.signed + bytes(MAX_ENTRY_BYTES)
         for message in (envelope.SerializeToString(), elsewhere.signed, too_large):

@@ -157,7 +157,7 @@ class Mutator:
                 return self._made("entry-fields", self._envelope(entry, original.signed))
             if roll < 0.85:
                 return self._made("stranger-signed", self._signed(entry))
-            entry.table_id = os.urandom(16)
+            entry.table_id = os.urandom(32)
             return self._made("other-table", self._signed(entry))
         padding = MAX_ENTRY_BYTES + 1 - len(original.signed) + rng.randrange(1000)
         return self._made("oversized", original.signed + bytes(padding))

@@ -31,15 +31,16 @@ class _ProtocolVersion:
 class _ProtocolVersionEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ProtocolVersion.ValueType], _builtins.type):
     DESCRIPTOR: _descriptor.EnumDescriptor
     PROTOCOL_VERSION_UNSPECIFIED: _ProtocolVersion.ValueType  # 0
-    PROTOCOL_VERSION_CURRENT: _ProtocolVersion.ValueType  # 1
+    PROTOCOL_VERSION_CURRENT: _ProtocolVersion.ValueType  # 2
 
 class ProtocolVersion(_ProtocolVersion, metaclass=_ProtocolVersionEnumTypeWrapper):
     """The version of this protocol; peers of different versions do not play together.
-    (Also sent in Hello and in the table definition.)
+    (Also sent in Hello and in the table definition.) Version 2 binds the table id to the
+    table's definition (see TableDefinition).
     """
 
 PROTOCOL_VERSION_UNSPECIFIED: ProtocolVersion.ValueType  # 0
-PROTOCOL_VERSION_CURRENT: ProtocolVersion.ValueType  # 1
+PROTOCOL_VERSION_CURRENT: ProtocolVersion.ValueType  # 2
 Global___ProtocolVersion: _TypeAlias = ProtocolVersion  # noqa: Y015
 
 @_typing.final
@@ -124,7 +125,7 @@ class Entry(_message.Message):
     AUDIT_FIELD_NUMBER: _builtins.int
     EVIDENCE_FIELD_NUMBER: _builtins.int
     table_id: _builtins.bytes
-    """16 bytes, chosen by the table's creator"""
+    """32 bytes: the hash of the table's definition (TableDefinition)"""
     author: _builtins.bytes
     """the author's Ed25519 public key, 32 bytes"""
     seq: _builtins.int
@@ -204,7 +205,12 @@ Global___Entry: _TypeAlias = Entry  # noqa: Y015
 
 @_typing.final
 class TableDefinition(_message.Message):
-    """The first entry of the creator's log: the table."""
+    """The first entry of the creator's log: the table. Its table id is SHA-256 over
+    "condottiere/v1/table-id\\0", the creator's key and every field below, each field as its
+    number, the count of its values and each value, length-prefixed (docs/protocol.md): a
+    definition whose entry carries another table id is no table's, so two different
+    definitions, or one signed by two creators, never share an id.
+    """
 
     DESCRIPTOR: _descriptor.Descriptor
 
@@ -216,6 +222,7 @@ class TableDefinition(_message.Message):
     NAME_FIELD_NUMBER: _builtins.int
     PLAYER_FIELD_NUMBER: _builtins.int
     ADDRESS_FIELD_NUMBER: _builtins.int
+    NONCE_FIELD_NUMBER: _builtins.int
     protocol: _builtins.int
     """ProtocolVersion"""
     game: _builtins.str
@@ -229,6 +236,8 @@ class TableDefinition(_message.Message):
     """the creator's name, for people"""
     address: _builtins.str
     """host:port where the creator serves the Peer service"""
+    nonce: _builtins.bytes
+    """32 random bytes, fresh for every table the creator defines"""
     @_builtins.property
     def options(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """house rules, sorted"""
@@ -244,10 +253,11 @@ class TableDefinition(_message.Message):
         name: _builtins.str = ...,
         player: _builtins.str = ...,
         address: _builtins.str = ...,
+        nonce: _builtins.bytes = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["address", b"address", "game", b"game", "name", b"name", "options", b"options", "player", b"player", "protocol", b"protocol", "seats", b"seats", "variant", b"variant"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["address", b"address", "game", b"game", "name", b"name", "nonce", b"nonce", "options", b"options", "player", b"player", "protocol", b"protocol", "seats", b"seats", "variant", b"variant"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
