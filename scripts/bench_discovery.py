@@ -31,6 +31,7 @@ from collections.abc import Sequence
 
 from condottiere.peer.advert import Advert
 from condottiere.peer.discovery import Advertiser, Browser, Lan
+from condottiere.peer.entries import TABLE_ID_BYTES
 from condottiere.peer.interfaces import local_interfaces, pick
 from condottiere.peer.lobby import PROTOCOL
 
@@ -103,7 +104,7 @@ async def until_listed(browser: Browser, table_id: str, listed: bool = True) -> 
 
 async def one_run(interface: str, announcer_interface: str, wrapper: Sequence[str]) -> list[float]:
     """[announcer first, browser first, registration call, goodbye] in seconds."""
-    table_id = os.urandom(16).hex()
+    table_id = os.urandom(TABLE_ID_BYTES).hex()
     announcer = Announcer(wrapper, announcer_interface, table_id)
     try:
         await announcer.said("registered")
@@ -117,7 +118,7 @@ async def one_run(interface: str, announcer_interface: str, wrapper: Sequence[st
         await lan.close()
     finally:
         announcer.stop()
-    table_id = os.urandom(16).hex()
+    table_id = os.urandom(TABLE_ID_BYTES).hex()
     lan = Lan(pick(interface, local_interfaces()))
     browser = Browser(lan)
     await browser.start()
