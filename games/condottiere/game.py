@@ -209,6 +209,8 @@ class Game:
         """The seats still at the table, in seat order (see :mod:`.leaver`)."""
         self._departed: frozenset[int] = frozenset()
         """The seats that have left the table."""
+        self._left_of = tuple((seat + 1) % players for seat in range(players))
+        """Per seat, the first seat still at the table clockwise from its left."""
         self._last_battle: BattleResult | BattleEnd | None = None
         # The board and the score (see .victory).
         self._control: dict[str, int] = {}

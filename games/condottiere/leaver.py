@@ -17,6 +17,7 @@ from condottiere.games.condottiere.chance import Choice, Deal
 from condottiere.games.condottiere.chance_asked import settle
 from condottiere.games.condottiere.phase import BATTLE, BATTLE_CHOICE, DISCARD, FAVOR, OVER, RETAIN
 from condottiere.games.condottiere.piles import deck_of, throw_away
+from condottiere.games.condottiere.tables import CLOCKWISE
 from condottiere.games.interface import HandOutOfGame
 
 if TYPE_CHECKING:
@@ -38,7 +39,11 @@ def remove_seat(game: Game, seat: int) -> HandOutOfGame:
     _row_leaves(game, seat)
     holder_before = game._marker
     game._departed |= {seat}
-    game._seated = tuple(other for other in game._seated if other != seat)
+    game._seated = seated = tuple(other for other in game._seated if other != seat)
+    game._left_of = tuple(
+        next(other for other in CLOCKWISE[game.players][start + 1] if other in seated)
+        for start in range(game.players)
+    )
     game._participants = tuple(other for other in game._participants if other != seat)
     if holder_before == seat:
         game._marker = next_battle.seat_on_the_left(game, seat)

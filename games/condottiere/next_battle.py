@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from condottiere.games.condottiere import battle, battle_end, round_end, victory
 from condottiere.games.condottiere.phase import BATTLE_CHOICE
-from condottiere.games.condottiere.tables import CLOCKWISE, REGION_BIT, regions_but
+from condottiere.games.condottiere.tables import REGION_BIT, regions_but
 
 if TYPE_CHECKING:
     from condottiere.games.condottiere.game import Game
@@ -45,8 +45,7 @@ def may_cede(game: Game) -> bool:
 
 def seat_on_the_left(game: Game, seat: int) -> int:
     """The first seat still at the table clockwise from ``seat``'s left."""
-    departed = game._departed
-    return next(other for other in CLOCKWISE[game.players][seat + 1] if other not in departed)
+    return game._left_of[seat]
 
 
 def open_choice(game: Game, *, after_compare: bool = False) -> None:
