@@ -7,8 +7,10 @@ of a record); it says what it waits for next (:class:`SeatToMove`, or a chance e
 platform resolves: a :class:`Deal` of cards or a fair :class:`Choice` of a seat); it lists
 the legal moves and plays one with the cards it shows; it tells the dealer what a move does
 to the hidden cards (:class:`CardFlow`); it gives its decks as card lists; it says who won
-and how (:class:`Outcome`); it tells a move and its consequences in words (:class:`Told`
-sentences: one narration for the log, the client, the demo, replays and the bots);
+and how (:class:`Outcome`); it goes on without a seat that leaves the table, as its rules
+say, until one seat is left and wins by forfeit (:meth:`GameState.remove_seat`); it tells
+a move and its consequences in words (:class:`Told` sentences: one narration for the log,
+the client, the demo, replays and the bots);
 and it gives a seat's view as a structured value (and as the per-game part of the
 controller's wire ``View``).
 
