@@ -124,9 +124,11 @@ def _chance_without(game: Game, seat: int) -> None:
 
 
 def _turn_without(game: Game, seat: int, holder_before: int) -> None:
-    """The seat to act goes on; if it was ``seat``, the game goes on from its left: the
-    battle (also after a Bishop whose Favor it was to place: the Favor stays off the board),
-    the battle choice by the new marker holder, the discard step, FFG's refill."""
+    """The game goes on without ``seat``: the discard step with the seats not yet asked (it
+    may end, as fewer seats may hold cards now); otherwise the seat to act goes on, and if
+    it was ``seat``, the game goes on from its left: the battle (also after a Bishop whose
+    Favor it was to place: the Favor stays off the board), the battle choice by the new
+    marker holder, FFG's refill."""
     phase = game._phase
     if phase is DISCARD:
         round_end.discard_step_without(game, seat, holder_before)
