@@ -7,8 +7,10 @@ of a record); it says what it waits for next (:class:`SeatToMove`, or a chance e
 platform resolves: a :class:`Deal` of cards or a fair :class:`Choice` of a seat); it lists
 the legal moves and plays one with the cards it shows; it tells the dealer what a move does
 to the hidden cards (:class:`CardFlow`); it gives its decks as card lists; it says who won
-and how (:class:`Outcome`); it tells a move and its consequences in words (:class:`Told`
-sentences: one narration for the log, the client, the demo, replays and the bots);
+and how (:class:`Outcome`); it goes on without a seat that leaves the table, as its rules
+say, until one seat is left and wins by forfeit (:meth:`GameState.remove_seat`); it tells
+a move and its consequences in words (:class:`Told` sentences: one narration for the log,
+the client, the demo, replays and the bots);
 and it gives a seat's view as a structured value (and as the per-game part of the
 controller's wire ``View``).
 
@@ -44,6 +46,7 @@ __all__ = [
     "Draw",
     "GameRules",
     "GameState",
+    "HandOutOfGame",
     "IllegalMoveError",
     "InvalidMoveError",
     "MoveError",
@@ -140,6 +143,16 @@ class CardFlow:
     """Face-up cards that come from the table into the hand."""
 
 
+@dataclass(frozen=True, slots=True)
+class HandOutOfGame:
+    """What a seat's leaving does to the hidden cards, for a dealer that tracks each card:
+    the whole hand of ``seat`` (``count`` cards) leaves the game face down, unseen by anyone,
+    and no later draw pile holds those cards."""
+
+    seat: int
+    count: int
+
+
 class OutcomeKind(Enum):
     """How a game ended."""
 
@@ -149,6 +162,8 @@ class OutcomeKind(Enum):
     """Several seats share the victory."""
     DRAW = "draw"
     """Nobody won."""
+    FORFEIT = "forfeit"
+    """Every other seat left: the one seat still at the table wins by forfeit."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,6 +283,11 @@ class GameState(Protocol[MoveT]):
         """Where the pending deal (and the deals queued behind it) take their cards from."""
         ...
 
+    @property
+    def departed(self) -> frozenset[int]:
+        """The seats that have left the table (:meth:`remove_seat`)."""
+        ...
+
     def hand_size(self, seat: int) -> int: ...
 
     def hand(self, seat: int) -> tuple[str, ...]:
@@ -293,6 +313,21 @@ class GameState(Protocol[MoveT]):
     def resolve(self, outcome: Sequence[str] | int | None) -> None:
         """Resolve the pending chance node: the cards dealt (None: hidden from this table)
         or the seat chosen."""
+        ...
+
+    def remove_seat(self, seat: int) -> HandOutOfGame:
+        """``seat`` leaves the table for good; the game goes on without it, as the game's rules
+        say (Condottiere: its ``RULES.md``, "A seat that leaves"), and once a single seat is
+        left that seat wins by forfeit (:attr:`OutcomeKind.FORFEIT`).
+
+        What the platform may rely on: the leave is an event of the record, so it must be
+        applied at the same point of the game (between the same two events) on every peer's
+        engine, seat view, spectator and omniscient alike; then every engine stays in step,
+        :meth:`record` holds the leave and :meth:`GameRules.replay` reproduces it. It is
+        allowed whatever the game waits for, chance included (a pending choice or deal may
+        change: read :attr:`waiting` and :meth:`pending_draws` again). The value returned
+        says which hidden cards left the game, for the dealer. Raises ValueError, changing
+        nothing, for a seat that is not at the table or once the game is over."""
         ...
 
     def copy(self) -> Self: ...

@@ -44,8 +44,8 @@ __all__ = [
 
 def begin_battle(game: Game, region: str | None, first: int | None = None) -> None:
     """A battle begins in ``region`` (None: ``zman-duel``, or FFG's final battle), with
-    ``first`` to play (by default the battle-marker holder). Seats outside a final battle
-    count as passed."""
+    ``first`` to play (by default the battle-marker holder). Seats outside a final battle,
+    and seats that left, count as passed; the owner defends its region only from the table."""
     game._phase = BATTLE
     game._battle_region = region
     participants = game._participants
@@ -58,7 +58,8 @@ def begin_battle(game: Game, region: str | None, first: int | None = None) -> No
     game._played = set()
     game._defender = None
     if region is not None and game.edition.owner_defends:
-        game._defender = game._control.get(region)
+        owner = game._control.get(region)
+        game._defender = owner if owner in participants else None
     next_turn(game, game._marker if first is None else first)
 
 

@@ -70,14 +70,14 @@ def end_battle(game: Game, ended_by: EndedBy) -> None:
     elif winner is not None:
         _marker_goes_to(game, winner)
     elif edition.tie_marker == "next-clockwise":
-        _marker_goes_to(game, (game._marker + 1) % game.players)
+        _marker_goes_to(game, next_battle.seat_on_the_left(game, game._marker))
     elif edition.tie_marker == "holder-or-owner":
         owner = None if region is None else game._control.get(region)
-        _marker_goes_to(game, game._marker if owner is None else owner)
+        if owner is None or owner in game._departed:
+            owner = game._marker
+        _marker_goes_to(game, owner)
     elif bishop:
-        ask_choice(
-            game, tuple(range(game.players)), "battle marker after a Bishop", _marker_goes_to
-        )
+        ask_choice(game, game._seated, "battle marker after a Bishop", _marker_goes_to)
     else:
         ask_choice(game, tied, "battle marker after a tie", _marker_goes_to)
 

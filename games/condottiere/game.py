@@ -25,6 +25,7 @@ of the game, one topic a module, in the order a battle goes:
 - :mod:`.battle_end`: the end of a battle and its scoring (:mod:`.battle_result`: how it ended);
 - :mod:`.round_end`: the discard step, the end of a round and the deal;
 - :mod:`.victory`: control of the regions, victory, and the end of the game;
+- :mod:`.leaver`: a seat that leaves the table for good;
 - :mod:`.legality`: the legal moves, and why a move is not legal;
 - :mod:`.chance_asked`: asking for chance and going on once answered;
 - :mod:`.phase`: the phases and the pending questions with their continuations;
@@ -65,6 +66,7 @@ from condottiere.games.condottiere.knowledge import (
     seats_drawing_from,
     seen_in,
 )
+from condottiere.games.condottiere.leaver import remove_seat
 from condottiere.games.condottiere.legality import check_hidden_move, legal_moves, why_illegal
 from condottiere.games.condottiere.moves import (
     CardFlow,
@@ -81,7 +83,7 @@ from condottiere.games.condottiere.round_end import answer_discard_step, retain
 from condottiere.games.condottiere.start import start_new, start_setup
 from condottiere.games.condottiere.strength import Step, breakdown, highest_mercenary, strength
 from condottiere.games.condottiere.tables import copied, kinds_of, play_move
-from condottiere.games.interface import Outcome, SeatToMove, Waiting
+from condottiere.games.interface import HandOutOfGame, Outcome, SeatToMove, Waiting
 
 __all__ = ["BattleResult", "Game", "Phase", "SeatView"]
 
@@ -111,10 +113,13 @@ class SeatView:
     passed: frozenset[int]
     discard_pile: tuple[str, ...]
     out_of_game: int
+    """How many cards have left the game (``zman-duel``'s played cards, leavers' hands)."""
     draw_pile_sizes: tuple[int, ...]
     battles_won: tuple[int, ...]
     winners: tuple[int, ...]
     legal_moves: tuple[Move, ...]
+    departed: frozenset[int]
+    """The seats that have left the table."""
 
 
 class Game:
@@ -181,7 +186,10 @@ class Game:
         self._pile_dealt = [0] * decks
         self._discard: list[str] = []
         self._out: list[list[str]] = [[] for _ in range(decks)]
-        """Per deck, the cards that have left the game (``zman-duel``)."""
+        """Per deck, the cards this engine saw leave the game (``zman-duel``'s played cards,
+        the cards it saw in the hand of a seat that left)."""
+        self._out_unseen = [0] * decks
+        """Per deck, how many cards left the game in a leaver's hand unseen by this engine."""
         # The battle (see .battle and .battle_end).
         self._rows: list[list[str]] = [[] for _ in range(players)]
         self._row_mercenaries = [0] * players
@@ -195,6 +203,14 @@ class Game:
         self._defender: int | None = None
         self._final_battle = False
         self._participants: tuple[int, ...] = tuple(range(players))
+        """The seats that take part in battles: those at the table (in FFG's final battle,
+        those tied for most regions)."""
+        self._seated: tuple[int, ...] = tuple(range(players))
+        """The seats still at the table, in seat order (see :mod:`.leaver`)."""
+        self._departed: frozenset[int] = frozenset()
+        """The seats that have left the table."""
+        self._left_of = tuple((seat + 1) % players for seat in range(players))
+        """Per seat, the first seat still at the table clockwise from its left."""
         self._last_battle: BattleResult | BattleEnd | None = None
         # The board and the score (see .victory).
         self._control: dict[str, int] = {}
@@ -329,6 +345,8 @@ class Game:
                 game.resolve(event[2])
             elif kind == "choice":
                 game.resolve(event[3])
+            elif kind == "leave":
+                game.remove_seat(event[1])
             else:
                 raise ValueError(f"unknown event {event!r}")
         if game.record() != _jsonable(record):
@@ -405,6 +423,11 @@ class Game:
         return self._winners
 
     @property
+    def departed(self) -> frozenset[int]:
+        """The seats that have left the table (:meth:`remove_seat`)."""
+        return self._departed
+
+    @property
     def last_battle(self) -> BattleResult | None:
         """How the most recent battle ended (rows, strengths, winner), None before the first."""
         ended = self._last_battle
@@ -457,7 +480,7 @@ class Game:
         notation order: draw pile ``p`` is only ever formed from ``decks[p]``.
 
         A draw pile re-formed at a new epoch (see :meth:`pending_draws`) holds every card
-        of its deck that is in no hand.
+        of its deck that is in no hand and has not left the game (:meth:`remove_seat`).
 
         >>> [len(deck) for deck in Game.spectate({"edition": "zman-duel", "players": 2}).decks]
         [23, 23]
@@ -491,7 +514,8 @@ class Game:
 
     @property
     def out_of_game(self) -> tuple[str, ...]:
-        """Cards that have left the game (``zman-duel``: every played card)."""
+        """Cards this engine saw leave the game (``zman-duel``: every played card; the hand
+        of a seat that left, as far as this engine saw it)."""
         return sort_cards(chain.from_iterable(self._out))
 
     @property
@@ -558,11 +582,12 @@ class Game:
             battle_marker=self._marker,
             passed=frozenset(self._passed),
             discard_pile=self.discard_pile,
-            out_of_game=sum(map(len, self._out)),
+            out_of_game=sum(map(len, self._out)) + sum(self._out_unseen),
             draw_pile_sizes=tuple(self._pile_sizes),
             battles_won=self.battles_won,
             winners=self._winners,
             legal_moves=tuple(self.legal_moves()) if self._to_act == seat else (),
+            departed=self._departed,
         )
 
     def record(self) -> dict[str, Any]:
@@ -591,6 +616,7 @@ class Game:
         other._pile_dealt = list(self._pile_dealt)
         other._discard = list(self._discard)
         other._out = [list(out) for out in self._out]
+        other._out_unseen = list(self._out_unseen)
         other._rows = [list(row) for row in self._rows]
         other._row_mercenaries = list(self._row_mercenaries)
         other._bishop_removed = [list(row) for row in self._bishop_removed]
@@ -627,6 +653,8 @@ class Game:
             elif kind == "auto":
                 if self.observer is not None:
                     self.play(event[2])
+            elif kind == "leave":
+                self.remove_seat(event[1])
             else:
                 raise ValueError(f"unknown event {event!r}")
 
@@ -647,7 +675,8 @@ class Game:
 
     def unseen_cards(self, pile: int = 0) -> tuple[str, ...]:
         """The cards of draw pile ``pile``'s deck this engine has seen nowhere, in notation
-        order: what the draw pile and the hidden part of every hand dealt from it are made of.
+        order: what the draw pile, the hidden part of every hand dealt from it and the cards
+        that left the game unseen with a leaver's hand are made of.
 
         >>> g = Game.setup("zman-duel", players=2, hands=[["10", "10"], ["1"]],
         ...                deck=[["6", "5"], ["2"]])
@@ -680,8 +709,9 @@ class Game:
     def determinise(self, rng: random.Random) -> Game:
         """A complete open-table game consistent with everything this engine knows, sampled
         with ``rng``: the unseen cards of each deck (:meth:`unseen_cards`) are shuffled and
-        dealt into the hidden part of every hand (cards known to be in a hand stay there), the
-        rest form the draw pile, and later chance (deals, fair choices) is answered from a seed
+        dealt into the cards that left the game unseen with a leaver's hand and the hidden
+        part of every hand (cards known to be in a hand stay there), the rest form the draw
+        pile, and later chance (deals, fair choices) is answered from a seed
         drawn from ``rng``. Every consistent deal is equally likely.
 
         Run on a seat's engine (:meth:`observe`, :meth:`seen_by`), it is what that seat may
@@ -703,7 +733,9 @@ class Game:
         for pile in range(len(self._pile_start)):
             pool = list(self.unseen_cards(pile))
             rng.shuffle(pool)
-            taken = 0
+            taken = self._out_unseen[pile]
+            sample._out[pile] += pool[:taken]
+            sample._out_unseen[pile] = 0
             for seat in seats_drawing_from(self, pile):
                 hidden = self._unknown[seat]
                 if hidden:
@@ -714,7 +746,7 @@ class Game:
             rest = pool[taken:]
             if len(rest) != self._pile_sizes[pile]:
                 raise AssertionError(
-                    f"{len(pool)} unseen cards for {taken} hidden ones and a draw pile of "
+                    f"{len(pool)} unseen cards for {taken} hidden or gone and a draw pile of "
                     f"{self._pile_sizes[pile]}: this engine has lost track of its cards"
                 )
             sample._pile_taken[pile] = []
@@ -799,6 +831,21 @@ class Game:
         else:
             answer_deal(self, node, check_deal(self, node, outcome))
         settle(self)
+
+    def remove_seat(self, seat: int) -> HandOutOfGame:
+        """``seat`` leaves the table for good, an event of the record (:mod:`.leaver`): its
+        hand leaves the game unseen (the value returned says how many cards), its regions
+        count for nobody, it takes no further part and cannot win; once one seat is left, it
+        wins by forfeit. ValueError, changing nothing, for a seat not at the table or a game
+        that is over.
+
+        >>> g = Game.new("zman", players=3, seed=1)
+        >>> g.remove_seat(g.battle_marker).count
+        10
+        >>> g.phase, g.to_act == g.battle_marker, len(g.departed)
+        ('battle-choice', True, 1)
+        """
+        return remove_seat(self, seat)
 
     def _apply(self, move: Move, seat: int, revealed: Sequence[str] | None) -> None:
         """Apply a checked move other than ``play`` (:func:`.battle.play_card`): each verb

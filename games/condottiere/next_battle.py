@@ -19,7 +19,15 @@ from condottiere.games.condottiere.tables import REGION_BIT, regions_but
 if TYPE_CHECKING:
     from condottiere.games.condottiere.game import Game
 
-__all__ = ["battle_sites", "begin_chosen_battle", "cede", "may_cede", "open_battle", "open_choice"]
+__all__ = [
+    "battle_sites",
+    "begin_chosen_battle",
+    "cede",
+    "may_cede",
+    "open_battle",
+    "open_choice",
+    "seat_on_the_left",
+]
 
 
 def battle_sites(game: Game) -> tuple[str, ...]:
@@ -32,7 +40,12 @@ def battle_sites(game: Game) -> tuple[str, ...]:
 
 def may_cede(game: Game) -> bool:
     """Whether the battle-marker holder may cede it (not once it has gone round the table)."""
-    return game.edition.may_cede and game._cedes < game.players - 1
+    return game.edition.may_cede and game._cedes < len(game._seated) - 1
+
+
+def seat_on_the_left(game: Game, seat: int) -> int:
+    """The first seat still at the table clockwise from ``seat``'s left."""
+    return game._left_of[seat]
 
 
 def open_choice(game: Game, *, after_compare: bool = False) -> None:
@@ -54,7 +67,7 @@ def open_choice(game: Game, *, after_compare: bool = False) -> None:
 def cede(game: Game) -> None:
     """The battle-marker holder hands it to the left, who chooses in turn."""
     game._cedes += 1
-    game._marker = (game._marker + 1) % game.players
+    game._marker = seat_on_the_left(game, game._marker)
     game._to_act = game._marker
 
 

@@ -22,10 +22,13 @@ __all__ = ["outcome_of"]
 
 
 def outcome_of(game: Game) -> Outcome | None:
-    """The outcome of ``game`` once it is over; None before."""
+    """The outcome of ``game`` once it is over; None before. A game that ended because every
+    other seat left is the last seat's win by forfeit (a leave is refused once it is over)."""
     if game.phase != "over":
         return None
     winners = game.winners
+    if len(game.departed) == game.players - 1:
+        return Outcome(OutcomeKind.FORFEIT, winners, "the others left: a win by forfeit")
     if not winners:
         return Outcome(OutcomeKind.DRAW, (), _draw(game))
     kind = OutcomeKind.VICTORY if len(winners) == 1 else OutcomeKind.SHARED

@@ -103,8 +103,9 @@ def discard_hand(game: Game, seat: int, cards: Sequence[str]) -> None:
 
 
 def gather(game: Game, *, keep_hands: bool) -> None:
-    """Every card not in a hand (all of them unless ``keep_hands``) goes back into the
-    (single) draw pile, which begins a new epoch: it is shuffled afresh."""
+    """Every card not in a hand (all of them unless ``keep_hands``) and still in the game (not
+    gone with a seat that left) goes back into the (single) draw pile, which begins a new
+    epoch: it is shuffled afresh."""
     if not keep_hands:
         for seat in range(game.players):
             game._hands[seat].clear()
@@ -112,15 +113,18 @@ def gather(game: Game, *, keep_hands: bool) -> None:
             game._unknown[seat] = 0
             game._sizes[seat] = 0
     game._discard.clear()
+    out = game._out[0]
     if game.observer is None:
-        if any(game._sizes):
+        if any(game._sizes) or out:
             rest = Counter(game._deck_total)
             for hand in game._hands:
                 rest.subtract(hand)
+            rest.subtract(out)
             fill_pile(game, 0, in_notation_order(rest))
         else:
             fill_pile(game, 0, game._deck_order)
     else:
-        game._pile_sizes[0] = game.edition.deck_size - sum(game._sizes)
+        in_game = game.edition.deck_size - len(out) - game._out_unseen[0]
+        game._pile_sizes[0] = in_game - sum(game._sizes)
         game._pile_dealt[0] = 0
     game._pile_epoch[0] += 1

@@ -27,8 +27,10 @@ if TYPE_CHECKING:
 __all__ = [
     "answer_discard_step",
     "deal_round",
+    "discard_step_without",
     "duel_drawn",
     "ffg_next_round_or_battle",
+    "ffg_refill",
     "next_round_or_battle",
     "retain",
     "round_dealt",
@@ -50,6 +52,17 @@ def answer_discard_step(game: Game, seat: int, discarded: Sequence[str] | None) 
         piles.discard_hand(game, seat, discarded)
     order = CLOCKWISE[game.players][game._marker]
     _ask_first_of(game, order[order.index(seat) + 1 :])
+
+
+def discard_step_without(game: Game, leaver: int, holder_before: int) -> None:
+    """The discard step goes on after ``leaver`` left (its hand is gone): the seats not yet
+    asked are asked, from the seat to act (``leaver``'s left, if it was to act) clockwise up to
+    ``holder_before``, who held the battle marker when the step began; with fewer than two
+    seats holding cards now, the step is over."""
+    start = leaver + 1 if game._to_act == leaver else game._to_act
+    assert start is not None  # the discard step always has a seat to act
+    order = CLOCKWISE[game.players][start]
+    _ask_first_of(game, order if order[0] == holder_before else order[: order.index(holder_before)])
 
 
 def _ask_first_of(game: Game, waiting: tuple[int, ...]) -> None:
@@ -95,7 +108,7 @@ def ffg_next_round_or_battle(game: Game) -> None:
         game._phase = RETAIN
         game._to_act = holders[0]
     elif not holders:
-        _ffg_refill(game)
+        ffg_refill(game)
     else:
         next_battle.begin_chosen_battle(game)
 
@@ -107,10 +120,10 @@ def retain(game: Game, seat: int, cards: Sequence[str]) -> None:
     game._held[seat] = kinds_of(cards)
     game._unknown[seat] = 0
     game._sizes[seat] = len(cards)
-    _ffg_refill(game)
+    ffg_refill(game)
 
 
-def _ffg_refill(game: Game) -> None:
+def ffg_refill(game: Game) -> None:
     """FFG: every card not in a hand is reshuffled and dealt; then the chosen battle begins."""
     game._to_act = None
     piles.gather(game, keep_hands=True)
@@ -120,8 +133,9 @@ def _ffg_refill(game: Game) -> None:
 def deal_round(game: Game, then: Then) -> None:
     """Deal every seat its hand for the round, then go on with ``then``: ``zman-duel`` draws
     back up to eight (as far as its own pile goes); the others are dealt 10 (the edition's
-    hand size) plus a bonus per region held, less the cards they kept (in a final battle,
-    only the seats taking part)."""
+    hand size) plus a bonus per region held, less the cards they kept (only the seats
+    taking part: not a seat that left, nor one outside a final battle). When cards that left
+    with a leaver make the draw pile too small, it is dealt out one card a seat at a time."""
     edition = game.edition
     regions = game.battles_won
     sizes = game._sizes
@@ -129,12 +143,31 @@ def deal_round(game: Game, then: Then) -> None:
     for seat in range(game.players):
         if edition.per_seat_decks:
             count = min(edition.hand_size - sizes[seat], game._pile_sizes[seat])
-        elif game._final_battle and seat not in game._participants:
+        elif seat not in game._participants:
             count = 0
         else:
             count = edition.hand_size + edition.bonus_per_region * regions[seat] - sizes[seat]
         deals.append(Deal(seat, max(count, 0)))
+    if not edition.per_seat_decks and sum(deal.count for deal in deals) > game._pile_sizes[0]:
+        counts = dealt_one_at_a_time([deal.count for deal in deals], game._pile_sizes[0])
+        deals = [Deal(seat, count) for seat, count in enumerate(counts)]
     ask_deals(game, deals, then)
+
+
+def dealt_one_at_a_time(wanted: Sequence[int], cards: int) -> list[int]:
+    """How many of ``cards`` each seat gets when they are dealt one at a time round the table,
+    seat 0 first, each seat taking no more than it ``wanted``.
+
+    >>> dealt_one_at_a_time([12, 0, 10, 11], 20)
+    [7, 0, 7, 6]
+    """
+    counts = [0] * len(wanted)
+    while cards:
+        for seat, want in enumerate(wanted):
+            if cards and counts[seat] < want:
+                counts[seat] += 1
+                cards -= 1
+    return counts
 
 
 def round_dealt(game: Game) -> None:

@@ -61,14 +61,14 @@ def finish(game: Game, winners: Iterable[int]) -> None:
     game._to_act = None
 
 
-def most(counts: Sequence[int]) -> tuple[int, ...]:
-    """The seats with the highest count.
+def most(counts: Sequence[int], seats: Sequence[int]) -> tuple[int, ...]:
+    """Of ``seats``, those with the highest count.
 
-    >>> most([2, 4, 1, 4])
-    (1, 3)
+    >>> most([2, 4, 1, 4], seats=(0, 1, 2, 3)), most([2, 4, 1, 4], seats=(0, 2, 3))
+    ((1, 3), (3,))
     """
-    best = max(counts)
-    return tuple(seat for seat, count in enumerate(counts) if count == best)
+    best = max(counts[seat] for seat in seats)
+    return tuple(seat for seat in seats if counts[seat] == best)
 
 
 def duel_stalled(game: Game) -> bool:
@@ -83,14 +83,15 @@ def duel_stalled(game: Game) -> bool:
 
 def end_stalled_duel(game: Game) -> None:
     """``zman-duel`` can go no further: more battles won wins; a tie is a draw."""
-    leaders = most(game._battles_won)
+    leaders = most(game._battles_won, game._seated)
     finish(game, leaders if len(leaders) == 1 else ())
 
 
 def no_region_left(game: Game) -> None:
     """No region can host a battle: the seats with the most regions win together, or (FFG)
-    fight a final battle among themselves for the victory."""
-    tied = most(game.battles_won)
+    fight a final battle among themselves for the victory (a seat that left is not among
+    them: its regions count for nobody)."""
+    tied = most(game.battles_won, game._seated)
     if game.edition.no_region_left == "final-battle" and len(tied) > 1:
         battle_end.clear_battle(game)
         game._final_battle = True

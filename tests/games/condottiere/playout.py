@@ -62,6 +62,8 @@ def feed(view: Game, event: Sequence[Any]) -> None:
         view.resolve(event[3])
     elif kind == "deal":
         view.resolve(event[2] if event[1] == view.observer else None)
+    elif kind == "leave":
+        view.remove_seat(event[1])
     else:
         view.play(event[2], reveal=event[3] if len(event) > 3 else None)
 
@@ -86,3 +88,23 @@ def public_state(game: Game) -> tuple[Any, ...]:
         game.battles_won,
         game.winners,
     )
+
+
+def engines_in_step(game: Game) -> None:
+    """The record of the open table ``game`` replays to itself, and every seat's engine and a
+    spectator's, folded from it, see the same public state (each seat its own hand, and the
+    seat to act the same legal moves)."""
+    record = game.record()
+    assert Game.replay(record).record() == record
+    expected = public_state(game)
+    for seat in range(game.players):
+        view = game.seen_by(seat)
+        assert public_state(view) == expected
+        assert view.departed == game.departed
+        if seat not in game.departed:
+            assert view.hand(seat) == game.hand(seat)
+        if game.to_act == seat:
+            assert view.legal_moves() == game.legal_moves()
+    spectator = Game.spectate(record)
+    spectator.follow(record["events"])
+    assert public_state(spectator) == expected
