@@ -303,8 +303,9 @@ class Node:
                 raise ValueError("it serves another table than the one asked for")
             if self.store.holds_log(table.table_id, self.identity.public.raw):
                 raise ValueError(
-                    f"this peer already holds entries of its own at table "
-                    f"{table.table_id.hex()[:8]} and signs no second first entry there"
+                    f"this data directory asked for a seat at table {table.table_id.hex()[:8]}"
+                    " before, and a peer signs no second first entry at a table: take that"
+                    " game up again without --new"
                 )
             self._keep_in_store(table)
             table.join(player, self.address)

@@ -192,6 +192,8 @@ def omniscient_record(table: Table) -> dict[str, Any]:
             if not isinstance(full.waiting, Choice):
                 raise ValueError(f"the record does not replay at {event}")
             full.resolve(event[3])
+        elif kind == "leave":
+            full.remove_seat(event[1])
         else:
             moves += 1
             # else the omniscient rules played this move by themselves: a forced one, that

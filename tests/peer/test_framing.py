@@ -123,5 +123,5 @@ def test_a_player_never_signs_a_second_first_entry_at_an_old_table_served_again(
         old_id, bobs_entries = last_table(tmp_path / "bob")
         address = start_framer(peers, tmp_path, "again")
         bob = join(peers, tmp_path, "bob", address, player="robert")  # another first entry
-        assert_refused(peers, bob, "cannot join .*: this peer already holds entries")
+        assert_refused(peers, bob, "cannot join .*: this data directory asked for a seat at table")
     assert last_table(tmp_path / "bob") == (old_id, bobs_entries)

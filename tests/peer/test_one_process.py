@@ -267,8 +267,8 @@ def test_a_second_join_from_a_directory_that_asked_for_a_seat_is_refused_and_the
         again = peers.start([*joining, "--player", "Eve", "--new"], tmp_path / "guest")
         assert peers.wait_for_exit(again, 30) == 1
         said = again.output()
-        assert "this data directory asked for a seat at this table before" in said
-        assert "refused to sign entry 0 (join)" in said and "without --new" in said
+        assert "this data directory asked for a seat at table" in said
+        assert "without --new" in said
         resumed = peers.start([*joining, "--player", "Bob"], tmp_path / "guest")
         peers.wait_all([host, resumed], GAME_SECONDS)
     assert_same_game([host, resumed])
