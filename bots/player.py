@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from condottiere.bots.strategy import Strategy
-from condottiere.games import GameState, game_named
+from condottiere.interface import GameState, game_named
 from condottiere.peer.controller import Controller, Snapshot
 
 __all__ = ["DEFAULT_TIME_LIMIT", "play_seat"]

@@ -32,5 +32,5 @@ Shared by the commands that host or join a table:
 - :mod:`~condottiere.cli.arguments`: argument types, and a peer's default data directory.
 
 The networked commands, like the rest of the platform, reach a game only through
-:mod:`condottiere.games` (its interface and registry), never through a game's own modules.
+:mod:`condottiere.interface` (its interface and registry), never through a game's own modules.
 """

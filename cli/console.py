@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from condottiere.games import GameRules, game_named
+from condottiere.interface import GameRules, game_named
 from condottiere.peer.controller import Controller, Snapshot
 
 __all__ = ["help_text", "play_console"]

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from typing import Any, TextIO, cast
 
 from condottiere.bots import make_bot
-from condottiere.games import DEFAULT_GAME, GameState, TableRules, ToldKind, game_named
+from condottiere.interface import DEFAULT_GAME, GameState, TableRules, ToldKind, game_named
 
 __all__ = ["DemoSettings", "run_demo"]
 

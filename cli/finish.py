@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
-from condottiere.games import game_named
+from condottiere.interface import game_named
 from condottiere.peer.controller import Snapshot
 from condottiere.peer.node import Node
 from condottiere.peer.record import export

@@ -29,7 +29,7 @@ from condottiere.cli.peers import add_commands, main_peer
 from condottiere.cli.play import add_play_command, play_settings, run_play
 from condottiere.cli.table_options import chosen_variant
 from condottiere.cli.tournament import add_tournament_parser, tournament_command
-from condottiere.games import DEFAULT_GAME, GAMES, Variant, game_named
+from condottiere.interface import DEFAULT_GAME, GAMES, Variant, game_named
 
 __all__ = ["build_parser", "demo_settings", "main"]
 

@@ -54,7 +54,7 @@ from condottiere.cli.table_options import (
     default_seats,
     table_spec,
 )
-from condottiere.games import DEFAULT_GAME, game_named
+from condottiere.interface import DEFAULT_GAME, game_named
 from condottiere.peer.controller import Snapshot
 from condottiere.peer.entries import SigningConflict
 from condottiere.peer.lobby import TableSpec

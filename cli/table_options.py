@@ -15,7 +15,7 @@ import argparse
 from collections import Counter
 from collections.abc import Callable
 
-from condottiere.games import DEFAULT_GAME, GAMES, GameRules, Variant, game_named
+from condottiere.interface import DEFAULT_GAME, GAMES, GameRules, Variant, game_named
 from condottiere.peer.lobby import TableSpec
 
 __all__ = [

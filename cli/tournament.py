@@ -38,7 +38,7 @@ from typing import Any, TextIO, cast
 from condottiere.bots import BOTS, SEARCHING_BOTS, Budget, Strategy, make_bot
 from condottiere.cli.arguments import bot_list, positive_int, positive_seconds
 from condottiere.cli.table_options import chosen_variant
-from condottiere.games import DEFAULT_GAME, GAMES, GameRules, TableRules, ToldKind, game_named
+from condottiere.interface import DEFAULT_GAME, GAMES, GameRules, TableRules, ToldKind, game_named
 
 __all__ = [
     "BotLine",

@@ -3,7 +3,7 @@
 Every peer keeps a signed, hash-chained log of its own entries and follows every other
 peer's; the table is a fold over those logs, so that every peer computes the same game and
 catches a cheater at the entry where it cheats. The game itself is reached only through the
-game interface and its registry (:mod:`condottiere.games`).
+game interface and its registry (:mod:`condottiere.interface`).
 
 The table:
 

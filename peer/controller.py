@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from condottiere.crypto import PublicIdentity
-from condottiere.games import GameState, Outcome, SeatView
+from condottiere.interface import GameState, Outcome, SeatView
 from condottiere.peer.driver import Halt, Refusal, Table, TableEvent
 from condottiere.peer.trace import Trace
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import grpc
 from google.protobuf.message import Message
 
-from condottiere.games import SeatView, game_named
+from condottiere.interface import SeatView, game_named
 from condottiere.peer.access import TOKEN_FILE, carries_token, owner_token
 from condottiere.peer.controller import Controller, Snapshot
 from condottiere.peer.driver import Refusal, TableEvent

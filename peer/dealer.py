@@ -36,7 +36,7 @@ from condottiere.crypto import (
     decode_scalar,
     encode_scalar,
 )
-from condottiere.games import CardFlow, Draw
+from condottiere.interface import CardFlow, Draw
 from condottiere.peer.entries import Reason, Rejection
 from condottiere.v1 import log_pb2
 

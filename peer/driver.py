@@ -51,7 +51,7 @@ from google.protobuf.message import Message
 
 from condottiere import crypto
 from condottiere.crypto import Identity
-from condottiere.games import (
+from condottiere.interface import (
     Choice,
     Deal,
     Draw,

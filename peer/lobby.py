@@ -1,7 +1,7 @@
 """The lobby: the table's definition, the joins, the seating and who is ready.
 
 A table is created by the first entry of its creator's log (``TableDefinition``): the game
-(a name the registry knows, :mod:`condottiere.games`), its variant (for Condottiere, the
+(a name the registry knows, :mod:`condottiere.interface`), its variant (for Condottiere, the
 edition), the number of seats, house-rule options, a name and a fresh random nonce; the
 table's id is the hash of that definition and its creator's key
 (:func:`~condottiere.peer.entries.table_id_of`), so every new table has an id of its own. A
@@ -26,7 +26,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from condottiere.games import DEFAULT_GAME, GameRules, TableRules, game_named
+from condottiere.interface import DEFAULT_GAME, GameRules, TableRules, game_named
 from condottiere.peer.entries import LogEntry, Reason, Rejection
 from condottiere.v1 import log_pb2
 

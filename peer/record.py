@@ -22,7 +22,7 @@ from typing import Any
 from google.protobuf.message import DecodeError
 
 from condottiere.crypto import Identity, PublicIdentity
-from condottiere.games import Choice
+from condottiere.interface import Choice
 from condottiere.peer.driver import Halt, MemoryKeeper, Refusal, StepKind, Table
 from condottiere.peer.entries import LogEntry, Rejection, read_entry
 from condottiere.v1 import log_pb2

@@ -15,9 +15,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-GAME_INTERFACE = ("condottiere.games",)
-"""What the platform may import of ``condottiere.games`` (:func:`_is_game` says which of its
-modules are a game's)."""
+GAME_INTERFACE = ("condottiere.interface",)
+"""The game interface and its registry: all the platform may know of games."""
 LAYERS = {
     "condottiere.crypto": (),
     "condottiere.peer": ("condottiere.crypto", "condottiere.v1", *GAME_INTERFACE),
@@ -78,22 +77,8 @@ def _within(name: str, prefix: str) -> bool:
 
 
 def _is_game(name: str) -> bool:
-    """A module of a game: anything under ``condottiere.games`` but the interface (with the
-    seam of a game's screen), the registry and the names ``condottiere.games`` exports."""
-    if not _within(name, "condottiere.games") or name == "condottiere.games":
-        return False
-    return name.split(".")[2] not in {"interface", "screen", "registry", *_interface_names()}
-
-
-def _interface_names() -> set[str]:
-    """The names ``condottiere.games`` itself exports (``from condottiere.games import X``)."""
-    tree = ast.parse((_package_dirs()["condottiere.games"] / "__init__.py").read_text())
-    return {
-        alias.asname or alias.name
-        for node in ast.walk(tree)
-        if isinstance(node, ast.ImportFrom)
-        for alias in node.names
-    }
+    """A module of a game: anything under ``condottiere.games``."""
+    return _within(name, "condottiere.games")
 
 
 def _violations(package: str) -> list[str]:
@@ -136,7 +121,7 @@ def test_a_games_rules_import_nothing_of_the_platform(game: str) -> None:
 def test_the_rule_catches_a_platform_module_that_imports_a_game(tmp_path: Path) -> None:
     module = tmp_path / "sneaky.py"
     module.write_text(
-        "from condottiere.games import game_named\n"
+        "from condottiere.interface import game_named\n"
         "from condottiere.games.condottiere.cards import card_name\n"
         "import condottiere.games.condottiere\n"
     )

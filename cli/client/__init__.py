@@ -12,7 +12,7 @@ As in ptpython and pymux, the parts are kept apart:
 - :mod:`condottiere.cli.client.app`: the application, following the seat's controller in the
   peer's own event loop.
 
-The shell knows no game: it imports only :mod:`condottiere.games` (the interface and the
-registry) and asks the table's game for its :class:`~condottiere.games.screen.GameScreen`
+The shell knows no game: it imports only :mod:`condottiere.interface` (the interface and the
+registry) and asks the table's game for its :class:`~condottiere.interface.screen.GameScreen`
 (the board, the rows, the hand, the choices and what each would do, the help).
 """

@@ -15,7 +15,7 @@
     last line typed
 
 The board is as wide and as high as the game's screen asks
-(:attr:`~condottiere.games.screen.GameScreen.board_size`). Everything fits 80x24; a larger
+(:attr:`~condottiere.interface.screen.GameScreen.board_size`). Everything fits 80x24; a larger
 terminal gives the log and the rows more room. The help page covers the whole screen while it
 is open.
 """
@@ -54,7 +54,7 @@ from condottiere.cli.client.views import (
     rows_lines,
     status_line,
 )
-from condottiere.games.screen import Line, crop
+from condottiere.interface.screen import Line, crop
 
 __all__ = ["LOBBY_HEIGHT", "Panel", "build_layout"]
 

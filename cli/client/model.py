@@ -8,8 +8,8 @@ also holds the screen's own state (the choice under the cursor, the row being ex
 help page, the last message).
 
 It knows no game: the game's part of the screen is its
-:class:`~condottiere.games.screen.GameScreen`, found by the table's game name in the
-registry, and drawn from the :class:`~condottiere.games.screen.Scene` this model gives it.
+:class:`~condottiere.interface.screen.GameScreen`, found by the table's game name in the
+registry, and drawn from the :class:`~condottiere.interface.screen.Scene` this model gives it.
 
 Everything a peer sent (names, chat) is shown as printable text only; nothing the network
 sends can make a question here fail: a table that is not there yet, a seat that never
@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from condottiere.games import Choice, GameState, OutcomeKind, SeatView, TableRules, game_named
-from condottiere.games.screen import Choices, GameScreen, Scene, Seats, SeatShown
+from condottiere.interface import Choice, GameState, OutcomeKind, SeatView, TableRules, game_named
+from condottiere.interface.screen import Choices, GameScreen, Scene, Seats, SeatShown
 from condottiere.peer.controller import Snapshot
 from condottiere.peer.driver import TableEvent
 

@@ -6,7 +6,7 @@ bracket, a sign or a text attribute (bold, underline, reverse), so that ``--no-c
 any colour vision lose nothing. ``colorblind`` is the Okabe-Ito palette, chosen to stay
 distinct under the common colour-vision deficiencies.
 
-A game's screen draws with the class names :mod:`condottiere.games.screen` lists; this module
+A game's screen draws with the class names :mod:`condottiere.interface.screen` lists; this module
 gives each its look.
 """
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 import textwrap
 
 from condottiere.cli.client.model import Banner, Ending, TableModel, Tone, printable
-from condottiere.games import game_named
-from condottiere.games.screen import Line, cells, fit
+from condottiere.interface import game_named
+from condottiere.interface.screen import Line, cells, fit
 
 __all__ = [
     "banner_lines",

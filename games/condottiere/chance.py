@@ -25,7 +25,7 @@ import sys
 from array import array
 from collections.abc import Sequence
 
-from condottiere.games.interface import ChanceNode, Choice, Deal, Draw
+from condottiere.interface.game import ChanceNode, Choice, Deal, Draw
 
 __all__ = ["ChanceNode", "Choice", "Deal", "Draw", "SeededChance"]
 

@@ -83,7 +83,7 @@ from condottiere.games.condottiere.round_end import answer_discard_step, retain
 from condottiere.games.condottiere.start import start_new, start_setup
 from condottiere.games.condottiere.strength import Step, breakdown, highest_mercenary, strength
 from condottiere.games.condottiere.tables import copied, kinds_of, play_move
-from condottiere.games.interface import HandOutOfGame, Outcome, SeatToMove, Waiting
+from condottiere.interface.game import HandOutOfGame, Outcome, SeatToMove, Waiting
 
 __all__ = ["BattleResult", "Game", "Phase", "SeatView"]
 

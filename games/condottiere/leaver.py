@@ -18,7 +18,7 @@ from condottiere.games.condottiere.chance_asked import settle
 from condottiere.games.condottiere.phase import BATTLE, BATTLE_CHOICE, DISCARD, FAVOR, OVER, RETAIN
 from condottiere.games.condottiere.piles import deck_of, throw_away
 from condottiere.games.condottiere.tables import CLOCKWISE
-from condottiere.games.interface import HandOutOfGame
+from condottiere.interface.game import HandOutOfGame
 
 if TYPE_CHECKING:
     from condottiere.games.condottiere.game import Game

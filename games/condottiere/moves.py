@@ -13,7 +13,7 @@ Move(verb='play', card='scarecrow', target='5', target_seat=2)
 >>> Move.parse("play 7")
 Traceback (most recent call last):
 ...
-condottiere.games.interface.InvalidMoveError: there is no card called '7'
+condottiere.interface.game.InvalidMoveError: there is no card called '7'
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from functools import lru_cache
 
 from condottiere.games.condottiere.board import region_named
 from condottiere.games.condottiere.cards import CARD_ORDER, MERCENARY_VALUE
-from condottiere.games.interface import CardFlow, IllegalMoveError, InvalidMoveError, MoveError
+from condottiere.interface.game import CardFlow, IllegalMoveError, InvalidMoveError, MoveError
 
 __all__ = ["CardFlow", "IllegalMoveError", "InvalidMoveError", "Move", "MoveError", "card_flow"]
 

@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from condottiere.games.condottiere.cards import card_name
 from condottiere.games.condottiere.game import BattleResult, Game
 from condottiere.games.condottiere.moves import Move
-from condottiere.games.interface import Told, ToldKind
+from condottiere.interface.game import Told, ToldKind
 
 __all__ = ["narrate", "table_words"]
 

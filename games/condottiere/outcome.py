@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from condottiere.games.condottiere.board import largest_group
-from condottiere.games.interface import Outcome, OutcomeKind
+from condottiere.interface.game import Outcome, OutcomeKind
 
 if TYPE_CHECKING:
     from condottiere.games.condottiere.game import Game

@@ -1,12 +1,12 @@
-"""Condottiere as the platform sees it: the :class:`~condottiere.games.interface.GameRules`
+"""Condottiere as the platform sees it: the :class:`~condottiere.interface.game.GameRules`
 value the registry holds under the name ``condottiere``.
 
-The engine's :class:`Game` is itself a :class:`~condottiere.games.interface.GameState`;
+The engine's :class:`Game` is itself a :class:`~condottiere.interface.game.GameState`;
 this module adds what concerns the game as a whole: its variants (the editions), its
 options, making a game for a seat, a spectator or an omniscient table, the narration, the
 seat's view on the wire, and the rules in a few sentences.
 
->>> from condottiere.games.interface import TableRules
+>>> from condottiere.interface.game import TableRules
 >>> table = TableRules("condottiere", "zman-duel", 2)
 >>> RULES.check(table)
 >>> game = RULES.for_seat(table, 1)
@@ -29,6 +29,7 @@ from typing import Any
 
 from google.protobuf.message import Message
 
+from condottiere.games.condottiere import GAME_NAME
 from condottiere.games.condottiere.cards import card_name, sort_cards
 from condottiere.games.condottiere.editions import EDITIONS, OPTIONS
 from condottiere.games.condottiere.game import Game, SeatView
@@ -36,9 +37,9 @@ from condottiere.games.condottiere.moves import Move
 from condottiere.games.condottiere.narration import narrate, table_words
 from condottiere.games.condottiere.summary import rules_summary
 from condottiere.games.condottiere.wire import view_message
-from condottiere.games.interface import GameState, TableRules, Told, Variant
-from condottiere.games.interface import SeatView as AnySeatView
-from condottiere.games.screen import GameScreen
+from condottiere.interface.game import GameState, TableRules, Told, Variant
+from condottiere.interface.game import SeatView as AnySeatView
+from condottiere.interface.screen import GameScreen
 
 __all__ = ["RULES", "CondottiereRules", "header_of"]
 
@@ -54,7 +55,7 @@ def header_of(table: TableRules) -> dict[str, Any]:
 class CondottiereRules:
     """Condottiere, in every edition."""
 
-    name = "condottiere"
+    name = GAME_NAME
     title = "Condottiere"
     default_variant = "zman"
     move_examples = ("play 10", "play scarecrow 5", "battle Firenze", "pass", "favor Roma")

@@ -11,7 +11,7 @@ import pytest
 
 from condottiere.cli.demo import DemoSettings, run_demo
 from condottiere.cli.main import demo_settings, main
-from condottiere.games import DEFAULT_GAME, game_named
+from condottiere.interface import DEFAULT_GAME, game_named
 
 EDITIONS = game_named(DEFAULT_GAME).variants
 RESULT = re.compile(r"  (\S.* wins the battle|nobody wins|nobody played a card|the Bishop ends)")

@@ -13,7 +13,7 @@ from condottiere.cli.main import build_parser
 from condottiere.cli.peers import settings_from
 from condottiere.cli.play import play_settings
 from condottiere.cli.table_options import default_seats
-from condottiere.games import DEFAULT_GAME, game_named
+from condottiere.interface import DEFAULT_GAME, game_named
 from condottiere.peer.lobby import TableSpec
 
 COMMANDS = ("host", "play")

@@ -8,8 +8,8 @@ import pytest
 from google.protobuf.message import Message
 
 from condottiere.crypto import Identity
-from condottiere.games import TableRules
 from condottiere.games.condottiere import GAME_NAME
+from condottiere.interface import TableRules
 from condottiere.peer.entries import LogEntry, Reason, Rejection, make_entry
 from condottiere.peer.lobby import NONCE_BYTES, PROTOCOL, Lobby, TableSpec, check_text
 from condottiere.v1 import log_pb2

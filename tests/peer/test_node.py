@@ -70,5 +70,5 @@ def imported_by(module: str) -> set[str]:
 def test_what_the_node_serves_through_does_not_import_the_node_nor_a_game(module: str) -> None:
     imported = imported_by(module)
     assert "condottiere.peer.node" not in imported
-    games = {name for name in imported if name.startswith("condottiere.games")}
-    assert games <= {"condottiere.games"}, games
+    games = {name for name in imported if name.startswith("condottiere.interface")}
+    assert games <= {"condottiere.interface"}, games

@@ -1,4 +1,4 @@
-"""Condottiere on the client's screen: the :class:`~condottiere.games.screen.GameScreen` the
+"""Condottiere on the client's screen: the :class:`~condottiere.interface.screen.GameScreen` the
 shell draws the game with (``RULES.screen()``), in plain data (no terminal library).
 
 - :mod:`~condottiere.games.condottiere.screen.board`: the map (or the battles won);
@@ -30,9 +30,9 @@ from condottiere.games.condottiere.screen import (
     rows,
     standing,
 )
-from condottiere.games.interface import GameState, TableRules
-from condottiere.games.interface import SeatView as AnySeatView
-from condottiere.games.screen import Choices, Explanation, Line, Scene
+from condottiere.interface.game import GameState, TableRules
+from condottiere.interface.game import SeatView as AnySeatView
+from condottiere.interface.screen import Choices, Explanation, Line, Scene
 
 __all__ = ["SCREEN", "CondottiereScreen"]
 

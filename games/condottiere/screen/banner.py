@@ -7,7 +7,7 @@ from __future__ import annotations
 from condottiere.games.condottiere.editions import EDITIONS
 from condottiere.games.condottiere.screen.rows import battle_name
 from condottiere.games.condottiere.screen.scene import seat_view
-from condottiere.games.screen import Scene
+from condottiere.interface.screen import Scene
 
 __all__ = ["WAITING_WORDS", "headline", "status"]
 

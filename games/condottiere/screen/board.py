@@ -13,7 +13,7 @@ from condottiere.games.condottiere.board import REGIONS, TEXT_MAP
 from condottiere.games.condottiere.screen.choices import chosen_move
 from condottiere.games.condottiere.screen.scene import seat_view
 from condottiere.games.condottiere.screen.standing import goal, has_board, scores
-from condottiere.games.screen import Line, Scene, SeatShown, fit
+from condottiere.interface.screen import Line, Scene, SeatShown, fit
 
 __all__ = ["MAP_LINES", "MAP_WIDTH", "board"]
 

@@ -21,7 +21,7 @@ from condottiere.games.condottiere.board import ADJACENT, TEXT_MAP
 from condottiere.games.condottiere.game import SeatView
 from condottiere.games.condottiere.moves import Move
 from condottiere.games.condottiere.screen.scene import game_of, seat_view
-from condottiere.games.screen import Choices, Scene
+from condottiere.interface.screen import Choices, Scene
 
 __all__ = ["NUMBER_KEYS", "choices", "chosen_move", "effect", "hand_kinds"]
 

@@ -7,7 +7,7 @@ from condottiere.games.condottiere.cards import card_name
 from condottiere.games.condottiere.moves import Move
 from condottiere.games.condottiere.screen.choices import chosen_move, hand_kinds
 from condottiere.games.condottiere.screen.scene import seat_view
-from condottiere.games.screen import Line, Scene, cells
+from condottiere.interface.screen import Line, Scene, cells
 
 __all__ = ["hand"]
 

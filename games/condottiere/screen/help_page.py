@@ -1,7 +1,7 @@
 """Condottiere's part of the client's help page: its moves and keys, its part of the screen,
 and the rules of the table in a few lines (the plugin's ``RULES.summary``).
 
->>> from condottiere.games.interface import TableRules
+>>> from condottiere.interface.game import TableRules
 >>> page = help_page(TableRules("condottiere", "zman", 3), None)
 >>> page[0], page[page.index("Rules") + 1]
 ('Condottiere', '  Z-Man 2018, the new version (zman), 3 players')
@@ -15,7 +15,7 @@ from typing import Any
 from condottiere.games.condottiere.editions import EDITIONS
 from condottiere.games.condottiere.game import Game
 from condottiere.games.condottiere.plugin import RULES
-from condottiere.games.interface import GameState, TableRules
+from condottiere.interface.game import GameState, TableRules
 
 __all__ = ["HELP", "help_page"]
 

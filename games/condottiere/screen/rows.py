@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from condottiere.games.condottiere.cards import card_name
 from condottiere.games.condottiere.screen.scene import game_of, seat_view
-from condottiere.games.screen import Explanation, Line, Scene, cells, fit
+from condottiere.interface.screen import Explanation, Line, Scene, cells, fit
 
 __all__ = ["SHORT_NAMES", "battle_name", "explain", "row_text", "rows"]
 

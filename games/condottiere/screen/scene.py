@@ -1,10 +1,10 @@
-"""The shell's :class:`~condottiere.games.screen.Scene` as Condottiere reads it: its view
+"""The shell's :class:`~condottiere.interface.screen.Scene` as Condottiere reads it: its view
 and game are Condottiere's own."""
 
 from __future__ import annotations
 
 from condottiere.games.condottiere.game import Game, SeatView
-from condottiere.games.screen import Scene
+from condottiere.interface.screen import Scene
 
 __all__ = ["game_of", "seat_view"]
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from condottiere.games.condottiere.editions import EDITIONS
 from condottiere.games.condottiere.game import SeatView
 from condottiere.games.condottiere.screen.scene import seat_view
-from condottiere.games.screen import Scene, SeatShown
+from condottiere.interface.screen import Scene, SeatShown
 
 __all__ = ["goal", "has_board", "scores", "standing"]
 

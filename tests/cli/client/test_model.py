@@ -10,10 +10,10 @@ from condottiere.bots import GreedyBot, play_out
 from condottiere.cli.client.model import TableModel, Tone
 from condottiere.cli.client.views import board_lines, hand_lines, lobby_lines, plain
 from condottiere.crypto import Identity
-from condottiere.games import OutcomeKind
 from condottiere.games.condottiere import REGIONS, Game
 from condottiere.games.condottiere.board import ADJACENT, connected_groups
-from condottiere.games.screen import Choices
+from condottiere.interface import OutcomeKind
+from condottiere.interface.screen import Choices
 from condottiere.peer.controller import snapshot_of
 from condottiere.peer.driver import Halt, MemoryKeeper, Table, TableEvent
 from condottiere.peer.entries import LogEntry, Reason, make_entry

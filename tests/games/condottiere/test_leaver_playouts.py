@@ -14,7 +14,7 @@ import pytest
 
 from condottiere.games.condottiere import Game
 from condottiere.games.condottiere.chance import Choice, Deal
-from condottiere.games.interface import OutcomeKind
+from condottiere.interface.game import OutcomeKind
 from tests.games.condottiere.playout import (
     MOVE_LIMIT,
     TABLES,

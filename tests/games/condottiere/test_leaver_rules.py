@@ -9,7 +9,7 @@ import pytest
 
 from condottiere.games.condottiere import Game, IllegalMoveError
 from condottiere.games.condottiere.chance import Choice, Deal
-from condottiere.games.interface import HandOutOfGame, OutcomeKind
+from condottiere.interface.game import HandOutOfGame, OutcomeKind
 from tests.games.condottiere.conftest import SCATTERED, battle, play
 from tests.games.condottiere.playout import cards_on_table, engines_in_step, whole_deck
 

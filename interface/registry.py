@@ -19,7 +19,7 @@ import importlib
 from functools import cache
 from typing import cast
 
-from condottiere.games.interface import GameRules
+from condottiere.interface.game import GameRules
 
 __all__ = ["DEFAULT_GAME", "GAMES", "game_named"]
 

@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Protocol
 
-from condottiere.games.interface import GameState, SeatView, TableRules
+from condottiere.interface.game import GameState, SeatView, TableRules
 
 __all__ = [
     "Choices",

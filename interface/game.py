@@ -15,7 +15,7 @@ and it gives a seat's view as a structured value (and as the per-game part of th
 controller's wire ``View``).
 
 A game is a :class:`GameRules` value registered under the name a table definition's
-``game`` field carries (:mod:`condottiere.games.registry`). The platform never imports a
+``game`` field carries (:mod:`condottiere.interface.registry`). The platform never imports a
 game's module: it holds a :class:`GameRules` and the :class:`GameState` values it makes.
 
 >>> Deal(seat=1, count=3), Choice((0, 2), "first battle marker")
@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, Protocol, Self, TypeVar
 from google.protobuf.message import Message
 
 if TYPE_CHECKING:
-    from condottiere.games.screen import GameScreen
+    from condottiere.interface.screen import GameScreen
 
 __all__ = [
     "CardFlow",
@@ -438,5 +438,5 @@ class GameRules(Protocol):
         ...
 
     def screen(self) -> GameScreen:
-        """How the client's shell draws the game (:mod:`condottiere.games.screen`)."""
+        """How the client's shell draws the game (:mod:`condottiere.interface.screen`)."""
         ...

@@ -1,0 +1,60 @@
+"""The game interface: the one way the platform reaches the games it plays.
+
+The platform (``condottiere.crypto``, ``condottiere.peer``, the client's shell, the bot
+harness) imports this package, never a game: the interface's types (:mod:`.game`), the seam
+of a game's screen (:mod:`.screen`) and the registry (:mod:`.registry`), which loads each game
+(a subpackage of ``condottiere.games``, such as ``condottiere.games.condottiere``) by name.
+
+>>> game_named("condottiere").variants["zman"].title
+'Z-Man 2018, the new version'
+"""
+
+from condottiere.interface.game import (
+    CardFlow,
+    ChanceNode,
+    Choice,
+    Deal,
+    Draw,
+    GameRules,
+    GameState,
+    HandOutOfGame,
+    IllegalMoveError,
+    InvalidMoveError,
+    MoveError,
+    Outcome,
+    OutcomeKind,
+    SeatToMove,
+    SeatView,
+    TableRules,
+    Told,
+    ToldKind,
+    Variant,
+    Waiting,
+)
+from condottiere.interface.registry import DEFAULT_GAME, GAMES, game_named
+
+__all__ = [
+    "DEFAULT_GAME",
+    "GAMES",
+    "CardFlow",
+    "ChanceNode",
+    "Choice",
+    "Deal",
+    "Draw",
+    "GameRules",
+    "GameState",
+    "HandOutOfGame",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "MoveError",
+    "Outcome",
+    "OutcomeKind",
+    "SeatToMove",
+    "SeatView",
+    "TableRules",
+    "Told",
+    "ToldKind",
+    "Variant",
+    "Waiting",
+    "game_named",
+]
