@@ -660,6 +660,20 @@ class Deck:
                 )
         return {slot: card.name for slot, card in cards.items()}
 
+    def audit_seat(self, seat: int, secret: int) -> None:
+        """Check what one seat did, from its secret alone (the audit of a table some seat
+        left, whose secret went with it): the secret matches the seat's key, and every share
+        the seat gave was ``x·a``. :class:`VerificationError` names the seat otherwise."""
+        if not self._rounds or not 0 <= seat < self.seats:
+            raise ValueError(f"no seat {seat} in a started game")
+        if not 0 < secret < L or mul_base(secret) != self.keys[seat]:
+            raise VerificationError(seat, "revealed secret does not match its public key")
+        for record in self._rounds:
+            for position, shares in record.shares.items():
+                share = shares.get(seat)
+                if share is not None and share != share_point(secret, record.deck[position]):
+                    raise VerificationError(seat, f"share for position {position} was not x·a")
+
     def _decrypted_card(self, ciphertext: Ciphertext, whole: int) -> PhysicalCard | None:
         """The card ``ciphertext`` holds under the whole secret; None when it holds none (or
         is not a ciphertext of points of the group at all)."""

@@ -58,6 +58,13 @@ class Waiting:
     text: str
     since: float
     """``time.monotonic()`` when the table began waiting for this step."""
+    deadline: int | None = None
+    """Seconds the step gives the seats it waits for (from :attr:`since`), after which the
+    others state them silent; None: no deadline (the lobby, a coin reveal of three or more)."""
+
+    def left(self, now: float) -> float | None:
+        """Seconds left before the deadline at ``now`` (0 once past); None without one."""
+        return None if self.deadline is None else max(0.0, self.since + self.deadline - now)
 
 
 @dataclass(frozen=True)
@@ -149,12 +156,12 @@ def snapshot_of(table: Table, since: float) -> Snapshot:
         players=players,
         stage=stage,
         view=view,
-        waiting=None if waiting is None else Waiting(*waiting, since),
+        waiting=None if waiting is None else Waiting(*waiting, since, table.deadline()),
         progress=table.progress(),
         halt=table.halt,
         refusals=tuple(table.refusals),
         outcome=None if game is None else game.outcome,
-        audited=table.cards is not None,
+        audited=table.audited,
         record_hash=table.record_hash() if stage == "over" else "",
         step=0 if step is None else step.number,
     )

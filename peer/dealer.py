@@ -404,6 +404,12 @@ class Dealer:
         _, index, slot = candidates[0]
         return (index, slot)
 
+    def drop_hand(self, seat: int) -> None:
+        """``seat`` left: its hidden hand leaves the game unseen (no pile takes it back)."""
+        for index, slot in self.hands[seat]:
+            self._out[index].discard(slot)
+        self.hands[seat] = []
+
     def check_hands(self, sizes: Sequence[int]) -> None:
         """The slots followed per seat agree with the engine's hand sizes (else a bug)."""
         tracked = [len(hand) for hand in self.hands]
@@ -435,6 +441,20 @@ class Dealer:
                 raise _blame(exc.seat, Reason.BAD_PROOF, f"audit: {exc.reason}") from None
             cards.update(((index, slot), name) for slot, name in found.items())
         return cards
+
+
+    def audit_seat(self, seat: int, secrets: Sequence[bytes]) -> None:
+        """Check one seat's secrets (one per deck) against its keys and every share it gave
+        (the audit of a table a seat left); :class:`Rejection` blames it otherwise."""
+        if len(secrets) != len(self.decks):
+            raise _blame(seat, Reason.UNEXPECTED, f"{len(self.decks)} secrets expected")
+        for deck, encoded in zip(self.decks, secrets, strict=True):
+            try:
+                deck.audit_seat(seat, decode_scalar(encoded))
+            except DecodeError as exc:
+                raise _blame(seat, Reason.BAD_PROOF, f"audit secret: {exc}") from None
+            except VerificationError as exc:
+                raise _blame(exc.seat, Reason.BAD_PROOF, f"audit: {exc.reason}") from None
 
 
 def _deck_context(table_id: bytes, index: int) -> bytes:

@@ -20,6 +20,13 @@ move                  the seat the engine waits for: a move and the cards it sho
 audit                 every seat, at the end: its deck secrets, to audit the game
 ====================  ==========================================================
 
+A step that waits for a seat has a deadline (the table definition's; :meth:`Table.deadline`):
+past it, the owner calls :meth:`Table.declare_silent` and the table signs a silence statement
+about each seat it still waits for; a seat is put out once every other seat still at the
+table has (see :mod:`condottiere.peer.silence`), or where its log says it leaves. A seat out
+plays no more: with one seat left, that seat wins by forfeit; before the game is dealt, or
+with several seats left (for now), the table stops as abandoned, naming it.
+
 Each entry names the step it answers. An entry answering a later step waits its turn; one
 answering a step that did not wait for its author is refused as out of turn (or stale, if
 the author had answered that step). Entries are checked in the design's order: well-formed,
@@ -75,6 +82,7 @@ from condottiere.peer.entries import (
 )
 from condottiere.peer.lobby import Lobby, TableSpec, check_text
 from condottiere.peer.logs import Logs, Suspicion
+from condottiere.peer.silence import Departure, Verdict, silence_verdict
 from condottiere.v1 import log_pb2
 
 __all__ = [
@@ -165,18 +173,24 @@ class Refusal:
 
 @dataclass(frozen=True)
 class Halt:
-    """Why the table stopped for good: a proven cheat (``reason`` set), a seat that left, or
-    this peer's own seat that can go no further (its store lost its secrets)."""
+    """Why the table stopped for good: a proven cheat (``reason`` set), a seat that left where
+    the game cannot go on without it (``departure`` set: the table is abandoned), or this
+    peer's own seat that can go no further (its store lost its secrets, or it was put out)."""
 
     detail: str
     author: bytes | None = field(repr=False)
     seat: int | None
     reason: Reason | None = None
     evidence: tuple[bytes, ...] = field(default=(), repr=False)
+    departure: Departure | None = None
 
     @property
     def cheat(self) -> bool:
         return self.reason is not None
+
+    @property
+    def abandoned(self) -> bool:
+        return self.departure is not None
 
 
 @dataclass(frozen=True)
@@ -203,6 +217,24 @@ class StepKind(StrEnum):
     COIN_REVEAL = "coin_reveal"
     MOVE = "move"
     AUDIT = "audit"
+
+    @property
+    def words(self) -> str:
+        """The step in a sentence: ``silent at a move``."""
+        return _STEP_WORDS[self]
+
+
+_STEP_WORDS = {
+    StepKind.SEATING: "the seating",
+    StepKind.READY: "the start",
+    StepKind.KEYS: "the keys",
+    StepKind.SHUFFLE: "a shuffle",
+    StepKind.SHARES: "the shares",
+    StepKind.COIN_COMMIT: "a coin commitment",
+    StepKind.COIN_REVEAL: "a coin reveal",
+    StepKind.MOVE: "a move",
+    StepKind.AUDIT: "the audit",
+}
 
 
 @dataclass
@@ -288,6 +320,17 @@ class Table:
         :mod:`condottiere.peer.coin`)."""
         self._consumed: set[bytes] = set()
         self._deck_lists: tuple[tuple[str, ...], ...] | None = None
+        self.out: dict[int, Departure] = {}
+        """The seats put out (silent past a deadline, or left), and how."""
+        self._statements: dict[tuple[int, int], dict[bytes, LogEntry]] = {}
+        """(seat, step number) -> each author's first silence statement about it (read as
+        votes once the table is seated: :meth:`_votes`)."""
+        self._took: set[tuple[int, int]] = set()
+        """(seat, step number) of every answer this table took."""
+        self._leaves: dict[bytes, LogEntry] = {}
+        """Leaves read where their author's next answer was awaited."""
+        self._ended: set[int] = set()
+        """Steps ended by a departure: answers to them that came are no one's fault."""
         self._restoring = True  # the definition is kept by whoever made or received it
         self._add(definition)
         self._restoring = False
@@ -392,6 +435,12 @@ class Table:
         """True once the game is over and audited, or the table halted."""
         return self.halt is not None or (self.step is None and self.game is not None)
 
+    @property
+    def audited(self) -> bool:
+        """True once the game is over and its audit passed: every card checked
+        (:attr:`cards`), or, with seats out, what each seat that stayed did."""
+        return self.halt is None and self.step is None and self.game is not None
+
     def waiting(self) -> tuple[str, tuple[int, ...], str] | None:
         """What the table waits for: the step's kind, the seats (or nothing, in the lobby)
         and a sentence; None when it waits for nothing."""
@@ -428,6 +477,46 @@ class Table:
             return len(step.answers), len(step.authors)
         return None
 
+    def deadline(self) -> int | None:
+        """Seconds the current step gives the seats it waits for (the table definition's
+        deadlines); None when no seat can be put out for silence now: in the lobby, once over,
+        and at a coin reveal of three committers or more (a withheld reveal is the coin's own
+        business: :mod:`condottiere.peer.coin`)."""
+        step = self.step
+        if step is None or self.halt is not None or step.kind == StepKind.SEATING:
+            return None
+        deadlines = self.spec.deadlines
+        if step.kind == StepKind.MOVE:
+            bot = all(author in self.lobby.bots for author in step.authors)
+            return deadlines.bot_move if bot else deadlines.move
+        if step.kind == StepKind.READY:
+            return deadlines.move
+        if step.kind == StepKind.COIN_REVEAL and step.flip and len(step.flip.committers) > 2:
+            return None
+        return deadlines.step
+
+    def declare_silent(self, waited: float) -> bool:
+        """Once ``waited`` seconds (by the owner's clock, since the step began) pass the
+        step's :meth:`deadline`: sign a silence statement about every seat the step still
+        waits for (see :mod:`condottiere.peer.silence`); True if one was published."""
+        step, seat, deadline = self.step, self.seat, self.deadline()
+        if step is None or seat is None or deadline is None or waited < deadline:
+            return False
+        if self._quiet or seat in self.out:
+            return False
+        published = False
+        for author in step.missing:
+            silent = self.seat_of(author)
+            if author == self.me or silent is None:
+                continue
+            if self.me in self._statements.get((silent, step.number), {}):
+                continue
+            self._publish(log_pb2.Silence(seat=silent, step=step.number, waited=int(waited)))
+            published = True
+        if published:
+            self._advance()
+        return published
+
     def drain(self) -> tuple[list[LogEntry], list[Suspicion]]:
         """The entries appended and the suspicions raised since the last call."""
         appended, self.appended = self.appended, []
@@ -454,13 +543,16 @@ class Table:
 
     # ------------------------------------------------------------------ input
 
-    def join(self, player: str, address: str) -> None:
-        """Ask for a seat (the first entry of this peer's log)."""
+    def join(self, player: str, address: str, *, bot: bool = False) -> None:
+        """Ask for a seat (the first entry of this peer's log); ``bot``: a program plays it
+        (its moves get the table's bot deadline)."""
         check_text(player, "a player name")
         if self.me == self.lobby.creator or self.logs.log(self.me):
             return
         self._publish(
-            log_pb2.Join(definition=self.lobby.definition.hash, player=player, address=address)
+            log_pb2.Join(
+                definition=self.lobby.definition.hash, player=player, address=address, bot=bot
+            )
         )
         self._advance()
 
@@ -512,6 +604,8 @@ class Table:
             return f"the table has stopped: {self.halt.detail}"
         if self.catching_up:
             return "this seat is taking its own log back from the others first"
+        if self.seat in self.out:
+            return "this seat is out of the game: it may watch, not play"
         if step is None or game is None or dealer is None or step.kind != StepKind.MOVE:
             return "it is not time to move"
         if step.authors != (self.me,) or self._pending(self.me, step) is not None:
@@ -540,7 +634,8 @@ class Table:
         self._publish(log_pb2.Chat(text=text))
 
     def leave(self, reason: str = "") -> None:
-        """Leave the table for good (the game ends for everyone; the record is kept)."""
+        """Leave the table for good: the others read it where this seat's next answer is
+        awaited and go on without it (see :mod:`condottiere.peer.silence`)."""
         if self.halt is None and not self.over:
             self._publish(log_pb2.Leave(reason=reason[:MAX_CHAT]))
             self._advance()
@@ -568,20 +663,25 @@ class Table:
         """Once the game is audited, say goodbye: the heads of this entry show the others that
         this peer holds everything (see :meth:`seen_by_all`). A table taken up over says none
         (see :attr:`catching_up`)."""
-        if self.cards is None or self._quiet:
+        if self._quiet or not self.over or (self.halt is not None and not self.halt.abandoned):
+            return
+        if self.seat is None or self.seat in self.out:
             return
         if not any(entry.kind == "leave" for entry in self.logs.log(self.me)):
             self._publish(log_pb2.Leave(reason="the game is over"))
 
     def seen_by_all(self) -> bool:
-        """Whether every other seat has shown (in the heads of an entry) that it holds this
-        peer's log up to its audit: then this peer may go without anyone waiting for it."""
-        audits = [e.seq for e in self.logs.log(self.me) if e.kind == StepKind.AUDIT]
-        if not audits:
-            return False
+        """Whether every other seat still at the table has shown (in the heads of an entry)
+        that it holds this peer's log up to its audit (or its last silence statement, at a
+        table abandoned): then this peer may go without anyone waiting for it."""
+        kind = "silence" if self.halt is not None and self.halt.abandoned else StepKind.AUDIT
+        marks = [e.seq for e in self.logs.log(self.me) if e.kind == kind]
+        if not marks:
+            return kind == "silence"
+        mark = marks[-1] if kind == "silence" else marks[0]
         for author in self.seating:
-            if author != self.me and not any(
-                entry.heads().get(self.me, (-1, b""))[0] >= audits[0]
+            if author != self.me and self.seat_of(author) not in self.out and not any(
+                entry.heads().get(self.me, (-1, b""))[0] >= mark
                 for entry in self.logs.log(author)
             ):
                 return False
@@ -694,29 +794,68 @@ class Table:
         elif kind == "coin_close":
             closes = self._closes.setdefault((entry.body.choice, entry.body.attempt), {})
             closes.setdefault(entry.author, frozenset(entry.body.missing))
+        elif kind == "silence":
+            self._note_silence(entry)
+
+    def _note_silence(self, entry: LogEntry) -> None:
+        """Keep each author's first statement about each (seat, step)."""
+        body = entry.body
+        self._statements.setdefault((body.seat, body.step), {}).setdefault(entry.author, entry)
+
+    def _votes(self, seat: int, number: int) -> dict[int, LogEntry]:
+        """The votes about ``seat`` at step ``number``: every other seat's first statement."""
+        statements = self._statements.get((seat, number), {})
+        votes = {}
+        for author, entry in statements.items():
+            voter = self.seat_of(author)
+            if voter is not None and voter != seat:
+                votes[voter] = entry
+        return votes
 
 
     # ------------------------------------------------------------------ the fold
-
-    def _left(self, entry: LogEntry) -> None:
-        if self.halt is None and not self.over:
-            reason = f" ({entry.body.reason})" if entry.body.reason else ""
-            self.halt = Halt(
-                f"{self.who(entry.author)} left the table{reason}; the record is kept",
-                entry.author,
-                self.seat_of(entry.author),
-            )
-            self._say("halt", self.halt.detail, self.halt.seat)
 
     def _advance(self) -> None:
         while self.halt is None:
             self._check_evidence()
             if self.halt is not None or self.step is None:
-                return
+                break
             if not self._work(self.step):
                 self._refuse_strays()
                 if not self._work(self.step):
-                    return
+                    break
+        self._answer_statements()
+
+    def _answer_statements(self) -> None:
+        """Vote *answered* on every statement about an answer this table took (a seat that
+        came back in time: see :mod:`condottiere.peer.silence`); and stop where this seat
+        finds itself put out at a step it went past (it came back too late)."""
+        seat = self.seat
+        if seat is None or self._quiet:
+            return
+        for (silent, number), statements in list(self._statements.items()):
+            if silent == seat and self.halt is None and number < self._step_number():
+                if self._verdict(silent, number) is Verdict.OUT:
+                    departure = self._departure_by_silence(silent, number, "a step it passed")
+                    self.out[seat] = departure
+                    self.halt = Halt(
+                        f"this seat was put out: {departure.words(self.who(self.me))}; "
+                        "it may watch, not play",
+                        self.me,
+                        seat,
+                        departure=departure,
+                    )
+                    self._say("halt", self.halt.detail, seat)
+            elif (
+                self.me not in statements
+                and (silent, number) in self._took
+                and seat not in self.out
+                and self._votes(silent, number)
+            ):
+                self._publish(log_pb2.Silence(seat=silent, step=number, answered=True))
+
+    def _step_number(self) -> int:
+        return self.step.number if self.step is not None else 1 << 62
 
     def _pending(self, author: bytes, step: Step) -> LogEntry | None:
         """``author``'s next entry for ``step``; earlier ones it skips are refused."""
@@ -727,13 +866,16 @@ class Table:
             entry = log[cursor]
             if entry.kind == "leave":  # the author's last word, wherever it is read
                 if waited:
-                    self._left(entry)
+                    self._leaves[author] = entry
                 break
             if entry.free or (entry.kind == "table" and entry.seq == 0):
                 cursor += 1
                 continue
             if entry.step > step.number:
                 break
+            if entry.step in self._ended and not (entry.step == step.number and waited):
+                cursor += 1  # an answer to a step a departure ended: nobody's fault
+                continue
             if entry.step == step.number and waited:
                 self._cursor[author] = cursor
                 return entry
@@ -758,7 +900,7 @@ class Table:
         if step is None:
             return
         for author in self.seating or (self.lobby.creator,):
-            if author not in step.missing:
+            if author not in step.missing and self.seat_of(author) not in self.out:
                 self._pending(author, step)
         if self.seating:
             for author in self.logs.authors:
@@ -780,9 +922,15 @@ class Table:
     def _work(self, step: Step) -> bool:
         """Take what the step needs from the logs (making this seat's part); True if anything
         changed."""
+        if self._departures(step):
+            return True
         changed = False
         for author in step.missing:
             entry = self._pending(author, step)
+            if author in self._leaves:
+                return self._put_out(step, self._departure_by_leave(self._leaves.pop(author)))
+            if entry is not None and self._holding(author, step):
+                continue
             if entry is None and author == self.me and (self.catching_up or self._defers(step)):
                 continue
             if entry is None and author == self.me and self._make(step):
@@ -803,6 +951,7 @@ class Table:
                 continue
             self._cursor[author] += 1
             self._consumed.add(entry.hash)
+            self._took.add((self.seating.index(author) if self.seating else -1, step.number))
             step.answers[author] = entry
             self._answered[author] = step.number
             changed = True
@@ -1048,7 +1197,7 @@ class Table:
             waiting = game.waiting
             if waiting is None:
                 self._say("over", self._ending())
-                self._next_step(StepKind.AUDIT, self.seating)
+                self._next_step(StepKind.AUDIT, self._remaining_authors())
                 return
             if isinstance(waiting, Choice):
                 node = waiting
@@ -1233,10 +1382,117 @@ class Table:
     def _audit(self, step: Step) -> None:
         dealer = self.dealer
         assert dealer is not None
+        if self.out:
+            for author, entry in step.answers.items():
+                seat = self.seat_of(author)
+                assert seat is not None
+                dealer.audit_seat(seat, list(entry.body.secrets))
+            self.step = None
+            gone = " and ".join(self.lobby.names.get(self.seating[s], "?") for s in self.out)
+            self._say(
+                "audit",
+                "audit passed for the seats that stayed: their secrets match their keys and "
+                f"every share they gave; the cards themselves cannot be named without {gone}",
+            )
+            return
         secrets = [list(step.answers[a].body.secrets) for a in self.seating]
         self.cards = dealer.audit(secrets)
         self.step = None
         self._say("audit", "audit passed: every shuffle, share and card checks out")
+
+    # ------------------------------------------------------------------ departures
+
+    def _remaining_authors(self) -> tuple[bytes, ...]:
+        return tuple(a for s, a in enumerate(self.seating) if s not in self.out)
+
+    def _verdict(self, seat: int, number: int) -> Verdict | None:
+        votes = self._votes(seat, number)
+        voters = {s for s in range(len(self.seating)) if s != seat and s not in self.out}
+        return silence_verdict(seat, voters, {v: e.body.answered for v, e in votes.items()})
+
+    def _holding(self, author: bytes, step: Step) -> bool:
+        """Whether this seat holds back ``author``'s answer to ``step``: it voted the author
+        silent there, and no verdict is reached yet."""
+        seat, mine = self.seat_of(author), self.seat
+        if seat is None or mine is None:
+            return False
+        votes = self._votes(seat, step.number)
+        return mine in votes and self._verdict(seat, step.number) is None
+
+    def _departures(self, step: Step) -> bool:
+        """Put out a seat ``step`` waits for that every other seat stated silent; True if one
+        was."""
+        for author in step.missing:
+            seat = self.seat_of(author)
+            if seat is not None and self._verdict(seat, step.number) is Verdict.OUT:
+                return self._put_out(step, self._departure_by_silence(seat, step.number,
+                                                                      step.kind.words))
+        return False
+
+    def _departure_by_silence(self, seat: int, number: int, at: str) -> Departure:
+        votes = self._votes(seat, number)
+        return Departure(
+            seat,
+            number,
+            at,
+            min(entry.body.waited for entry in votes.values()),
+            tuple(sorted(votes)),
+            evidence=tuple(votes[voter].signed for voter in sorted(votes)),
+        )
+
+    def _departure_by_leave(self, entry: LogEntry) -> Departure:
+        seat = self.seat_of(entry.author)
+        step = self.step
+        assert seat is not None and step is not None
+        return Departure(
+            seat,
+            step.number,
+            step.kind.words,
+            None,
+            reason=entry.body.reason[:MAX_CHAT],
+            evidence=(entry.signed,),
+        )
+
+    def _put_out(self, step: Step, departure: Departure) -> bool:
+        """The seat of ``departure`` is out at ``step``: the game goes on without it where it
+        can (see the module); True (the table changed)."""
+        seat = departure.seat
+        author = self.seating[seat]
+        self.out[seat] = departure
+        name = self.lobby.names.get(author, "?")
+        game = self.game
+        remaining = [s for s in range(len(self.seating)) if s not in self.out]
+        if step.kind == StepKind.AUDIT:
+            step.authors = tuple(a for a in step.authors if a != author)
+            self._say("leave", f"{name} has left: the audit goes on without {name}", seat)
+            return True
+        if game is None or len(remaining) > 1:
+            why = (
+                "before a card was dealt" if game is None else
+                "and the others cannot yet open cards without its share"
+            )  # fmt: skip
+            self.halt = Halt(
+                f"abandoned: {departure.words(self.who(author))} ({why}); the record is kept",
+                author,
+                seat,
+                evidence=departure.evidence,
+                departure=departure,
+            )
+            self._say("halt", self.halt.detail, seat)
+            return True
+        assert self.dealer is not None
+        self._ended.add(step.number)
+        gone = game.remove_seat(seat)
+        self.dealer.drop_hand(gone.seat)
+        goes_on = f": the game goes on without {name}" if game.outcome is None else ""
+        self._say(
+            "leave",
+            f"{name} has left{goes_on} ({departure.words(self.who(author))}; its "
+            f"{gone.count} hidden cards leave the game unseen)",
+            seat,
+        )
+        self._next_game_step()
+        return True
 
     # ------------------------------------------------------------------ evidence and blame
 

@@ -93,7 +93,7 @@ _BODY_FIELDS = {
     if field.message_type is not None
 }
 
-FREE_KINDS = frozenset({"join", "coin_close", "chat", "leave", "evidence"})
+FREE_KINDS = frozenset({"join", "coin_close", "chat", "leave", "evidence", "silence"})
 """Bodies that answer no step of the table: they may come at any point of a log."""
 
 

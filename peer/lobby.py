@@ -4,7 +4,8 @@ A table is created by the first entry of its creator's log (``TableDefinition``)
 (a name the registry knows, :mod:`condottiere.interface`), its variant (for Condottiere, the
 edition), the number of seats, house-rule options, a name and a fresh random nonce; the
 table's id is the hash of that definition and its creator's key
-(:func:`~condottiere.peer.entries.table_id_of`), so every new table has an id of its own. A
+(:func:`~condottiere.peer.entries.table_id_of`), so every new table has an id of its own.
+The definition also fixes the :class:`Deadlines` of every step that waits for a seat. A
 peer that wants to play publishes ``Join``, naming the definition's hash, as the first entry
 of its own log. The creator seats the first joiners it hears of, in one ``Seating`` entry
 (seat i is the i-th author), and from then on has no more authority than any other seat:
@@ -30,7 +31,7 @@ from condottiere.interface import DEFAULT_GAME, GameRules, TableRules, game_name
 from condottiere.peer.entries import LogEntry, Reason, Rejection
 from condottiere.v1 import log_pb2
 
-__all__ = ["NONCE_BYTES", "PROTOCOL", "Lobby", "TableSpec", "check_text"]
+__all__ = ["NONCE_BYTES", "PROTOCOL", "Deadlines", "Lobby", "TableSpec", "check_text"]
 
 PROTOCOL = log_pb2.PROTOCOL_VERSION_CURRENT
 NONCE_BYTES = 32
@@ -38,6 +39,9 @@ NONCE_BYTES = 32
 new."""
 MAX_NAME = 40
 MAX_ADDRESS = 255
+MAX_DEADLINE = 24 * 3600
+"""The longest deadline a table may give (a day: longer is no deadline a player would
+notice)."""
 
 
 def check_text(text: str, what: str, limit: int = MAX_NAME) -> str:
@@ -47,6 +51,41 @@ def check_text(text: str, what: str, limit: int = MAX_NAME) -> str:
     if not text.isprintable():
         raise ValueError(f"{what} may only hold printable characters")
     return text
+
+
+@dataclass(frozen=True)
+class Deadlines:
+    """How many seconds each step that waits for a seat gives it before the others may state
+    that it is silent (see :mod:`condottiere.peer.silence`).
+
+    >>> print(Deadlines().words())
+    a move 120 s (a bot's 15 s), a protocol step 30 s
+    >>> Deadlines(move=0).check()
+    Traceback (most recent call last):
+    ...
+    ValueError: a move's deadline must be 1 to 86400 seconds, not 0
+    """
+
+    move: int = 120
+    """A person's move: generous, a person thinks, reads the board, talks."""
+    step: int = 30
+    """A protocol step (keys, a shuffle, shares, a coin, the audit): a peer does it by
+    itself in a second or two, so a short deadline."""
+    bot_move: int = 15
+    """A program's move: bots think within a few seconds."""
+
+    def check(self) -> Deadlines:
+        for what, value in (("a move", self.move), ("a protocol step", self.step),
+                            ("a bot's move", self.bot_move)):  # fmt: skip
+            if not 1 <= value <= MAX_DEADLINE:
+                raise ValueError(
+                    f"{what}'s deadline must be 1 to {MAX_DEADLINE} seconds, not {value}"
+                )
+        return self
+
+    def words(self) -> str:
+        """The deadlines as a lobby shows them."""
+        return f"a move {self.move} s (a bot's {self.bot_move} s), a protocol step {self.step} s"
 
 
 @dataclass(frozen=True)
@@ -60,6 +99,9 @@ class TableSpec:
     player: str
     address: str
     game: str = DEFAULT_GAME
+    deadlines: Deadlines = Deadlines()
+    creator_bot: bool = False
+    """The creator's seat is played by a program (its moves get the bots' deadline)."""
 
     @property
     def rules(self) -> TableRules:
@@ -78,6 +120,7 @@ class TableSpec:
         check_text(self.player, "a player name")
         if len(self.address) > MAX_ADDRESS:
             raise ValueError("the address is too long")
+        self.deadlines.check()
         return self
 
     def body(self) -> log_pb2.TableDefinition:
@@ -93,6 +136,10 @@ class TableSpec:
             player=self.player,
             address=self.address,
             nonce=os.urandom(NONCE_BYTES),
+            move_deadline=self.deadlines.move,
+            step_deadline=self.deadlines.step,
+            bot_move_deadline=self.deadlines.bot_move,
+            creator_bot=self.creator_bot,
         )
 
     @classmethod
@@ -110,6 +157,8 @@ class TableSpec:
             player=body.player,
             address=body.address,
             game=body.game,
+            deadlines=Deadlines(body.move_deadline, body.step_deadline, body.bot_move_deadline),
+            creator_bot=body.creator_bot,
         ).check()
 
 
@@ -131,6 +180,8 @@ class Lobby:
         self.seating_hash = b""
         self.names: dict[bytes, str] = {self.creator: self.spec.player}
         self.addresses: dict[bytes, str] = {self.creator: self.spec.address}
+        self.bots: set[bytes] = {self.creator} if self.spec.creator_bot else set()
+        """The authors whose seats programs play (their moves get the bots' deadline)."""
 
     @property
     def seated(self) -> bool:
@@ -159,6 +210,8 @@ class Lobby:
         self.joins[entry.author] = body
         self.names[entry.author] = body.player
         self.addresses[entry.author] = body.address
+        if body.bot:
+            self.bots.add(entry.author)
 
     def seating_for(self) -> tuple[bytes, ...] | None:
         """The creator's choice of seats once enough joiners are heard of: itself, then the

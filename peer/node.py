@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import functools
 import time
 import traceback
@@ -127,6 +128,9 @@ class Node:
         self.port = port
         self.coin_timeout = coin_timeout
         self.auto_ready = auto_ready
+        self.plays_as_bot = False
+        """A program plays this peer's seat: its join says so (its moves get the table's bot
+        deadline)."""
         self.address = ""
         self.table: Table | None = None
         self.snapshot: Snapshot | None = None
@@ -243,9 +247,7 @@ class Node:
 
     async def host_table(self, spec: TableSpec) -> None:
         """Create a table (this peer takes seat 0)."""
-        spec = TableSpec(spec.variant, spec.seats, spec.options, spec.name, spec.player,
-                         self.address)  # fmt: skip
-        spec.check()
+        spec = dataclasses.replace(spec, address=self.address).check()
 
         def create() -> Table:
             table = Table.create(self.identity, spec, MemoryKeeper(), auto_ready=self.auto_ready)
@@ -308,7 +310,7 @@ class Node:
                     " game up again without --new"
                 )
             self._keep_in_store(table)
-            table.join(player, self.address)
+            table.join(player, self.address, bot=self.plays_as_bot)
             return table
 
         try:
@@ -661,10 +663,23 @@ class Node:
         return outcomes
 
     async def _watch_time(self) -> None:
-        """Vote on coin reveals that do not come (see :mod:`condottiere.peer.coin`)."""
+        """Vote on coin reveals that do not come (see :mod:`condottiere.peer.coin`), and state
+        silent the seats a step waits for past its deadline (:mod:`condottiere.peer.silence`)."""
+        stated = 0
         while True:
             await asyncio.sleep(0.25)
             snapshot = self.snapshot
+            waiting = None if snapshot is None else snapshot.waiting
+            if (
+                snapshot is not None
+                and waiting is not None
+                and waiting.deadline is not None
+                and snapshot.step != stated
+                and time.monotonic() - waiting.since > waiting.deadline
+            ):
+                waited = time.monotonic() - waiting.since
+                if await self.call(functools.partial(Table.declare_silent, waited=waited)):
+                    stated = snapshot.step
             if (
                 snapshot is not None
                 and snapshot.waiting is not None

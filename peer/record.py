@@ -22,9 +22,10 @@ from typing import Any
 from google.protobuf.message import DecodeError
 
 from condottiere.crypto import Identity, PublicIdentity
-from condottiere.interface import Choice
+from condottiere.interface import Choice, OutcomeKind
 from condottiere.peer.driver import Halt, MemoryKeeper, Refusal, StepKind, Table
 from condottiere.peer.entries import LogEntry, Rejection, read_entry
+from condottiere.peer.silence import Departure
 from condottiere.v1 import log_pb2
 
 __all__ = ["Verdict", "export", "load", "omniscient_record", "verify"]
@@ -89,6 +90,24 @@ class Verdict:
         return step.missing if step is not None and step.kind == StepKind.AUDIT else ()
 
     @property
+    def departures(self) -> tuple[Departure, ...]:
+        """The seats put out (silent past a deadline, or left), in seat order."""
+        return tuple(self.table.out[seat] for seat in sorted(self.table.out))
+
+    @property
+    def audited_without_leavers(self) -> bool:
+        """The game finished without some seats, and the seats that stayed passed the audit
+        of what each did (their secrets, their shares): nothing unfair was found, though the
+        leavers' cards cannot be named."""
+        return (
+            bool(self.departures)
+            and self.halt is None
+            and not self.refusals
+            and self.finished
+            and self.table.step is None
+        )
+
+    @property
     def fair(self) -> bool:
         """No cheat was found, the game finished, and the audit checked every card."""
         return (
@@ -119,9 +138,14 @@ class Verdict:
         for refusal in self.refusals:
             lines.append(f"CHEAT by {table.who(refusal.author)}: {refusal.reason.value}: "
                          f"{refusal.detail}")  # fmt: skip
+        for departure in self.departures:
+            if self.halt is None or self.halt.departure != departure:
+                lines.append(f"left: {departure.words(table.who(table.seating[departure.seat]))}")
         if self.halt is not None:
-            kind = "CHEAT" if self.halt.cheat else "STOPPED"
-            lines.append(f"{kind}: {self.halt.detail}")
+            if self.halt.abandoned:
+                lines.append(self.halt.detail)
+            else:
+                lines.append(f"{'CHEAT' if self.halt.cheat else 'STOPPED'}: {self.halt.detail}")
         outcome = None if table.game is None else table.game.outcome
         if outcome is not None:
             winners = " and ".join(table.who(table.seating[s]) for s in outcome.winners)
@@ -139,8 +163,26 @@ class Verdict:
                 f"every hand known ({sum(e[0] == 'move' for e in self.replayed['events'])} moves)"
             )
         lines.append(f"record hash {table.record_hash()}")
-        lines.append("verdict: FAIR" if self.fair else "verdict: NOT SHOWN FAIR")
+        lines.append(f"verdict: {self.verdict_words()}")
         return lines
+
+    def verdict_words(self) -> str:
+        """``FAIR``, ``FORFEIT …``, ``ABANDONED …`` or ``NOT SHOWN FAIR``."""
+        if self.fair:
+            return "FAIR"
+        table = self.table
+        if self.halt is not None and self.halt.departure is not None:
+            return f"ABANDONED by {table.who(self.halt.author)}"
+        if self.audited_without_leavers:
+            gone = " and ".join(table.who(table.seating[d.seat]) for d in self.departures)
+            outcome = None if table.game is None else table.game.outcome
+            how = "FORFEIT" if outcome is not None and outcome.kind is OutcomeKind.FORFEIT else (
+                "FINISHED")  # fmt: skip
+            return (
+                f"{how} without {gone}: nothing unfair found (the cards cannot be named "
+                f"without the secrets of {gone})"
+            )
+        return "NOT SHOWN FAIR"
 
 
 def verify(signed_entries: Sequence[bytes]) -> Verdict:
@@ -166,12 +208,23 @@ def verify(signed_entries: Sequence[bytes]) -> Verdict:
     if len(tables) > 1:
         raise ValueError(f"the record holds the definitions of {len(tables)} tables, not one")
     table = Table(Identity.generate(), definitions[0], MemoryKeeper(), auto_ready=False)
-    for entry in entries:
+    for entry in _stated_last(entries):
         refused = table.receive(entry.signed)
         if refused is not None:
             unreadable.append(str(refused))
     replayed = omniscient_record(table) if table.cards is not None else None
     return Verdict(table, tuple(unreadable), len(signed_entries) - len(unique), replayed)
+
+
+def _stated_last(entries: Sequence[LogEntry]) -> list[LogEntry]:
+    """``entries`` with the logs of the seats that silence statements name last: a seat's late
+    answer then reaches the fold after the statements that may have put it out, as it did at
+    the peers that signed them (a peer takes no answer of a seat it stated silent until the
+    verdict: :mod:`condottiere.peer.silence`)."""
+    seating: Sequence[bytes] = next((e.body.authors for e in entries if e.kind == "seating"), [])
+    named = {e.body.seat for e in entries if e.kind == "silence"}
+    stated = {seating[seat] for seat in named if seat < len(seating)}
+    return sorted(entries, key=lambda entry: entry.author in stated)
 
 
 def omniscient_record(table: Table) -> dict[str, Any]:

@@ -264,7 +264,7 @@ def test_chat_reaches_the_table_and_a_line_too_long_is_refused(tmp_path: Path) -
     asyncio.run(check())
 
 
-def test_leave_stops_the_table_and_ends_the_watch_with_the_halt(tmp_path: Path) -> None:
+def test_leave_ends_a_two_seat_game_by_forfeit_and_ends_the_watch(tmp_path: Path) -> None:
     async def check() -> list[controller_pb2.Update]:
         async with two_seats(tmp_path) as table:
             await bounded(first_turn(table))
@@ -275,5 +275,7 @@ def test_leave_stops_the_table_and_ends_the_watch_with_the_halt(tmp_path: Path) 
 
     updates = asyncio.run(bounded(check()))
     last = updates[-1]
-    assert last.stage == "halted" and last.halt.seat == 0
-    assert "left the table (bedtime)" in last.halt.detail and not last.halt.reason
+    assert last.stage == "over" and list(last.outcome.winners) == [1]
+    assert "forfeit" in last.outcome.how
+    left = [e for u in updates for e in u.events if e.kind == "leave"]
+    assert any("ada has left" in e.text and "bedtime" in e.text for e in left), left

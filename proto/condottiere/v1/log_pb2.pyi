@@ -31,16 +31,17 @@ class _ProtocolVersion:
 class _ProtocolVersionEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ProtocolVersion.ValueType], _builtins.type):
     DESCRIPTOR: _descriptor.EnumDescriptor
     PROTOCOL_VERSION_UNSPECIFIED: _ProtocolVersion.ValueType  # 0
-    PROTOCOL_VERSION_CURRENT: _ProtocolVersion.ValueType  # 2
+    PROTOCOL_VERSION_CURRENT: _ProtocolVersion.ValueType  # 3
 
 class ProtocolVersion(_ProtocolVersion, metaclass=_ProtocolVersionEnumTypeWrapper):
     """The version of this protocol; peers of different versions do not play together.
     (Also sent in Hello and in the table definition.) Version 2 binds the table id to the
-    table's definition (see TableDefinition).
+    table's definition (see TableDefinition). Version 3 adds the deadlines of the table
+    definition, Join.bot and the Silence statement (a seat that misses a deadline is put out).
     """
 
 PROTOCOL_VERSION_UNSPECIFIED: ProtocolVersion.ValueType  # 0
-PROTOCOL_VERSION_CURRENT: ProtocolVersion.ValueType  # 2
+PROTOCOL_VERSION_CURRENT: ProtocolVersion.ValueType  # 3
 Global___ProtocolVersion: _TypeAlias = ProtocolVersion  # noqa: Y015
 
 @_typing.final
@@ -124,6 +125,7 @@ class Entry(_message.Message):
     LEAVE_FIELD_NUMBER: _builtins.int
     AUDIT_FIELD_NUMBER: _builtins.int
     EVIDENCE_FIELD_NUMBER: _builtins.int
+    SILENCE_FIELD_NUMBER: _builtins.int
     table_id: _builtins.bytes
     """32 bytes: the hash of the table's definition (TableDefinition)"""
     author: _builtins.bytes
@@ -168,6 +170,8 @@ class Entry(_message.Message):
     def audit(self) -> Global___AuditReveal: ...
     @_builtins.property
     def evidence(self) -> Global___Evidence: ...
+    @_builtins.property
+    def silence(self) -> Global___Silence: ...
     def __init__(
         self,
         *,
@@ -192,12 +196,13 @@ class Entry(_message.Message):
         leave: Global___Leave | None = ...,
         audit: Global___AuditReveal | None = ...,
         evidence: Global___Evidence | None = ...,
+        silence: Global___Silence | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["audit", b"audit", "body", b"body", "chat", b"chat", "coin_close", b"coin_close", "coin_commit", b"coin_commit", "coin_reveal", b"coin_reveal", "evidence", b"evidence", "join", b"join", "keys", b"keys", "leave", b"leave", "move", b"move", "ready", b"ready", "seating", b"seating", "shares", b"shares", "shuffle", b"shuffle", "table", b"table"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["audit", b"audit", "body", b"body", "chat", b"chat", "coin_close", b"coin_close", "coin_commit", b"coin_commit", "coin_reveal", b"coin_reveal", "evidence", b"evidence", "join", b"join", "keys", b"keys", "leave", b"leave", "move", b"move", "ready", b"ready", "seating", b"seating", "shares", b"shares", "shuffle", b"shuffle", "silence", b"silence", "table", b"table"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["audit", b"audit", "author", b"author", "body", b"body", "chat", b"chat", "coin_close", b"coin_close", "coin_commit", b"coin_commit", "coin_reveal", b"coin_reveal", "evidence", b"evidence", "heads", b"heads", "join", b"join", "keys", b"keys", "leave", b"leave", "move", b"move", "previous", b"previous", "ready", b"ready", "seating", b"seating", "seq", b"seq", "shares", b"shares", "shuffle", b"shuffle", "step", b"step", "table", b"table", "table_id", b"table_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["audit", b"audit", "author", b"author", "body", b"body", "chat", b"chat", "coin_close", b"coin_close", "coin_commit", b"coin_commit", "coin_reveal", b"coin_reveal", "evidence", b"evidence", "heads", b"heads", "join", b"join", "keys", b"keys", "leave", b"leave", "move", b"move", "previous", b"previous", "ready", b"ready", "seating", b"seating", "seq", b"seq", "shares", b"shares", "shuffle", b"shuffle", "silence", b"silence", "step", b"step", "table", b"table", "table_id", b"table_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_body: _TypeAlias = _typing.Literal["table", "join", "seating", "ready", "keys", "shuffle", "shares", "move", "coin_commit", "coin_reveal", "coin_close", "chat", "leave", "audit", "evidence"]  # noqa: Y015
+    _WhichOneofReturnType_body: _TypeAlias = _typing.Literal["table", "join", "seating", "ready", "keys", "shuffle", "shares", "move", "coin_commit", "coin_reveal", "coin_close", "chat", "leave", "audit", "evidence", "silence"]  # noqa: Y015
     _WhichOneofArgType_body: _TypeAlias = _typing.Literal["body", b"body"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_body) -> _WhichOneofReturnType_body | None: ...
 
@@ -223,6 +228,10 @@ class TableDefinition(_message.Message):
     PLAYER_FIELD_NUMBER: _builtins.int
     ADDRESS_FIELD_NUMBER: _builtins.int
     NONCE_FIELD_NUMBER: _builtins.int
+    MOVE_DEADLINE_FIELD_NUMBER: _builtins.int
+    STEP_DEADLINE_FIELD_NUMBER: _builtins.int
+    BOT_MOVE_DEADLINE_FIELD_NUMBER: _builtins.int
+    CREATOR_BOT_FIELD_NUMBER: _builtins.int
     protocol: _builtins.int
     """ProtocolVersion"""
     game: _builtins.str
@@ -238,6 +247,15 @@ class TableDefinition(_message.Message):
     """host:port where the creator serves the Peer service"""
     nonce: _builtins.bytes
     """32 random bytes, fresh for every table the creator defines"""
+    move_deadline: _builtins.int
+    """Deadlines, in seconds, of every step that waits for a seat (see Silence): a move of a
+    seat whose join says it is a bot (and of the creator, if its definition says so), a
+    move of anyone else, and every protocol step (keys, shuffle, shares, coins, the audit).
+    """
+    step_deadline: _builtins.int
+    bot_move_deadline: _builtins.int
+    creator_bot: _builtins.bool
+    """the creator's seat is played by a program"""
     @_builtins.property
     def options(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """house rules, sorted"""
@@ -254,10 +272,14 @@ class TableDefinition(_message.Message):
         player: _builtins.str = ...,
         address: _builtins.str = ...,
         nonce: _builtins.bytes = ...,
+        move_deadline: _builtins.int = ...,
+        step_deadline: _builtins.int = ...,
+        bot_move_deadline: _builtins.int = ...,
+        creator_bot: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["address", b"address", "game", b"game", "name", b"name", "nonce", b"nonce", "options", b"options", "player", b"player", "protocol", b"protocol", "seats", b"seats", "variant", b"variant"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["address", b"address", "bot_move_deadline", b"bot_move_deadline", "creator_bot", b"creator_bot", "game", b"game", "move_deadline", b"move_deadline", "name", b"name", "nonce", b"nonce", "options", b"options", "player", b"player", "protocol", b"protocol", "seats", b"seats", "step_deadline", b"step_deadline", "variant", b"variant"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -272,22 +294,26 @@ class Join(_message.Message):
     DEFINITION_FIELD_NUMBER: _builtins.int
     PLAYER_FIELD_NUMBER: _builtins.int
     ADDRESS_FIELD_NUMBER: _builtins.int
+    BOT_FIELD_NUMBER: _builtins.int
     definition: _builtins.bytes
     """hash of the table definition entry"""
     player: _builtins.str
     """the joiner's name, for people"""
     address: _builtins.str
     """host:port where the joiner serves the Peer service"""
+    bot: _builtins.bool
+    """the joiner's seat is played by a program (its moves' deadline"""
     def __init__(
         self,
         *,
         definition: _builtins.bytes = ...,
         player: _builtins.str = ...,
         address: _builtins.str = ...,
+        bot: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["address", b"address", "definition", b"definition", "player", b"player"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["address", b"address", "bot", b"bot", "definition", b"definition", "player", b"player"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -642,6 +668,45 @@ class Leave(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___Leave: _TypeAlias = Leave  # noqa: Y015
+
+@_typing.final
+class Silence(_message.Message):
+    """The author's statement about another seat at a step that waits for it (a free entry).
+    `answered` false: the author waited `waited` seconds, past the step's deadline, and holds
+    no answer of that seat to that step. `answered` true: the author holds that seat's answer
+    (it took it before it held the statements of the others), which cancels the silence.
+    Each author's first statement about a (seat, step) is its vote; the seat is out at that
+    step once every other seat still at the table voted it silent (docs/protocol.md).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    STEP_FIELD_NUMBER: _builtins.int
+    WAITED_FIELD_NUMBER: _builtins.int
+    ANSWERED_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    """the seat waited for"""
+    step: _builtins.int
+    """the number of the step that waits for it"""
+    waited: _builtins.int
+    """whole seconds the author waited for it"""
+    answered: _builtins.bool
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        step: _builtins.int = ...,
+        waited: _builtins.int = ...,
+        answered: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["answered", b"answered", "seat", b"seat", "step", b"step", "waited", b"waited"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Silence: _TypeAlias = Silence  # noqa: Y015
 
 @_typing.final
 class AuditReveal(_message.Message):

@@ -1,0 +1,305 @@
+"""A seat that stops answering, as a fold with no socket: deadlines, silence statements, the
+verdict every other seat must reach, a seat that comes back in time or too late, a polite
+leave, a forfeit, an abandoned table, and what ``verify`` says of each record."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from condottiere.interface import OutcomeKind
+from condottiere.peer.driver import Step, StepKind, Table
+from condottiere.peer.entries import LogEntry
+from condottiere.peer.lobby import Deadlines, TableSpec
+from condottiere.peer.record import verify
+from condottiere.peer.silence import Departure, Verdict, silence_verdict
+from tests.peer.tables import Harness
+
+LATE = 10_000.0
+"""Seconds waited, past every deadline."""
+
+
+class Departing(Harness):
+    """A harness in which seats can die: a dead seat's peer takes nothing in any more, and
+    whatever it signed that no live peer held yet never leaves it (as with kill -9)."""
+
+    def __init__(
+        self, *args: object, doomed: tuple[int, StepKind] | None = None, **kwargs: object
+    ) -> None:
+        """``doomed``: (seat, step) kills that seat when it is about to sign its first entry
+        of a step of that kind."""
+        self.dead: set[int] = set()
+        self.sent: set[bytes] = set()
+        self.withheld: set[bytes] = set()
+        """Entries kept back from everyone, whoever signed them."""
+        if doomed is not None:
+            kwargs["kinds"] = {doomed[0]: self._dying(doomed[0], doomed[1])}
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
+    def _dying(self, seat: int, kind: StepKind) -> type[Table]:
+        harness = self
+
+        class Dying(Table):
+            def _make(self, step: Step) -> bool:
+                if step.kind == kind and seat not in harness.dead:
+                    harness.kill(seat)
+                if seat in harness.dead:
+                    return False
+                return super()._make(step)
+
+        return Dying
+
+    def kill(self, seat: int) -> None:
+        self.sent = {
+            entry.hash
+            for table in self.live()
+            for author in table.logs.authors
+            for entry in table.logs.log(author)
+        }
+        self.dead.add(seat)
+
+    def live(self) -> list[Table]:
+        return [t for s, t in enumerate(self.tables) if s not in self.dead]
+
+    def blocked(self, table: Table, entry: LogEntry) -> bool:
+        if entry.hash in self.withheld:
+            return True
+        if self.tables.index(table) in self.dead:
+            return True
+        authors = [t.me for t in self.tables]
+        author = authors.index(entry.author) if entry.author in authors else None
+        return author in self.dead and entry.hash not in self.sent
+
+    def run(
+        self,
+        *,
+        patient: Callable[[Table], bool] = lambda table: False,
+        until: Callable[[], bool] | None = None,
+        rounds: int = 5000,
+    ) -> None:
+        """Play the live seats' moves; when nothing moves, time passes: every live peer that
+        is not ``patient`` states silent whom it waits for."""
+        for _ in range(rounds):
+            self.deliver()
+            if all(t.over for t in self.live()) or (until is not None and until()):
+                return
+            moved = False
+            for seat, table in enumerate(self.tables):
+                game, step = table.game, table.step
+                if (
+                    seat not in self.dead
+                    and game is not None
+                    and step is not None
+                    and step.kind == StepKind.MOVE
+                    and step.missing == (table.me,)
+                ):
+                    assert table.submit(self.bots[seat].choose(game.copy(), seat)) is None
+                    moved = True
+            if not moved and self.deliver() == 0:
+                stated = [t.declare_silent(LATE) for t in self.live() if not patient(t)]
+                if not any(stated) and self.deliver() == 0:
+                    raise AssertionError(f"stuck: {[t.waiting() for t in self.live()]}")
+        raise AssertionError("the game did not end")
+
+
+def at_step(kind: StepKind) -> Callable[[Harness], bool]:
+    return lambda harness: all(
+        t.step is not None and t.step.kind == kind for t in harness.tables
+    )
+
+
+def test_the_verdict_needs_every_other_seat_and_one_answered_vote_cancels_it() -> None:
+    assert silence_verdict(1, {0, 2}, {0: False}) is None
+    assert silence_verdict(1, {0, 2}, {0: False, 2: False}) is Verdict.OUT
+    assert silence_verdict(1, {0, 2}, {0: False, 2: True}) is Verdict.ANSWERED
+    assert silence_verdict(1, {0}, {}) is None
+
+
+def test_each_step_has_the_deadline_the_table_definition_gives_it() -> None:
+    harness = Harness("zman", 3, seed=1)
+    table = harness.tables[0]
+    assert table.spec.deadlines == Deadlines()
+    harness.deliver()
+    while table.step is not None and table.step.kind != StepKind.MOVE:
+        assert table.deadline() in (Deadlines().step, None)
+        harness.deliver()
+    assert table.deadline() == Deadlines().move
+
+
+class BotJoiner(Table):
+    """A peer whose seat a program plays: its join says so."""
+
+    def join(self, player: str, address: str, *, bot: bool = False) -> None:
+        super().join(player, address, bot=True)
+
+
+def test_the_deadlines_travel_in_the_definition_and_a_bot_seat_gets_the_bots_for_moves() -> None:
+    spec = TableSpec("zman", 2, (), "t", "ada", "", deadlines=Deadlines(90, 5, 3))
+    assert TableSpec.from_body(spec.body()).deadlines == Deadlines(90, 5, 3)
+    harness = Harness("zman-duel", 2, seed=1, kinds={1: BotJoiner})
+    harness.deliver()
+    table = harness.tables[0]
+    assert table.lobby.bots == {harness.tables[1].me}
+    moves = set()
+    while table.game is not None and table.game.outcome is None and len(moves) < 2:
+        step = table.step
+        assert step is not None
+        if step.kind == StepKind.MOVE:
+            seat = table.seat_of(step.authors[0])
+            assert seat is not None
+            moves.add((seat, table.deadline()))
+            mover = harness.tables[seat]
+            assert mover.game is not None
+            assert mover.submit(harness.bots[seat].choose(mover.game.copy(), seat)) is None
+        harness.deliver()
+    assert moves == {(0, Deadlines().move), (1, Deadlines().bot_move)}
+
+
+def test_a_statement_before_the_deadline_is_not_signed() -> None:
+    harness = Departing("zman-duel", 2, seed=3)
+    harness.deliver()
+    table = harness.tables[0]
+    assert table.deadline() is not None
+    assert not table.declare_silent(table.deadline() - 1)  # type: ignore[operator]
+
+
+def test_a_seat_silent_at_a_move_of_a_two_seat_game_loses_by_forfeit_on_every_peer() -> None:
+    harness = Departing("zman-duel", 2, seed=3)
+    harness.run(until=lambda: harness.tables[0].game is not None
+                and harness.tables[0].game.moves_played >= 3)  # fmt: skip
+    harness.kill(1)
+    harness.run()
+    table = harness.tables[0]
+    game = table.game
+    assert game is not None and game.outcome is not None
+    assert game.outcome.kind is OutcomeKind.FORFEIT and game.outcome.winners == (0,)
+    assert table.halt is None and table.over and not table.refusals
+    assert 1 in table.out and table.out[1].signers == (0,)
+    assert any("has left" in event.text for event in table.events)
+    verdict = verify([e.signed for a in table.logs.authors for e in table.logs.log(a)])
+    assert verdict.table.record_hash() == table.record_hash()
+    text = "\n".join(verdict.lines())
+    assert "forfeit" in text and "seat 1 (seat1) silent at a move" in text, text
+
+
+@pytest.mark.parametrize(
+    "kind", [StepKind.KEYS, StepKind.SHUFFLE, StepKind.COIN_COMMIT, StepKind.SHARES]
+)
+def test_a_three_seat_table_whose_seat_is_silent_at_a_protocol_step_is_abandoned_naming_it(
+    kind: StepKind,
+) -> None:
+    harness = Departing("zman", 3, seed=4, doomed=(2, kind))
+    harness.run(until=lambda: bool(harness.dead))
+    first, second = harness.live()
+    assert first.declare_silent(LATE)
+    harness.deliver()
+    assert first.halt is None and not first.out, "one statement of two puts nobody out"
+    assert second.declare_silent(LATE)
+    harness.deliver()
+    for table in harness.live():
+        assert table.halt is not None and table.halt.abandoned and not table.halt.cheat
+        assert table.halt.seat == 2 and len(table.halt.evidence) == 2
+        assert f"seat 2 (seat2) silent at {kind.words}" in table.halt.detail
+        assert "signed by seats 0, 1" in table.halt.detail
+    entries = [e.signed for a in first.logs.authors for e in first.logs.log(a)]
+    text = "\n".join(verify(entries).lines())
+    assert f"abandoned: seat 2 (seat2) silent at {kind.words} for" in text, text
+    assert "signed by seats 0, 1" in text
+
+
+def test_a_seat_that_comes_back_before_every_statement_is_in_is_not_out() -> None:
+    harness = Departing("zman", 3, seed=6)
+    harness.run(until=lambda: at_step(StepKind.MOVE)(harness))
+    mover = harness.tables[0].step.authors[0]  # type: ignore[union-attr]
+    seat = harness.tables[0].seat_of(mover)
+    assert seat is not None
+    voter = harness.tables[(seat + 1) % 3]
+    assert voter.declare_silent(LATE)
+    harness.deliver()
+    harness.run(patient=lambda table: table is not voter)  # the mover plays on; nobody else
+    for table in harness.tables:
+        assert table.halt is None and not table.out and table.cards is not None
+    assert len({table.record_hash() for table in harness.tables}) == 1
+    answered = [
+        e for t in harness.tables for e in t.logs.log(t.me)
+        if e.kind == "silence" and e.body.answered
+    ]  # fmt: skip
+    assert answered, "the seat that took the move said so"
+
+
+def test_a_peer_that_stated_silence_holds_the_late_answer_until_a_verdict() -> None:
+    harness = Departing("zman", 3, seed=6)
+    harness.run(until=lambda: at_step(StepKind.MOVE)(harness))
+    step = harness.tables[0].step
+    assert step is not None
+    seat = harness.tables[0].seat_of(step.authors[0])
+    assert seat is not None
+    voter, other = harness.tables[(seat + 1) % 3], harness.tables[(seat + 2) % 3]
+    assert voter.declare_silent(LATE)
+    mover = harness.tables[seat]
+    game = mover.game
+    assert game is not None
+    assert mover.submit(harness.bots[seat].choose(game.copy(), seat)) is None
+    move = mover.logs.log(mover.me)[-1]
+    for table in (voter, other):  # the move reaches both; the statement has not left
+        table.receive(move.signed)
+    assert voter.step is not None and voter.step.number == step.number  # held back
+    assert other.step is not None and other.step.number > step.number  # taken
+    harness.deliver()  # the statement, then the other's answered vote
+    assert voter.step is not None and voter.step.number > step.number
+    assert not voter.out and voter.halt is None
+
+
+def test_a_late_answer_after_the_verdict_is_ignored_and_the_late_seat_stops_itself() -> None:
+    harness = Departing("zman-duel", 2, seed=7)
+    harness.run(until=lambda: at_step(StepKind.MOVE)(harness))
+    step = harness.tables[0].step
+    assert step is not None
+    seat = harness.tables[0].seat_of(step.authors[0])
+    assert seat is not None
+    late, waiting = harness.tables[seat], harness.tables[1 - seat]
+    assert waiting.declare_silent(LATE)
+    game = late.game
+    assert game is not None
+    assert late.submit(harness.bots[seat].choose(game.copy(), seat)) is None
+    harness.deliver()
+    assert seat in waiting.out and not waiting.refusals
+    assert waiting.game is not None and waiting.game.outcome is not None
+    assert waiting.game.outcome.winners == (1 - seat,)
+    assert late.halt is not None and "this seat was put out" in late.halt.detail
+    assert late.submit("pass") is not None
+
+
+def test_a_polite_leave_is_read_where_the_seats_answer_is_awaited() -> None:
+    harness = Departing("zman-duel", 2, seed=8)
+    harness.run(until=lambda: at_step(StepKind.MOVE)(harness))
+    harness.tables[1].leave("dinner")
+    harness.deliver()
+    assert any(e.kind == "leave" and "seat1" in e.text for e in harness.tables[0].events)
+    harness.kill(1)
+    harness.run(patient=lambda table: True)  # nobody states anything: the leave is enough
+    table = harness.tables[0]
+    assert table.game is not None and table.game.outcome is not None
+    assert table.game.outcome.kind is OutcomeKind.FORFEIT
+    assert table.out[1].waited is None and table.out[1].reason == "dinner"
+    assert not table.refusals
+
+
+def test_a_seat_silent_at_the_audit_leaves_the_outcome_as_it_was() -> None:
+    harness = Departing("zman", 3, seed=9, doomed=(2, StepKind.AUDIT))
+    harness.run()
+    outcome = harness.tables[2].game.outcome  # type: ignore[union-attr]
+    assert outcome is not None
+    for table in harness.live():
+        assert table.over and table.halt is None and 2 in table.out and not table.refusals
+        assert table.game is not None and table.game.outcome == outcome
+        assert any("audit passed for the seats that stayed" in e.text for e in table.events)
+    assert len({t.record_hash() for t in harness.live()}) == 1
+
+
+def test_a_departure_names_the_seat_the_step_and_the_signers() -> None:
+    departure = Departure(2, 40, "a move", 120, (0, 1, 3))
+    assert departure.words("seat 2 (bob)") == (
+        "seat 2 (bob) silent at a move for 120 s; signed by seats 0, 1, 3"
+    )
