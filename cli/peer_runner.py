@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import signal
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TextIO
 
@@ -125,6 +125,7 @@ async def _peer(settings: PeerSettings, store: Store, out: TextIO) -> int:
         coin_timeout=settings.coin_timeout,
         trace=settings.trace,
     )
+    node.plays_as_bot = settings.strategy is not None
     bots = BotPeers(
         settings.data / "bots",
         listen=settings.placement.listen,
@@ -148,7 +149,7 @@ async def _peer(settings: PeerSettings, store: Store, out: TextIO) -> int:
             say(f"taking up table {node.table.spec.name!r} where it stopped")
             bots.resume(node.address, node.table.table_id.hex())
         elif settings.spec is not None:
-            await node.host_table(settings.spec)
+            await node.host_table(replace(settings.spec, creator_bot=node.plays_as_bot))
             assert node.table is not None
             say(
                 f"hosting {settings.spec.name!r} ({settings.spec.variant}, "

@@ -323,7 +323,7 @@ def play_settings(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
     if not 0 < len(args.player) <= 40 or not args.player.isprintable():
         parser.error("--player must be 1 to 40 printable characters")
     if args.join:
-        chosen = [f"--{name}" for name in (*TABLE_OPTIONS, "bots")
+        chosen = [f"--{name.replace('_', '-')}" for name in (*TABLE_OPTIONS, "bots")
                   if getattr(args, name) is not None]  # fmt: skip
         if chosen:
             parser.error(f"{', '.join(chosen)}: the table's host chose these; not with --join")

@@ -1,5 +1,6 @@
 """The table a command hosts (``host``, ``play``): the options that define it (``--game``,
-``--edition``, ``--seats``, ``--option``, ``--name``) and the table definition they make.
+``--edition``, ``--seats``, ``--option``, ``--name``, and the deadlines ``--move-deadline``,
+``--step-deadline``, ``--bot-move-deadline``) and the table definition they make.
 
 Every choice and default comes from the game, through the registry
 (:func:`condottiere.games.game_named`): its editions (the game's variants), its default
@@ -16,7 +17,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from condottiere.interface import DEFAULT_GAME, GAMES, GameRules, Variant, game_named
-from condottiere.peer.lobby import TableSpec
+from condottiere.peer.lobby import Deadlines, TableSpec
 
 __all__ = [
     "DEFAULT_TABLE_NAME",
@@ -29,7 +30,10 @@ __all__ = [
 ]
 
 DEFAULT_TABLE_NAME = "condottiere"
-TABLE_OPTIONS = ("game", "edition", "seats", "option", "name")
+TABLE_OPTIONS = (
+    "game", "edition", "seats", "option", "name",
+    "move_deadline", "step_deadline", "bot_move_deadline",
+)  # fmt: skip
 """The options' destinations; each is None unless given (a joiner takes the host's table, so
 it gives none of them)."""
 
@@ -79,6 +83,27 @@ def add_table_options(parser: argparse._ActionsContainer) -> None:
         help=f"a house rule the edition offers ({_each_game(_options_words)}); repeatable",
     )
     parser.add_argument("--name", help=f"the table's name (default {DEFAULT_TABLE_NAME})")
+    defaults = Deadlines()
+    parser.add_argument(
+        "--move-deadline",
+        type=int,
+        metavar="SECONDS",
+        help="seconds a player has for a move before the others may put the seat out "
+        f"(default {defaults.move})",
+    )
+    parser.add_argument(
+        "--step-deadline",
+        type=int,
+        metavar="SECONDS",
+        help="seconds a peer has for a protocol step (keys, shuffle, shares, coin, audit) "
+        f"before the others may put the seat out (default {defaults.step})",
+    )
+    parser.add_argument(
+        "--bot-move-deadline",
+        type=int,
+        metavar="SECONDS",
+        help=f"seconds a bot's seat has for a move (default {defaults.bot_move})",
+    )
 
 
 def table_spec(parser: argparse.ArgumentParser, args: argparse.Namespace, player: str) -> TableSpec:
@@ -93,12 +118,32 @@ def table_spec(parser: argparse.ArgumentParser, args: argparse.Namespace, player
         name=args.name or DEFAULT_TABLE_NAME,
         player=player,
         address="",
+        deadlines=deadlines_of(args),
     )
     try:
         spec.check()
     except ValueError as error:
         parser.error(str(error))
     return spec
+
+
+def deadlines_of(args: argparse.Namespace) -> Deadlines:
+    """The deadlines the options ask for, the defaults for those not given.
+
+    >>> deadlines_of(argparse.Namespace(move_deadline=60, step_deadline=None,
+    ...                                 bot_move_deadline=None))
+    Deadlines(move=60, step=30, bot_move=15)
+    """
+    defaults = Deadlines()
+
+    def given(value: int | None, default: int) -> int:
+        return default if value is None else value
+
+    return Deadlines(
+        given(args.move_deadline, defaults.move),
+        given(args.step_deadline, defaults.step),
+        given(args.bot_move_deadline, defaults.bot_move),
+    )
 
 
 def check_bot_count(parser: argparse.ArgumentParser, bots: int, seats: int) -> None:

@@ -12,9 +12,9 @@ import pytest
 from condottiere.cli.main import build_parser
 from condottiere.cli.peers import settings_from
 from condottiere.cli.play import play_settings
-from condottiere.cli.table_options import default_seats
+from condottiere.cli.table_options import add_table_options, default_seats, table_spec
 from condottiere.interface import DEFAULT_GAME, game_named
-from condottiere.peer.lobby import TableSpec
+from condottiere.peer.lobby import Deadlines, TableSpec
 
 COMMANDS = ("host", "play")
 
@@ -103,3 +103,23 @@ def test_every_table_option_has_help_with_the_games_choices(
         assert "--game {condottiere}" in text
         assert "eurogames, ffg, zman, zman-classic, zman-duel (default zman)" in text
         assert "the edition's usual number: 4, or 2 for zman-duel" in text
+
+
+def test_the_deadline_options_make_the_table_definitions_deadlines() -> None:
+    parser = argparse.ArgumentParser()
+    add_table_options(parser)
+    args = parser.parse_args(["--move-deadline", "300", "--bot-move-deadline", "5"])
+    spec = table_spec(parser, args, "ada")
+    assert spec.deadlines == Deadlines(move=300, step=Deadlines().step, bot_move=5)
+    assert TableSpec.from_body(spec.body()).deadlines == spec.deadlines
+
+
+def test_a_deadline_of_no_seconds_is_refused_with_the_reason(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    parser = argparse.ArgumentParser()
+    add_table_options(parser)
+    with pytest.raises(SystemExit) as exited:
+        table_spec(parser, parser.parse_args(["--step-deadline", "0"]), "ada")
+    assert exited.value.code == 2
+    assert "a protocol step's deadline must be 1 to 86400 seconds, not 0" in capsys.readouterr().err

@@ -1,0 +1,171 @@
+"""Real peer processes on loopback whose seat goes away: killed with ``kill -9`` and never
+restarted, or paused (SIGSTOP) and resumed before or after its deadline. The others never
+freeze: they put the seat out on every peer alike, write a record each, and ``verify`` names
+the seat. Deadlines are short (a few seconds) so that each test runs in well under a minute.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.peer.processes import PeerProcess, Peers, peers_in
+
+DEADLINES = ("--step-deadline", "4", "--bot-move-deadline", "4", "--move-deadline", "4")
+GAME_SECONDS = 150
+"""A bound on a whole game of bots on a loaded machine."""
+
+
+DYING = f"{Path(__file__).with_name('dying_bot.py')}:DyingBot"
+
+
+def start_table(
+    peers: Peers,
+    root: Path,
+    edition: str,
+    seats: int,
+    seed: int = 0,
+    strategies: dict[int, str] | None = None,
+    traced: int | None = None,
+) -> list[PeerProcess]:
+    """A host and ``seats - 1`` bot peers at its table, every seat played by ``greedy``
+    (or by ``strategies[seat]``), with short deadlines; the host writes its trace to
+    ``root/host.trace``, the ``traced``-th bot to ``root/trace``."""
+    strategies = strategies or {}
+    host = peers.start(
+        ["host", "--edition", edition, "--seats", str(seats), "--strategy", "greedy",
+         "--name", f"{edition}-{seats}", "--seed", str(seed), *DEADLINES,
+         "--trace", str(root / "host.trace")],
+        root / "seat0",
+    )  # fmt: skip
+    address = host.address()
+    host.wait_for("hosting", 20)
+    table = [host]
+    for seat in range(1, seats):
+        trace = ["--trace", str(root / "trace")] if seat == traced else []
+        strategy = strategies.get(seat, "greedy")
+        table.append(peers.start(
+            ["bot", "--join", address, "--player", f"bot{seat}", "--strategy", strategy,
+             "--seed", str(seed + seat), *trace],
+            root / f"seat{seat}",
+        ))  # fmt: skip
+    return table
+
+
+def wait_step(trace: Path, kind: str, timeout: float = GAME_SECONDS, after: int = 0) -> int:
+    """Wait until the traced peer's table waits at a step of ``kind`` (numbered above
+    ``after``); that step's number."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if trace.exists():
+            for line in trace.read_text().splitlines():
+                step = json.loads(line)
+                if step["what"] == "step" and step["kind"] == kind and step["number"] > after:
+                    return int(step["number"])
+        time.sleep(0.02)
+    raise AssertionError(f"the traced peer never waited at a {kind} step")
+
+
+def verify(record: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", "condottiere.cli.main", "verify", record],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    return done.stdout + done.stderr
+
+
+def finish(peers: Peers, survivors: list[PeerProcess]) -> list[dict[str, object]]:
+    """Wait for every survivor to end (whatever its status) and read its summary."""
+    for peer in survivors:
+        peers.wait_for_exit(peer, GAME_SECONDS)
+    return [peer.result() for peer in survivors]
+
+
+def test_a_two_seat_game_whose_bot_is_killed_at_a_move_ends_by_forfeit(tmp_path: Path) -> None:
+    with peers_in(tmp_path) as peers:
+        host, bot = start_table(peers, tmp_path, "zman-duel", 2, seed=1, strategies={1: DYING})
+        assert peers.wait_for_exit(bot, GAME_SECONDS) == -signal.SIGKILL
+        (result,) = finish(peers, [host])
+        assert result["halt"] is None and result["winners"] == [0], host.output()
+        text = verify(str(result["record"]))
+        assert "FORFEIT" in text and "seat 1 (" in text and "silent at a move" in text, text
+        assert "signed by seat 0" in text, text
+
+
+@pytest.mark.parametrize("step", ["keys", "shuffle", "shares", "coin_commit", "move"])
+def test_a_four_seat_game_whose_peer_is_killed_stops_the_same_on_the_three_others_naming_it(
+    tmp_path: Path, step: str
+) -> None:
+    with peers_in(tmp_path) as peers:
+        dying = {2: DYING} if step == "move" else {}
+        table = start_table(peers, tmp_path, "zman", 4, seed=2, strategies=dying, traced=2)
+        victim = table[2]
+        if step == "move":
+            peers.wait_for_exit(victim, GAME_SECONDS)
+        else:
+            wait_step(tmp_path / "trace", step)
+            peers.kill(victim)
+        survivors = [peer for peer in table if peer is not victim]
+        results = finish(peers, survivors)
+        halts = {str(r["halt"]) for r in results}
+        assert len(halts) == 1, peers.outputs(survivors)
+        (halt,) = halts
+        match = re.match(r"abandoned: seat (\d) \(bot2\) silent at ([a-z ]+) for", halt)
+        assert match is not None, halt
+        seat = int(match.group(1))
+        others = ", ".join(str(s) for s in range(4) if s != seat)
+        assert f"signed by seats {others}" in halt
+        if step == "move":
+            assert match.group(2) == "a move"
+        assert len({str(r["record_hash"]) for r in results}) == 1
+        text = verify(str(results[0]["record"]))
+        assert f"ABANDONED by seat {seat} (bot2)" in text and halt.split(";")[0] in text, text
+
+
+def test_a_four_seat_game_whose_peer_is_killed_at_the_audit_ends_the_same_on_the_others(
+    tmp_path: Path,
+) -> None:
+    with peers_in(tmp_path) as peers:
+        table = start_table(peers, tmp_path, "zman", 4, seed=5, traced=2)
+        victim = table[2]
+        wait_step(tmp_path / "trace", "audit")
+        peers.kill(victim)
+        survivors = [peer for peer in table if peer is not victim]
+        results = finish(peers, survivors)
+        assert all(r["halt"] is None for r in results), peers.outputs(survivors)
+        assert len({str(r["record_hash"]) for r in results}) == 1
+        assert len({str(r["winners"]) for r in results}) == 1
+        text = verify(str(results[0]["record"]))
+        assert "verdict: FAIR" in text or re.search(r"FINISHED without seat \d \(bot2\)", text)
+
+
+def test_a_bot_paused_shorter_than_its_deadline_is_not_put_out(tmp_path: Path) -> None:
+    with peers_in(tmp_path) as peers:
+        host, bot = start_table(peers, tmp_path, "zman-duel", 2, seed=3, traced=1)
+        wait_step(tmp_path / "trace", "move")
+        bot.process.send_signal(signal.SIGSTOP)
+        time.sleep(1.5)
+        bot.process.send_signal(signal.SIGCONT)
+        results = finish(peers, [host, bot])
+        assert all(r["halt"] is None and r["audited"] for r in results), results
+        assert results[0]["record_hash"] == results[1]["record_hash"]
+        assert "verdict: FAIR" in verify(str(results[0]["record"]))
+
+
+def test_a_bot_paused_past_its_deadline_loses_by_forfeit_without_anyone_waiting_for_it(
+    tmp_path: Path,
+) -> None:
+    with peers_in(tmp_path) as peers:
+        host, bot = start_table(peers, tmp_path, "zman-duel", 2, seed=4, traced=1)
+        wait_step(tmp_path / "trace", "move")
+        bot.process.send_signal(signal.SIGSTOP)  # never resumed: stopped with the test
+        (result,) = finish(peers, [host])
+        assert result["halt"] is None and result["winners"] == [0]
+        assert "FORFEIT" in verify(str(result["record"]))
