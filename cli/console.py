@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import time
 from collections.abc import Callable
 from typing import Any, TextIO
 
@@ -30,9 +31,10 @@ def help_text(rules: GameRules) -> str:
     return f"""commands:
   a move, as in: {" | ".join(rules.move_examples)}
   hand      your cards          moves   the moves you may make now
-  say TEXT  chat to the table   leave   leave the table for good (the game ends for everyone)
+  say TEXT  chat to the table   leave   leave the table for good (the game goes on without you)
   help      this text
-Ctrl-C stops this peer; start it again with the same --data to take up the game."""
+Ctrl-C stops this peer; start it again with the same --data to take up the game (before the
+deadline of the step the table waits for: after it, the others may put your seat out)."""
 
 
 async def play_console(
@@ -47,12 +49,17 @@ async def play_console(
     changes = controller.changes().__aiter__()
     next_change: asyncio.Task[Snapshot] = asyncio.ensure_future(changes.__anext__())
     snapshot: Snapshot | None = None
+    countdown = Countdown(out)
     try:
         while True:
             waiting: set[asyncio.Future[Any]] = {next_change}
             if input_task is not None:
                 waiting.add(input_task)
-            done, _ = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+            done, _ = await asyncio.wait(
+                waiting, timeout=countdown.next_in(time.monotonic()),
+                return_when=asyncio.FIRST_COMPLETED,
+            )  # fmt: skip
+            countdown.tell(snapshot, time.monotonic())
             if next_change in done:
                 first = snapshot is None
                 snapshot = next_change.result()
@@ -61,6 +68,7 @@ async def play_console(
                 for event in controller.events[printed:]:
                     print(event.text, file=out, flush=True)
                 printed = len(controller.events)
+                countdown.tell(snapshot, time.monotonic())
                 if snapshot.halt is not None or snapshot.audited:
                     return snapshot
                 if snapshot.my_turn and snapshot.step != asked:
@@ -79,6 +87,50 @@ async def play_console(
                 await _command(controller, line.strip(), snapshot, out)
     finally:
         next_change.cancel()
+
+
+class Countdown:
+    """The deadline of the step the table waits for, told in lines: when the wait begins,
+    with 10 seconds left, and when it has passed (the others may then put the seat out)."""
+
+    WARN = 10.0
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self._told: tuple[int, int] = (-1, -1)
+        """(step, what was told of it: 0 the start, 1 the warning, 2 the end)."""
+        self._due: float | None = None
+
+    def next_in(self, now: float) -> float | None:
+        """Seconds until the next line is due (None: none is)."""
+        return None if self._due is None else max(0.05, self._due - now)
+
+    def tell(self, snapshot: Snapshot | None, now: float) -> None:
+        waiting = None if snapshot is None else snapshot.waiting
+        self._due = None
+        if snapshot is None or waiting is None or waiting.deadline is None:
+            return
+        end = waiting.since + waiting.deadline
+        step, told = self._told
+        if step != snapshot.step:
+            step, told = snapshot.step, -1
+        who = "you have" if snapshot.my_turn else f"{waiting.text}:"
+        if told < 0:
+            print(f"{who} {waiting.deadline} s before the others may state "
+                  f"{'your seat' if snapshot.my_turn else 'it'} silent", file=self.out,
+                  flush=True)  # fmt: skip
+            told = 0
+        if told < 1 and end - now <= self.WARN and waiting.deadline > 2 * self.WARN:
+            print(f"{who} {max(0, round(end - now))} s left", file=self.out, flush=True)
+            told = 1
+        if told < 2 and now >= end:
+            print(f"{who} the deadline has passed", file=self.out, flush=True)
+            told = 2
+        self._told = (step, told)
+        if told < 1 and waiting.deadline > 2 * self.WARN:
+            self._due = end - self.WARN
+        elif told < 2:
+            self._due = end
 
 
 def _show_turn(snapshot: Snapshot, out: TextIO) -> None:

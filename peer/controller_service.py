@@ -86,6 +86,7 @@ def update_of(
                 seats=waiting.seats,
                 text=waiting.text,
                 seconds=max(0.0, now - waiting.since),
+                deadline=waiting.deadline or 0,
             )
         )
     if snapshot.progress is not None:

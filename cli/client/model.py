@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
@@ -76,6 +76,9 @@ class Banner:
     """``time.monotonic()`` when the table began waiting for what the headline says."""
     progress: tuple[int, int] | None = None
     """Done and total of a shuffle chain or a deal."""
+    deadline: int | None = None
+    """Seconds from :attr:`since` the seats waited for have, after which the others state
+    them silent and may put them out (the table definition's deadline)."""
 
 
 @dataclass(frozen=True)
@@ -225,7 +228,14 @@ class TableModel:
 
     def banner(self) -> Banner:
         """What happens now: whose turn and what they must decide, or what the table waits
-        for and since when."""
+        for, since when and until when."""
+        banner = self._banner()
+        waiting = None if self.snapshot is None else self.snapshot.waiting
+        if waiting is not None and banner.since is not None and waiting.deadline is not None:
+            return replace(banner, deadline=waiting.deadline)
+        return banner
+
+    def _banner(self) -> Banner:
         snapshot = self.snapshot
         if snapshot is None:
             return Banner("Connecting to the table...", "", Tone.WAIT)
@@ -234,7 +244,7 @@ class TableModel:
             detail = (
                 "A cheat caught by the peer layer: the signed evidence is in the record."
                 if halt.cheat
-                else "Nobody can move on without that seat; the record is kept."
+                else "The game cannot go on without that seat; the record is kept."
             )
             return Banner(f"The table has stopped: {printable(halt.detail)}", detail, Tone.ALERT)
         if snapshot.stage == "over" or snapshot.outcome is not None:

@@ -81,6 +81,9 @@ def banner_lines(model: TableModel, width: int, height: int = 2) -> list[Line]:
     clock = "" if waited is None or waited < 1 else f" waiting {_clock(waited)}"
     if banner.tone is Tone.TURN and clock:
         clock = f" {_clock(waited or 0)}"
+    if banner.deadline is not None and waited is not None:
+        left = max(0.0, banner.deadline - waited)
+        clock += f" ({_clock(left)} left)" if left else " (deadline passed)"
     style = f"class:banner.{banner.tone.value}"
     headline = fit(banner.headline, width - cells(clock) - 2)
     gap = " " * max(1, width - cells(headline) - cells(clock) - 1)

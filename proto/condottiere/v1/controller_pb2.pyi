@@ -218,6 +218,7 @@ class Waiting(_message.Message):
     SEATS_FIELD_NUMBER: _builtins.int
     TEXT_FIELD_NUMBER: _builtins.int
     SECONDS_FIELD_NUMBER: _builtins.int
+    DEADLINE_FIELD_NUMBER: _builtins.int
     kind: _builtins.str
     """"seating", "ready", "keys", "shuffle", "shares", "coin_commit", "coin_reveal", "move"
     or "audit".
@@ -226,6 +227,11 @@ class Waiting(_message.Message):
     """the same in players' words"""
     seconds: _builtins.float
     """how long it has waited, when the update was made"""
+    deadline: _builtins.int
+    """The deadline of the step, in seconds from its start (0: none): past it, the other seats
+    state the seats waited for silent, and once every other seat has, they are out
+    (a "leave" event says so; a seat put out may watch, not play).
+    """
     @_builtins.property
     def seats(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
         """the seats it waits for (none in the lobby)"""
@@ -237,10 +243,11 @@ class Waiting(_message.Message):
         seats: _abc.Iterable[_builtins.int] | None = ...,
         text: _builtins.str = ...,
         seconds: _builtins.float = ...,
+        deadline: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["kind", b"kind", "seats", b"seats", "seconds", b"seconds", "text", b"text"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["deadline", b"deadline", "kind", b"kind", "seats", b"seats", "seconds", b"seconds", "text", b"text"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -426,7 +433,7 @@ class Outcome(_message.Message):
     WINNERS_FIELD_NUMBER: _builtins.int
     HOW_FIELD_NUMBER: _builtins.int
     kind: _builtins.str
-    """"victory", "shared" or "draw" """
+    """"victory", "shared", "draw" or "forfeit" (the others left)"""
     how: _builtins.str
     """in words, naming no seat, e.g. "3 connected regions" """
     @_builtins.property
