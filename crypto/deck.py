@@ -31,7 +31,7 @@ by the caller itself raises :class:`ValueError`.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -232,6 +232,10 @@ class Deck:
         self._returned: set[Slot] = set()
         self._made_step: ShuffleStep | None = None
         self._checked: dict[Slot, tuple[tuple[int, Reveal], PhysicalCard]] = {}
+        self._gone: set[int] = set()
+        """Seats that left: they shuffle no more (:meth:`drop_seat`)."""
+        self._chains: dict[int, tuple[int, ...]] = {}
+        """Each round's shufflers in order, where not every seat."""
 
     @classmethod
     def watch(cls, table: bytes, seats: int, cards: Iterable[str]) -> Deck:
@@ -285,8 +289,33 @@ class Deck:
     @property
     def next_shuffler(self) -> int | None:
         """The seat whose shuffle step the current round awaits; None once every seat has."""
+        chain = self._chain()
         done = len(self._current().steps) - 1
-        return done if done < self.seats else None
+        return chain[done] if done < len(chain) else None
+
+    def _chain(self) -> tuple[int, ...]:
+        return self._chains.get(self.round, tuple(range(self.seats)))
+
+    def drop_seat(self, seat: int) -> None:
+        """``seat`` left the table: it shuffles no more, from the current round's chain on
+        (if it had not shuffled it yet) and in every later round. Its decryption shares of
+        cards dealt from now on come from the others' stand-in parts
+        (:meth:`record_stand_in`)."""
+        self._gone.add(seat)
+        if self._rounds:
+            chain, done = self._chain(), len(self._current().steps) - 1
+            self._chains[self.round] = chain[:done] + tuple(s for s in chain[done:] if s != seat)
+
+    def record_stand_in(
+        self, leaver: int, shares: Mapping[int, Point], owners: Mapping[int, int]
+    ) -> None:
+        """Record ``leaver``'s decryption shares of current-round cards, combined from the
+        others' verified stand-in parts (position -> share; ``owners``: position -> the seat
+        the card is dealt to)."""
+        record = self._current()
+        for position, share in shares.items():
+            record.owners.setdefault(position, owners[position])
+            record.shares.setdefault(position, {})[leaver] = share
 
     @property
     def ready(self) -> bool:
@@ -612,6 +641,8 @@ class Deck:
             sources.append(card)
         self._returned.update(slots)
         self._rounds.append(_Round(sources=tuple(sources), steps=[tuple(start)]))
+        if self._gone:
+            self._chains[self.round] = tuple(s for s in range(self.seats) if s not in self._gone)
 
     # -- audit ---------------------------------------------------------------------------------
 

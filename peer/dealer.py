@@ -25,16 +25,32 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from condottiere.crypto import (
+    MIN_BACKUP_SEATS,
+    BoxKey,
+    BoxSecret,
+    ComplaintAnswer,
+    Context,
+    Dealing,
     Deck,
     DecodeError,
     KeyAnnouncement,
+    Point,
     Reveal,
     ShareBatch,
     ShuffleStep,
     Slot,
+    StandInBatch,
     VerificationError,
+    answer_complaint,
+    combine_stand_in,
     decode_scalar,
     encode_scalar,
+    make_dealing,
+    make_stand_in,
+    open_piece,
+    settle_complaint,
+    verification_key,
+    verify_stand_in,
 )
 from condottiere.interface import CardFlow, Draw
 from condottiere.peer.entries import Reason, Rejection
@@ -96,6 +112,14 @@ class Dealer:
         self._home: dict[int, int] = {}
         self.dealt: list[tuple[Card, ...]] = []
         """The slots of every deal, in the order of the game's deal events."""
+        self.box_keys: list[BoxKey] = []
+        """Every seat's box key (tables of :data:`MIN_BACKUP_SEATS` seats or more)."""
+        self.dealings: dict[tuple[int, int], Dealing] = {}
+        """(dealer, deck) -> its dealing of that deck's secret."""
+        self.pieces: dict[tuple[int, int], int] = {}
+        """(dealer, deck) -> this seat's piece of the dealer's secret, opened and checked."""
+        self.stand_ins: dict[int, list[tuple[int, StandInBatch]]] = {}
+        """Seat -> its verified stand-in batches (deck, batch) for the deal under way."""
 
     # -- keys ------------------------------------------------------------------------------
 
@@ -455,6 +479,147 @@ class Dealer:
                 raise _blame(seat, Reason.BAD_PROOF, f"audit secret: {exc}") from None
             except VerificationError as exc:
                 raise _blame(exc.seat, Reason.BAD_PROOF, f"audit: {exc.reason}") from None
+
+
+    # -- backups of the deck secrets, and standing in for a seat that left --------------
+
+    @property
+    def backed_up(self) -> bool:
+        """Whether this table backs its deck secrets up (three seats or more)."""
+        return self.seats >= MIN_BACKUP_SEATS
+
+    def accept_box_keys(self, encoded: Sequence[bytes]) -> None:
+        """Every seat's box key (seat by seat); :class:`Rejection` names a malformed one."""
+        keys = []
+        for seat, data in enumerate(encoded):
+            try:
+                keys.append(BoxKey.decode(data))
+            except DecodeError as exc:
+                raise _blame(seat, Reason.BAD_PROOF, f"box key: {exc}") from None
+        self.box_keys = keys
+
+    def make_dealings(self) -> list[bytes]:
+        """This seat's dealing of each deck's secret (deterministic: made again alike)."""
+        assert self.seat is not None
+        return [
+            make_dealing(deck.secret, self.box_keys, Context(deck.table, 0, self.seat)).encode()
+            for deck in self.decks
+        ]
+
+    def accept_dealings(
+        self, seat: int, encoded: Sequence[bytes], box: BoxSecret | None
+    ) -> list[int]:
+        """Record ``seat``'s dealings (:class:`Rejection` if malformed); with this seat's box
+        secret, open and check its pieces: the decks whose piece fails (to complain of)."""
+        if len(encoded) != len(self.decks):
+            raise _blame(seat, Reason.UNEXPECTED, f"{len(self.decks)} dealings expected")
+        dealings = []
+        for data in encoded:
+            try:
+                dealings.append(Dealing.decode(data, self.seats))
+            except DecodeError as exc:
+                raise _blame(seat, Reason.BAD_PROOF, f"dealing: {exc}") from None
+        bad = []
+        for index, (deck, dealing) in enumerate(zip(self.decks, dealings, strict=True)):
+            self.dealings[(seat, index)] = dealing
+            if box is None or self.seat is None or self.seat == seat:
+                continue
+            context = Context(deck.table, 0, seat)
+            try:
+                self.pieces[(seat, index)] = open_piece(
+                    dealing, deck.keys[seat], box, self.seat, context
+                )
+            except VerificationError:
+                bad.append(index)
+        return bad
+
+    def answer(self, recipient: int, index: int) -> bytes:
+        """This seat's answer to ``recipient``'s complaint about its dealing of deck
+        ``index``: the piece and the box's ephemeral secret."""
+        assert self.seat is not None
+        deck = self.decks[index]
+        context = Context(deck.table, 0, self.seat)
+        return answer_complaint(deck.secret, self.box_keys, recipient, context).encode()
+
+    def settle(self, dealer: int, complainer: int, index: int, answer: bytes | None) -> Rejection:
+        """The blame a complaint ends with (see ``crypto.settle_complaint``)."""
+        deck = self.decks[index]
+        try:
+            decoded = None if answer is None else ComplaintAnswer.decode(answer)
+        except DecodeError:
+            decoded = None
+        try:
+            settle_complaint(
+                self.dealings[(dealer, index)],
+                deck.keys[dealer],
+                self.box_keys,
+                complainer,
+                decoded,
+                Context(deck.table, 0, dealer),
+            )
+        except VerificationError as exc:
+            return _blame(exc.seat, Reason.BAD_PROOF, exc.reason)
+
+    def drop_seat(self, seat: int) -> None:
+        """``seat`` left: it shuffles no more (see ``Deck.drop_seat``)."""
+        for deck in self.decks:
+            deck.drop_seat(seat)
+
+    def owed(self, leaver: int, draws: Sequence[Draw]) -> list[tuple[int, dict[int, int]]]:
+        """The cards of these deals that need ``leaver``'s share: (deck, position -> owner)."""
+        owed: dict[int, dict[int, int]] = {}
+        for index, _, owner, positions in self._expected(leaver, draws):
+            owed.setdefault(index, {}).update(dict.fromkeys(positions, owner))
+        return sorted(owed.items())
+
+    def make_stand_in(self, leaver: int, draws: Sequence[Draw]) -> list[log_pb2.DeckStandIn]:
+        """This seat's parts of ``leaver``'s shares of these deals' cards, with proofs."""
+        assert self.seat is not None
+        batches = []
+        for index, owners in self.owed(leaver, draws):
+            deck = self.decks[index]
+            cards = {position: deck.cards[position] for position in owners}
+            context = Context(deck.table, deck.round, self.seat)
+            batch = make_stand_in(self.pieces[(leaver, index)], leaver, cards, context)
+            batches.append(log_pb2.DeckStandIn(deck=index, batch=batch.encode()))
+        return batches
+
+    def accept_stand_in(
+        self, seat: int, leaver: int, body: log_pb2.StandIn, draws: Sequence[Draw]
+    ) -> None:
+        """Verify ``seat``'s parts of ``leaver``'s shares of these deals' cards, against its
+        verification key in ``leaver``'s dealing; :class:`Rejection` blames ``seat``."""
+        owed = self.owed(leaver, draws)
+        if body.leaver != leaver or [item.deck for item in body.batches] != [i for i, _ in owed]:
+            raise _blame(seat, Reason.UNEXPECTED, f"stand-in parts for seat {leaver} expected")
+        checked = []
+        for item, (index, owners) in zip(body.batches, owed, strict=True):
+            deck = self.decks[index]
+            try:
+                batch = StandInBatch.decode(item.batch)
+                key = verification_key(self.dealings[(leaver, index)], deck.keys[leaver], seat)
+                cards = {position: deck.cards[position] for position in owners}
+                verify_stand_in(batch, leaver, key, cards, Context(deck.table, deck.round, seat))
+            except DecodeError as exc:
+                raise _blame(seat, Reason.BAD_PROOF, f"stand-in parts: {exc}") from None
+            except VerificationError as exc:
+                raise _blame(exc.seat, Reason.BAD_PROOF, exc.reason) from None
+            checked.append((index, batch))
+        self.stand_ins[seat] = checked
+
+    def complete_stand_in(self, leaver: int, draws: Sequence[Draw]) -> None:
+        """Combine every other seat's verified parts into ``leaver``'s shares of these deals'
+        cards, and record them as its shares."""
+        for index, owners in self.owed(leaver, draws):
+            batches = {
+                seat: batch
+                for seat, checked in self.stand_ins.items()
+                for deck_index, batch in checked
+                if deck_index == index
+            }
+            shares: dict[int, Point] = combine_stand_in(batches, self.seats)
+            self.decks[index].record_stand_in(leaver, shares, owners)
+        self.stand_ins = {}
 
 
 def _deck_context(table_id: bytes, index: int) -> bytes:

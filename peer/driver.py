@@ -11,12 +11,20 @@ step                  who, and what
 1 table               the creator defines the table (its first entry)
 2 seating             the creator seats the first joiners (joins are free entries)
 3 ready               every seat agrees to the seating
-4 keys                every seat publishes its key for each deck, with a proof
+4 keys                every seat publishes its key for each deck, with a proof (and, at
+                      three seats or more, its box key)
+dealings              (three seats or more) every seat: its deck secrets backed up among the
+                      others (Feldman VSS, pieces sealed to each recipient)
+piece_checks          every seat: the dealers whose piece for it does not open or check
+piece_answers         a dealer complained about: the piece and its box's ephemeral secret
+                      (then the dealer, or the complainer of a false complaint, is blamed)
 shuffle               one seat re-encrypts and permutes a deck, with a proof
 shares                every seat but a deal's owner: decryption shares of its cards
 coin_commit           every committer: a commitment to a nonce (a fair choice)
 coin_reveal           every committer: its nonce (see :mod:`condottiere.peer.coin`)
 move                  the seat the engine waits for: a move and the cards it shows
+stand_in              every seat still at the table, at a deal after a seat left: its parts
+                      of the leaver's shares of the cards dealt, with proofs
 audit                 every seat, at the end: its deck secrets, to audit the game
 ====================  ==========================================================
 
@@ -24,8 +32,12 @@ A step that waits for a seat has a deadline (the table definition's; :meth:`Tabl
 past it, the owner calls :meth:`Table.declare_silent` and the table signs a silence statement
 about each seat it still waits for; a seat is put out once every other seat still at the
 table has (see :mod:`condottiere.peer.silence`), or where its log says it leaves. A seat out
-plays no more: with one seat left, that seat wins by forfeit; before the game is dealt, or
-with several seats left (for now), the table stops as abandoned, naming it.
+plays no more, and the game goes on without it: its hand leaves the game unseen, it shuffles
+no more, and at each deal the others stand in for its decryption shares (every remaining seat
+publishes its part, from its piece of the leaver's backed-up secret, with a proof; the parts
+are combined, the leaver's secret is never rebuilt). With one seat left, that seat wins by
+forfeit. Before the game is dealt, or once a second seat is gone (the stand-in needs every
+other seat), the table stops as abandoned, naming the seat.
 
 Each entry names the step it answers. An entry answering a later step waits its turn; one
 answering a step that did not wait for its author is refused as out of turn (or stale, if
@@ -217,6 +229,10 @@ class StepKind(StrEnum):
     COIN_REVEAL = "coin_reveal"
     MOVE = "move"
     AUDIT = "audit"
+    DEALINGS = "dealings"
+    PIECE_CHECKS = "piece_checks"
+    PIECE_ANSWERS = "piece_answers"
+    STAND_IN = "stand_in"
 
     @property
     def words(self) -> str:
@@ -234,6 +250,10 @@ _STEP_WORDS = {
     StepKind.COIN_REVEAL: "a coin reveal",
     StepKind.MOVE: "a move",
     StepKind.AUDIT: "the audit",
+    StepKind.DEALINGS: "the backup of the keys",
+    StepKind.PIECE_CHECKS: "the check of the backups",
+    StepKind.PIECE_ANSWERS: "answering a complaint",
+    StepKind.STAND_IN: "a stand-in",
 }
 
 
@@ -249,6 +269,10 @@ class Step:
     draws: tuple[Draw, ...] = ()
     flip: Flip | None = None
     commitments: dict[int, bytes] = field(default_factory=dict)
+    leaver: int | None = None
+    """The seat a stand-in step stands in for."""
+    complaints: tuple[tuple[int, int, int], ...] = ()
+    """(complainer, dealer, deck) of every complaint a step of answers waits for."""
 
     @property
     def missing(self) -> tuple[bytes, ...]:
@@ -331,6 +355,10 @@ class Table:
         """Leaves read where their author's next answer was awaited."""
         self._ended: set[int] = set()
         """Steps ended by a departure: answers to them that came are no one's fault."""
+        self._removing: set[int] = set()
+        """Seats out at a deal's shares: they leave the game once that deal is dealt."""
+        self._bad_pieces: list[tuple[int, int]] = []
+        """(dealer, deck) of every piece sealed to this seat that did not open or check."""
         self._restoring = True  # the definition is kept by whoever made or received it
         self._add(definition)
         self._restoring = False
@@ -460,6 +488,10 @@ class Table:
             + (" (withheld past the timeout: blamed)" if self.withheld & set(seats) else ""),
             StepKind.MOVE: f"{names} to move",
             StepKind.AUDIT: f"the audit secrets of {names}",
+            StepKind.DEALINGS: f"the backups of the keys of {names}",
+            StepKind.PIECE_CHECKS: f"{names} to check their pieces of the backups",
+            StepKind.PIECE_ANSWERS: f"{names} to answer a complaint about a backup",
+            StepKind.STAND_IN: f"{names} to stand in for a seat that left",
         }[step.kind]
         return step.kind, seats, text
 
@@ -1002,7 +1034,33 @@ class Table:
                 return False
             body = log_pb2.Ready(seating=self.lobby.seating_hash)
         elif kind == StepKind.KEYS:
-            body = log_pb2.Keys(announcements=self._own_dealer().announcements())
+            dealer = self._own_dealer()
+            body = log_pb2.Keys(announcements=dealer.announcements())
+            if dealer.backed_up:
+                body.box_key = self._box().public.encode()
+        elif kind == StepKind.DEALINGS:
+            body = log_pb2.Dealings(dealings=self._own_dealer().make_dealings())
+        elif kind == StepKind.PIECE_CHECKS:
+            body = log_pb2.PieceChecks(
+                complaints=[log_pb2.PieceComplaint(dealer=d, deck=i) for d, i in self._bad_pieces]
+            )
+        elif kind == StepKind.PIECE_ANSWERS:
+            dealer = self._own_dealer()
+            body = log_pb2.PieceAnswers(
+                answers=[
+                    log_pb2.PieceAnswer(
+                        recipient=complainer, deck=index, answer=dealer.answer(complainer, index)
+                    )
+                    for complainer, accused, index in step.complaints
+                    if accused == self.seat
+                ]
+            )
+        elif kind == StepKind.STAND_IN:
+            assert step.leaver is not None
+            body = log_pb2.StandIn(
+                leaver=step.leaver,
+                batches=self._own_dealer().make_stand_in(step.leaver, step.draws),
+            )
         else:
             made = self._make_game_part(step)
             if made is None:
@@ -1048,6 +1106,16 @@ class Table:
         if kind == StepKind.AUDIT:
             return log_pb2.AuditReveal(secrets=Dealer.encode_secrets(dealer.secrets()))
         return None
+
+    def _box(self) -> crypto.BoxSecret:
+        """This seat's box secret (the pieces of the others' secrets are sealed to its key),
+        kept before its key is published."""
+        kept = self.keeper.secret("box")
+        if kept is None:
+            box = crypto.BoxSecret.generate()
+            self.keeper.keep_secret("box", box.secret_bytes())
+            return box
+        return crypto.BoxSecret(kept)
 
     def _coin_nonce(self, flip: Flip) -> bytes:
         name = _coin_secret(flip)
@@ -1111,6 +1179,26 @@ class Table:
         elif kind == StepKind.KEYS:
             if len(body.announcements) != len(self._decks()):
                 raise Rejection(Reason.UNEXPECTED, f"{len(self._decks())} keys expected")
+            backed_up = self.spec.seats >= crypto.MIN_BACKUP_SEATS
+            if backed_up != bool(body.box_key):
+                raise Rejection(Reason.UNEXPECTED, "a box key comes with the keys at 3 seats+")
+        elif kind == StepKind.DEALINGS:
+            assert self.dealer is not None and seat is not None
+            box = self._box() if self.seat is not None and author != self.me else None
+            for index in self.dealer.accept_dealings(seat, body.dealings, box):
+                self._bad_pieces.append((seat, index))
+        elif kind == StepKind.PIECE_CHECKS:
+            for complaint in body.complaints:
+                if not (0 <= complaint.dealer < self.spec.seats and complaint.dealer != seat
+                        and 0 <= complaint.deck < len(self._decks())):  # fmt: skip
+                    raise Rejection(Reason.UNEXPECTED, "a complaint about no other seat's deck")
+        elif kind == StepKind.PIECE_ANSWERS:
+            owed = [c for c in step.complaints if c[1] == seat]
+            if [(a.recipient, a.deck) for a in body.answers] != [(c[0], c[2]) for c in owed]:
+                raise Rejection(Reason.UNEXPECTED, "an answer to each complaint, in order")
+        elif kind == StepKind.STAND_IN:
+            assert self.dealer is not None and seat is not None and step.leaver is not None
+            self.dealer.accept_stand_in(seat, step.leaver, body, step.draws)
         elif kind == StepKind.SHUFFLE:
             assert self.dealer is not None and seat is not None
             trusted = author == self.me or entry.hash in self._verified
@@ -1161,18 +1249,37 @@ class Table:
             if self.halt is not None:  # it lost its deck secrets (see _own_dealer)
                 return True
             dealer.accept_keys([list(step.answers[a].body.announcements) for a in self.seating])
-            table = self.spec.rules
-            self.game = (
-                self.rules.for_spectator(table)
-                if self.seat is None
-                else self.rules.for_seat(table, self.seat)
-            )
-            self._next_game_step()
+            if dealer.backed_up:
+                dealer.accept_box_keys([step.answers[a].body.box_key for a in self.seating])
+                self._next_step(StepKind.DEALINGS, self.seating)
+            else:
+                self._start_game()
+        elif step.kind == StepKind.DEALINGS:
+            self._next_step(StepKind.PIECE_CHECKS, self.seating)
+        elif step.kind == StepKind.PIECE_CHECKS:
+            complaints = tuple(sorted(
+                (self.seating.index(author), c.dealer, c.deck)
+                for author, entry in step.answers.items()
+                for c in entry.body.complaints
+            ))  # fmt: skip
+            if not complaints:
+                self._start_game()
+            else:
+                accused = sorted({dealer for _, dealer, _ in complaints})
+                self._next_step(
+                    StepKind.PIECE_ANSWERS, self._seat_authors(accused), complaints=complaints
+                )
+        elif step.kind == StepKind.PIECE_ANSWERS:
+            self._settle_complaints(step)
+        elif step.kind == StepKind.STAND_IN:
+            assert self.dealer is not None and step.leaver is not None
+            self.dealer.complete_stand_in(step.leaver, step.draws)
+            self._say("deal", f"the others stood in for {self.who(self.seating[step.leaver])}")
+            self._finish_deal(step.draws)
         elif step.kind == StepKind.SHUFFLE:
             self._next_game_step()
         elif step.kind == StepKind.SHARES:
-            self._deal(step.draws)
-            self._next_game_step()
+            self._after_shares(step.draws)
         elif step.kind == StepKind.COIN_COMMIT:
             assert step.flip is not None
             commitments = {}
@@ -1201,7 +1308,7 @@ class Table:
                 return
             if isinstance(waiting, Choice):
                 node = waiting
-                seats = tuple(range(self.spec.seats))
+                seats = tuple(s for s in range(self.spec.seats) if s not in self.out)
                 flip = Flip(game.choices_made, 0, node.purpose, node.seats, seats)
                 self._next_step(StepKind.COIN_COMMIT, self._seat_authors(seats), flip=flip)
                 return
@@ -1214,9 +1321,11 @@ class Table:
                         shufflers = self._seat_authors([shuffler])
                         self._next_step(StepKind.SHUFFLE, shufflers, deck=draw.pile)
                         return
-                sharers = dealer.sharers(draws)
+                sharers = [seat for seat in dealer.sharers(draws) if seat not in self.out]
                 if sharers:
                     self._next_step(StepKind.SHARES, self._seat_authors(sharers), draws=draws)
+                    return
+                if self._stand_in_for(draws):
                     return
                 self._deal(draws)
                 continue
@@ -1233,6 +1342,55 @@ class Table:
         if not winners:
             return f"the game is over: nobody won ({outcome.how})"
         return f"the game is over: {winners} won ({outcome.how})"
+
+    def _start_game(self) -> None:
+        table = self.spec.rules
+        self.game = (
+            self.rules.for_spectator(table) if self.seat is None else self.rules.for_seat(table,
+                                                                                      self.seat)
+        )  # fmt: skip
+        self._next_game_step()
+
+    def _settle_complaints(self, step: Step) -> None:
+        """Every complaint about a backup ends with a blame (the dealer's, or the
+        complainer's for a false one): the table stops with the first."""
+        assert self.dealer is not None
+        complainer, dealer, index = step.complaints[0]
+        answers = step.answers[self.seating[dealer]].body.answers
+        answer = next(a.answer for a in answers if (a.recipient, a.deck) == (complainer, index))
+        rejection = self.dealer.settle(dealer, complainer, index, answer)
+        evidence = tuple(
+            step.answers[self.seating[s]].signed for s in (dealer,) if self.seating[s]
+            in step.answers
+        )  # fmt: skip
+        self._stop(Rejection(rejection.reason, rejection.detail, seat=rejection.seat,
+                             evidence=evidence))  # fmt: skip
+
+    def _stand_in_for(self, draws: Sequence[Draw]) -> bool:
+        """Start a stand-in step when a seat out owes shares of these deals; True if one."""
+        dealer = self.dealer
+        assert dealer is not None
+        for leaver in sorted(self.out):
+            if dealer.owed(leaver, draws):
+                self._next_step(
+                    StepKind.STAND_IN, self._remaining_authors(), draws=draws, leaver=leaver
+                )
+                return True
+        return False
+
+    def _after_shares(self, draws: Sequence[Draw]) -> None:
+        if not self._stand_in_for(draws):
+            self._finish_deal(draws)
+
+    def _finish_deal(self, draws: Sequence[Draw]) -> None:
+        """Deal, then take out of the game the seats put out while it was under way."""
+        game, dealer = self.game, self.dealer
+        assert game is not None and dealer is not None
+        self._deal(draws)
+        for seat in sorted(self._removing):
+            dealer.drop_hand(game.remove_seat(seat).seat)
+        self._removing.clear()
+        self._next_game_step()
 
     def _deal(self, draws: Sequence[Draw]) -> None:
         game, dealer = self.game, self.dealer
@@ -1466,10 +1624,12 @@ class Table:
             step.authors = tuple(a for a in step.authors if a != author)
             self._say("leave", f"{name} has left: the audit goes on without {name}", seat)
             return True
-        if game is None or len(remaining) > 1:
+        dealer = self.dealer
+        stand_in = dealer is not None and dealer.backed_up and len(self.out) == 1
+        if game is None or (len(remaining) > 1 and not stand_in):
             why = (
                 "before a card was dealt" if game is None else
-                "and the others cannot yet open cards without its share"
+                "a second seat gone: the others cannot open cards without both shares"
             )  # fmt: skip
             self.halt = Halt(
                 f"abandoned: {departure.words(self.who(author))} ({why}); the record is kept",
@@ -1480,10 +1640,19 @@ class Table:
             )
             self._say("halt", self.halt.detail, seat)
             return True
-        assert self.dealer is not None
+        assert dealer is not None
+        dealer.drop_seat(seat)
+        if step.kind == StepKind.SHARES and len(remaining) > 1:
+            # the deal under way is dealt as the game asked; the others stand in for its
+            # shares, and its hand leaves the game once dealt
+            step.authors = tuple(a for a in step.authors if a != author)
+            self._removing.add(seat)
+            self._say("leave", f"{name} has left: the game goes on without {name} "
+                      f"({departure.words(self.who(author))})", seat)  # fmt: skip
+            return True
         self._ended.add(step.number)
         gone = game.remove_seat(seat)
-        self.dealer.drop_hand(gone.seat)
+        dealer.drop_hand(gone.seat)
         goes_on = f": the game goes on without {name}" if game.outcome is None else ""
         self._say(
             "leave",

@@ -192,7 +192,9 @@ class KeysCheat(Cheat):
         if len(others) < len(self.seating) - 1:
             return False
         keys = [[crypto.KeyAnnouncement.decode(k) for k in e.body.announcements] for e in others]
-        self.publish_forged(log_pb2.Keys(announcements=self.make_keys(keys)), step.number)
+        box = self._box().public.encode() if self.spec.seats >= crypto.MIN_BACKUP_SEATS else b""
+        body = log_pb2.Keys(announcements=self.make_keys(keys), box_key=box)
+        self.publish_forged(body, step.number)
         return True
 
 

@@ -4,6 +4,7 @@ leave, a forfeit, an abandoned table, and what ``verify`` says of each record.""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import pytest
@@ -34,7 +35,9 @@ class Departing(Harness):
         self.withheld: set[bytes] = set()
         """Entries kept back from everyone, whoever signed them."""
         if doomed is not None:
-            kwargs["kinds"] = {doomed[0]: self._dying(doomed[0], doomed[1])}
+            kinds = dict(kwargs.get("kinds") or {})  # type: ignore[call-overload]
+            kinds[doomed[0]] = self._dying(doomed[0], doomed[1])
+            kwargs["kinds"] = kinds
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
 
     def _dying(self, seat: int, kind: StepKind) -> type[Table]:
@@ -183,10 +186,8 @@ def test_a_seat_silent_at_a_move_of_a_two_seat_game_loses_by_forfeit_on_every_pe
     assert "forfeit" in text and "seat 1 (seat1) silent at a move" in text, text
 
 
-@pytest.mark.parametrize(
-    "kind", [StepKind.KEYS, StepKind.SHUFFLE, StepKind.COIN_COMMIT, StepKind.SHARES]
-)
-def test_a_three_seat_table_whose_seat_is_silent_at_a_protocol_step_is_abandoned_naming_it(
+@pytest.mark.parametrize("kind", [StepKind.KEYS, StepKind.DEALINGS, StepKind.PIECE_CHECKS])
+def test_a_table_whose_seat_is_silent_before_the_deal_is_abandoned_naming_it(
     kind: StepKind,
 ) -> None:
     harness = Departing("zman", 3, seed=4, doomed=(2, kind))
@@ -206,6 +207,48 @@ def test_a_three_seat_table_whose_seat_is_silent_at_a_protocol_step_is_abandoned
     text = "\n".join(verify(entries).lines())
     assert f"abandoned: seat 2 (seat2) silent at {kind.words} for" in text, text
     assert "signed by seats 0, 1" in text
+
+
+def waits_for_move_of(harness: Harness, seat: int) -> bool:
+    table = harness.tables[0]
+    step = table.step
+    return step is not None and step.kind == StepKind.MOVE and table.seat_of(
+        step.authors[0]) == seat  # fmt: skip
+
+
+@pytest.mark.parametrize("seats", [3, 4])
+@pytest.mark.parametrize(
+    "kind", [StepKind.SHUFFLE, StepKind.COIN_COMMIT, StepKind.SHARES, StepKind.MOVE]
+)
+def test_a_game_whose_seat_is_silent_goes_on_without_it_and_ends_alike_on_the_others(
+    kind: StepKind, seats: int
+) -> None:
+    victim = seats - 1
+    if kind == StepKind.MOVE:
+        harness = Departing("zman", seats, seed=seats)
+        harness.run(until=lambda: waits_for_move_of(harness, victim))
+        harness.kill(victim)
+    else:
+        harness = Departing("zman", seats, seed=seats, doomed=(victim, kind))
+        harness.run(until=lambda: bool(harness.dead))
+    harness.run()
+    live = harness.live()
+    for table in live:
+        assert table.halt is None and not table.refusals, (table.halt, table.refusals)
+        assert table.audited and list(table.out) == [victim]
+        assert table.game is not None and victim in table.game.departed
+        assert any("has left: the game goes on" in e.text for e in table.events)
+    assert len({t.record_hash() for t in live}) == 1
+    assert len({t.game.outcome for t in live}) == 1  # type: ignore[union-attr]
+    if kind == StepKind.SHARES:
+        assert any("stood in for" in e.text for e in live[0].events)
+    witness = live[0]
+    entries = [e.signed for a in witness.logs.authors for e in witness.logs.log(a)]
+    verdict = verify(entries)
+    assert verdict.table.record_hash() == witness.record_hash()
+    text = "\n".join(verdict.lines())
+    assert f"left: seat {victim} (seat{victim}) silent at" in text, text
+    assert re.search(f"verdict: (FINISHED|FORFEIT) without seat {victim}", text), text
 
 
 def test_a_seat_that_comes_back_before_every_statement_is_in_is_not_out() -> None:

@@ -126,6 +126,10 @@ class Entry(_message.Message):
     AUDIT_FIELD_NUMBER: _builtins.int
     EVIDENCE_FIELD_NUMBER: _builtins.int
     SILENCE_FIELD_NUMBER: _builtins.int
+    DEALINGS_FIELD_NUMBER: _builtins.int
+    PIECE_CHECKS_FIELD_NUMBER: _builtins.int
+    PIECE_ANSWERS_FIELD_NUMBER: _builtins.int
+    STAND_IN_FIELD_NUMBER: _builtins.int
     table_id: _builtins.bytes
     """32 bytes: the hash of the table's definition (TableDefinition)"""
     author: _builtins.bytes
@@ -172,6 +176,14 @@ class Entry(_message.Message):
     def evidence(self) -> Global___Evidence: ...
     @_builtins.property
     def silence(self) -> Global___Silence: ...
+    @_builtins.property
+    def dealings(self) -> Global___Dealings: ...
+    @_builtins.property
+    def piece_checks(self) -> Global___PieceChecks: ...
+    @_builtins.property
+    def piece_answers(self) -> Global___PieceAnswers: ...
+    @_builtins.property
+    def stand_in(self) -> Global___StandIn: ...
     def __init__(
         self,
         *,
@@ -197,12 +209,16 @@ class Entry(_message.Message):
         audit: Global___AuditReveal | None = ...,
         evidence: Global___Evidence | None = ...,
         silence: Global___Silence | None = ...,
+        dealings: Global___Dealings | None = ...,
+        piece_checks: Global___PieceChecks | None = ...,
+        piece_answers: Global___PieceAnswers | None = ...,
+        stand_in: Global___StandIn | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["audit", b"audit", "body", b"body", "chat", b"chat", "coin_close", b"coin_close", "coin_commit", b"coin_commit", "coin_reveal", b"coin_reveal", "evidence", b"evidence", "join", b"join", "keys", b"keys", "leave", b"leave", "move", b"move", "ready", b"ready", "seating", b"seating", "shares", b"shares", "shuffle", b"shuffle", "silence", b"silence", "table", b"table"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["audit", b"audit", "body", b"body", "chat", b"chat", "coin_close", b"coin_close", "coin_commit", b"coin_commit", "coin_reveal", b"coin_reveal", "dealings", b"dealings", "evidence", b"evidence", "join", b"join", "keys", b"keys", "leave", b"leave", "move", b"move", "piece_answers", b"piece_answers", "piece_checks", b"piece_checks", "ready", b"ready", "seating", b"seating", "shares", b"shares", "shuffle", b"shuffle", "silence", b"silence", "stand_in", b"stand_in", "table", b"table"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["audit", b"audit", "author", b"author", "body", b"body", "chat", b"chat", "coin_close", b"coin_close", "coin_commit", b"coin_commit", "coin_reveal", b"coin_reveal", "evidence", b"evidence", "heads", b"heads", "join", b"join", "keys", b"keys", "leave", b"leave", "move", b"move", "previous", b"previous", "ready", b"ready", "seating", b"seating", "seq", b"seq", "shares", b"shares", "shuffle", b"shuffle", "silence", b"silence", "step", b"step", "table", b"table", "table_id", b"table_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["audit", b"audit", "author", b"author", "body", b"body", "chat", b"chat", "coin_close", b"coin_close", "coin_commit", b"coin_commit", "coin_reveal", b"coin_reveal", "dealings", b"dealings", "evidence", b"evidence", "heads", b"heads", "join", b"join", "keys", b"keys", "leave", b"leave", "move", b"move", "piece_answers", b"piece_answers", "piece_checks", b"piece_checks", "previous", b"previous", "ready", b"ready", "seating", b"seating", "seq", b"seq", "shares", b"shares", "shuffle", b"shuffle", "silence", b"silence", "stand_in", b"stand_in", "step", b"step", "table", b"table", "table_id", b"table_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_body: _TypeAlias = _typing.Literal["table", "join", "seating", "ready", "keys", "shuffle", "shares", "move", "coin_commit", "coin_reveal", "coin_close", "chat", "leave", "audit", "evidence", "silence"]  # noqa: Y015
+    _WhichOneofReturnType_body: _TypeAlias = _typing.Literal["table", "join", "seating", "ready", "keys", "shuffle", "shares", "move", "coin_commit", "coin_reveal", "coin_close", "chat", "leave", "audit", "evidence", "silence", "dealings", "piece_checks", "piece_answers", "stand_in"]  # noqa: Y015
     _WhichOneofArgType_body: _TypeAlias = _typing.Literal["body", b"body"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_body) -> _WhichOneofReturnType_body | None: ...
 
@@ -370,6 +386,9 @@ class Keys(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     ANNOUNCEMENTS_FIELD_NUMBER: _builtins.int
+    BOX_KEY_FIELD_NUMBER: _builtins.int
+    box_key: _builtins.bytes
+    """crypto BoxKey (X25519): the pieces of the others' secrets are sealed"""
     @_builtins.property
     def announcements(self) -> _containers.RepeatedScalarFieldContainer[_builtins.bytes]:
         """crypto KeyAnnouncement, one per deck"""
@@ -378,14 +397,190 @@ class Keys(_message.Message):
         self,
         *,
         announcements: _abc.Iterable[_builtins.bytes] | None = ...,
+        box_key: _builtins.bytes = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["announcements", b"announcements"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["announcements", b"announcements", "box_key", b"box_key"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___Keys: _TypeAlias = Keys  # noqa: Y015
+
+@_typing.final
+class Dealings(_message.Message):
+    """At a table of three seats or more, once every key is in: the author's deck secret of each
+    deck backed up among the other seats (Feldman VSS, degree seats-2; docs/protocol.md), so
+    that all the others together, and no fewer, can stand in for its decryption shares if it
+    leaves (see StandIn).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    DEALINGS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def dealings(self) -> _containers.RepeatedScalarFieldContainer[_builtins.bytes]:
+        """crypto Dealing, one per deck"""
+
+    def __init__(
+        self,
+        *,
+        dealings: _abc.Iterable[_builtins.bytes] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["dealings", b"dealings"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Dealings: _TypeAlias = Dealings  # noqa: Y015
+
+@_typing.final
+class PieceChecks(_message.Message):
+    """Every seat, once every dealing is in: the dealings whose piece for it does not open or
+    check (none, almost always).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    COMPLAINTS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def complaints(self) -> _containers.RepeatedCompositeFieldContainer[Global___PieceComplaint]: ...
+    def __init__(
+        self,
+        *,
+        complaints: _abc.Iterable[Global___PieceComplaint] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["complaints", b"complaints"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PieceChecks: _TypeAlias = PieceChecks  # noqa: Y015
+
+@_typing.final
+class PieceComplaint(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    DEALER_FIELD_NUMBER: _builtins.int
+    DECK_FIELD_NUMBER: _builtins.int
+    dealer: _builtins.int
+    deck: _builtins.int
+    def __init__(
+        self,
+        *,
+        dealer: _builtins.int = ...,
+        deck: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["dealer", b"dealer", "deck", b"deck"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PieceComplaint: _TypeAlias = PieceComplaint  # noqa: Y015
+
+@_typing.final
+class PieceAnswers(_message.Message):
+    """A dealer complained about: for each complaint, the piece and the ephemeral secret of its
+    box, with which anyone seals it again and compares (the dealer or the complainer is then
+    blamed, and the table stops).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ANSWERS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def answers(self) -> _containers.RepeatedCompositeFieldContainer[Global___PieceAnswer]: ...
+    def __init__(
+        self,
+        *,
+        answers: _abc.Iterable[Global___PieceAnswer] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["answers", b"answers"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PieceAnswers: _TypeAlias = PieceAnswers  # noqa: Y015
+
+@_typing.final
+class PieceAnswer(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    RECIPIENT_FIELD_NUMBER: _builtins.int
+    DECK_FIELD_NUMBER: _builtins.int
+    ANSWER_FIELD_NUMBER: _builtins.int
+    recipient: _builtins.int
+    deck: _builtins.int
+    answer: _builtins.bytes
+    """crypto ComplaintAnswer"""
+    def __init__(
+        self,
+        *,
+        recipient: _builtins.int = ...,
+        deck: _builtins.int = ...,
+        answer: _builtins.bytes = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["answer", b"answer", "deck", b"deck", "recipient", b"recipient"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PieceAnswer: _TypeAlias = PieceAnswer  # noqa: Y015
+
+@_typing.final
+class StandIn(_message.Message):
+    """Every seat still at the table, at a deal after a seat left: its parts of the leaver's
+    decryption shares of exactly the cards the deal needs them for, with their proofs.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    LEAVER_FIELD_NUMBER: _builtins.int
+    BATCHES_FIELD_NUMBER: _builtins.int
+    leaver: _builtins.int
+    @_builtins.property
+    def batches(self) -> _containers.RepeatedCompositeFieldContainer[Global___DeckStandIn]: ...
+    def __init__(
+        self,
+        *,
+        leaver: _builtins.int = ...,
+        batches: _abc.Iterable[Global___DeckStandIn] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["batches", b"batches", "leaver", b"leaver"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___StandIn: _TypeAlias = StandIn  # noqa: Y015
+
+@_typing.final
+class DeckStandIn(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    DECK_FIELD_NUMBER: _builtins.int
+    BATCH_FIELD_NUMBER: _builtins.int
+    deck: _builtins.int
+    batch: _builtins.bytes
+    """crypto StandInBatch"""
+    def __init__(
+        self,
+        *,
+        deck: _builtins.int = ...,
+        batch: _builtins.bytes = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["batch", b"batch", "deck", b"deck"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DeckStandIn: _TypeAlias = DeckStandIn  # noqa: Y015
 
 @_typing.final
 class Shuffle(_message.Message):
