@@ -16,13 +16,24 @@ work all seats must do, spread perfectly over the machine's cores, and never les
 critical path (each seat checks the step before it, then shuffles); for a move, the work of
 the mover (make the entry, reveal the card) plus one other peer's (check and apply it).
 
-Usage: ``.venv/bin/python scripts/bench_net.py [--seats 2,4,6] [--games N] [--edition ID]``
+With ``--leavers`` it measures instead what a table pays to survive a seat that leaves:
+
+- the extra time of the backup of the deck secrets at the deal (three seats or more: the
+  dealings and the check of every piece, two steps), beside its crypto floor measured in this
+  process (one seat's dealings and checks, the seats working side by side on the cores);
+- the time from a leaver's deadline to the game going on: a seat killed once the hands are
+  dealt, the others' wait for it past the table's step deadline until their next step (the
+  statements, the verdict, and the stand-in where a deal needs the leaver's shares).
+
+Usage: ``.venv/bin/python scripts/bench_net.py [--seats 2,4,6] [--games N] [--edition ID]
+[--leavers]``
 """
 
 from __future__ import annotations
 
 import argparse
 import bisect
+import itertools
 import json
 import os
 import statistics
@@ -323,13 +334,169 @@ def percentile(values: Sequence[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
+LEAVER_DEADLINE = 3
+"""The step deadline of the tables ``--leavers`` measures (seconds)."""
+
+
+def launch_traced(
+    edition: str, seats: int, seed: int, folder: Path, extra: Sequence[str]
+) -> tuple[list[subprocess.Popen[bytes]], list[Path]]:
+    """A host and ``seats - 1`` greedy bot peers with traces (the host also given
+    ``extra``); the processes (the caller stops them) and their trace files."""
+    command = [sys.executable, "-m", "condottiere.cli.main"]
+    traces = [folder / f"trace{seat}.jsonl" for seat in range(seats)]
+    common = ["--strategy", "greedy", "--new", "--interface", "127.0.0.1"]
+    output = folder / "host.log"
+    with output.open("w") as log:
+        host = subprocess.Popen(
+            [*command, "host", "--edition", edition, "--seats", str(seats), "--seed", str(seed),
+             "--data", str(folder / "seat0"), "--trace", str(traces[0]), *common, *extra],
+            stdout=log, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+    processes = [host]
+    address = ""
+    deadline = time.monotonic() + 30
+    while not address and time.monotonic() < deadline:
+        for line in output.read_text().splitlines():
+            if line.startswith("listening on "):
+                address = line.split()[2]
+        time.sleep(0.01)
+    for seat in range(1, seats):
+        processes.append(subprocess.Popen(
+            [*command, "bot", "--join", address, "--seed", str(seed + seat), "--data",
+             str(folder / f"seat{seat}"), "--trace", str(traces[seat]), *common],
+            stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
+        ))  # fmt: skip
+    return processes, traces
+
+
+def read_traces(traces: Sequence[Path]) -> list[list[dict[str, object]]]:
+    return [
+        [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+        for path in traces
+    ]
+
+
+def wait_traces(traces: Sequence[Path], what: str, timeout: float = GAME_SECONDS) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if all(any(e["what"] == what for e in trace) for trace in read_traces(traces)):
+            return
+        time.sleep(0.05)
+    raise RuntimeError(f"the peers never traced {what!r}")
+
+
+def stop_all(processes: Sequence[subprocess.Popen[bytes]]) -> None:
+    for process in processes:
+        if process.poll() is None:
+            process.kill()
+        process.wait()
+
+
+def backup_seconds(lines: Sequence[Sequence[dict[str, object]]]) -> float:
+    """The wall time of the backup steps (from the first peer's dealings step to the last
+    peer's step after the piece checks)."""
+    begun, ended = [], []
+    for trace in lines:
+        steps = [e for e in trace if e["what"] == "step"]
+        for index, event in enumerate(steps):
+            if event["kind"] == "dealings":
+                begun.append(float(event["t"]))  # type: ignore[arg-type]
+            if event["kind"] == "piece_checks" and index + 1 < len(steps):
+                ended.append(float(steps[index + 1]["t"]))  # type: ignore[arg-type]
+    return max(ended) - min(begun) if begun and ended else 0.0
+
+
+def backup_floor(seats: int, repeat: int = 5) -> float:
+    """The crypto of the backup, done here: every seat's dealing of every deck, and every
+    seat's opening and check of its pieces, the seats spread over the machine's cores (never
+    less than one seat's share of it)."""
+    from condottiere import crypto
+
+    table = b"bench-backup"
+    boxes = [crypto.BoxSecret.generate() for _ in range(seats)]
+    keys = [box.public for box in boxes]
+    secrets = [crypto.random_scalar() for _ in range(seats)]
+    timings = []
+    for _ in range(repeat):
+        began = time.perf_counter()
+        dealings = [
+            crypto.make_dealing(secret, keys, crypto.Context(table, 0, seat))
+            for seat, secret in enumerate(secrets)
+        ]
+        for seat in range(seats):
+            for dealer, dealing in enumerate(dealings):
+                if dealer != seat:
+                    crypto.open_piece(dealing, crypto.mul_base(secrets[dealer]), boxes[seat],
+                                      seat, crypto.Context(table, 0, dealer))  # fmt: skip
+        timings.append(time.perf_counter() - began)
+    whole = min(timings)
+    return max(whole / seats, whole / min(seats, os.cpu_count() or 1))
+
+
+def leaver_figures(edition: str, sizes: Sequence[int]) -> None:
+    """Print the figures of ``--leavers`` (see the module)."""
+    deadline = ["--step-deadline", str(LEAVER_DEADLINE), "--bot-move-deadline",
+                str(LEAVER_DEADLINE), "--coin-timeout", str(LEAVER_DEADLINE)]  # fmt: skip
+    print(f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}")
+    print("the backup of the deck secrets at the deal (s), beside its crypto floor")
+    print(f"{'seats':>5} {'backup s':>9} {'floor s':>8} {'ratio':>6} {'dealt s':>8}")
+    for seats in sizes:
+        if seats < 3:
+            print(f"{seats:>5} {'none: at two seats a leave is a forfeit':>36}")
+            continue
+        with tempfile.TemporaryDirectory() as folder:
+            launched = time.time()
+            processes, traces = launch_traced(edition, seats, 0, Path(folder), deadline)
+            try:
+                wait_traces(traces, "dealt")
+            finally:
+                stop_all(processes)
+            lines = read_traces(traces)
+        backup = backup_seconds(lines)
+        dealt = max(float(next(e["t"] for e in t if e["what"] == "dealt")) for t in lines)  # type: ignore[arg-type]
+        floor = backup_floor(seats)
+        print(f"{seats:>5} {backup:>9.3f} {floor:>8.4f} {backup / floor:>6.1f} "
+              f"{dealt - launched:>8.2f}")  # fmt: skip
+    print(f"\nfrom a leaver's deadline ({LEAVER_DEADLINE} s) to the game going on (s), at the host")
+    print(f"{'seats':>5} {'step':>12} {'waited s':>9} {'went on s':>10}")
+    for seats in [n for n in sizes if n >= 2]:
+        with tempfile.TemporaryDirectory() as folder:
+            processes, traces = launch_traced(edition, seats, 1, Path(folder), deadline)
+            try:
+                wait_traces(traces, "dealt")
+                victim = processes[-1]
+                victim.kill()
+                victim.wait()
+                processes[0].wait(timeout=GAME_SECONDS)
+            finally:
+                stop_all(processes)
+            host = read_traces(traces)[0]
+        dealt_at = next(e["t"] for e in host if e["what"] == "dealt")
+        ends = [e for e in host if e["what"] in ("step", "audited", "stop") and e["t"] >= dealt_at]  # type: ignore[operator]
+        waits = [
+            (float(b["t"]) - float(a["t"]), str(a["kind"]))  # type: ignore[arg-type]
+            for a, b in itertools.pairwise(ends)
+            if a["what"] == "step"
+        ]
+        waited, kind = max(waits)
+        print(f"{seats:>5} {kind:>12} {waited:>9.2f} {waited - LEAVER_DEADLINE:>10.2f}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seats", default="2,4,6", help="table sizes (default 2,4,6)")
     parser.add_argument("--games", type=int, default=1, help="games per size (default 1)")
     parser.add_argument("--edition", default="zman", help="edition (default zman)")
+    parser.add_argument(
+        "--leavers", action="store_true",
+        help="measure the backup at the deal and a leaver's deadline to the game going on",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     sizes = [int(n) for n in args.seats.split(",")]
+    if args.leavers:
+        leaver_figures(args.edition, sizes)
+        return 0
     print(f"{os.cpu_count()} cores, crypto threads {WORKERS}, load {os.getloadavg()[0]:.2f}")
     print(
         f"{'seats':>5} {'dealt s':>8} {'floor s':>8} {'ratio':>6} {'p50 ms':>7} {'p99 ms':>7} "
