@@ -40,6 +40,8 @@ async def show_lobby(controller: Controller, me: str, out: TextIO) -> None:
     shown: list[str] = []
     async for snapshot in controller.changes():
         lines = lobby_lines(snapshot.table_name, snapshot.seats, snapshot.players, me)
+        if not shown:
+            print(f"deadlines: {snapshot.deadlines.words()}", file=out, flush=True)
         if lines != shown:
             print("\n".join(lines), file=out, flush=True)
             shown = lines

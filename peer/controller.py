@@ -16,12 +16,13 @@ import asyncio
 import contextlib
 import functools
 from collections.abc import AsyncGenerator, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from condottiere.crypto import PublicIdentity
 from condottiere.interface import GameState, Outcome, SeatView
 from condottiere.peer.driver import Halt, Refusal, Table, TableEvent
+from condottiere.peer.lobby import Deadlines
 from condottiere.peer.trace import Trace
 
 __all__ = [
@@ -91,6 +92,8 @@ class Snapshot:
     audited: bool
     record_hash: str
     step: int
+    deadlines: Deadlines = field(default_factory=Deadlines)
+    """The table definition's deadlines (the lobby shows them)."""
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -164,6 +167,7 @@ def snapshot_of(table: Table, since: float) -> Snapshot:
         audited=table.audited,
         record_hash=table.record_hash() if stage == "over" else "",
         step=0 if step is None else step.number,
+        deadlines=table.spec.deadlines,
     )
 
 

@@ -97,6 +97,7 @@ def test_a_two_seat_game_whose_bot_is_killed_at_a_move_ends_by_forfeit(tmp_path:
         assert peers.wait_for_exit(bot, GAME_SECONDS) == -signal.SIGKILL
         (result,) = finish(peers, [host])
         assert result["halt"] is None and result["winners"] == [0], host.output()
+        host.wait_for(r"deadlines: a move 4 s \(a bot's 4 s\), a protocol step 4 s", 1)
         text = verify(str(result["record"]))
         assert "FORFEIT" in text and "seat 1 (" in text and "silent at a move" in text, text
         assert "signed by seat 0" in text, text
