@@ -160,6 +160,8 @@ async def _command(controller: Controller, line: str, snapshot: Snapshot, out: T
         await controller.chat(rest)
     elif word == "leave":
         await controller.leave("left from the console")
+        print("you are leaving the table: the others go on without you once they read it "
+              "(Ctrl-C stops this peer)", file=out)
     else:
         reason = await controller.submit(line)
         if reason is not None:

@@ -1,9 +1,11 @@
 """The end of a networked game at one peer: the goodbyes, the record and the summary.
 
 Once its game is over (or its table halted), a peer says goodbye, waits a while until every
-seat holds its last entries, writes the game's record to ``DATA/records/`` (``condottiere
-verify FILE`` checks it) and a summary to ``DATA/last-game.json``: the table, the seat, the
-winners, the record's hash and path, and the state every seat saw alike at the end (the game's
+seat still at the table holds its last entries (at a table abandoned, its silence
+statements: the others need them to reach the same verdict), writes the game's record to
+``DATA/records/`` (``condottiere verify FILE`` checks it) and a summary to
+``DATA/last-game.json``: the table, the seat, the winners, the record's hash and path, and the
+state every seat saw alike at the end (the game's
 :meth:`~condottiere.games.GameRules.public_state`), so that the summaries of every peer of a
 table can be compared.
 """
@@ -30,7 +32,7 @@ GOODBYE_SECONDS = 15.0
 async def finish_table(node: Node, final: Snapshot, data: Path, out: TextIO) -> Path:
     """Say goodbye, wait (a while) until every seat holds this peer's entries, write the
     record and the summary, and say how the game ended; the record's path."""
-    if final.halt is None:
+    if final.halt is None or final.halt.abandoned:  # the others may need its statements
         await node.call(lambda table: table.finish())
         deadline = time.monotonic() + GOODBYE_SECONDS
         while time.monotonic() < deadline:
