@@ -346,3 +346,30 @@ def test_a_departure_names_the_seat_the_step_and_the_signers() -> None:
     assert departure.words("seat 2 (bob)") == (
         "seat 2 (bob) silent at a move for 120 s; signed by seats 0, 1, 3"
     )
+
+
+def test_a_polite_leave_at_four_seats_lets_the_three_others_finish_alike() -> None:
+    harness = Departing("zman", 4, seed=14)
+    harness.run(until=lambda: waits_for_move_of(harness, 1))
+    harness.tables[3].leave("rage")
+    harness.deliver()
+    harness.kill(3)
+    harness.run(patient=lambda table: True)  # nobody states anything: the leave is enough
+    live = harness.live()
+    for table in live:
+        assert table.halt is None and table.audited and not table.refusals
+        assert table.out[3].waited is None and table.out[3].reason == "rage"
+    assert len({t.record_hash() for t in live}) == 1
+
+
+def test_at_five_seats_a_seat_is_out_only_once_every_other_seat_stated_it_silent() -> None:
+    harness = Departing("zman", 5, seed=15)
+    harness.run(until=lambda: waits_for_move_of(harness, 4))
+    harness.kill(4)
+    for voters, table in enumerate(harness.live(), 1):
+        assert table.declare_silent(LATE)
+        harness.deliver()
+        out = [4 in t.out for t in harness.live()]
+        assert out == [voters == 4] * 4, (voters, out)  # a majority of 3 is not enough
+    harness.run()
+    assert len({t.record_hash() for t in harness.live()}) == 1
