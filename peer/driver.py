@@ -1359,10 +1359,11 @@ class Table:
         answers = step.answers[self.seating[dealer]].body.answers
         answer = next(a.answer for a in answers if (a.recipient, a.deck) == (complainer, index))
         rejection = self.dealer.settle(dealer, complainer, index, answer)
-        evidence = tuple(
-            step.answers[self.seating[s]].signed for s in (dealer,) if self.seating[s]
-            in step.answers
-        )  # fmt: skip
+        dealt = next(e for e in self.logs.log(self.seating[dealer]) if e.kind == "dealings")
+        complaint = next(
+            e for e in self.logs.log(self.seating[complainer]) if e.kind == "piece_checks"
+        )
+        evidence = (dealt.signed, complaint.signed, step.answers[self.seating[dealer]].signed)
         self._stop(Rejection(rejection.reason, rejection.detail, seat=rejection.seat,
                              evidence=evidence))  # fmt: skip
 

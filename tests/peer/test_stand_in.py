@@ -81,6 +81,7 @@ def test_a_bad_piece_is_caught_at_once_and_its_dealer_blamed_on_every_peer() -> 
         halt = table.halt
         assert halt is not None and halt.reason is Reason.BAD_PROOF and halt.seat == 0, halt
         assert "is not what it sealed" in halt.detail or "sealed for another" in halt.detail
+        assert len(halt.evidence) == 3  # the dealing, the complaint and the answer, signed
 
 
 def test_a_false_complaint_blames_the_complainer() -> None:
