@@ -430,7 +430,7 @@ class Node:
         if not self._dealt_traced and table.step is not None and table.step.kind == "move":
             self.trace.write("dealt")
             self._dealt_traced = True
-        if table.cards is not None:
+        if table.audited:
             self.trace.write("audited")
 
     async def _publish(self, changes: _Changes) -> None:
