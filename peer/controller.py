@@ -53,7 +53,8 @@ class Waiting:
     """What the table waits for, and since when."""
 
     kind: str
-    """The step: ``seating ready keys shuffle shares coin_commit coin_reveal move audit``."""
+    """The step: ``seating ready keys shuffle shares coin_commit coin_escrow coin_reveal move
+    audit``."""
     seats: tuple[int, ...]
     text: str
     since: float
