@@ -4,8 +4,10 @@
 It runs ``condottiere ARGS`` (``bot --join …``, say) with one change to its table: at each
 fair choice it waits until it holds every other committer's reveal, works the outcome out,
 and reveals its own value only when the outcome is the seat it wants (``--wants SEAT``,
-taken out of ARGS; without it, it never reveals). Everything else it plays honestly, through
-the wire like any peer.
+taken out of ARGS; without it, it never reveals). With ``--late`` it reveals instead just
+after two other seats have closed the choice naming it, so that the closes split: those two
+name it, the seats whose timeouts are longer get its reveal in time and name nobody.
+Everything else it plays honestly, through the wire like any peer.
 
 Nothing here is shipped: the command line has no way to cheat.
 """
@@ -21,6 +23,7 @@ from condottiere.cli.main import main
 from condottiere.peer.driver import Table
 
 WANTED: int | None = None
+LATE = False
 
 
 class Withholder(Table):
@@ -30,6 +33,9 @@ class Withholder(Table):
         if step.kind != "coin_reveal":
             return super()._make_game_part(step)
         flip = step.flip
+        if LATE:
+            named = sum(self.seat in missing for missing in self._closes_of(flip).values())
+            return super()._make_game_part(step) if named >= 2 else None
         values = {}
         for seat in flip.committers:
             author = self.seating[seat]
@@ -52,8 +58,11 @@ class Withholder(Table):
 
 
 def run(argv: Sequence[str]) -> int:
-    global WANTED
+    global WANTED, LATE
     args = list(argv)
+    if "--late" in args:
+        LATE = True
+        args.remove("--late")
     if "--wants" in args:
         at = args.index("--wants")
         WANTED = int(args[at + 1])

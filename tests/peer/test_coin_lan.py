@@ -79,3 +79,53 @@ def test_a_peer_that_withholds_every_coin_reveal_changes_no_choice_and_is_named(
     assert all("withheld its coin reveal" in r.detail for r in blamed)
     assert {r.seat for r in verdict.refusals} == {cheat}  # nobody honest is blamed
     assert f"CHEAT by seat {cheat} " in "\n".join(verdict.lines())
+
+
+def test_closes_split_by_a_reveal_timed_between_the_timeouts_end_the_same_on_every_peer(
+    tmp_path: Path,
+) -> None:
+    """Four peers, two with a short coin timeout and one with a long one; the withholder
+    reveals just after the two short ones closed naming it, so the long one gets the reveal in
+    time: two closes name it, two name nobody (it used to stall the table for ever). Every
+    choice is still the values', every peer ends the same game, and all name the withholder."""
+    short, long = ["--coin-timeout", COIN_TIMEOUT], ["--coin-timeout", "600"]
+    datas = [tmp_path / f"peer{i}" for i in range(4)]
+    with peers_in(tmp_path) as peers:
+        host = peers.start(
+            ["host", "--edition", "zman", "--seats", "4", "--strategy", "greedy",
+             "--name", "split", "--seed", "17", *short],
+            datas[0],
+        )  # fmt: skip
+        address = host.address()
+        host.wait_for("hosting|taking up", 20)
+        join = ["bot", "--join", address, "--strategy", "greedy"]
+        table = [
+            host,
+            peers.start([*join, "--seed", "18", *short], datas[1]),
+            peers.start([*join, "--seed", "19", *long], datas[2]),
+            peers.start_program(
+                [sys.executable, "-m", "tests.peer.coin_withholder", *join, "--seed", "20",
+                 *short, "--late", "--data", str(datas[3])],
+                datas[3], ["coin_withholder --late"],
+            ),
+        ]  # fmt: skip
+        peers.wait_all(table, GAME_SECONDS)
+    results = [peer.result() for peer in table]
+    for result in results:
+        assert result["halt"] is None and result["audited"], result
+    assert len({r["record_hash"] for r in results}) == 1
+
+    verdict = verify(load(Path(results[2]["record"])))  # the long-timeout peer's record
+    watched = verdict.table
+    cheat = watched.seat_of(key_of(datas[3]))
+    seats = {watched.seat_of(key_of(data)): data for data in datas}
+    assert watched.flips
+    for flip, chosen in watched.flips:
+        closes = watched._closes_of(flip)
+        named = sorted(closer for closer, missing in closes.items() if cheat in missing)
+        assert len(named) == 2 and len(closes) == 4, closes  # the split: two name it
+        values = {seat: values_of(data, watched.table_id, flip.choice)
+                  for seat, data in seats.items() if seat is not None}  # fmt: skip
+        assert chosen == flip.outcome(watched.table_id, values)
+    assert {r.seat for r in verdict.refusals} == {cheat}
+    assert len(verdict.refusals) == len(watched.flips)
