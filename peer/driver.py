@@ -30,7 +30,8 @@ waits for a proper one) unless it proves cheating that cannot be undone: a bad p
 equivocation halts the table, with the blame and the signed evidence.
 
 The table's own seat does its protocol work itself (keys, shuffles, shares, coins, reveals,
-audit); only moves with a real choice wait for :meth:`Table.submit`. Secrets are kept (by
+audit); only moves with a real choice wait for :meth:`Table.submit` (and, with
+:attr:`Table.hold_forced`, forced moves wait for :meth:`Table.play_forced`). Secrets are kept (by
 the :class:`Keeper`) before the entry that needs them is published, and every entry is kept
 as it is accepted, so a table rebuilt from its keeper continues exactly where it stopped. An
 entry of its own is kept before it is published, and only where no other entry of its key is
@@ -264,6 +265,10 @@ class Table:
         that ended a round, and its snapshot, before it shuffles for the next."""
         self.deferred = False
         """This seat's shuffle waits for :meth:`resume`."""
+        self.hold_forced = False
+        """When set, a move the rules force (one legal move) is not published the moment it is
+        awaited but by :meth:`play_forced`: a node paces it like a chosen move, so that its
+        timing tells nobody it was forced (:mod:`condottiere.peer.pacing`)."""
         self.catching_up = False
         """Set on a table restored from a store that may be behind what this seat signed (a
         backup put back loses the entries signed since): the table takes entries in and
@@ -529,6 +534,13 @@ class Table:
                 game.copy().play(move)  # raises the rules' reason, on a copy
         except (InvalidMoveError, IllegalMoveError) as exc:
             return str(exc)
+        if self.forced_move() is None:  # else the only move: play_forced publishes it
+            self._publish_move(move)
+        return None
+
+    def _publish_move(self, move: Any) -> None:
+        step, game, dealer = self.step, self.game, self.dealer
+        assert step is not None and game is not None and dealer is not None
         self._publish(
             log_pb2.MovePlayed(
                 turn=game.moves_played, move=str(move), cards=dealer.show(game.card_flow(move))
@@ -536,7 +548,33 @@ class Table:
             step.number,
         )
         self._advance()
-        return None
+
+    def forced_move(self) -> int | None:
+        """The turn of this seat's forced move awaited and held (see :attr:`hold_forced`), or
+        None."""
+        step, game = self.step, self.game
+        if (
+            not self.hold_forced
+            or self.halt is not None
+            or self._quiet
+            or step is None
+            or game is None
+            or step.kind != StepKind.MOVE
+            or step.authors != (self.me,)
+            or self._pending(self.me, step) is not None
+            or len(game.legal_moves()) != 1
+        ):
+            return None
+        return game.moves_played
+
+    def play_forced(self, turn: int) -> bool:
+        """Publish this seat's forced move of ``turn``, if it is still the one awaited; True
+        when published."""
+        if self.forced_move() != turn:
+            return False
+        assert self.game is not None
+        self._publish_move(self.game.legal_moves()[0])
+        return True
 
     def chat(self, text: str) -> None:
         """Say something to the table."""
@@ -914,7 +952,7 @@ class Table:
             )
         if kind == StepKind.MOVE:
             moves = game.legal_moves()
-            if len(moves) != 1:
+            if len(moves) != 1 or self.hold_forced:
                 return None
             move = moves[0]
             return log_pb2.MovePlayed(
