@@ -8,8 +8,8 @@ takes it after a tie). Every *committer* (every seat) takes part in three steps:
    with a box key of its own for this choice;
 2. **escrow** (three committers or more): once every commitment is in, it shares ``v`` among
    the others by Feldman verifiable secret sharing (:mod:`condottiere.crypto.vss`, degree
-   ``n - 2`` with ``F_0 = C``): one piece sealed to each other committer's box key, which
-   checks it against the public commitments;
+   ``n - 2`` with ``F_0 = C``): one piece sealed to each other committer's box key, checked
+   against the public commitments when it is needed (below);
 3. **reveal**: once every escrow is in, it publishes ``v``.
 
 The outcome comes from every value (``crypto.outcome``). A value is the one scalar whose
