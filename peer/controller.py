@@ -85,6 +85,9 @@ class Snapshot:
     audited: bool
     record_hash: str
     step: int
+    forced: bool = False
+    """The table waits for this seat's forced move, which the peer plays itself at its time
+    (:mod:`condottiere.peer.pacing`): not the owner's to play."""
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -105,6 +108,7 @@ class Snapshot:
             and self.waiting.kind == "move"
             and self.waiting.seats == (self.seat,)
             and bool(self.view.legal_moves)
+            and not self.forced
         )
 
 
@@ -158,6 +162,7 @@ def snapshot_of(table: Table, since: float) -> Snapshot:
         audited=table.cards is not None,
         record_hash=table.record_hash() if stage == "over" else "",
         step=0 if step is None else step.number,
+        forced=table.forced_move() is not None,
     )
 
 

@@ -421,7 +421,8 @@ class Table:
             StepKind.COIN_ESCROW: f"coin escrows from {names}",
             StepKind.COIN_REVEAL: f"coin reveals from {names}"
             + (" (withheld past the timeout: blamed)" if self.withheld & set(seats) else ""),
-            StepKind.MOVE: f"{names} to move",
+            StepKind.MOVE: f"{names} to move"
+            + ("" if self.forced_move() is None else " (its only move: played in a moment)"),
             StepKind.AUDIT: f"the audit secrets of {names}",
         }[step.kind]
         return step.kind, seats, text

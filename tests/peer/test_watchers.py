@@ -19,6 +19,7 @@ from typing import TypeVar
 import pytest
 
 import condottiere.peer.dealer
+from condottiere.peer.controller import snapshot_of
 from condottiere.peer.pacing import BOT, KEPT, PERSON, Pacer
 from tests.peer.tables import Harness
 
@@ -78,6 +79,9 @@ def held(harness: Harness) -> list[tuple[int, int]]:
             log = len(table.logs.log(table.me))
             game = table.game
             assert game is not None and len(game.legal_moves()) == 1
+            snapshot = snapshot_of(table, 0.0)  # the owner is not asked to play it
+            assert snapshot.forced and not snapshot.my_turn
+            assert snapshot.waiting is not None and "only move" in snapshot.waiting.text
             assert table.submit(str(game.legal_moves()[0])) is None  # taken as said ...
             assert len(table.logs.log(table.me)) == log  # ... but not published
             assert table.play_forced(turn) and not table.play_forced(turn)
