@@ -35,6 +35,7 @@ from condottiere.cli.seat import play_headless
 from condottiere.peer.entries import SigningConflict
 from condottiere.peer.lobby import TableSpec
 from condottiere.peer.node import JoinError, Node
+from condottiere.peer.pacing import BOT, PERSON
 from condottiere.peer.store import DataInUse, Store
 
 __all__ = ["PeerSettings", "run_peer"]
@@ -124,6 +125,7 @@ async def _peer(settings: PeerSettings, store: Store, out: TextIO) -> int:
         port=settings.port,
         coin_timeout=settings.coin_timeout,
         trace=settings.trace,
+        pace=PERSON if settings.strategy is None and not settings.headless else BOT,
     )
     node.plays_as_bot = settings.strategy is not None
     bots = BotPeers(

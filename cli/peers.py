@@ -149,7 +149,8 @@ def _peer_options(parser: argparse.ArgumentParser, role: str) -> None:
         type=float,
         default=60.0,
         metavar="SECONDS",
-        help="how long to wait for a coin reveal before voting that it is withheld (default 60)",
+        help="how long to wait for a coin reveal before closing the choice without it "
+        "(its value is then opened from its escrow; default 60)",
     )
     parser.add_argument(
         "--new",

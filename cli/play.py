@@ -266,8 +266,8 @@ def add_play_command(commands: argparse._SubParsersAction[argparse.ArgumentParse
     )  # fmt: skip
     network.add_argument(
         "--coin-timeout", type=float, default=60.0, metavar="SECONDS",
-        help="how long to wait for a coin reveal before voting that it is withheld "
-        "(default 60)",
+        help="how long to wait for a coin reveal before closing the choice without it "
+        "(its value is then opened from its escrow; default 60)",
     )  # fmt: skip
     you = play.add_argument_group("you")
     you.add_argument(

@@ -2,7 +2,7 @@
 
 The peer layer needs little more than :class:`Deck` (one per seat: keys,
 shuffle chain, deal, reveal, reshuffle, end-of-game audit), the coin
-(:func:`commit`, :func:`outcome`) and :class:`Identity`. Everything that
+(:func:`commitment_of`, :func:`outcome`) and :class:`Identity`. Everything that
 travels has canonical bytes (``encode`` / ``decode``); decoding refuses
 malformed input with :class:`DecodeError`, and every check either passes or
 raises one :class:`VerificationError` naming the seat to blame.
@@ -44,7 +44,15 @@ from condottiere.crypto.codec import (
     encode_u16,
     encode_u32,
 )
-from condottiere.crypto.coin import COMMITMENT_BYTES, NONCE_BYTES, commit, commitment_of, outcome
+from condottiere.crypto.coin import (
+    COMMITMENT_BYTES,
+    VALUE_BYTES,
+    commitment_of,
+    draw_value,
+    outcome,
+    recover_value,
+    value_matches,
+)
 from condottiere.crypto.context import Context, challenge
 from condottiere.crypto.deck import Claim, Deck, Reveal, ShareBatch, ShuffleStep, Slot
 from condottiere.crypto.elgamal import Ciphertext, decrypt, encrypt, rerandomise, trivial
@@ -133,7 +141,6 @@ __all__ = [
     "COMMITMENT_BYTES",
     "EPHEMERAL_BYTES",
     "MIN_BACKUP_SEATS",
-    "NONCE_BYTES",
     "PIECE_BOX_BYTES",
     "POINT_BYTES",
     "PUBLIC_KEY_BYTES",
@@ -141,6 +148,7 @@ __all__ = [
     "SEAL_OVERHEAD",
     "SECRET_KEY_BYTES",
     "SIGNATURE_BYTES",
+    "VALUE_BYTES",
     "BoxKey",
     "BoxSecret",
     "Ciphertext",
@@ -175,13 +183,13 @@ __all__ = [
     "card_point",
     "challenge",
     "combine_stand_in",
-    "commit",
     "commitment_of",
     "decode_ciphertext",
     "decode_ciphertexts",
     "decode_point",
     "decode_scalar",
     "decrypt",
+    "draw_value",
     "encode_bytes",
     "encode_ciphertext",
     "encode_ciphertexts",
@@ -212,6 +220,7 @@ __all__ = [
     "prove_shuffle",
     "random_permutation",
     "random_scalar",
+    "recover_value",
     "rerandomise",
     "seal",
     "settle_complaint",
@@ -222,6 +231,7 @@ __all__ = [
     "sum_points",
     "trivial",
     "unblind",
+    "value_matches",
     "verification_key",
     "verify_key",
     "verify_share",

@@ -1,53 +1,71 @@
-"""Fair random choices on the table: commit-reveal, and what happens to a withheld reveal.
+"""Fair random choices on the table: commit, escrow, reveal; a withheld reveal is opened
+without its committer, so withholding never changes the odds.
 
 The engine asks for a fair choice among some seats (who holds the battle marker first, who
-takes it after a tie). Every *committer* (every seat, less those blamed in an earlier attempt
-of the same choice) publishes a commitment to a fresh nonce, then, once all commitments are
-in, its nonce. The outcome comes from all nonces (``crypto.outcome``). Each attempt of each
-choice has its own label, so a commitment made for one flip is worth nothing for another.
+takes it after a tie). Every *committer* (every seat) takes part in three steps:
 
-**A withheld reveal never pays.** The outcome is fixed by the commitments: the last seat to
-reveal sees it first, but cannot change it; it can only keep its nonce back. So every
-committer *closes* each attempt with one signed entry (``CoinClose``): as soon as it holds
-every reveal (``missing`` empty), or when its timeout expires first, naming the seats whose
-reveals it never received. The attempt is
+1. **commit**: it draws a secret value ``v`` (a random scalar) and publishes ``C = v·G``,
+   with a box key of its own for this choice;
+2. **escrow** (three committers or more): once every commitment is in, it shares ``v`` among
+   the others by Feldman verifiable secret sharing (:mod:`condottiere.crypto.vss`, degree
+   ``n - 2`` with ``F_0 = C``): one piece sealed to each other committer's box key, checked
+   against the public commitments when it is needed (below);
+3. **reveal**: once every escrow is in, it publishes ``v``.
 
-- **settled** once every reveal is in and a strict majority of committers closed it with
-  nothing missing;
-- **abandoned**, blaming the seats ``W``, once a strict majority of the committers, namely
-  every committer outside ``W``, closed it naming exactly ``W`` as missing. The choice is
-  then made again among the options left, by the committers left (one option left is taken
-  without a flip; none left stops the table). A withholder only ever loses its chance.
+The outcome comes from every value (``crypto.outcome``). A value is the one scalar whose
+multiple of ``G`` is its commitment, so it is fixed at the commitment, before anyone could
+learn any other (the escrows come only after every commitment is in).
 
-Each committer closes once, and two strict majorities share a committer, so the two verdicts
-exclude each other and no two peers can reach different verdicts, whatever order the entries
-come in; a verdict, once reached, stays. When no majority can form (two committers, or half
-the table withholding, or a reveal timed to split the others) the table waits, with the blame
-shown: the withholder stops the game, as leaving would, and gains nothing else.
+**A withheld reveal never pays.** Every committer *closes* the choice once (``CoinClose``): at
+once when it holds every reveal, or when its timeout expires first, naming the seats whose
+reveals it lacks and giving the secret of its box key for this choice, which opens its pieces
+of their values. Once every other committer has given its pieces of a seat's value, that value
+is opened by Lagrange interpolation (:meth:`Coin.opened`): the very value its reveal would
+have shown. So the outcome is the one the commitments fixed, on every peer, whatever arrives
+in whatever order, whether the reveal came or not; the withholder forfeits its say (its value
+is taken from the escrow) and gains nothing. A piece that does not open or check, once its
+recipient's box secret is public, proves its dealer cheated (the table halts, blaming it); a
+box secret that is not the one of the key its closer published proves the closer lied.
+
+**Blame.** A seat is blamed for withholding once a strict majority of the other committers
+closed naming it (:func:`blamed`). Each
+committer closes once, so this is a count that only grows: every peer reaches the same
+blame once the closes are in, whatever their order, even when they split (two closes name
+one seat, two another: each is named by two of its three others, and both are blamed).
+
+**What escrow cannot do.** A value opens only with the pieces of *all* the other committers,
+so two withholders at once, or a withheld reveal between two committers (no escrow: the one
+other seat's piece would be the value itself), leave the table waiting, blame shown: the
+withholders stop the game, as leaving would, and gain nothing else. No choice is ever made
+again without them (that is what let a withholder steer the choice among the others).
 
 >>> flip = Flip(choice=0, attempt=0, purpose="first battle marker", options=(0, 1, 2),
 ...             committers=(0, 1, 2))
->>> verdict(flip, reveals={0, 1, 2}, closes={0: frozenset(), 1: frozenset()})
-Settled()
->>> verdict(flip, reveals={0, 1}, closes={0: frozenset({2}), 1: frozenset({2})})
-Abandoned(blamed=(2,))
->>> verdict(flip, reveals={0, 1, 2}, closes={0: frozenset({2}), 1: frozenset()}) is None
-True
+>>> blamed(flip, {0: frozenset({2}), 1: frozenset({2})})
+(2,)
+>>> blamed(flip, {0: frozenset({2}), 1: frozenset(), 2: frozenset()})
+()
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Set
-from dataclasses import dataclass
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from condottiere import crypto
+from condottiere.crypto import BoxKey, BoxSecret, Context, Dealing
 
-__all__ = ["Abandoned", "Flip", "Settled", "Verdict", "verdict"]
+__all__ = ["Coin", "Flip", "blamed", "box_secret_of"]
+
+_CONTEXT_DOMAIN = b"condottiere/v1/coin-escrow\0"
+_BOX_DOMAIN = b"condottiere/v1/coin-box\0"
 
 
 @dataclass(frozen=True)
 class Flip:
-    """One attempt of one fair choice."""
+    """One fair choice (``attempt`` counts the times it was started again, which the coin
+    itself never does)."""
 
     choice: int
     """The engine's count of choices made before this one."""
@@ -59,67 +77,101 @@ class Flip:
 
     @property
     def label(self) -> bytes:
-        """What the commitments of this flip, and no other, are bound to."""
+        """What the values of this flip, and no other, are bound to."""
         return f"choice {self.choice}, attempt {self.attempt}: {self.purpose}".encode()
 
-    def outcome(
-        self, table_id: bytes, commitments: Mapping[int, bytes], nonces: Mapping[int, bytes]
-    ) -> int:
-        """The chosen seat; ``crypto.VerificationError`` (naming the position in
-        :attr:`committers`) when a nonce does not match its commitment."""
-        index = crypto.outcome(
-            table_id,
-            self.label,
-            len(self.options),
-            [commitments[seat] for seat in self.committers],
-            {i: nonces[seat] for i, seat in enumerate(self.committers) if seat in nonces},
+    @property
+    def escrowed(self) -> bool:
+        """Whether the committers escrow their values (three or more of them)."""
+        return len(self.committers) >= crypto.MIN_BACKUP_SEATS
+
+    def context(self, table_id: bytes, dealer: int) -> Context:
+        """What ``dealer``'s escrow of this flip is bound to (its seat: its committer index)."""
+        bound = hashlib.sha256(_CONTEXT_DOMAIN + table_id + b"\0" + self.label).digest()
+        return Context(bound, 0, self.committers.index(dealer))
+
+    def outcome(self, table_id: bytes, values: Mapping[int, int]) -> int:
+        """The chosen seat, from every committer's value (by seat)."""
+        ordered = [values[seat] for seat in self.committers]
+        return self.options[crypto.outcome(table_id, self.label, len(self.options), ordered)]
+
+
+def box_secret_of(flip: Flip, value: int) -> BoxSecret:
+    """A committer's box secret for ``flip``, derived from its value (so nothing more is kept;
+    publishing it tells nothing of the value, a hash's preimage)."""
+    seed = _BOX_DOMAIN + flip.label + b"\0" + crypto.encode_scalar(value)
+    return BoxSecret(hashlib.sha256(seed).digest())
+
+
+@dataclass
+class Coin:
+    """What a table holds of one flip: commitments and box keys (once every commitment is
+    in), dealings (once every escrow is in), and the pieces of withheld values that closes
+    opened."""
+
+    flip: Flip
+    commitments: dict[int, bytes] = field(default_factory=dict)
+    box_keys: dict[int, BoxKey] = field(default_factory=dict)
+    dealings: dict[int, Dealing] = field(default_factory=dict)
+    pieces: dict[int, dict[int, int]] = field(default_factory=dict)
+    """Seat of a value -> seat of a holder -> that holder's piece of it, checked."""
+
+    @property
+    def escrow_complete(self) -> bool:
+        return self.flip.escrowed and len(self.dealings) == len(self.flip.committers)
+
+    def open_pieces(
+        self, table_id: bytes, closer: int, secret: bytes, missing: frozenset[int]
+    ) -> None:
+        """Take ``closer``'s pieces of the values of ``missing`` from its box secret;
+        ``crypto.VerificationError`` naming the seat to blame (by seat, not committer index)
+        when the secret is not the one of its box key, or a piece does not open or check."""
+        try:
+            box = BoxSecret(secret)
+        except ValueError:
+            raise crypto.VerificationError(closer, "its box secret is not 32 bytes") from None
+        if box.public != self.box_keys[closer]:
+            raise crypto.VerificationError(closer, "its box secret is not its box key's")
+        recipient = self.flip.committers.index(closer)
+        for seat in sorted(missing):
+            context = self.flip.context(table_id, seat)
+            dealer_key = self.commitments[seat]
+            try:
+                piece = crypto.open_piece(
+                    self.dealings[seat], dealer_key, box, recipient, context
+                )
+            except crypto.VerificationError as error:
+                raise crypto.VerificationError(seat, str(error).split(": ", 1)[1]) from None
+            self.pieces.setdefault(seat, {})[closer] = piece
+
+    def opened(self, seat: int) -> int | None:
+        """``seat``'s value opened from its escrow, once every other committer's piece is
+        in; None before."""
+        pieces = self.pieces.get(seat, {})
+        holders = [other for other in self.flip.committers if other != seat]
+        if not self.flip.escrowed or any(holder not in pieces for holder in holders):
+            return None
+        by_index = {self.flip.committers.index(h): pieces[h] for h in holders}
+        return crypto.recover_value(
+            self.commitments[seat], by_index, self.flip.committers.index(seat)
         )
-        return self.options[index]
-
-    def again(self, blamed: tuple[int, ...]) -> Flip | int | None:
-        """After an abandoned attempt: the next attempt without the blamed seats, the only
-        seat left, or None when no option is left."""
-        options = tuple(seat for seat in self.options if seat not in blamed)
-        if len(options) <= 1:
-            return options[0] if options else None
-        committers = tuple(seat for seat in self.committers if seat not in blamed)
-        return Flip(self.choice, self.attempt + 1, self.purpose, options, committers)
 
 
-@dataclass(frozen=True)
-class Settled:
-    """Every reveal is in and was seen by a committer before any vote of its own."""
-
-
-@dataclass(frozen=True)
-class Abandoned:
-    """Every revealer gave up waiting; ``blamed`` withheld their reveal from someone."""
-
-    blamed: tuple[int, ...]
-
-
-Verdict = Settled | Abandoned
-
-
-def verdict(
-    flip: Flip, reveals: Set[int], closes: Mapping[int, frozenset[int]]
-) -> Verdict | None:
-    """The verdict on ``flip``, or None while it cannot be known yet.
-
-    ``reveals``: the committers whose reveal is in. ``closes``: committer -> the seats its
-    first close names as missing (see the module).
+def blamed(flip: Flip, closes: Mapping[int, frozenset[int]]) -> tuple[int, ...]:
+    """The committers blamed for withholding: each named missing by a strict majority of the
+    other committers' closes (``closes``: committer -> the seats its first close names). A
+    count that only grows, so a blame, once reached, stays. A close naming its own seat or a
+    seat that is no committer counts for nothing against it.
     """
     committers = set(flip.committers)
-    majority = len(committers) // 2 + 1
-    closes = {
-        seat: missing
-        for seat, missing in closes.items()
-        if seat in committers and missing <= committers - {seat}
-    }
-    if committers <= set(reveals) and sum(not m for m in closes.values()) >= majority:
-        return Settled()
-    for blamed in {missing for missing in closes.values() if missing}:
-        voters = [seat for seat in committers - blamed if closes.get(seat) == blamed]
-        if len(voters) == len(committers - blamed) and len(voters) >= majority:
-            return Abandoned(tuple(sorted(blamed)))
-    return None
+    majority = (len(committers) - 1) // 2 + 1
+    return tuple(
+        seat
+        for seat in flip.committers
+        if sum(
+            seat in missing
+            for closer, missing in closes.items()
+            if closer in committers and closer != seat
+        )
+        >= majority
+    )

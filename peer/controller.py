@@ -54,7 +54,8 @@ class Waiting:
     """What the table waits for, and since when."""
 
     kind: str
-    """The step: ``seating ready keys shuffle shares coin_commit coin_reveal move audit``."""
+    """The step: ``seating ready keys shuffle shares coin_commit coin_escrow coin_reveal move
+    audit``."""
     seats: tuple[int, ...]
     text: str
     since: float
@@ -94,6 +95,9 @@ class Snapshot:
     step: int
     deadlines: Deadlines = field(default_factory=Deadlines)
     """The table definition's deadlines (the lobby shows them)."""
+    forced: bool = False
+    """The table waits for this seat's forced move, which the peer plays itself at its time
+    (:mod:`condottiere.peer.pacing`): not the owner's to play."""
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -114,6 +118,7 @@ class Snapshot:
             and self.waiting.kind == "move"
             and self.waiting.seats == (self.seat,)
             and bool(self.view.legal_moves)
+            and not self.forced
         )
 
 
@@ -168,6 +173,7 @@ def snapshot_of(table: Table, since: float) -> Snapshot:
         record_hash=table.record_hash() if stage == "over" else "",
         step=0 if step is None else step.number,
         deadlines=table.spec.deadlines,
+        forced=table.forced_move() is not None,
     )
 
 

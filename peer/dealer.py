@@ -20,6 +20,7 @@ checks what others show but decides nothing about the rules: the engine does.
 
 from __future__ import annotations
 
+import secrets
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -60,6 +61,8 @@ __all__ = ["Card", "Dealer", "Showing"]
 
 Card = tuple[int, Slot]
 """A physical card by where it was dealt from: (deck index, slot)."""
+_RANDOM = secrets.SystemRandom()
+"""Which copy of a card a move shows (the operating system's CSPRNG)."""
 _Batch = tuple[int, int, int, tuple[int, ...]]
 
 
@@ -321,7 +324,9 @@ class Dealer:
     # -- moves -----------------------------------------------------------------------------
 
     def show(self, flow: CardFlow) -> list[log_pb2.CardShown]:
-        """The cards this seat's move shows (revealing hidden ones), for its entry."""
+        """The cards this seat's move shows (revealing hidden ones), for its entry. Of several
+        hidden copies of a card, the one shown is drawn uniformly at random (never the lowest
+        slot first), so that watchers learn nothing of the copies it leaves hidden."""
         assert self.seat is not None
         hand = self.hands[self.seat]
         if flow.whole_hand:
@@ -332,9 +337,10 @@ class Dealer:
                 candidates = [
                     card for card in hand if card not in chosen and self._name(card) == name
                 ]
-                # a card everyone has seen shows nothing new: play it first
-                candidates.sort(key=lambda card: (card not in self.face_up, card))
-                chosen.append(candidates[0])
+                # a card everyone has seen shows nothing new: play it first; among hidden
+                # copies, any one, so that a reveal says nothing of the slots not shown
+                seen = [card for card in candidates if card in self.face_up]
+                chosen.append(_RANDOM.choice(sorted(seen or candidates)))
         shown = []
         for card in chosen:
             index, slot = card

@@ -20,8 +20,9 @@ piece_answers         a dealer complained about: the piece and its box's ephemer
                       (then the dealer, or the complainer of a false complaint, is blamed)
 shuffle               one seat re-encrypts and permutes a deck, with a proof
 shares                every seat but a deal's owner: decryption shares of its cards
-coin_commit           every committer: a commitment to a nonce (a fair choice)
-coin_reveal           every committer: its nonce (see :mod:`condottiere.peer.coin`)
+coin_commit           every committer: a commitment to a value (a fair choice)
+coin_escrow           every committer (three or more): its value shared among the others
+coin_reveal           every committer: its value (see :mod:`condottiere.peer.coin`)
 move                  the seat the engine waits for: a move and the cards it shows
 stand_in              every seat still at the table, at a deal after a seat left: its parts
                       of the leaver's shares of the cards dealt, with proofs
@@ -48,7 +49,8 @@ waits for a proper one) unless it proves cheating that cannot be undone: a bad p
 equivocation halts the table, with the blame and the signed evidence.
 
 The table's own seat does its protocol work itself (keys, shuffles, shares, coins, reveals,
-audit); only moves with a real choice wait for :meth:`Table.submit`. Secrets are kept (by
+audit); only moves with a real choice wait for :meth:`Table.submit` (and, with
+:attr:`Table.hold_forced`, forced moves wait for :meth:`Table.play_forced`). Secrets are kept (by
 the :class:`Keeper`) before the entry that needs them is published, and every entry is kept
 as it is accepted, so a table rebuilt from its keeper continues exactly where it stopped. An
 entry of its own is kept before it is published, and only where no other entry of its key is
@@ -60,7 +62,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -80,7 +81,7 @@ from condottiere.interface import (
     SeatToMove,
     ToldKind,
 )
-from condottiere.peer.coin import Abandoned, Flip, Settled, verdict
+from condottiere.peer.coin import Coin, Flip, blamed, box_secret_of
 from condottiere.peer.dealer import Card, Dealer
 from condottiere.peer.entries import (
     LogEntry,
@@ -226,6 +227,7 @@ class StepKind(StrEnum):
     SHUFFLE = "shuffle"
     SHARES = "shares"
     COIN_COMMIT = "coin_commit"
+    COIN_ESCROW = "coin_escrow"
     COIN_REVEAL = "coin_reveal"
     MOVE = "move"
     AUDIT = "audit"
@@ -268,7 +270,6 @@ class Step:
     deck: int = 0
     draws: tuple[Draw, ...] = ()
     flip: Flip | None = None
-    commitments: dict[int, bytes] = field(default_factory=dict)
     leaver: int | None = None
     """The seat a stand-in step stands in for."""
     complaints: tuple[tuple[int, int, int], ...] = ()
@@ -313,13 +314,17 @@ class Table:
         self.cards: dict[Card, str] | None = None
         """Every card of the game by slot, once the audit is through."""
         self.flips: list[tuple[Flip, int]] = []
-        """Every coin flip settled or abandoned, and the seat it gave (-1: abandoned)."""
+        """Every coin flip decided, and the seat it gave."""
         self.defer_costly = False
         """When set, this seat's shuffle (its costliest work) waits for :meth:`resume` while
         entries appended since the last :meth:`drain` are there: a node publishes the move
         that ended a round, and its snapshot, before it shuffles for the next."""
         self.deferred = False
         """This seat's shuffle waits for :meth:`resume`."""
+        self.hold_forced = False
+        """When set, a move the rules force (one legal move) is not published the moment it is
+        awaited but by :meth:`play_forced`: a node paces it like a chosen move, so that its
+        timing tells nobody it was forced (:mod:`condottiere.peer.pacing`)."""
         self.catching_up = False
         """Set on a table restored from a store that may be behind what this seat signed (a
         backup put back loses the entries signed since): the table takes entries in and
@@ -337,8 +342,14 @@ class Table:
         self._verified = keeper.verified()
         self._held_evidence: list[LogEntry] = []
         self._want_ready = auto_ready
-        self._closes: dict[tuple[int, int], dict[bytes, frozenset[int]]] = {}
-        """Each author's first close of each coin attempt (see :meth:`_closes_of`)."""
+        self._coins: dict[tuple[int, int], Coin] = {}
+        """What this table holds of each coin flip (see :mod:`condottiere.peer.coin`)."""
+        self._closes: dict[tuple[int, int], dict[bytes, LogEntry]] = {}
+        """Each author's first close of each coin flip (see :meth:`_closes_of`)."""
+        self._opened_closes: set[bytes] = set()
+        """The closes whose box secrets were checked and their pieces taken."""
+        self._blamed: set[tuple[int, int, int]] = set()
+        """(choice, attempt, seat): the withholders blamed so far."""
         self.withheld: set[int] = set()
         """Seats this peer closed a coin attempt without the reveal of (blamed, see
         :mod:`condottiere.peer.coin`)."""
@@ -484,9 +495,11 @@ class Table:
             StepKind.SHUFFLE: f"{names} to shuffle deck {step.deck + 1}",
             StepKind.SHARES: f"decryption shares from {names}",
             StepKind.COIN_COMMIT: f"coin commitments from {names}",
+            StepKind.COIN_ESCROW: f"coin escrows from {names}",
             StepKind.COIN_REVEAL: f"coin reveals from {names}"
             + (" (withheld past the timeout: blamed)" if self.withheld & set(seats) else ""),
-            StepKind.MOVE: f"{names} to move",
+            StepKind.MOVE: f"{names} to move"
+            + ("" if self.forced_move() is None else " (its only move: played in a moment)"),
             StepKind.AUDIT: f"the audit secrets of {names}",
             StepKind.DEALINGS: f"the backups of the keys of {names}",
             StepKind.PIECE_CHECKS: f"{names} to check their pieces of the backups",
@@ -648,6 +661,13 @@ class Table:
                 game.copy().play(move)  # raises the rules' reason, on a copy
         except (InvalidMoveError, IllegalMoveError) as exc:
             return str(exc)
+        if self.forced_move() is None:  # else the only move: play_forced publishes it
+            self._publish_move(move)
+        return None
+
+    def _publish_move(self, move: Any) -> None:
+        step, game, dealer = self.step, self.game, self.dealer
+        assert step is not None and game is not None and dealer is not None
         self._publish(
             log_pb2.MovePlayed(
                 turn=game.moves_played, move=str(move), cards=dealer.show(game.card_flow(move))
@@ -655,7 +675,33 @@ class Table:
             step.number,
         )
         self._advance()
-        return None
+
+    def forced_move(self) -> int | None:
+        """The turn of this seat's forced move awaited and held (see :attr:`hold_forced`), or
+        None."""
+        step, game = self.step, self.game
+        if (
+            not self.hold_forced
+            or self.halt is not None
+            or self._quiet
+            or step is None
+            or game is None
+            or step.kind != StepKind.MOVE
+            or step.authors != (self.me,)
+            or self._pending(self.me, step) is not None
+            or len(game.legal_moves()) != 1
+        ):
+            return None
+        return game.moves_played
+
+    def play_forced(self, turn: int) -> bool:
+        """Publish this seat's forced move of ``turn``, if it is still the one awaited; True
+        when published."""
+        if self.forced_move() != turn:
+            return False
+        assert self.game is not None
+        self._publish_move(self.game.legal_moves()[0])
+        return True
 
     def chat(self, text: str) -> None:
         """Say something to the table."""
@@ -720,9 +766,9 @@ class Table:
         return True
 
     def give_up_waiting(self) -> bool:
-        """Close the coin attempt awaited, naming the reveals that did not come (the owner
-        calls it once its timeout expires); True when a close was published. See
-        :mod:`condottiere.peer.coin`."""
+        """Close the coin flip awaited, naming the reveals that did not come and giving this
+        seat's pieces of their values (the owner calls it once its timeout expires); True when
+        a close was published. See :mod:`condottiere.peer.coin`."""
         step = self.step
         if step is None or step.kind != StepKind.COIN_REVEAL or step.flip is None:
             return False
@@ -738,20 +784,26 @@ class Table:
         """Each committer's first close of ``flip``: the seats it names as missing."""
         closes = self._closes.get((flip.choice, flip.attempt), {})
         return {
-            seat: closes[self.seating[seat]]
+            seat: frozenset(closes[self.seating[seat]].body.missing)
             for seat in flip.committers
             if self.seating[seat] in closes
         }
 
     def _close(self, flip: Flip, missing: Sequence[int]) -> bool:
         seat = self.seat
-        if seat is not None and seat not in self._closes_of(flip) and not self._quiet:
-            self._publish(
-                log_pb2.CoinClose(choice=flip.choice, attempt=flip.attempt, missing=missing)
+        if seat is None or seat in self._closes_of(flip) or self._quiet:
+            return False
+        secret = b""
+        value = self._kept_coin_value(flip)
+        if missing and flip.escrowed and value is not None:
+            secret = box_secret_of(flip, value).secret_bytes()
+        self._publish(
+            log_pb2.CoinClose(
+                choice=flip.choice, attempt=flip.attempt, missing=missing, box_secret=secret
             )
-            self.withheld.update(missing)
-            return True
-        return False
+        )
+        self.withheld.update(missing)
+        return True
 
     # ------------------------------------------------------------------ logs
 
@@ -825,7 +877,7 @@ class Table:
             self._held_evidence.append(entry)
         elif kind == "coin_close":
             closes = self._closes.setdefault((entry.body.choice, entry.body.attempt), {})
-            closes.setdefault(entry.author, frozenset(entry.body.missing))
+            closes.setdefault(entry.author, entry)
         elif kind == "silence":
             self._note_silence(entry)
 
@@ -850,6 +902,7 @@ class Table:
     def _advance(self) -> None:
         while self.halt is None:
             self._check_evidence()
+            self._check_closes()
             if self.halt is not None or self.step is None:
                 break
             if not self._work(self.step):
@@ -1080,24 +1133,34 @@ class Table:
         if kind == StepKind.SHARES:
             return log_pb2.Shares(batches=dealer.make_shares(step.draws))
         if kind == StepKind.COIN_COMMIT:
+            assert step.flip is not None
+            flip = step.flip
+            value = self._coin_value(flip)
+            return log_pb2.CoinCommit(
+                choice=flip.choice,
+                attempt=flip.attempt,
+                commitment=crypto.commitment_of(value),
+                box_key=box_secret_of(flip, value).public.raw,
+            )
+        if kind in (StepKind.COIN_ESCROW, StepKind.COIN_REVEAL):
             assert step.flip is not None and self.seat is not None
             flip = step.flip
-            index = flip.committers.index(self.seat)
-            nonce = self._coin_nonce(flip)
-            commitment = crypto.commitment_of(self.table_id, flip.label, index, nonce)
-            return log_pb2.CoinCommit(
-                choice=flip.choice, attempt=flip.attempt, commitment=commitment
-            )
-        if kind == StepKind.COIN_REVEAL:
-            assert step.flip is not None
-            kept = self.keeper.secret(_coin_secret(step.flip))
-            if kept is None:  # lost with the end of a store put back: it cannot be revealed
+            kept = self._kept_coin_value(flip)
+            if kept is None:  # lost with the end of a store put back: no other is made up
                 return None
-            return log_pb2.CoinReveal(choice=step.flip.choice, attempt=step.flip.attempt,
-                                      nonce=kept)  # fmt: skip
+            if kind == StepKind.COIN_REVEAL:
+                return log_pb2.CoinReveal(
+                    choice=flip.choice, attempt=flip.attempt, value=crypto.encode_scalar(kept)
+                )
+            coin = self._coins[(flip.choice, flip.attempt)]
+            keys = [coin.box_keys[seat] for seat in flip.committers]
+            dealing = crypto.make_dealing(kept, keys, flip.context(self.table_id, self.seat))
+            return log_pb2.CoinEscrow(
+                choice=flip.choice, attempt=flip.attempt, dealing=dealing.encode()
+            )
         if kind == StepKind.MOVE:
             moves = game.legal_moves()
-            if len(moves) != 1:
+            if len(moves) != 1 or self.hold_forced:
                 return None
             move = moves[0]
             return log_pb2.MovePlayed(
@@ -1117,13 +1180,17 @@ class Table:
             return box
         return crypto.BoxSecret(kept)
 
-    def _coin_nonce(self, flip: Flip) -> bytes:
-        name = _coin_secret(flip)
-        nonce = self.keeper.secret(name)
-        if nonce is None:
-            nonce = os.urandom(crypto.NONCE_BYTES)
-            self.keeper.keep_secret(name, nonce)
-        return nonce
+    def _coin_value(self, flip: Flip) -> int:
+        """This seat's value for ``flip``: the one kept, or a fresh one, kept before use."""
+        value = self._kept_coin_value(flip)
+        if value is None:
+            value = crypto.draw_value()
+            self.keeper.keep_secret(_coin_secret(flip), crypto.encode_scalar(value))
+        return value
+
+    def _kept_coin_value(self, flip: Flip) -> int | None:
+        kept = self.keeper.secret(_coin_secret(flip))
+        return None if kept is None else crypto.decode_scalar(kept)
 
     def _own_dealer(self) -> Dealer:
         if self.dealer is None:
@@ -1222,8 +1289,19 @@ class Table:
                 raise
         elif kind == StepKind.COIN_COMMIT:
             self._check_flip(step, body)
-            if len(body.commitment) != crypto.COMMITMENT_BYTES:
-                raise Rejection(Reason.UNEXPECTED, "a commitment is 32 bytes")
+            if not crypto.is_point(body.commitment):
+                raise Rejection(Reason.UNEXPECTED, "a coin commitment is a point of the group")
+            try:
+                crypto.BoxKey(body.box_key)
+            except crypto.DecodeError as error:
+                raise Rejection(Reason.UNEXPECTED, str(error)) from None
+        elif kind == StepKind.COIN_ESCROW:
+            self._check_flip(step, body)
+            assert step.flip is not None
+            try:
+                crypto.Dealing.decode(body.dealing, len(step.flip.committers))
+            except (crypto.DecodeError, ValueError) as error:
+                raise Rejection(Reason.UNEXPECTED, f"not an escrow: {error}") from None
         elif kind == StepKind.COIN_REVEAL:
             self._check_reveal(step, author, entry)
         elif kind == StepKind.MOVE:
@@ -1282,14 +1360,24 @@ class Table:
             self._after_shares(step.draws)
         elif step.kind == StepKind.COIN_COMMIT:
             assert step.flip is not None
-            commitments = {}
+            coin = self._coins[(step.flip.choice, step.flip.attempt)]
             for author, entry in step.answers.items():
                 seat = self.seat_of(author)
                 assert seat is not None
-                commitments[seat] = entry.body.commitment
-            self._next_step(
-                StepKind.COIN_REVEAL, step.authors, flip=step.flip, commitments=commitments
-            )
+                coin.commitments[seat] = entry.body.commitment
+                coin.box_keys[seat] = crypto.BoxKey(entry.body.box_key)
+            kind = StepKind.COIN_ESCROW if step.flip.escrowed else StepKind.COIN_REVEAL
+            self._next_step(kind, step.authors, flip=step.flip)
+        elif step.kind == StepKind.COIN_ESCROW:
+            assert step.flip is not None
+            coin = self._coins[(step.flip.choice, step.flip.attempt)]
+            for author, entry in step.answers.items():
+                seat = self.seat_of(author)
+                assert seat is not None
+                coin.dealings[seat] = crypto.Dealing.decode(
+                    entry.body.dealing, len(step.flip.committers)
+                )
+            self._next_step(StepKind.COIN_REVEAL, step.authors, flip=step.flip)
         elif step.kind == StepKind.MOVE:
             self._next_game_step()
         elif step.kind == StepKind.AUDIT:
@@ -1310,6 +1398,7 @@ class Table:
                 node = waiting
                 seats = tuple(s for s in range(self.spec.seats) if s not in self.out)
                 flip = Flip(game.choices_made, 0, node.purpose, node.seats, seats)
+                self._coins[(flip.choice, flip.attempt)] = Coin(flip)
                 self._next_step(StepKind.COIN_COMMIT, self._seat_authors(seats), flip=flip)
                 return
             if isinstance(waiting, Deal):
@@ -1440,101 +1529,129 @@ class Table:
                 f"a coin for choice {step.flip.choice}, attempt {step.flip.attempt} is awaited",
             )
 
+    def _coin_entry(self, author: bytes, kind: StepKind, flip: Flip) -> bytes:
+        """``author``'s signed entry of ``kind`` for ``flip`` that this table took."""
+        return next(
+            entry.signed
+            for entry in self.logs.log(author)
+            if entry.kind == kind
+            and (entry.body.choice, entry.body.attempt) == (flip.choice, flip.attempt)
+            and entry.hash in self._consumed
+        )
+
     def _check_reveal(self, step: Step, author: bytes, entry: LogEntry) -> None:
         self._check_flip(step, entry.body)
         flip = step.flip
         assert flip is not None
         seat = self.seat_of(author)
         assert seat is not None
-        nonce = entry.body.nonce
-        index = flip.committers.index(seat)
-        if (
-            len(nonce) != crypto.NONCE_BYTES
-            or crypto.commitment_of(self.table_id, flip.label, index, nonce)
-            != step.commitments[seat]
+        commitment = self._coins[(flip.choice, flip.attempt)].commitments[seat]
+        value = entry.body.value
+        if len(value) != crypto.VALUE_BYTES or not crypto.value_matches(
+            int.from_bytes(value, "little"), commitment
         ):
-            commit = next(
-                entry.signed
-                for entry in self.logs.log(author)
-                if entry.kind == StepKind.COIN_COMMIT
-                and (entry.body.choice, entry.body.attempt) == (flip.choice, flip.attempt)
-                and entry.body.commitment == step.commitments[seat]
-            )
             raise Rejection(
                 Reason.BAD_PROOF,
                 "the coin reveal does not match its commitment",
                 seat=seat,
-                evidence=(commit, entry.signed),
+                evidence=(self._coin_entry(author, StepKind.COIN_COMMIT, flip), entry.signed),
             )
 
     def _settle_flip(self, step: Step) -> bool:
+        """Decide the flip once every value is known, revealed or opened from its escrow."""
         flip = step.flip
         assert flip is not None
         if not step.missing and self.seat in flip.committers:
             self._close(flip, ())
-        reveals = {self.seat_of(author) for author in step.answers}
-        closes = self._closes_of(flip)
-        result = verdict(flip, {seat for seat in reveals if seat is not None}, closes)
-        if result is None:
-            return False
+        coin = self._coins[(flip.choice, flip.attempt)]
+        values = {}
+        for seat in flip.committers:
+            answer = step.answers.get(self.seating[seat])
+            value = (
+                coin.opened(seat)
+                if answer is None
+                else int.from_bytes(answer.body.value, "little")
+            )
+            if value is None:
+                return False
+            values[seat] = value
         game = self.game
         assert game is not None
-        if isinstance(result, Settled):
-            nonces = {self.seat_of(a): e.body.nonce for a, e in step.answers.items()}
-            chosen = flip.outcome(
-                self.table_id,
-                step.commitments,
-                {s: n for s, n in nonces.items() if s is not None},
-            )
-            self.flips.append((flip, chosen))
-            self._say("coin", f"fair choice of the {flip.purpose}: seat {chosen}", chosen)
-            game.resolve(chosen)
-            self._next_game_step()
-            return True
-        assert isinstance(result, Abandoned)
-        self.flips.append((flip, -1))
-        blamed = ", ".join(self.who(self.seating[s]) for s in result.blamed)
-        for seat in result.blamed:
-            self.refusals.append(
-                Refusal(
-                    Reason.BAD_PROOF,
-                    f"withheld its coin reveal for the {flip.purpose}",
-                    self.seating[seat],
-                    seat,
-                    tuple(self._close_entries(flip)),
-                )
-            )
-        again = flip.again(result.blamed)
-        if again is None:
-            self.halt = Halt(
-                f"every seat the {flip.purpose} could go to withheld its coin reveal ({blamed})",
-                None,
-                None,
-                Reason.BAD_PROOF,
-            )
-            self._say("halt", self.halt.detail)
-            return True
-        self._say(
-            "coin",
-            f"{blamed} withheld a coin reveal: the {flip.purpose} is decided again without them",
+        chosen = flip.outcome(self.table_id, values)
+        self.flips.append((flip, chosen))
+        opened = [seat for seat in flip.committers if self.seating[seat] not in step.answers]
+        how = (
+            f" ({', '.join(self.who(self.seating[s]) for s in opened)}: opened from the escrow)"
+            if opened
+            else ""
         )
-        if isinstance(again, int):
-            self.flips.append((flip, again))
-            game.resolve(again)
-            self._next_game_step()
-        else:
-            self._next_step(StepKind.COIN_COMMIT, self._seat_authors(again.committers), flip=again)
+        self._say("coin", f"fair choice of the {flip.purpose}: seat {chosen}{how}", chosen)
+        game.resolve(chosen)
+        self._next_game_step()
         return True
 
-    def _close_entries(self, flip: Flip) -> list[bytes]:
-        """The signed closes of a coin attempt: the evidence of an abandoned attempt."""
-        return [
-            entry.signed
-            for author in self.seating
-            for entry in self.logs.log(author)
-            if entry.kind == "coin_close"
-            and (entry.body.choice, entry.body.attempt) == (flip.choice, flip.attempt)
-        ]
+    def _check_closes(self) -> None:
+        """Take the pieces of withheld values from the closes that give them, once the flip's
+        escrow is complete (a piece that does not open or check halts the table, blaming its
+        dealer; a box secret not of its closer's key, blaming the closer), and blame the
+        seats a strict majority of the other committers name."""
+        if not self.seating:
+            return
+        for (choice, attempt), closes in self._closes.items():
+            coin = self._coins.get((choice, attempt))
+            if coin is None:
+                continue
+            flip = coin.flip
+            for author, entry in closes.items():
+                closer = self.seat_of(author)
+                if entry.hash in self._opened_closes or closer not in flip.committers:
+                    continue
+                if flip.escrowed and not coin.escrow_complete:
+                    continue  # its pieces are taken once every escrow is in
+                self._opened_closes.add(entry.hash)
+                missing = frozenset(entry.body.missing) & set(flip.committers) - {closer}
+                if not missing or not flip.escrowed:
+                    continue
+                try:
+                    coin.open_pieces(self.table_id, closer, entry.body.box_secret, missing)
+                except crypto.VerificationError as error:
+                    culprit = self.seating[error.seat]
+                    proof = (
+                        self._coin_entry(culprit, StepKind.COIN_COMMIT, flip)
+                        if error.seat == closer
+                        else self._coin_entry(culprit, StepKind.COIN_ESCROW, flip)
+                    )
+                    reason = str(error).split(": ", 1)[1]
+                    self._stop(
+                        Rejection(
+                            Reason.BAD_PROOF,
+                            f"its coin escrow for the {flip.purpose} fails: {reason}",
+                            seat=error.seat,
+                            evidence=(proof, entry.signed),
+                        )
+                    )
+                    return
+            self._blame_withholders(flip)
+
+    def _blame_withholders(self, flip: Flip) -> None:
+        for seat in blamed(flip, self._closes_of(flip)):
+            if (flip.choice, flip.attempt, seat) in self._blamed:
+                continue
+            self._blamed.add((flip.choice, flip.attempt, seat))
+            refusal = Refusal(
+                Reason.BAD_PROOF,
+                f"withheld its coin reveal for the {flip.purpose}",
+                self.seating[seat],
+                seat,
+                tuple(self._close_entries(flip, seat)),
+            )
+            self.refusals.append(refusal)
+            self._say("refused", f"{self.who(self.seating[seat])} {refusal.detail}", seat)
+
+    def _close_entries(self, flip: Flip, seat: int) -> list[bytes]:
+        """The signed closes of a coin flip that name ``seat``: the evidence of its blame."""
+        closes = self._closes.get((flip.choice, flip.attempt), {})
+        return [entry.signed for entry in closes.values() if seat in entry.body.missing]
 
     # ------------------------------------------------------------------ audit
 
@@ -1807,7 +1924,7 @@ class _Later(Rejection):
 
 
 def _coin_secret(flip: Flip) -> str:
-    """The name this seat's nonce for a coin attempt is kept under."""
+    """The name this seat's value for a coin flip is kept under."""
     return f"coin/{flip.choice}/{flip.attempt}"
 
 

@@ -62,6 +62,7 @@ from condottiere.peer.limits import (
 )
 from condottiere.peer.lobby import PROTOCOL, TableSpec
 from condottiere.peer.logs import Suspicion
+from condottiere.peer.pacing import PERSON, Pacer
 from condottiere.peer.service import NO_TABLE_YET, SERVICE_NAME, PeerService
 from condottiere.peer.store import Store
 from condottiere.peer.trace import Trace
@@ -103,6 +104,8 @@ class _Changes:
     snapshot: Snapshot | None
     events: list[TableEvent]
     addresses: list[str]
+    forced: tuple[int, float] | None = None
+    """This seat's forced move awaited: its turn, and since when (monotonic seconds)."""
 
 
 class JoinError(RuntimeError):
@@ -121,6 +124,7 @@ class Node:
         coin_timeout: float = 60.0,
         auto_ready: bool = True,
         trace: Path | None = None,
+        pace: tuple[float, float] = PERSON,
     ) -> None:
         self.store = store
         self.identity: Identity = store.identity()
@@ -131,6 +135,11 @@ class Node:
         self.plays_as_bot = False
         """A program plays this peer's seat: its join says so (its moves get the table's bot
         deadline)."""
+        self.pacer = Pacer(pace)
+        """When this seat's forced moves are published (:mod:`condottiere.peer.pacing`); ``pace``
+        is its prior: a person's or a bot's."""
+        self._forced_turns: set[int] = set()
+        """The turns of this seat's forced moves, each paced once."""
         self.address = ""
         self.table: Table | None = None
         self.snapshot: Snapshot | None = None
@@ -348,6 +357,7 @@ class Node:
             if self.trace.on:
                 table.on_move = lambda turn: self.trace.write("applied", turn=turn)
             table.defer_costly = True
+            table.hold_forced = True
             self.table = table
 
         await self._call(adopt)
@@ -398,6 +408,9 @@ class Node:
             self._failed.set()
             raise
         await self._publish(changes)
+        if changes.forced is not None and changes.forced[0] not in self._forced_turns:
+            self._forced_turns.add(changes.forced[0])
+            self._tasks.append(asyncio.create_task(self._play_forced(*changes.forced)))
         table = self.table
         if table is not None and table.deferred:
             await self._call(table.resume)
@@ -410,6 +423,14 @@ class Node:
             return _Changes([], [], None, [], [])
         appended, suspicions = table.drain()
         number = 0 if table.step is None else table.step.number
+        for entry in appended:
+            if (
+                entry.author == table.me
+                and entry.kind == "move"
+                and entry.step == self._since[0]
+                and entry.body.turn not in self._forced_turns
+            ):  # a move this seat chose: how long it took is how long forced ones take
+                self.pacer.record(time.monotonic() - self._since[1])
         if number != self._since[0]:
             self._since = (number, time.monotonic())
             if self.trace.on and table.step is not None:
@@ -421,7 +442,16 @@ class Node:
         self._events_taken = len(table.events)
         addresses = list(table.lobby.addresses.values())
         appended_pairs = [(entry.author, entry.signed) for entry in appended]
-        return _Changes(appended_pairs, suspicions, snapshot, events, addresses)
+        turn = table.forced_move()
+        forced = None if turn is None else (turn, self._since[1])
+        return _Changes(appended_pairs, suspicions, snapshot, events, addresses, forced)
+
+    async def _play_forced(self, turn: int, since: float) -> None:
+        """Publish this seat's forced move of ``turn`` once the delay the pacer draws has passed
+        since it was awaited (see :mod:`condottiere.peer.pacing`)."""
+        await asyncio.sleep(max(0.0, since + self.pacer.draw() - time.monotonic()))
+        if await self.call(lambda table: table.play_forced(turn)):
+            self.trace.write("forced", turn=turn)
 
     def _trace_progress(self, table: Table) -> None:
         game = table.game

@@ -109,7 +109,7 @@ class Ending:
     record_hash: str
 
 
-PROTOCOL_STEPS = ("keys", "shuffle", "shares", "coin_commit", "coin_reveal")
+PROTOCOL_STEPS = ("keys", "shuffle", "shares", "coin_commit", "coin_escrow", "coin_reveal")
 """The steps of the mental-poker protocol the table may wait for."""
 
 
@@ -295,7 +295,7 @@ class TableModel:
         chance = None if self.game is None else self.game.waiting
         if isinstance(chance, Choice):
             purpose = f"a fair draw of the {chance.purpose}"
-        step = "commitments" if kind == "coin_commit" else "reveals"
+        step = {"coin_commit": "commitments", "coin_escrow": "escrows"}.get(kind, "reveals")
         return Banner(f"Drawing lots: {purpose}", f"Coin {step} from {names}", Tone.WAIT, since)
 
     def _move_banner(self, waited_for: Sequence[int], since: float) -> Banner:

@@ -417,13 +417,12 @@ def test_withheld_shares_stop_the_deal_with_the_seat_named_and_nothing_else_chan
 
 
 class FalseCoinReveal(Cheat):
-    """It reveals another nonce than the one it committed to."""
+    """It reveals another value than the one it committed to."""
 
     def forge(self, body: Message, step: int) -> Message | None:
         if isinstance(body, log_pb2.CoinReveal):
-            return log_pb2.CoinReveal(
-                choice=body.choice, attempt=body.attempt, nonce=os.urandom(crypto.NONCE_BYTES)
-            )
+            other = crypto.encode_scalar(crypto.draw_value())
+            return log_pb2.CoinReveal(choice=body.choice, attempt=body.attempt, value=other)
         return None
 
 
@@ -445,25 +444,30 @@ class WithholdsCoinReveal(Cheat):
         return super()._make_game_part(step)
 
 
-def test_a_withheld_coin_reveal_is_blamed_and_the_choice_made_again_without_it(
+def test_a_withheld_coin_reveal_is_opened_from_its_escrow_and_blamed_and_the_game_goes_on(
     tmp_path: Path,
 ) -> None:
     harness = CheatHarness("zman", 3, WithholdsCoinReveal, seat=2, seed=14)
     for witness in harness.witnesses:
         assert witness.give_up_waiting()
     harness.deliver()
+    values = {
+        seat: crypto.decode_scalar(keeper.secrets["coin/0/0"])
+        for seat, keeper in enumerate(harness.keepers)
+    }
     for witness in harness.witnesses:
         flip, chosen = witness.flips[0]
-        assert chosen == -1 and isinstance(flip, Flip)
+        assert isinstance(flip, Flip) and flip.options == (0, 1, 2)
+        assert chosen == flip.outcome(witness.table_id, values)  # the one the values fixed
         blame = [r for r in witness.refusals if r.seat == 2]
         assert blame and blame[0].reason is Reason.BAD_PROOF
         assert "withheld its coin reveal" in blame[0].detail
         closes = [read_entry(e) for e in blame[0].evidence]
         assert {e.kind for e in closes} == {"coin_close"} and len(closes) == 2
+        assert all(len(e.body.box_secret) == 32 for e in closes)  # each gave its pieces
         assert blame[0] in snapshot_of(witness, 0.0).refusals
-        again = witness.flips[1]
-        assert 2 not in again[0].options and again[1] != 2
         assert witness.halt is None and witness.step is not None
+        assert any("opened from the escrow" in e.text for e in witness.events)
 
 
 def test_a_coin_reveal_withheld_between_two_seats_stops_the_table_with_the_blame_shown() -> None:
@@ -475,6 +479,69 @@ def test_a_coin_reveal_withheld_between_two_seats_stops_the_table_with_the_blame
     assert waiting is not None and waiting.kind == "coin_reveal" and waiting.seats == (1,)
     assert "withheld past the timeout: blamed" in waiting.text
     assert witness.game is not None and witness.game.chance is not None  # nobody was chosen
+
+
+class BadEscrowThenWithholds(Cheat):
+    """It escrows another value than the one it committed to (pieces that cannot open its
+    commitment), then withholds its reveal so that the escrow must be opened."""
+
+    def forge(self, body: Message, step: int) -> Message | None:
+        if isinstance(body, log_pb2.CoinEscrow):
+            flip = self._coins[(body.choice, body.attempt)].flip
+            keys = [self._coins[(body.choice, body.attempt)].box_keys[s] for s in flip.committers]
+            assert self.seat is not None
+            other = crypto.make_dealing(
+                crypto.draw_value(), keys, flip.context(self.table_id, self.seat)
+            )
+            return log_pb2.CoinEscrow(
+                choice=body.choice, attempt=body.attempt, dealing=other.encode()
+            )
+        return None
+
+    def _make_game_part(self, step: Any) -> Any:
+        if step.kind == "coin_reveal":
+            return None
+        return super()._make_game_part(step)
+
+
+def test_an_escrow_that_does_not_open_the_commitment_halts_every_peer_blaming_its_dealer(
+    tmp_path: Path,
+) -> None:
+    harness = CheatHarness("zman", 3, BadEscrowThenWithholds, seat=1, seed=16)
+    for witness in harness.witnesses:
+        assert witness.give_up_waiting()
+    harness.deliver()
+    assert_caught(harness, Reason.BAD_PROOF, halts=True, record=tmp_path / "r",
+                  whole_state=False)  # fmt: skip
+    for witness in harness.witnesses:
+        assert witness.halt is not None and "coin escrow" in witness.halt.detail
+        kinds = sorted(read_entry(e).kind for e in witness.halt.evidence)
+        assert kinds == ["coin_close", "coin_escrow"]  # the bad escrow, the box that shows it
+
+
+class FalseBoxSecret(Cheat):
+    """Once it has revealed, it closes naming another seat as missing, with a box secret that
+    is not the one of the box key it published."""
+
+    def _publish(self, body: Message, step: int = 0) -> LogEntry:
+        entry = super()._publish(body, step)
+        if isinstance(body, log_pb2.CoinReveal) and not self.cheated:
+            close = log_pb2.CoinClose(
+                choice=body.choice, attempt=body.attempt, missing=[2], box_secret=os.urandom(32)
+            )
+            self.publish_forged(close)
+        return entry
+
+
+def test_a_close_whose_box_secret_is_not_its_closers_halts_every_peer_blaming_the_closer(
+    tmp_path: Path,
+) -> None:
+    harness = CheatHarness("zman", 3, FalseBoxSecret, seat=1, seed=17)
+    harness.deliver()
+    assert_caught(harness, Reason.BAD_PROOF, halts=True, record=tmp_path / "r",
+                  whole_state=False)  # fmt: skip
+    for witness in harness.witnesses:
+        assert witness.halt is not None and "box secret" in witness.halt.detail
 
 
 # ---------------------------------------------------------------------------------- moves

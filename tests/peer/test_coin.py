@@ -1,18 +1,24 @@
-"""Fair choices on the table (peer/coin.py): the verdict on an attempt's reveals and closes,
-the next attempt, labels and outcomes."""
+"""Fair choices on the table (peer/coin.py): blame by the closes, values opened from their
+escrow, and, as a fold with no socket, a withholder that never changes the odds and closes
+that split but decide the same everywhere. (Real peer processes: ``test_coin_lan.py``.)"""
 
 from __future__ import annotations
 
 import os
+from collections import Counter
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from condottiere import crypto
-from condottiere.peer.coin import Abandoned, Flip, Settled, verdict
+from condottiere.peer.coin import Coin, Flip, blamed, box_secret_of
+from condottiere.peer.driver import Table
+from condottiere.peer.entries import LogEntry
+from tests.peer.tables import Harness
 
-TABLE = b"T" * 16
+TABLE = b"T" * 32
 
 
 def flip_of(seats: tuple[int, ...] = (0, 1, 2), **changes: object) -> Flip:
@@ -27,138 +33,123 @@ def flip_of(seats: tuple[int, ...] = (0, 1, 2), **changes: object) -> Flip:
     return Flip(**fields)  # type: ignore[arg-type]
 
 
-FLIP = flip_of()
-NONE: frozenset[int] = frozenset()
-ALL = {0, 1, 2}
-
-
 def closes(**named: set[int]) -> dict[int, frozenset[int]]:
     """Closes by seat: ``closes(s0=set(), s1={2})``."""
     return {int(key[1:]): frozenset(value) for key, value in named.items()}
 
 
-# ------------------------------------------------------------------ settled
+# ------------------------------------------------------------------ blame
 
 
-def test_every_reveal_and_a_majority_closing_with_nothing_missing_settle_the_flip() -> None:
-    assert verdict(FLIP, ALL, closes(s0=set(), s2=set())) == Settled()
+def test_a_seat_named_by_a_strict_majority_of_the_others_is_blamed() -> None:
+    assert blamed(flip_of(), closes(s0={2}, s1={2})) == (2,)
+    assert blamed(flip_of(), closes(s0={2}, s1=set())) == ()
+    assert blamed(flip_of((0, 1, 2, 3)), closes(s0={3}, s1={3})) == (3,)
+    assert blamed(flip_of((0, 1, 2, 3)), closes(s0={3}, s1=set(), s2=set())) == ()
 
 
-def test_every_reveal_with_only_a_minority_closed_is_no_verdict_yet() -> None:
-    assert verdict(FLIP, ALL, closes(s1=set())) is None
+def test_closes_that_split_two_against_two_blame_both_named_seats() -> None:
+    split = closes(s0={2}, s1={2}, s2={0}, s3={0})
+    assert blamed(flip_of((0, 1, 2, 3)), split) == (0, 2)
 
 
-def test_a_missing_reveal_never_settles_even_with_every_close_empty() -> None:
-    assert verdict(FLIP, {0, 1}, closes(s0=set(), s1=set(), s2=set())) is None
+def test_between_two_committers_the_one_other_close_is_the_majority() -> None:
+    assert blamed(flip_of((0, 1)), closes(s0={1})) == (1,)
+    assert blamed(flip_of((0, 1)), closes(s0={1}, s1={0})) == (0, 1)
 
 
-# ------------------------------------------------------------------ abandoned
-
-
-def test_abandoned_when_every_other_committer_names_the_same_missing_seat() -> None:
-    assert verdict(FLIP, {0, 1}, closes(s0={2}, s1={2})) == Abandoned((2,))
-
-
-def test_closes_naming_different_missing_seats_give_no_verdict() -> None:
-    assert verdict(FLIP, {0, 1}, closes(s0={2}, s1={0, 2})) is None
-
-
-def test_a_blamed_seat_needs_no_close_of_its_own_and_its_close_changes_nothing() -> None:
-    before = verdict(FLIP, {0, 1}, closes(s0={2}, s1={2}))
-    after = verdict(FLIP, ALL, closes(s0={2}, s1={2}, s2=set()))
-    assert before == after == Abandoned((2,))
-
-
-def test_two_committers_can_never_abandon_a_flip() -> None:
-    flip = flip_of((0, 1))
-    assert verdict(flip, {0}, closes(s0={1})) is None
-    assert verdict(flip, {0, 1}, closes(s0={1}, s1={0})) is None
-
-
-def test_half_the_table_withholding_cannot_be_abandoned() -> None:
-    flip = flip_of((0, 1, 2, 3))
-    assert verdict(flip, {0, 1}, closes(s0={2, 3}, s1={2, 3})) is None
-    assert verdict(flip, {0, 1, 2}, closes(s0={3}, s1={3}, s2={3})) == Abandoned((3,))
-
-
-def test_a_close_naming_its_own_seat_or_a_stranger_is_ignored() -> None:
-    assert verdict(FLIP, {0, 1}, closes(s0={0}, s1={0})) is None
-    assert verdict(FLIP, {0, 1}, closes(s0={7}, s1={7})) is None
-    assert verdict(FLIP, ALL, closes(s5=set(), s0=set())) is None
-
-
-def test_no_verdict_while_nobody_has_closed() -> None:
-    assert verdict(FLIP, ALL, {}) is None
-    assert verdict(FLIP, set(), {}) is None
-
-
-# ------------------------------------------------------------------ agreement
+def test_a_close_naming_its_own_seat_or_a_stranger_or_from_a_stranger_counts_for_nothing() -> None:
+    assert blamed(flip_of(), closes(s1={0}, s2={0})) == (0,)
+    assert blamed(flip_of(), closes(s0={0}, s1={0})) == ()  # its own close does not count
+    assert blamed(flip_of(), closes(s0={7}, s1={7})) == ()
+    assert blamed(flip_of(), closes(s5={2}, s6={2}, s0={2})) == ()
 
 
 @st.composite
-def histories(draw: st.DrawFn) -> tuple[Flip, set[int], dict[int, frozenset[int]], list[int]]:
-    """A flip, the reveals that exist, every committer's (first) close, and an order in which
-    a peer hears of the closes."""
-    size = draw(st.integers(2, 6))
-    seats = tuple(range(size))
-    revealed = draw(st.sets(st.sampled_from(seats)))
+def histories(draw: st.DrawFn) -> tuple[Flip, dict[int, frozenset[int]], list[int]]:
+    """A flip, every committer's (first) close, and an order in which a peer hears of them."""
+    seats = tuple(range(draw(st.integers(2, 6))))
     final: dict[int, frozenset[int]] = {}
     for seat in seats:
         if draw(st.booleans()):
-            others = [s for s in seats if s != seat]
-            final[seat] = frozenset(draw(st.sets(st.sampled_from(others))))
-    order = draw(st.permutations(list(final)))
-    return flip_of(seats), revealed, final, order
+            final[seat] = frozenset(draw(st.sets(st.sampled_from(seats))))
+    return flip_of(seats), final, draw(st.permutations(list(final)))
 
 
 @settings(max_examples=300, deadline=None)
-@given(histories(), st.data())
-def test_no_two_peers_ever_reach_different_verdicts_and_a_verdict_stays(
-    history: tuple[Flip, set[int], dict[int, frozenset[int]], list[int]], data: st.DataObject
+@given(histories())
+def test_a_blame_once_reached_stays_and_every_order_ends_at_the_same_blame(
+    history: tuple[Flip, dict[int, frozenset[int]], list[int]],
 ) -> None:
-    """Two peers hear of the same reveals and closes in different orders: whenever both have
-    a verdict, it is the same, and a peer's verdict never changes as more comes in."""
-    flip, revealed, final, order = history
-    other = data.draw(st.permutations(order))
-    reached = set()
-    for heard in (order, other):
-        verdict_so_far = None
-        for count in range(len(heard) + 1):
-            known = {seat: final[seat] for seat in heard[:count]}
-            for reveals in (set(), revealed):
-                now = verdict(flip, reveals, known)
-                if verdict_so_far is not None and reveals == revealed:
-                    assert now == verdict_so_far
-                if reveals == revealed and now is not None:
-                    verdict_so_far = now
-        if verdict_so_far is not None:
-            reached.add(verdict_so_far)
-    assert len(reached) <= 1
+    flip, final, order = history
+    so_far: set[int] = set()
+    for count in range(len(order) + 1):
+        now = set(blamed(flip, {seat: final[seat] for seat in order[:count]}))
+        assert so_far <= now
+        so_far = now
+    assert so_far == set(blamed(flip, final))
 
 
-# ------------------------------------------------------------------ the next attempt
+# ------------------------------------------------------------------ escrow
 
 
-def test_again_drops_the_blamed_seats_and_counts_the_attempt() -> None:
-    flip = flip_of((0, 1, 2, 3), choice=4, attempt=1)
-    again = flip.again((2,))
-    assert again == Flip(4, 2, flip.purpose, options=(0, 1, 3), committers=(0, 1, 3))
+def escrowed(flip: Flip) -> tuple[Coin, dict[int, int]]:
+    """A coin of ``flip`` with every commitment, box key and dealing in; the values."""
+    values = {seat: crypto.draw_value() for seat in flip.committers}
+    coin = Coin(flip)
+    for seat, value in values.items():
+        coin.commitments[seat] = crypto.commitment_of(value)
+        coin.box_keys[seat] = box_secret_of(flip, value).public
+    keys = [coin.box_keys[seat] for seat in flip.committers]
+    for seat, value in values.items():
+        coin.dealings[seat] = crypto.make_dealing(value, keys, flip.context(TABLE, seat))
+    return coin, values
 
 
-def test_again_with_one_option_left_is_that_seat() -> None:
-    assert FLIP.again((0, 2)) == 1
+@pytest.mark.parametrize("seats", [(0, 1, 2), (1, 2, 4, 5), (0, 1, 2, 3, 4, 5)])
+def test_a_value_opens_with_every_other_committers_box_secret_and_not_before(
+    seats: tuple[int, ...],
+) -> None:
+    flip = flip_of(seats)
+    coin, values = escrowed(flip)
+    withholder, *others = seats
+    for closer in others:
+        assert coin.opened(withholder) is None
+        secret = box_secret_of(flip, values[closer]).secret_bytes()
+        coin.open_pieces(TABLE, closer, secret, frozenset({withholder}))
+    assert coin.opened(withholder) == values[withholder]
 
 
-def test_again_with_no_option_left_is_none() -> None:
-    assert FLIP.again((0, 1, 2)) is None
+def test_a_box_secret_that_is_not_its_closers_blames_the_closer() -> None:
+    flip = flip_of()
+    coin, values = escrowed(flip)
+    with pytest.raises(crypto.VerificationError) as caught:
+        coin.open_pieces(TABLE, 1, os.urandom(32), frozenset({0}))
+    assert caught.value.seat == 1
+    other = box_secret_of(flip, values[2]).secret_bytes()  # another closer's
+    with pytest.raises(crypto.VerificationError) as caught:
+        coin.open_pieces(TABLE, 1, other, frozenset({0}))
+    assert caught.value.seat == 1
 
 
-def test_again_keeps_options_that_are_not_blamed_and_drops_blamed_committers() -> None:
-    flip = flip_of((0, 1, 2, 3), options=(1, 3))
-    again = flip.again((0,))
-    assert isinstance(again, Flip)
-    assert (again.options, again.committers, again.attempt) == ((1, 3), (1, 2, 3), 1)
-    assert flip.again((1,)) == 3
+def test_a_piece_that_does_not_check_blames_its_dealer() -> None:
+    flip = flip_of()
+    coin, values = escrowed(flip)
+    keys = [coin.box_keys[seat] for seat in flip.committers]
+    coin.dealings[0] = crypto.make_dealing(crypto.draw_value(), keys, flip.context(TABLE, 0))
+    with pytest.raises(crypto.VerificationError) as caught:
+        coin.open_pieces(TABLE, 1, box_secret_of(flip, values[1]).secret_bytes(), frozenset({0}))
+    assert caught.value.seat == 0
+
+
+def test_escrows_are_bound_to_their_flip_and_table() -> None:
+    flip = flip_of()
+    contexts = {
+        flip_of(choice=c, attempt=a).context(table, 0).encode()
+        for c in range(2) for a in range(2) for table in (TABLE, b"U" * 32)
+    }  # fmt: skip
+    assert len(contexts) == 8
+    assert flip.context(TABLE, 1).seat == 1 and flip_of((3, 5, 7)).context(TABLE, 7).seat == 2
 
 
 def test_label_differs_per_choice_attempt_and_purpose() -> None:
@@ -169,71 +160,125 @@ def test_label_differs_per_choice_attempt_and_purpose() -> None:
         for p in ("first battle marker", "tie")
     }
     assert len(labels) == 18
-    assert flip_of(choice=1).label == flip_of(choice=1).label
     assert flip_of(choice=1, attempt=11).label != flip_of(choice=11, attempt=1).label
 
 
-# ------------------------------------------------------------------ outcomes
-
-
-def committed(flip: Flip) -> tuple[dict[int, bytes], dict[int, bytes]]:
-    """Commitments and nonces of every committer, by seat (bound to its position)."""
-    nonces = {seat: os.urandom(crypto.NONCE_BYTES) for seat in flip.committers}
-    commitments = {
-        seat: crypto.commitment_of(TABLE, flip.label, index, nonces[seat])
-        for index, seat in enumerate(flip.committers)
-    }
-    return commitments, nonces
-
-
-@pytest.mark.parametrize(
-    ("committers", "options"), [((0, 1, 2), (0, 1, 2)), ((1, 3, 4), (3, 4)), ((2, 5), (5,))]
-)
-def test_outcome_is_the_option_crypto_outcome_picks(
-    committers: tuple[int, ...], options: tuple[int, ...]
-) -> None:
-    flip = flip_of(committers, options=options)
-    for _ in range(5):
-        commitments, nonces = committed(flip)
-        index = crypto.outcome(
-            TABLE,
-            flip.label,
-            len(options),
-            [commitments[s] for s in committers],
-            {i: nonces[s] for i, s in enumerate(committers)},
-        )
-        assert flip.outcome(TABLE, commitments, nonces) == options[index]
-
-
-def test_outcome_reaches_every_option() -> None:
-    flip = flip_of((0, 1, 2))
-    seen = {flip.outcome(TABLE, *committed(flip)) for _ in range(60)}
-    assert seen == {0, 1, 2}
-
-
-def test_wrong_nonce_is_refused_naming_its_position_among_committers() -> None:
+def test_outcome_is_the_option_crypto_outcome_picks() -> None:
     flip = flip_of((1, 3, 4), options=(3, 4))
-    commitments, nonces = committed(flip)
-    nonces[3] = os.urandom(crypto.NONCE_BYTES)
-    with pytest.raises(crypto.VerificationError) as caught:
-        flip.outcome(TABLE, commitments, nonces)
-    assert caught.value.seat == 1
+    values = {seat: crypto.draw_value() for seat in flip.committers}
+    index = crypto.outcome(TABLE, flip.label, 2, [values[1], values[3], values[4]])
+    assert flip.outcome(TABLE, values) == (3, 4)[index]
 
 
-def test_missing_nonce_is_refused() -> None:
-    flip = flip_of((1, 3, 4))
-    commitments, nonces = committed(flip)
-    del nonces[4]
-    with pytest.raises(crypto.VerificationError) as caught:
-        flip.outcome(TABLE, commitments, nonces)
-    assert caught.value.seat == 2
+# ------------------------------------------------------------------ the fold: a withholder
 
 
-def test_commitments_of_one_attempt_do_not_open_the_next() -> None:
-    flip = flip_of((0, 1, 2))
-    commitments, nonces = committed(flip)
-    next_attempt = flip_of((0, 1, 2), attempt=1)
-    with pytest.raises(crypto.VerificationError):
-        next_attempt.outcome(TABLE, commitments, nonces)
-    with pytest.raises(crypto.VerificationError):
-        flip.outcome(b"U" * 16, commitments, nonces)
+class UntilTheDeal(Table):
+    """An honest seat that stops at the deal (its shuffle is not needed to judge a coin)."""
+
+    def _make_game_part(self, step: Any) -> Any:
+        return None if step.kind == "shuffle" else super()._make_game_part(step)
+
+
+class Strategic(UntilTheDeal):
+    """Seat 2, which wants seat ``PREFERRED`` to win the first choice: it waits for every
+    other reveal, works the outcome out, and reveals only when it is the one it wants."""
+
+    PREFERRED = 0
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.withheld_once = False
+        super().__init__(*args, **kwargs)
+
+    def _make_game_part(self, step: Any) -> Any:
+        if step.kind != "coin_reveal" or step.flip.choice != 0:
+            return super()._make_game_part(step)
+        values = {}
+        for seat in step.flip.committers:
+            author = self.seating[seat]
+            reveals = [e for e in self.logs.log(author) if e.kind == "coin_reveal"]
+            if author != self.me and not reveals:
+                return None  # not the last to reveal yet: wait and see
+            if author != self.me:
+                values[seat] = int.from_bytes(reveals[0].body.value, "little")
+        values[self.seat] = self._kept_coin_value(step.flip)
+        if step.flip.outcome(self.table_id, values) == self.PREFERRED:
+            return super()._make_game_part(step)
+        self.withheld_once = True
+        return None
+
+
+def first_choice(seed: int) -> tuple[Harness, int, int]:
+    """A table of three whose seat 2 is :class:`Strategic`, to its first fair choice; the
+    seat chosen (the same on every peer) and the one the committed values fix."""
+    harness = Harness("zman", 3, seed=seed, kinds={0: UntilTheDeal, 1: UntilTheDeal, 2: Strategic})
+    harness.deliver()
+    for table in harness.tables[:2]:
+        if not table.flips:
+            assert table.give_up_waiting()  # the timeout of each honest peer
+    harness.deliver()
+    chosen = {table.flips[0][1] for table in harness.tables}
+    assert len(chosen) == 1
+    values = {
+        seat: crypto.decode_scalar(keeper.secrets["coin/0/0"])
+        for seat, keeper in enumerate(harness.keepers)
+    }
+    flip = harness.tables[0].flips[0][0]
+    return harness, chosen.pop(), flip.outcome(harness.tables[0].table_id, values)
+
+
+def test_a_withholder_never_changes_the_odds_of_the_seat_it_wants() -> None:
+    """40 choices: the seat chosen is, every time, the one the values committed before any
+    reveal fix; so the withholder's preferred seat wins exactly as often as the fair coin
+    gives it (about a third: it won 78% when the choice was made again without it)."""
+    wins, withheld = Counter[bool](), 0
+    for seed in range(40):
+        harness, chosen, fixed = first_choice(seed)
+        assert chosen == fixed
+        wins[chosen == Strategic.PREFERRED] += 1
+        strategic = harness.tables[2]
+        assert isinstance(strategic, Strategic)
+        withheld += strategic.withheld_once
+        for table in harness.tables[:2]:
+            blames = [r for r in table.refusals if r.seat == 2]
+            assert bool(blames) == strategic.withheld_once
+    assert withheld == wins[False] and withheld > 0
+
+
+# ------------------------------------------------------------------ the fold: split closes
+
+
+class Late(Harness):
+    """A table of four where seat 2's reveal is kept from seats 0 and 1, and seat 0's from
+    seats 2 and 3, until :attr:`late` is cleared: the closes split two against two."""
+
+    late = True
+
+    def blocked(self, table: Table, entry: LogEntry) -> bool:
+        if not self.late or entry.kind != "coin_reveal":
+            return False
+        author, reader = self.tables.index(self.by_key(entry.author)), self.tables.index(table)
+        return (author, reader) in {(2, 0), (2, 1), (0, 2), (0, 3)}
+
+    def by_key(self, key: bytes) -> Table:
+        return next(table for table in self.tables if table.me == key)
+
+
+def test_closes_that_split_decide_the_choice_the_same_everywhere_and_name_both() -> None:
+    harness = Late("zman", 4, seed=3)
+    harness.deliver()
+    for table in harness.tables:
+        assert table.give_up_waiting()
+    harness.deliver()
+    harness.late = False
+    harness.deliver()
+    values = {
+        seat: crypto.decode_scalar(keeper.secrets["coin/0/0"])
+        for seat, keeper in enumerate(harness.keepers)
+    }
+    for table in harness.tables:
+        flip, chosen = table.flips[0]
+        assert chosen == flip.outcome(table.table_id, values)
+        assert sorted(r.seat for r in table.refusals) == [0, 2]
+        assert all("withheld its coin reveal" in r.detail for r in table.refusals)
+        assert table.halt is None and table.step is not None and table.step.kind != "coin_reveal"

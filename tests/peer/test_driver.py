@@ -136,7 +136,7 @@ def test_a_table_rebuilt_from_what_it_kept_takes_up_the_game_where_it_stopped() 
 
 
 class Withholding(Table):
-    """A seat that never reveals its coin nonce."""
+    """A seat that never reveals its coin value."""
 
     def _make_game_part(self, step: Any) -> Any:
         if step.kind == "coin_reveal":
@@ -144,7 +144,15 @@ class Withholding(Table):
         return super()._make_game_part(step)
 
 
-def test_a_withheld_coin_reveal_is_blamed_and_the_choice_made_again_without_it() -> None:
+def kept_values(harness: Harness, choice: int = 0) -> dict[int, int]:
+    """Every seat's value for a coin flip, from its keeper (what each committed to)."""
+    return {
+        seat: crypto.decode_scalar(keeper.secrets[f"coin/{choice}/0"])
+        for seat, keeper in enumerate(harness.keepers)
+    }
+
+
+def test_a_withheld_coin_reveal_is_opened_from_its_escrow_and_the_withholder_blamed() -> None:
     harness = Harness("zman", 3, seed=2, kinds={2: Withholding})
     for table in harness.tables:
         assert table.step is not None and table.step.kind == "coin_reveal"
@@ -157,13 +165,15 @@ def test_a_withheld_coin_reveal_is_blamed_and_the_choice_made_again_without_it()
                 table.give_up_waiting()
 
     harness.play(before_each=give_up_on_later_flips)
+    values = kept_values(harness)
     for table in harness.tables:
-        first, again = table.flips[0], table.flips[1]
-        assert first[1] == -1 and first[0].attempt == 0
-        assert again[0].attempt == 1 and 2 not in again[0].options and again[1] != 2
+        flip, chosen = table.flips[0]
+        assert flip.attempt == 0 and flip.options == (0, 1, 2)
+        assert chosen == flip.outcome(table.table_id, values)  # what the commitments fixed
         blame = [r for r in table.refusals if r.seat == 2]
         assert blame and "withheld its coin reveal" in blame[0].detail
         assert table.halt is None and table.cards is not None
+    assert len({table.record_hash() for table in harness.tables}) == 1
 
 
 def test_a_withheld_reveal_between_two_seats_stops_the_table_with_the_blame_shown() -> None:

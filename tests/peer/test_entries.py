@@ -85,7 +85,7 @@ BODIES: list[tuple[Message, int]] = [
     (log_pb2.Chat(text="hi"), 0),
     (log_pb2.Join(definition=b"d" * 32, player="ada", address="10.0.0.1:5000"), 0),
     (log_pb2.Leave(reason="bye"), 0),
-    (log_pb2.CoinClose(choice=1, attempt=2), 0),
+    (log_pb2.CoinClose(choice=1, attempt=2, missing=[1], box_secret=b"b" * 32), 0),
     (log_pb2.Evidence(equivocation=log_pb2.Equivocation()), 0),
     (log_pb2.TableDefinition(protocol=1, game="condottiere", variant="zman", seats=3), 1),
     (log_pb2.Seating(authors=[b"a" * 32, b"b" * 32]), 2),
@@ -94,8 +94,9 @@ BODIES: list[tuple[Message, int]] = [
     (log_pb2.Shuffle(deck=1, round=2, step=b"proof"), 5),
     (log_pb2.Shares(batches=[log_pb2.DeckShares(deck=0, batch=b"batch")]), 6),
     (log_pb2.MovePlayed(turn=7, move="play drummer"), 7),
-    (log_pb2.CoinCommit(choice=0, attempt=0, commitment=b"c" * 32), 8),
-    (log_pb2.CoinReveal(choice=0, attempt=0, nonce=b"n" * 32), 9),
+    (log_pb2.CoinCommit(choice=0, attempt=0, commitment=b"c" * 32, box_key=b"k" * 32), 8),
+    (log_pb2.CoinEscrow(choice=0, attempt=0, dealing=b"d" * 32), 8),
+    (log_pb2.CoinReveal(choice=0, attempt=0, value=b"v" * 32), 9),
     (log_pb2.AuditReveal(secrets=[b"s"]), 10),
 ]
 
@@ -123,7 +124,8 @@ def test_entry_kind_is_the_body_field_name() -> None:
     }
     assert kinds == {
         "chat", "join", "leave", "coin_close", "evidence", "table", "seating", "ready",
-        "keys", "shuffle", "shares", "move", "coin_commit", "coin_reveal", "audit",
+        "keys", "shuffle", "shares", "move", "coin_commit", "coin_escrow", "coin_reveal",
+        "audit",
     }  # fmt: skip
 
 

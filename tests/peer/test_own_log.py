@@ -16,7 +16,7 @@ from tests.peer.tables import Harness, address_of
 
 
 class Withholding(Table):
-    """A seat that does not reveal its coin nonce (until it is taken up as a plain table)."""
+    """A seat that does not reveal its coin value (until it is taken up as a plain table)."""
 
     def _make_game_part(self, step: Any) -> Any:
         if step.kind == "coin_reveal":
@@ -82,13 +82,13 @@ def test_a_table_taken_up_behind_its_own_log_signs_nothing_until_it_holds_what_t
     assert len({table.record_hash() for table in harness.tables}) == 1
 
 
-def test_a_seat_whose_store_lost_a_coin_nonce_reveals_no_other_and_is_only_blamed_for_it() -> None:
-    harness = Harness("zman", 3, seed=2, kinds={1: Withholding})  # committed, not revealed
+def test_a_seat_whose_store_lost_a_coin_value_reveals_no_other_and_is_only_blamed_for_it() -> None:
+    harness = Harness("zman", 3, seed=2, kinds={1: Withholding})  # escrowed, not revealed
     keeper = harness.keepers[1]
     secrets = {name: value for name, value in keeper.secrets.items() if name[:5] != "coin/"}
     restored = taken_up(harness, 1, keeper.entries, secrets)
     harness.deliver()
-    assert [e.kind for e in restored.logs.log(restored.me)][-1] == "coin_commit"
+    assert [e.kind for e in restored.logs.log(restored.me)][-1] == "coin_escrow"
     assert restored.step is not None and restored.step.kind == "coin_reveal"
     for table in (harness.tables[0], harness.tables[2]):
         assert table.give_up_waiting()

@@ -220,8 +220,8 @@ class Waiting(_message.Message):
     SECONDS_FIELD_NUMBER: _builtins.int
     DEADLINE_FIELD_NUMBER: _builtins.int
     kind: _builtins.str
-    """"seating", "ready", "keys", "shuffle", "shares", "coin_commit", "coin_reveal", "move"
-    or "audit".
+    """"seating", "ready", "keys", "shuffle", "shares", "coin_commit", "coin_escrow",
+    "coin_reveal", "move" or "audit".
     """
     text: _builtins.str
     """the same in players' words"""

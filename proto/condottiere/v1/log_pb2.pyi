@@ -130,6 +130,7 @@ class Entry(_message.Message):
     PIECE_CHECKS_FIELD_NUMBER: _builtins.int
     PIECE_ANSWERS_FIELD_NUMBER: _builtins.int
     STAND_IN_FIELD_NUMBER: _builtins.int
+    COIN_ESCROW_FIELD_NUMBER: _builtins.int
     table_id: _builtins.bytes
     """32 bytes: the hash of the table's definition (TableDefinition)"""
     author: _builtins.bytes
@@ -184,6 +185,8 @@ class Entry(_message.Message):
     def piece_answers(self) -> Global___PieceAnswers: ...
     @_builtins.property
     def stand_in(self) -> Global___StandIn: ...
+    @_builtins.property
+    def coin_escrow(self) -> Global___CoinEscrow: ...
     def __init__(
         self,
         *,
@@ -213,12 +216,13 @@ class Entry(_message.Message):
         piece_checks: Global___PieceChecks | None = ...,
         piece_answers: Global___PieceAnswers | None = ...,
         stand_in: Global___StandIn | None = ...,
+        coin_escrow: Global___CoinEscrow | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["audit", b"audit", "body", b"body", "chat", b"chat", "coin_close", b"coin_close", "coin_commit", b"coin_commit", "coin_reveal", b"coin_reveal", "dealings", b"dealings", "evidence", b"evidence", "join", b"join", "keys", b"keys", "leave", b"leave", "move", b"move", "piece_answers", b"piece_answers", "piece_checks", b"piece_checks", "ready", b"ready", "seating", b"seating", "shares", b"shares", "shuffle", b"shuffle", "silence", b"silence", "stand_in", b"stand_in", "table", b"table"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["audit", b"audit", "body", b"body", "chat", b"chat", "coin_close", b"coin_close", "coin_commit", b"coin_commit", "coin_escrow", b"coin_escrow", "coin_reveal", b"coin_reveal", "dealings", b"dealings", "evidence", b"evidence", "join", b"join", "keys", b"keys", "leave", b"leave", "move", b"move", "piece_answers", b"piece_answers", "piece_checks", b"piece_checks", "ready", b"ready", "seating", b"seating", "shares", b"shares", "shuffle", b"shuffle", "silence", b"silence", "stand_in", b"stand_in", "table", b"table"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["audit", b"audit", "author", b"author", "body", b"body", "chat", b"chat", "coin_close", b"coin_close", "coin_commit", b"coin_commit", "coin_reveal", b"coin_reveal", "dealings", b"dealings", "evidence", b"evidence", "heads", b"heads", "join", b"join", "keys", b"keys", "leave", b"leave", "move", b"move", "piece_answers", b"piece_answers", "piece_checks", b"piece_checks", "previous", b"previous", "ready", b"ready", "seating", b"seating", "seq", b"seq", "shares", b"shares", "shuffle", b"shuffle", "silence", b"silence", "stand_in", b"stand_in", "step", b"step", "table", b"table", "table_id", b"table_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["audit", b"audit", "author", b"author", "body", b"body", "chat", b"chat", "coin_close", b"coin_close", "coin_commit", b"coin_commit", "coin_escrow", b"coin_escrow", "coin_reveal", b"coin_reveal", "dealings", b"dealings", "evidence", b"evidence", "heads", b"heads", "join", b"join", "keys", b"keys", "leave", b"leave", "move", b"move", "piece_answers", b"piece_answers", "piece_checks", b"piece_checks", "previous", b"previous", "ready", b"ready", "seating", b"seating", "seq", b"seq", "shares", b"shares", "shuffle", b"shuffle", "silence", b"silence", "stand_in", b"stand_in", "step", b"step", "table", b"table", "table_id", b"table_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_body: _TypeAlias = _typing.Literal["table", "join", "seating", "ready", "keys", "shuffle", "shares", "move", "coin_commit", "coin_reveal", "coin_close", "chat", "leave", "audit", "evidence", "silence", "dealings", "piece_checks", "piece_answers", "stand_in"]  # noqa: Y015
+    _WhichOneofReturnType_body: _TypeAlias = _typing.Literal["table", "join", "seating", "ready", "keys", "shuffle", "shares", "move", "coin_commit", "coin_reveal", "coin_close", "chat", "leave", "audit", "evidence", "silence", "dealings", "piece_checks", "piece_answers", "stand_in", "coin_escrow"]  # noqa: Y015
     _WhichOneofArgType_body: _TypeAlias = _typing.Literal["body", b"body"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_body) -> _WhichOneofReturnType_body | None: ...
 
@@ -742,31 +746,66 @@ Global___CardSlot: _TypeAlias = CardSlot  # noqa: Y015
 
 @_typing.final
 class CoinCommit(_message.Message):
-    """Commit-reveal of a fair random choice: attempt `attempt` of choice number `choice`."""
+    """A fair random choice, attempt `attempt` of choice number `choice` (docs/protocol.md, "Fair
+    choices"): commit, escrow, reveal; see peer/coin.py.
+    """
 
     DESCRIPTOR: _descriptor.Descriptor
 
     CHOICE_FIELD_NUMBER: _builtins.int
     ATTEMPT_FIELD_NUMBER: _builtins.int
     COMMITMENT_FIELD_NUMBER: _builtins.int
+    BOX_KEY_FIELD_NUMBER: _builtins.int
     choice: _builtins.int
     attempt: _builtins.int
     commitment: _builtins.bytes
-    """32 bytes"""
+    """32 bytes: v·G, v the author's secret value for this choice"""
+    box_key: _builtins.bytes
+    """32 bytes: the X25519 key the others seal the author's pieces to"""
     def __init__(
         self,
         *,
         choice: _builtins.int = ...,
         attempt: _builtins.int = ...,
         commitment: _builtins.bytes = ...,
+        box_key: _builtins.bytes = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["attempt", b"attempt", "choice", b"choice", "commitment", b"commitment"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["attempt", b"attempt", "box_key", b"box_key", "choice", b"choice", "commitment", b"commitment"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___CoinCommit: _TypeAlias = CoinCommit  # noqa: Y015
+
+@_typing.final
+class CoinEscrow(_message.Message):
+    """The author's value escrowed among the other committers (three or more): a Feldman dealing
+    (crypto/vss.py) whose F_0 is its commitment, one sealed piece per other committer.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CHOICE_FIELD_NUMBER: _builtins.int
+    ATTEMPT_FIELD_NUMBER: _builtins.int
+    DEALING_FIELD_NUMBER: _builtins.int
+    choice: _builtins.int
+    attempt: _builtins.int
+    dealing: _builtins.bytes
+    def __init__(
+        self,
+        *,
+        choice: _builtins.int = ...,
+        attempt: _builtins.int = ...,
+        dealing: _builtins.bytes = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["attempt", b"attempt", "choice", b"choice", "dealing", b"dealing"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CoinEscrow: _TypeAlias = CoinEscrow  # noqa: Y015
 
 @_typing.final
 class CoinReveal(_message.Message):
@@ -774,21 +813,21 @@ class CoinReveal(_message.Message):
 
     CHOICE_FIELD_NUMBER: _builtins.int
     ATTEMPT_FIELD_NUMBER: _builtins.int
-    NONCE_FIELD_NUMBER: _builtins.int
+    VALUE_FIELD_NUMBER: _builtins.int
     choice: _builtins.int
     attempt: _builtins.int
-    nonce: _builtins.bytes
-    """32 bytes"""
+    value: _builtins.bytes
+    """32 bytes: the scalar v of the author's commitment"""
     def __init__(
         self,
         *,
         choice: _builtins.int = ...,
         attempt: _builtins.int = ...,
-        nonce: _builtins.bytes = ...,
+        value: _builtins.bytes = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["attempt", b"attempt", "choice", b"choice", "nonce", b"nonce"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["attempt", b"attempt", "choice", b"choice", "value", b"value"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -797,7 +836,8 @@ Global___CoinReveal: _TypeAlias = CoinReveal  # noqa: Y015
 @_typing.final
 class CoinClose(_message.Message):
     """The author closes this attempt of a coin: with every reveal in hand (`missing` empty), or
-    after its timeout, naming the seats whose reveals it never received (see peer/coin.py).
+    after its timeout, naming the seats whose reveals it never received, with the secret of its
+    box key for this choice, which opens its pieces of their values (see peer/coin.py).
     """
 
     DESCRIPTOR: _descriptor.Descriptor
@@ -805,8 +845,11 @@ class CoinClose(_message.Message):
     CHOICE_FIELD_NUMBER: _builtins.int
     ATTEMPT_FIELD_NUMBER: _builtins.int
     MISSING_FIELD_NUMBER: _builtins.int
+    BOX_SECRET_FIELD_NUMBER: _builtins.int
     choice: _builtins.int
     attempt: _builtins.int
+    box_secret: _builtins.bytes
+    """32 bytes when `missing` is not empty, else empty"""
     @_builtins.property
     def missing(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
     def __init__(
@@ -815,10 +858,11 @@ class CoinClose(_message.Message):
         choice: _builtins.int = ...,
         attempt: _builtins.int = ...,
         missing: _abc.Iterable[_builtins.int] | None = ...,
+        box_secret: _builtins.bytes = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["attempt", b"attempt", "choice", b"choice", "missing", b"missing"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["attempt", b"attempt", "box_secret", b"box_secret", "choice", b"choice", "missing", b"missing"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
