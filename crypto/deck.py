@@ -53,6 +53,7 @@ from condottiere.crypto.shares import (
     DecryptionShare,
     ShareCheck,
     make_share,
+    make_shares,
     share_point,
     unblind,
     verify_shares,
@@ -388,17 +389,14 @@ class Deck:
         ordered = tuple(sorted(set(positions)))
         record = self._current()
         context = self._context(self.round, seat)
-        shares = []
         for position in ordered:
             if not 0 <= position < len(record.deck):
                 raise ValueError(f"the deck has no position {position}")
             dealt_to = record.owners.get(position, owner)
             if dealt_to != owner:
                 raise ValueError(f"position {position} is dealt to seat {dealt_to}")
-            ciphertext = record.deck[position]
-            shares.append(
-                make_share(self.secret, self.keys[seat], ciphertext, position, context)
-            )
+        items = [(record.deck[position], position) for position in ordered]
+        shares = make_shares(self.secret, self.keys[seat], items, context)
         return ShareBatch(self.round, owner, ordered, tuple(shares))
 
     def accept_shares(self, seat: int, batch: ShareBatch, *, verify: bool = True) -> None:
