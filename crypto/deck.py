@@ -47,7 +47,7 @@ from condottiere.crypto.codec import (
 from condottiere.crypto.context import Context
 from condottiere.crypto.elgamal import Ciphertext, decrypt, trivial
 from condottiere.crypto.errors import DecodeError, VerificationError
-from condottiere.crypto.group import GroupError, L, Point, mul_base, random_scalar
+from condottiere.crypto.group import POINT_BYTES, GroupError, L, Point, mul_base, random_scalar
 from condottiere.crypto.keys import KeyAnnouncement, joint_key, prove_key
 from condottiere.crypto.shares import (
     DecryptionShare,
@@ -82,12 +82,27 @@ class ShuffleStep:
         return encode_ciphertexts(self.deck) + self.proof.encode()
 
     @classmethod
-    def decode(cls, data: bytes, n: int) -> ShuffleStep:
-        """The step of an ``n``-card deck ``data`` encodes; :class:`DecodeError` if malformed."""
+    def decode(cls, data: bytes, n: int, *, check_points: bool = True) -> ShuffleStep:
+        """The step of an ``n``-card deck ``data`` encodes; :class:`DecodeError` if malformed.
+
+        With ``check_points=False`` its points are not checked here: for a step that
+        :meth:`Deck.accept_shuffle` verifies (the verification multiplies every point, and
+        refuses any that is not in the group, blaming the seat) or one verified before.
+        """
         if len(data) < n * CIPHERTEXT_BYTES:
             raise DecodeError(f"a shuffle step of {n} cards is truncated")
-        deck = decode_ciphertexts(data[: n * CIPHERTEXT_BYTES], n)
-        return cls(tuple(deck), ShuffleProof.decode(data[n * CIPHERTEXT_BYTES :], n))
+        head, proof = data[: n * CIPHERTEXT_BYTES], data[n * CIPHERTEXT_BYTES :]
+        if check_points:
+            deck = tuple(decode_ciphertexts(head, n))
+        else:
+            deck = tuple(
+                (
+                    bytes(head[i : i + POINT_BYTES]),
+                    bytes(head[i + POINT_BYTES : i + CIPHERTEXT_BYTES]),
+                )
+                for i in range(0, len(head), CIPHERTEXT_BYTES)
+            )
+        return cls(deck, ShuffleProof.decode(proof, n, check_points=check_points))
 
 
 @dataclass(frozen=True, slots=True)
