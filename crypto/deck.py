@@ -247,6 +247,8 @@ class Deck:
         self._rounds: list[_Round] = []
         self._returned: set[Slot] = set()
         self._made_step: ShuffleStep | None = None
+        self._ahead: tuple[tuple[Ciphertext, ...], ShuffleStep] | None = None
+        """This seat's step made ahead (:meth:`make_shuffle_ahead`), with the deck it shuffled."""
         self._checked: dict[Slot, tuple[tuple[int, Reveal], PhysicalCard]] = {}
 
     @classmethod
@@ -372,9 +374,37 @@ class Deck:
         seat = self._own()
         if self.next_shuffler != seat:
             raise ValueError(f"seat {seat} is not the one to shuffle now")
-        deck, proof = shuffle(self.cards, self._key(), self._context(self.round, seat))
-        self._made_step = ShuffleStep(tuple(deck), proof)
+        ahead, self._ahead = self._ahead, None
+        if ahead is not None and ahead[0] == self.cards:
+            self._made_step = ahead[1]
+        else:
+            deck, proof = shuffle(self.cards, self._key(), self._context(self.round, seat))
+            self._made_step = ShuffleStep(tuple(deck), proof)
         return self._made_step
+
+    def make_shuffle_ahead(self, step: ShuffleStep) -> ShuffleStep:
+        """This seat's shuffle of the deck ``step`` makes, ``step`` being the step of the seat
+        just before this one, not accepted yet: made (on another thread) while that step is
+        verified, so that this seat's own step is ready the moment the one before it is
+        accepted. :meth:`make_shuffle` returns it then, provided ``step``'s deck did become
+        the current one; a step that fails its verification is never accepted, so what was
+        made of it is never published. Nothing of the deck changes before that.
+
+        >>> decks = [Deck(b"a", 2, seat, ["1", "2", "3"]) for seat in range(2)]
+        >>> for d in decks: d.accept_keys([x.announcement for x in decks])
+        >>> first = decks[0].make_shuffle()
+        >>> ahead = decks[1].make_shuffle_ahead(first)
+        >>> decks[1].accept_shuffle(0, first)
+        >>> decks[1].make_shuffle() is ahead
+        True
+        """
+        seat = self._own()
+        if len(step.deck) != len(self.cards):
+            raise ValueError("a step of another deck")
+        deck, proof = shuffle(step.deck, self._key(), self._context(self.round, seat))
+        made = ShuffleStep(tuple(deck), proof)
+        self._ahead = (step.deck, made)
+        return made
 
     def accept_shuffle(self, seat: int, step: ShuffleStep, *, verify: bool = True) -> None:
         """Verify ``seat``'s shuffle step and make its deck the current one.

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from condottiere.crypto import (
     Deck,
     DecodeError,
+    GroupError,
     KeyAnnouncement,
     Reveal,
     ShareBatch,
@@ -166,6 +167,18 @@ class Dealer:
 
     def make_shuffle(self, index: int) -> bytes:
         return self.decks[index].make_shuffle().encode()
+
+    def make_shuffle_ahead(self, index: int, body: log_pb2.Shuffle) -> None:
+        """Make this seat's shuffle of the deck ``body`` (the step just before this seat's)
+        makes, while that step is verified on another thread (see
+        ``Deck.make_shuffle_ahead``); nothing for a step that does not even decode (its
+        verification blames it)."""
+        deck = self.decks[index]
+        try:
+            step = ShuffleStep.decode(body.step, len(deck.cards), check_points=False)
+            deck.make_shuffle_ahead(step)
+        except (DecodeError, ValueError, GroupError):
+            return
 
     def accept_shuffle(self, index: int, seat: int, body: log_pb2.Shuffle, verify: bool) -> None:
         deck = self.decks[index]

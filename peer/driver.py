@@ -42,6 +42,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -992,8 +993,21 @@ class Table:
         elif kind == StepKind.SHUFFLE:
             assert self.dealer is not None and seat is not None
             trusted = author == self.me or entry.hash in self._verified
+            ahead = None
+            if not trusted and self.seat == seat + 1 and not self._quiet:
+                # this seat shuffles next: its step is made while this one is verified
+                dealer = self.dealer
+                ahead = threading.Thread(
+                    target=lambda: dealer.make_shuffle_ahead(step.deck, body), name="shuffle"
+                )
+                ahead.start()
+            # the CPU of the step made ahead is counted here, with the verification
             with self._work_timed(Work.VERIFY_SHUFFLE, step.deck, None if trusted else seat):
-                self.dealer.accept_shuffle(step.deck, seat, body, verify=not trusted)
+                try:
+                    self.dealer.accept_shuffle(step.deck, seat, body, verify=not trusted)
+                finally:
+                    if ahead is not None:
+                        ahead.join()
             if not trusted:
                 self.keeper.mark_verified(entry)
         elif kind == StepKind.SHARES:
