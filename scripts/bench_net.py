@@ -76,9 +76,11 @@ class Run:
     """Shuffle chains the game ran (the first deal's and every reshuffle's)."""
 
 
-def run_table(edition: str, seats: int, seed: int, folder: Path) -> Run:
+def run_table(
+    edition: str, seats: int, seed: int, folder: Path, python: str = sys.executable
+) -> Run:
     """One game between ``seats`` peer processes; its figures from their traces."""
-    command = [sys.executable, "-m", "condottiere.cli.main"]
+    command = [python, "-m", "condottiere.cli.main"]
     traces = [folder / f"trace{seat}.jsonl" for seat in range(seats)]
     common = ["--strategy", "greedy", "--new", "--coin-timeout", "60", "--interface", "127.0.0.1"]
     launched = time.time()
@@ -359,11 +361,49 @@ def median_floor(counts: Counter[str], repeat: int = 3) -> float:
     return statistics.median(floor_seconds(counts, CORES) for _ in range(repeat))
 
 
+def compare(edition: str, seats: int, games: int, other: str) -> None:
+    """Peers of ``other`` (before) and of this checkout (after), game by game (see --compare)."""
+    deal_counts = deal_in_process(edition, seats)
+    game_counts, chains = game_in_process(edition, seats)
+    figures: dict[str, list[tuple[float, float, float, float]]] = {"before": [], "after": []}
+    print(f"{seats} seats: deal s, ratio to the floor; game s, chains, ratio to the floor")
+    for game in range(games):
+        order = [("before", other), ("after", sys.executable)]
+        for label, python in order if game % 2 == 0 else order[::-1]:
+            with tempfile.TemporaryDirectory() as folder:
+                run = run_table(edition, seats, game, Path(folder), python)
+            deal_floor = median_floor(deal_counts)
+            game_floor = median_floor(game_counts) / max(chains, 1) * run.chains
+            figures[label].append(
+                (run.deal, run.deal / deal_floor, run.game, run.game / game_floor)
+            )
+            deal_ratio, game_ratio = run.deal / deal_floor, run.game / game_floor
+            print(
+                f"  game {game + 1} {label:>6}: dealt {run.deal:5.2f} s ({deal_ratio:4.2f}x"
+                f" {deal_floor:4.2f} s); game {run.game:5.1f} s, {run.chains} chains"
+                f" ({game_ratio:4.2f}x); started {run.started:4.2f} s; LAN {run.lan:4.2f} s",
+                flush=True,
+            )
+    for label, rows in figures.items():
+        deal, deal_ratio, wall, game_ratio = (statistics.median(c) for c in zip(*rows, strict=True))
+        print(
+            f"  median {label:>6}: dealt {deal:5.2f} s, {deal_ratio:4.2f}x its floor;"
+            f" game {wall:5.1f} s, {game_ratio:4.2f}x its floor"
+        )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seats", default="2,4,6", help="table sizes (default 2,4,6)")
     parser.add_argument("--games", type=int, default=3, help="games per size (default 3)")
     parser.add_argument("--edition", default="zman", help="edition (default zman)")
+    parser.add_argument(
+        "--compare",
+        metavar="PYTHON",
+        help="instead, time the deal and the game of peers run by PYTHON (another checkout's"
+        " venv: the code before a change) and of this checkout's, game by game, alternating"
+        " which goes first, each beside this checkout's floor timed right after it",
+    )
     args = parser.parse_args(argv)
     try:
         sizes = [int(n) for n in args.seats.split(",")]
@@ -375,6 +415,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{CORES} cores, crypto threads {WORKERS}, load {os.getloadavg()[0]:.2f};"
         f" {args.games} game(s) per size; floors spread over {CORES} cores"
     )
+    if args.compare:
+        for seats in sizes:
+            compare(args.edition, seats, args.games, args.compare)
+        return 0
     results: dict[int, dict[str, float]] = {}
     breakdown: dict[int, tuple[float, float, dict[str, list[float]]]] = {}
     games: dict[int, list[tuple[float, int, float]]] = {}
