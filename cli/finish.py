@@ -21,7 +21,6 @@ from typing import Any, TextIO
 from condottiere.interface import game_named
 from condottiere.peer.controller import Snapshot
 from condottiere.peer.node import Node
-from condottiere.peer.record import export
 
 __all__ = ["GOODBYE_SECONDS", "finish_table"]
 
@@ -45,6 +44,8 @@ async def finish_table(node: Node, final: Snapshot, data: Path, out: TextIO) -> 
     entries = await node.call(
         lambda table: [e for a in table.logs.authors for e in table.logs.log(a)]
     )
+    from condottiere.peer.record import export  # at the end only: keeps the start quick
+
     stamp = time.strftime("%Y%m%d-%H%M%S")
     path = export(
         sorted(entries, key=lambda e: e.kind != "table"),

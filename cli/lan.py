@@ -18,11 +18,13 @@ import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from condottiere.peer.discovery import DiscoveryError, Lan
 from condottiere.peer.interfaces import Interface, default_interface, local_interfaces, pick
-from condottiere.peer.node import JoinError, Node
-from condottiere.peer.presence import Presence
+
+if TYPE_CHECKING:  # zeroconf and gRPC are imported when a peer goes on the LAN, not before
+    from condottiere.peer.node import Node
+    from condottiere.peer.presence import Presence
 
 __all__ = [
     "INTERFACE_VARIABLE",
@@ -116,6 +118,9 @@ async def go_on_lan(
 ) -> Presence | None:
     """Start browsing the LAN for the node (which serves already); None, with the reason
     said, where zeroconf cannot run: the peer then works by address only."""
+    from condottiere.peer.discovery import DiscoveryError, Lan
+    from condottiere.peer.presence import Presence
+
     try:
         presence = Presence(node, Lan(placement.interface), say=say)
         await presence.start()
@@ -132,6 +137,8 @@ async def join_table(
     """Ask for a seat at the table ``wanted`` names: ``HOST:PORT``, or a table on the LAN by
     its name or a prefix of its id (looked for up to ``wait`` seconds); the address asked.
     :class:`JoinError` saying why not."""
+    from condottiere.peer.node import JoinError
+
     if is_address(wanted):
         await node.join_table(wanted, player)
         return wanted

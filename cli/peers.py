@@ -13,7 +13,6 @@ from pathlib import Path
 from condottiere.cli.arguments import default_data
 from condottiere.cli.lan import add_interface_option, add_listen_option, is_address, placement_from
 from condottiere.cli.peer_runner import PeerSettings, run_peer
-from condottiere.cli.records import run_export, run_replay, run_verify
 from condottiere.cli.seat import add_seat_options, check_strategies
 from condottiere.cli.table_options import add_table_options, check_bot_count, table_spec
 from condottiere.cli.tables import add_command as add_tables_command
@@ -217,6 +216,8 @@ def main_peer(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         return run_peer(settings_from(parser, args))
     if args.command == "tables":
         return main_tables(parser, args)
+    from condottiere.cli.records import run_export, run_replay, run_verify  # only for these
+
     if args.command == "export":
         return run_export(args.data, args.output)
     if args.command == "verify":

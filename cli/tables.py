@@ -16,17 +16,12 @@ import json
 import shlex
 import sys
 from collections.abc import Iterable
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from condottiere.cli.lan import Placement, add_interface_option, placement_from
-from condottiere.peer.discovery import (
-    MAX_SIGHTINGS,
-    Browser,
-    DiscoveryError,
-    Lan,
-    Listing,
-    Sighting,
-)
+
+if TYPE_CHECKING:  # zeroconf is imported when the command runs, not to build the parser
+    from condottiere.peer.discovery import Browser, Listing, Sighting
 
 __all__ = ["add_command", "listing_line", "run_tables"]
 
@@ -75,6 +70,8 @@ def run_tables(
 ) -> int:
     """List the tables (see the module) on ``out`` (default: standard output); the exit
     status."""
+    from condottiere.peer.discovery import DiscoveryError
+
     try:
         return asyncio.run(_tables(placement, once, wait, as_json, out or sys.stdout))
     except KeyboardInterrupt:
@@ -87,6 +84,8 @@ def run_tables(
 async def _tables(
     placement: Placement, once: bool, wait: float, as_json: bool, out: TextIO
 ) -> int:
+    from condottiere.peer.discovery import Browser, Lan
+
     lan = Lan(placement.interface)
     browser = Browser(lan, check=True)
     try:
@@ -146,6 +145,8 @@ def _print_changes(
 
 
 def _print_all(browser: Browser, out: TextIO, where: str) -> None:
+    from condottiere.peer.discovery import MAX_SIGHTINGS
+
     tables = browser.listings()
     print(f"{len(tables)} table{'s' * (len(tables) != 1)} {where}", file=out)
     for listing in tables:

@@ -31,7 +31,6 @@ import os
 import sys
 import time
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any, TextIO, cast
 
@@ -190,6 +189,8 @@ def run_tournament(
             results.append(_play_indexed(job))
             _show_progress(progress, len(results), settings.games)
     else:
+        from concurrent.futures import ProcessPoolExecutor  # multiprocessing: only here
+
         with ProcessPoolExecutor(max_workers=settings.jobs) as pool:
             for result in pool.map(_play_indexed, jobs, chunksize=1):
                 results.append(result)

@@ -47,12 +47,13 @@ from condottiere.crypto.codec import (
 from condottiere.crypto.context import Context
 from condottiere.crypto.elgamal import Ciphertext, decrypt, trivial
 from condottiere.crypto.errors import DecodeError, VerificationError
-from condottiere.crypto.group import GroupError, L, Point, mul_base, random_scalar
+from condottiere.crypto.group import POINT_BYTES, GroupError, L, Point, mul_base, random_scalar
 from condottiere.crypto.keys import KeyAnnouncement, joint_key, prove_key
 from condottiere.crypto.shares import (
     DecryptionShare,
     ShareCheck,
     make_share,
+    make_shares,
     share_point,
     unblind,
     verify_shares,
@@ -81,12 +82,27 @@ class ShuffleStep:
         return encode_ciphertexts(self.deck) + self.proof.encode()
 
     @classmethod
-    def decode(cls, data: bytes, n: int) -> ShuffleStep:
-        """The step of an ``n``-card deck ``data`` encodes; :class:`DecodeError` if malformed."""
+    def decode(cls, data: bytes, n: int, *, check_points: bool = True) -> ShuffleStep:
+        """The step of an ``n``-card deck ``data`` encodes; :class:`DecodeError` if malformed.
+
+        With ``check_points=False`` its points are not checked here: for a step that
+        :meth:`Deck.accept_shuffle` verifies (the verification multiplies every point, and
+        refuses any that is not in the group, blaming the seat) or one verified before.
+        """
         if len(data) < n * CIPHERTEXT_BYTES:
             raise DecodeError(f"a shuffle step of {n} cards is truncated")
-        deck = decode_ciphertexts(data[: n * CIPHERTEXT_BYTES], n)
-        return cls(tuple(deck), ShuffleProof.decode(data[n * CIPHERTEXT_BYTES :], n))
+        head, proof = data[: n * CIPHERTEXT_BYTES], data[n * CIPHERTEXT_BYTES :]
+        if check_points:
+            deck = tuple(decode_ciphertexts(head, n))
+        else:
+            deck = tuple(
+                (
+                    bytes(head[i : i + POINT_BYTES]),
+                    bytes(head[i + POINT_BYTES : i + CIPHERTEXT_BYTES]),
+                )
+                for i in range(0, len(head), CIPHERTEXT_BYTES)
+            )
+        return cls(deck, ShuffleProof.decode(proof, n, check_points=check_points))
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,6 +247,8 @@ class Deck:
         self._rounds: list[_Round] = []
         self._returned: set[Slot] = set()
         self._made_step: ShuffleStep | None = None
+        self._ahead: tuple[tuple[Ciphertext, ...], ShuffleStep] | None = None
+        """This seat's step made ahead (:meth:`make_shuffle_ahead`), with the deck it shuffled."""
         self._checked: dict[Slot, tuple[tuple[int, Reveal], PhysicalCard]] = {}
         self._gone: set[int] = set()
         """Seats that left: they shuffle no more (:meth:`drop_seat`)."""
@@ -385,9 +403,37 @@ class Deck:
         seat = self._own()
         if self.next_shuffler != seat:
             raise ValueError(f"seat {seat} is not the one to shuffle now")
-        deck, proof = shuffle(self.cards, self._key(), self._context(self.round, seat))
-        self._made_step = ShuffleStep(tuple(deck), proof)
+        ahead, self._ahead = self._ahead, None
+        if ahead is not None and ahead[0] == self.cards:
+            self._made_step = ahead[1]
+        else:
+            deck, proof = shuffle(self.cards, self._key(), self._context(self.round, seat))
+            self._made_step = ShuffleStep(tuple(deck), proof)
         return self._made_step
+
+    def make_shuffle_ahead(self, step: ShuffleStep) -> ShuffleStep:
+        """This seat's shuffle of the deck ``step`` makes, ``step`` being the step of the seat
+        just before this one, not accepted yet: made (on another thread) while that step is
+        verified, so that this seat's own step is ready the moment the one before it is
+        accepted. :meth:`make_shuffle` returns it then, provided ``step``'s deck did become
+        the current one; a step that fails its verification is never accepted, so what was
+        made of it is never published. Nothing of the deck changes before that.
+
+        >>> decks = [Deck(b"a", 2, seat, ["1", "2", "3"]) for seat in range(2)]
+        >>> for d in decks: d.accept_keys([x.announcement for x in decks])
+        >>> first = decks[0].make_shuffle()
+        >>> ahead = decks[1].make_shuffle_ahead(first)
+        >>> decks[1].accept_shuffle(0, first)
+        >>> decks[1].make_shuffle() is ahead
+        True
+        """
+        seat = self._own()
+        if len(step.deck) != len(self.cards):
+            raise ValueError("a step of another deck")
+        deck, proof = shuffle(step.deck, self._key(), self._context(self.round, seat))
+        made = ShuffleStep(tuple(deck), proof)
+        self._ahead = (step.deck, made)
+        return made
 
     def accept_shuffle(self, seat: int, step: ShuffleStep, *, verify: bool = True) -> None:
         """Verify ``seat``'s shuffle step and make its deck the current one.
@@ -417,17 +463,14 @@ class Deck:
         ordered = tuple(sorted(set(positions)))
         record = self._current()
         context = self._context(self.round, seat)
-        shares = []
         for position in ordered:
             if not 0 <= position < len(record.deck):
                 raise ValueError(f"the deck has no position {position}")
             dealt_to = record.owners.get(position, owner)
             if dealt_to != owner:
                 raise ValueError(f"position {position} is dealt to seat {dealt_to}")
-            ciphertext = record.deck[position]
-            shares.append(
-                make_share(self.secret, self.keys[seat], ciphertext, position, context)
-            )
+        items = [(record.deck[position], position) for position in ordered]
+        shares = make_shares(self.secret, self.keys[seat], items, context)
         return ShareBatch(self.round, owner, ordered, tuple(shares))
 
     def accept_shares(self, seat: int, batch: ShareBatch, *, verify: bool = True) -> None:

@@ -48,12 +48,20 @@ from condottiere.crypto.group import (
 )
 from condottiere.crypto.workers import WORKERS, pool
 
-__all__ = ["ENCODED_BYTES", "decode", "encode", "prove", "verify", "verify_all"]
+__all__ = [
+    "ENCODED_BYTES",
+    "PARALLEL_THRESHOLD",
+    "decode",
+    "encode",
+    "prove",
+    "verify",
+    "verify_all",
+]
 
 ENCODED_BYTES = POINT_BYTES + 2 * SCALAR_BYTES
 """The length of ``R ‖ c ‖ s``."""
 
-_PARALLEL_THRESHOLD = 8
+PARALLEL_THRESHOLD = 8
 """Below this many proofs, handing them to the thread pool costs more than it saves."""
 
 
@@ -112,7 +120,7 @@ def verify_all(checks: Sequence[Callable[[], None]]) -> None:
     """Run ``checks``, each verifying one proof and raising if it fails, on threads when there
     are enough (libsodium releases the GIL); the first failing check in ``checks`` order raises
     its error."""
-    if len(checks) < _PARALLEL_THRESHOLD or WORKERS == 1:
+    if len(checks) < PARALLEL_THRESHOLD or WORKERS == 1:
         _run_all(checks)
         return
     size = -(-len(checks) // WORKERS)

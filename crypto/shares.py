@@ -32,11 +32,13 @@ from condottiere.crypto.context import Context
 from condottiere.crypto.elgamal import Ciphertext
 from condottiere.crypto.errors import VerificationError
 from condottiere.crypto.group import Point, mul, sub, sum_points
+from condottiere.crypto.workers import WORKERS, pool
 
 __all__ = [
     "DecryptionShare",
     "ShareCheck",
     "make_share",
+    "make_shares",
     "share_point",
     "unblind",
     "verify_share",
@@ -86,6 +88,34 @@ def make_share(
     return DecryptionShare(
         share, *dleq.prove(secret, ciphertext[0], _SHARE_DOMAIN, context, statement)
     )
+
+
+def make_shares(
+    secret: int, key: Point, items: Sequence[tuple[Ciphertext, int]], context: Context
+) -> list[DecryptionShare]:
+    """The shares of every ``(ciphertext, position)`` of ``items``, in order, as
+    :func:`make_share` makes each; on the crypto threads when there are enough (libsodium
+    releases the GIL).
+
+    >>> from condottiere.crypto.context import Context
+    >>> from condottiere.crypto.elgamal import encrypt
+    >>> from condottiere.crypto.group import hash_to_point, mul_base
+    >>> x, ctx = 9, Context(b"t", 0, 1)
+    >>> items = [(encrypt(hash_to_point(b"doc", bytes([i])), mul_base(x), 5 + i), i)
+    ...          for i in range(20)]
+    >>> made = make_shares(x, mul_base(x), items, ctx)
+    >>> [verify_share(s, mul_base(x), c, p, ctx) for s, (c, p) in zip(made, items)] == [None] * 20
+    True
+    """
+
+    def make(chunk: Sequence[tuple[Ciphertext, int]]) -> list[DecryptionShare]:
+        return [make_share(secret, key, c, position, context) for c, position in chunk]
+
+    if len(items) < dleq.PARALLEL_THRESHOLD or WORKERS == 1:
+        return make(items)
+    size = -(-len(items) // WORKERS)
+    chunks = [items[i : i + size] for i in range(0, len(items), size)]
+    return [share for made in pool().map(make, chunks) for share in made]
 
 
 def verify_share(

@@ -34,6 +34,7 @@ from condottiere.crypto import (
     Dealing,
     Deck,
     DecodeError,
+    GroupError,
     KeyAnnouncement,
     Point,
     Reveal,
@@ -194,12 +195,25 @@ class Dealer:
     def make_shuffle(self, index: int) -> bytes:
         return self.decks[index].make_shuffle().encode()
 
+    def make_shuffle_ahead(self, index: int, body: log_pb2.Shuffle) -> None:
+        """Make this seat's shuffle of the deck ``body`` (the step just before this seat's)
+        makes, while that step is verified on another thread (see
+        ``Deck.make_shuffle_ahead``); nothing for a step that does not even decode (its
+        verification blames it)."""
+        deck = self.decks[index]
+        try:
+            step = ShuffleStep.decode(body.step, len(deck.cards), check_points=False)
+            deck.make_shuffle_ahead(step)
+        except (DecodeError, ValueError, GroupError):
+            return
+
     def accept_shuffle(self, index: int, seat: int, body: log_pb2.Shuffle, verify: bool) -> None:
         deck = self.decks[index]
         if (body.deck, body.round) != (index, deck.round):
             raise _blame(seat, Reason.UNEXPECTED, f"a shuffle of deck {index}, round {deck.round}")
         try:
-            step = ShuffleStep.decode(body.step, len(deck.cards))
+            # the verification checks every point (or the step was verified before)
+            step = ShuffleStep.decode(body.step, len(deck.cards), check_points=False)
             deck.accept_shuffle(seat, step, verify=verify)
         except DecodeError as exc:
             raise _blame(seat, Reason.BAD_PROOF, f"shuffle step: {exc}") from None

@@ -62,7 +62,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Mapping, Sequence
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
@@ -107,6 +110,7 @@ __all__ = [
     "StepKind",
     "Table",
     "TableEvent",
+    "Work",
 ]
 
 HALTING = frozenset({Reason.BAD_PROOF, Reason.EQUIVOCATION})
@@ -216,6 +220,15 @@ class TableEvent:
     (:class:`~condottiere.games.ToldKind`)."""
     text: str
     seat: int | None = None
+
+
+class Work(StrEnum):
+    """The costly crypto work of a table, reported to :attr:`Table.on_work` (benchmarks)."""
+
+    MAKE_SHUFFLE = "make_shuffle"
+    VERIFY_SHUFFLE = "verify_shuffle"
+    MAKE_SHARES = "make_shares"
+    CHECK_SHARES = "check_shares"
 
 
 class StepKind(StrEnum):
@@ -337,6 +350,10 @@ class Table:
         self.on_move: Callable[[int], None] | None = None
         """Called with each move's turn the moment it is applied, before this seat's own work
         that may follow in the same call (a shuffle at a round's end): a benchmark's clock."""
+        self.on_work: Callable[[Work, int, int, float], None] | None = None
+        """Called after each piece of costly crypto work with its kind, the deck, the seat
+        whose step it is (the maker, or the author checked) and the CPU seconds the process
+        used meanwhile: a benchmark's clock for the critical path a LAN would see."""
         self._cursor: dict[bytes, int] = {}
         self._answered: dict[bytes, int] = {}
         self._verified = keeper.verified()
@@ -1127,11 +1144,12 @@ class Table:
         assert dealer is not None and game is not None
         kind = step.kind
         if kind == StepKind.SHUFFLE:
-            return log_pb2.Shuffle(
-                deck=step.deck, round=dealer.round(step.deck), step=dealer.make_shuffle(step.deck)
-            )
+            with self._work_timed(Work.MAKE_SHUFFLE, step.deck, self.seat):
+                made = dealer.make_shuffle(step.deck)
+            return log_pb2.Shuffle(deck=step.deck, round=dealer.round(step.deck), step=made)
         if kind == StepKind.SHARES:
-            return log_pb2.Shares(batches=dealer.make_shares(step.draws))
+            with self._work_timed(Work.MAKE_SHARES, 0, self.seat):
+                return log_pb2.Shares(batches=dealer.make_shares(step.draws))
         if kind == StepKind.COIN_COMMIT:
             assert step.flip is not None
             flip = step.flip
@@ -1169,6 +1187,16 @@ class Table:
         if kind == StepKind.AUDIT:
             return log_pb2.AuditReveal(secrets=Dealer.encode_secrets(dealer.secrets()))
         return None
+
+    @contextmanager
+    def _work_timed(self, work: Work, deck: int, seat: int | None) -> Iterator[None]:
+        """Report the CPU the block used to :attr:`on_work` (nothing for ``seat`` None)."""
+        if self.on_work is None or seat is None:
+            yield
+            return
+        started = time.process_time()
+        yield
+        self.on_work(work, deck, seat, time.process_time() - started)
 
     def _box(self) -> crypto.BoxSecret:
         """This seat's box secret (the pieces of the others' secrets are sealed to its key),
@@ -1269,13 +1297,29 @@ class Table:
         elif kind == StepKind.SHUFFLE:
             assert self.dealer is not None and seat is not None
             trusted = author == self.me or entry.hash in self._verified
-            self.dealer.accept_shuffle(step.deck, seat, body, verify=not trusted)
+            ahead = None
+            if not trusted and self.seat == seat + 1 and not self._quiet:
+                # this seat shuffles next: its step is made while this one is verified
+                dealer = self.dealer
+                ahead = threading.Thread(
+                    target=lambda: dealer.make_shuffle_ahead(step.deck, body), name="shuffle"
+                )
+                ahead.start()
+            # the CPU of the step made ahead is counted here, with the verification
+            with self._work_timed(Work.VERIFY_SHUFFLE, step.deck, None if trusted else seat):
+                try:
+                    self.dealer.accept_shuffle(step.deck, seat, body, verify=not trusted)
+                finally:
+                    if ahead is not None:
+                        ahead.join()
             if not trusted:
                 self.keeper.mark_verified(entry)
         elif kind == StepKind.SHARES:
             assert self.dealer is not None and seat is not None
             try:
-                self.dealer.accept_shares(seat, body, step.draws, trusted=author == self.me)
+                own = author == self.me
+                with self._work_timed(Work.CHECK_SHARES, 0, None if own else seat):
+                    self.dealer.accept_shares(seat, body, step.draws, trusted=own)
             except Rejection as rejection:
                 if rejection.reason is Reason.BAD_PROOF and not self._quiet:
                     self._refuse(rejection, entry)

@@ -356,6 +356,9 @@ class Node:
             table = make()
             if self.trace.on:
                 table.on_move = lambda turn: self.trace.write("applied", turn=turn)
+                table.on_work = lambda work, deck, seat, cpu: self.trace.write(
+                    "work", kind=str(work), deck=deck, seat=seat, me=table.seat, cpu=cpu
+                )
             table.defer_costly = True
             table.hold_forced = True
             self.table = table

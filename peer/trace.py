@@ -1,7 +1,8 @@
 """A peer's progress as timestamped JSON lines, for benchmarks (``--trace PATH``): when it
 started, each step the table waited for, when the hands were dealt and the game audited, each
 move submitted and applied, each forced move it published, the entries received, taken in and
-published, and the CPU used when it stopped."""
+published, the CPU each piece of costly crypto work used (a shuffle made or verified, shares made
+or checked), and the CPU used when it stopped."""
 
 from __future__ import annotations
 

@@ -3,28 +3,33 @@
 For a table of ``--seats`` seats and a deck of ``--cards`` cards it times
 
 1. one shuffle step with its proof (a step in the middle of the chain, encoded for sending);
-2. one verification of that step, from the bytes a peer receives (decode, then verify);
+2. one verification of that step, from the bytes a peer receives (decoded as a peer does,
+   without checking its points, which the verification multiplies: then verified);
 3. the whole shuffle chain through :class:`condottiere.crypto.deck.Deck`: every seat shuffles in
-turn
-   and every other seat decodes and verifies the step (all seats in this one process);
-4. a deal of ``--deal`` cards round the table: every seat makes its shares (with proofs) of
-   the cards dealt to the others, and one peer decodes and verifies all of them;
-5. with three seats or more, the backup of the deal (DESIGN.md 6a, :mod:`condottiere.crypto.vss`):
+   turn and every other seat decodes and verifies the step (all seats in this one process);
+4. one seat's shares (with proofs) of a deal of ``--deal`` cards round the table: the cards
+   dealt to every other seat (``Deck.make_shares``, as a peer makes them);
+5. one seat checking the shares of its own cards of that deal, from the bytes it receives;
+6. the whole deal: every seat makes its shares and one peer decodes and verifies all of them;
+7. with three seats or more, the backup of the deal (DESIGN.md 6a, :mod:`condottiere.crypto.vss`):
    one dealer's dealing, and one seat opening and checking the pieces the others dealt it;
-6. the stand-in for a seat that left (:mod:`condottiere.crypto.standin`), over every card of
+8. the stand-in for a seat that left (:mod:`condottiere.crypto.standin`), over every card of
    the deck: one remaining seat's parts with their proofs, and one remaining seat decoding and
    verifying the others' parts and combining them into the leaver's shares.
 
-Beside each figure it prints the "floor": the same number of raw libsodium calls
-(``nacl.bindings``), counted by routing :mod:`condottiere.crypto.group` through a counting proxy
-during an extra untimed run, then timed one after the other on one thread, and
-split across two threads, right after each timed run (so both see the same load
-from other processes). The ratio of the best time to the best one-thread floor
-shows the cost of everything that is not curve arithmetic, minus what the
-threads win back; the two-thread floor is what perfect use of two cores could
-reach. Each figure is shown as the best and the median of ``--repeat`` runs.
+Beside each figure it prints its floors (``scripts/floors.py``): the raw libsodium calls the
+work made, counted during an extra untimed run, then timed right after each timed run (so
+both see the same load from other processes) on one thread and spread over every core of the
+machine (``os.cpu_count()`` threads). Each ratio is the median over the runs of a run's time
+to the floor measured right after it; a ratio to the all-cores floor near 1 means the work
+uses every core and costs little beyond its curve arithmetic. Each time is shown as the best
+and the median of ``--repeat`` runs. Then the critical path a LAN would see, where every peer
+has a machine like this one: each shuffler's step and the next one's verification, in
+sequence, then one seat's shares and one owner's check of its own, beside the floor of the
+same work.
 
-Usage: ``.venv/bin/python scripts/bench_crypto.py [--seats 6] [--cards 110] [--repeat 5]``
+Usage: ``.venv/bin/python scripts/bench_crypto.py [--seats 6] [--cards 110] [--deal 60]
+[--repeat 5]``
 """
 
 from __future__ import annotations
@@ -33,24 +38,18 @@ import argparse
 import os
 import statistics
 import sys
-import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
-from nacl import bindings
+from floors import COLUMNS, CORES, counting, floor_seconds, op_columns
 
-import condottiere.crypto.group
-import condottiere.crypto.sealing
-from condottiere.crypto.codec import decode_ciphertexts, encode_ciphertexts
+from condottiere.crypto.codec import encode_ciphertexts
 from condottiere.crypto.context import Context
 from condottiere.crypto.deck import Deck, ShareBatch, ShuffleStep
 from condottiere.crypto.sealing import BoxSecret
-from condottiere.crypto.shuffle import ShuffleProof, shuffle, verify_shuffle
+from condottiere.crypto.shuffle import shuffle, verify_shuffle
 from condottiere.crypto.standin import (
     StandInBatch,
     combine_stand_in,
@@ -70,93 +69,6 @@ SHUFFLE_TARGET_S = 0.150
 DEAL_TARGET_S = 0.5
 FLOOR_RATIO_TARGET = 1.3
 
-_SCALAR = (0x1234567890ABCDEF * 2**190 + 12345).to_bytes(32, "little")
-_P = bindings.crypto_scalarmult_ed25519_base_noclamp((7).to_bytes(32, "little"))
-_Q = bindings.crypto_scalarmult_ed25519_base_noclamp((11).to_bytes(32, "little"))
-_BOX_SECRET = bytes(range(32))
-_BOX_KEY = bindings.crypto_scalarmult_base(_BOX_SECRET)
-_PIECE = bytes(64)
-RAW_ARGUMENTS: dict[str, tuple[bytes, ...]] = {
-    "crypto_scalarmult_ed25519_noclamp": (_SCALAR, _P),
-    "crypto_scalarmult_ed25519_base_noclamp": (_SCALAR,),
-    "crypto_core_ed25519_add": (_P, _Q),
-    "crypto_core_ed25519_sub": (_P, _Q),
-    "crypto_core_ed25519_is_valid_point": (_P,),
-    "crypto_core_ed25519_from_uniform": (_SCALAR,),
-    "crypto_scalarmult_base": (_BOX_SECRET,),
-    "crypto_box": (_PIECE, bytes(24), _BOX_KEY, _BOX_SECRET),
-    "crypto_box_seal_open": (bindings.crypto_box_seal(_PIECE, _BOX_KEY), _BOX_KEY, _BOX_SECRET),
-}
-"""Representative arguments for every libsodium call the counted modules make."""
-
-COUNTED = (condottiere.crypto.group, condottiere.crypto.sealing)
-"""The modules that call libsodium (each through its own ``_na``)."""
-
-COLUMNS = {
-    "mul": "crypto_scalarmult_ed25519_noclamp",
-    "base": "crypto_scalarmult_ed25519_base_noclamp",
-    "add/sub": ("crypto_core_ed25519_add", "crypto_core_ed25519_sub"),
-    "valid": "crypto_core_ed25519_is_valid_point",
-    "x25519": ("crypto_scalarmult_base", "crypto_box", "crypto_box_seal_open"),
-}
-
-
-class CountingBindings:
-    """Stands in for ``nacl.bindings`` inside the :data:`COUNTED` modules, counting each call."""
-
-    def __init__(self) -> None:
-        self.counts: Counter[str] = Counter()
-        self._lock = threading.Lock()
-
-    def __getattr__(self, name: str) -> Any:
-        function = getattr(bindings, name)
-        if not name.startswith("crypto_"):
-            return function
-
-        def counted(*args: Any) -> Any:
-            with self._lock:
-                self.counts[name] += 1
-            return function(*args)
-
-        return counted
-
-
-@contextmanager
-def counting() -> Iterator[Counter[str]]:
-    """Count the libsodium calls the :data:`COUNTED` modules make inside the ``with`` block."""
-    proxy = CountingBindings()
-    reals = [vars(module)["_na"] for module in COUNTED]
-    for module in COUNTED:
-        vars(module)["_na"] = proxy
-    try:
-        yield proxy.counts
-    finally:
-        for module, real in zip(COUNTED, reals, strict=True):
-            vars(module)["_na"] = real
-
-
-def run_raw(counts: Counter[str]) -> None:
-    for name, count in counts.items():
-        if name not in RAW_ARGUMENTS:
-            sys.exit(f"bench_crypto: no representative arguments for {name}; add them")
-        function, args = getattr(bindings, name), RAW_ARGUMENTS[name]
-        for _ in range(count):
-            function(*args)
-
-
-def floor_seconds(counts: Counter[str], pool: ThreadPoolExecutor) -> tuple[float, float]:
-    """The time of exactly these raw calls on one thread, and split across two."""
-    start = time.perf_counter()
-    run_raw(counts)
-    one = time.perf_counter() - start
-    first = Counter({name: count // 2 for name, count in counts.items()})
-    second = counts - first
-    start = time.perf_counter()
-    future = pool.submit(run_raw, second)
-    run_raw(first)
-    future.result()
-    return one, time.perf_counter() - start
-
 
 @dataclass
 class Row:
@@ -164,29 +76,39 @@ class Row:
     times: list[float]
     counts: Counter[str]
     floors_one: list[float]
-    floors_two: list[float]
+    floors_all: list[float]
     target: float | None = None
+    """A target for the median time, if any."""
+    ratio_target: float | None = None
+    """A target for the ratio to the all-cores floor, if any."""
+
+    @property
+    def ratio_one(self) -> float:
+        return statistics.median(t / f for t, f in zip(self.times, self.floors_one, strict=True))
+
+    @property
+    def ratio_all(self) -> float:
+        return statistics.median(t / f for t, f in zip(self.times, self.floors_all, strict=True))
 
     def cells(self) -> list[str]:
-        ops = []
-        for names in COLUMNS.values():
-            group = (names,) if isinstance(names, str) else names
-            ops.append(str(sum(self.counts[n] for n in group)))
-        best, median = min(self.times), statistics.median(self.times)
-        floor_one, floor_two = min(self.floors_one), min(self.floors_two)
-        verdict = ""
+        median = statistics.median(self.times)
+        verdicts = []
         if self.target is not None:
-            verdict = f"{'ok' if median <= self.target else 'MISSED'} (<= {fmt(self.target)})"
+            met = median <= self.target
+            verdicts.append(f"{'ok' if met else 'MISSED'} (<= {fmt(self.target)})")
+        if self.ratio_target is not None:
+            met = self.ratio_all <= self.ratio_target
+            verdicts.append(f"{'ok' if met else 'MISSED'} (<= {self.ratio_target}x)")
         return [
             self.label,
-            fmt(best),
+            fmt(min(self.times)),
             fmt(median),
-            *ops,
-            fmt(floor_one),
-            f"{best / floor_one:.2f}",
-            fmt(floor_two),
-            f"{best / floor_two:.2f}",
-            verdict,
+            *(str(n) for n in op_columns(self.counts)),
+            fmt(statistics.median(self.floors_one)),
+            f"{self.ratio_one:.2f}",
+            fmt(statistics.median(self.floors_all)),
+            f"{self.ratio_all:.2f}",
+            ", ".join(verdicts),
         ]
 
 
@@ -198,23 +120,22 @@ def measure(
     label: str,
     prepare: Callable[[], Callable[[], object]],
     repeat: int,
-    pool: ThreadPoolExecutor,
     target: float | None = None,
+    ratio_target: float | None = None,
 ) -> Row:
     """Time the action ``prepare()`` returns (a fresh one each run), each run followed by its
     floors, so that the action and its floors see the same load from other processes."""
     counted = prepare()
     with counting() as counts:
         counted()
-    row = Row(label, [], counts, [], [], target)
+    row = Row(label, [], counts, [], [], target, ratio_target)
     for _ in range(repeat):
         action = prepare()
         start = time.perf_counter()
         action()
         row.times.append(time.perf_counter() - start)
-        one, two = floor_seconds(counts, pool)
-        row.floors_one.append(one)
-        row.floors_two.append(two)
+        row.floors_one.append(floor_seconds(counts, 1))
+        row.floors_all.append(floor_seconds(counts, CORES))
     return row
 
 
@@ -227,13 +148,30 @@ def new_table(seats: int, names: list[str]) -> list[Deck]:
 
 
 def shuffle_chain(decks: list[Deck]) -> None:
-    """Every seat shuffles in turn; every other seat decodes and verifies the step."""
+    """Every seat shuffles in turn; every other seat decodes and verifies the step (decoded as
+    a peer decodes it: its points are checked by the verification)."""
     n = len(decks[0].cards)
     for seat, maker in enumerate(decks):
         step = maker.make_shuffle()
         data = step.encode()
         for deck in decks:
-            deck.accept_shuffle(seat, step if deck is maker else ShuffleStep.decode(data, n))
+            received = step if deck is maker else ShuffleStep.decode(data, n, check_points=False)
+            deck.accept_shuffle(seat, received)
+
+
+def positions_of(owner: int, cards: int, seats: int) -> range:
+    """The positions of a deal of ``cards`` round the table that go to ``owner``."""
+    return range(owner, cards, seats)
+
+
+def shares_made(deck: Deck, cards: int) -> list[bytes]:
+    """``deck``'s seat's share batches of a deal of ``cards`` cards, encoded for sending."""
+    seat = deck.seat
+    return [
+        deck.make_shares(owner, positions_of(owner, cards, deck.seats)).encode()
+        for owner in range(deck.seats)
+        if owner != seat
+    ]
 
 
 def deal(decks: list[Deck], cards: int, verifier: Deck) -> None:
@@ -244,13 +182,28 @@ def deal(decks: list[Deck], cards: int, verifier: Deck) -> None:
     for seat, deck in enumerate(decks):
         for owner in range(seats):
             if owner != seat:
-                positions = range(owner, cards, seats)
-                batches.append((seat, deck.make_shares(owner, positions).encode()))
-    for seat, data in batches:
-        verifier.accept_shares(seat, ShareBatch.decode(data))
+                batches.append((seat, deck.make_shares(owner, positions_of(owner, cards, seats))))
+    for seat, batch in batches:
+        verifier.accept_shares(seat, ShareBatch.decode(batch.encode()))
 
 
-def backup_rows(decks: list[Deck], repeat: int, pool: ThreadPoolExecutor) -> list[Row]:
+def own_shares_checked(decks: list[Deck], cards: int) -> Callable[[], None]:
+    """Seat 0 decoding and checking the others' shares of its own cards (checking a batch
+    again records the same shares again, so one dealt table serves every run)."""
+    seats = len(decks)
+    received = [
+        (seat, decks[seat].make_shares(0, positions_of(0, cards, seats)).encode())
+        for seat in range(1, seats)
+    ]
+
+    def check() -> None:
+        for seat, data in received:
+            decks[0].accept_shares(seat, ShareBatch.decode(data))
+
+    return check
+
+
+def backup_rows(decks: list[Deck], repeat: int) -> list[Row]:
     """The backup's figures at a table of three seats or more whose deck is shuffled: one
     dealing; seat 0 opening and checking the pieces the others dealt it; and, for the last
     seat leaving, seat 0's parts for every card of the deck, then seat 0 decoding and
@@ -295,20 +248,16 @@ def backup_rows(decks: list[Deck], repeat: int, pool: ThreadPoolExecutor) -> lis
     count = len(cards)
     return [
         measure(
-            f"5. backup: one dealing ({seats - 2} commitments, {seats - 1} boxes)",
+            f"7. backup: one dealing ({seats - 2} commitments, {seats - 1} boxes)",
             lambda: one_dealing,
             repeat,
-            pool,
         ),
-        measure(
-            f"   backup: one seat checks {seats - 1} pieces", lambda: pieces_checked, repeat, pool
-        ),
-        measure(f"6. stand-in: one seat's {count} parts", lambda: parts_made, repeat, pool),
+        measure(f"   backup: one seat checks {seats - 1} pieces", lambda: pieces_checked, repeat),
+        measure(f"8. stand-in: one seat's {count} parts", lambda: parts_made, repeat),
         measure(
             f"   stand-in: {(seats - 2) * count} parts verified + {count} shares combined",
             lambda: parts_checked_and_combined,
             repeat,
-            pool,
         ),
     ]
 
@@ -321,7 +270,7 @@ def print_table(rows: list[Row]) -> None:
         *COLUMNS,
         "floor 1 thread",
         "ratio",
-        "floor 2 threads",
+        f"floor {CORES} cores",
         "ratio",
         "target",
     ]
@@ -344,6 +293,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cards", type=int, default=110, help="cards in the deck (default 110)")
     parser.add_argument("--deal", type=int, default=60, help="cards dealt (default 60)")
     parser.add_argument("--repeat", type=int, default=5, help="timed runs per figure (default 5)")
+    parser.add_argument(
+        "--no-backup", action="store_true", help="skip the backup and stand-in figures"
+    )
     args = parser.parse_args(argv)
     if args.seats < 2 or args.cards < 1 or not 1 <= args.deal <= args.cards or args.repeat < 1:
         parser.error(
@@ -351,10 +303,9 @@ def main(argv: list[str] | None = None) -> int:
         )
 
     names = [f"card-{i % 22}" for i in range(args.cards)]
-    pool = ThreadPoolExecutor(max_workers=1)
     print(
         f"{args.seats} seats, {args.cards} cards, deal of {args.deal}; {args.repeat} runs each;"
-        f" {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} at start (other busy"
+        f" {CORES} cores, load average {os.getloadavg()[0]:.2f} at start (other busy"
         " processes inflate every figure, the floors too)"
     )
 
@@ -375,9 +326,8 @@ def main(argv: list[str] | None = None) -> int:
         return encode_ciphertexts(made) + made_proof.encode()
 
     def one_verification() -> None:
-        received = decode_ciphertexts(deck_bytes, args.cards)
-        received_proof = ShuffleProof.decode(proof_bytes, args.cards)
-        verify_shuffle(deck_in, received, key, received_proof, ctx)
+        step = ShuffleStep.decode(deck_bytes + proof_bytes, args.cards, check_points=False)
+        verify_shuffle(deck_in, list(step.deck), key, step.proof, ctx)
 
     def fresh_chain() -> Callable[[], object]:
         table = new_table(args.seats, names)
@@ -387,48 +337,58 @@ def main(argv: list[str] | None = None) -> int:
     shuffle_chain(dealt)
 
     steps = args.seats * (args.seats - 1)
+    own = len(positions_of(0, args.deal, args.seats)) * (args.seats - 1)
+    made = args.deal - len(positions_of(1, args.deal, args.seats))
     rows = [
-        measure("1. shuffle step + proof", lambda: one_step, args.repeat, pool, SHUFFLE_TARGET_S),
+        measure("1. shuffle step + proof", lambda: one_step, args.repeat, SHUFFLE_TARGET_S),
+        measure("2. verify one step", lambda: one_verification, args.repeat, SHUFFLE_TARGET_S),
+        measure(f"3. chain: {args.seats} steps, {steps} verifications", fresh_chain, args.repeat),
         measure(
-            "2. verify one step",
-            lambda: one_verification,
+            f"4. deal {args.deal}: one seat's {made} shares",
+            lambda: lambda: shares_made(dealt[1], args.deal),
             args.repeat,
-            pool,
-            SHUFFLE_TARGET_S,
+            ratio_target=FLOOR_RATIO_TARGET,
         ),
         measure(
-            f"3. chain: {args.seats} steps, {steps} verifications", fresh_chain, args.repeat, pool
+            f"5. deal {args.deal}: one seat checks its {own} shares",
+            lambda: own_shares_checked(dealt, args.deal),
+            args.repeat,
         ),
         measure(
-            f"4. deal {args.deal}: {args.deal * (args.seats - 1)} shares made + verified",
+            f"6. deal {args.deal}: {args.deal * (args.seats - 1)} shares made + verified",
             lambda: lambda: deal(dealt, args.deal, dealt[0]),
             args.repeat,
-            pool,
             DEAL_TARGET_S,
         ),
     ]
-    if args.seats >= MIN_BACKUP_SEATS:
-        rows.extend(backup_rows(dealt, args.repeat, pool))
+    if args.seats >= MIN_BACKUP_SEATS and not args.no_backup:
+        rows.extend(backup_rows(dealt, args.repeat))
     print()
     print_table(rows)
-    step, verification = (statistics.median(row.times) for row in rows[:2])
     print()
-    if args.seats >= MIN_BACKUP_SEATS:
-        made, checked = (statistics.median(row.times) for row in rows[-2:])
+    path = [rows[0], rows[1]]
+    lan = args.seats * sum(statistics.median(row.times) for row in path)
+    lan += statistics.median(rows[3].times) + statistics.median(rows[4].times)
+    lan_floor = args.seats * sum(statistics.median(row.floors_all) for row in path)
+    lan_floor += statistics.median(rows[3].floors_all) + statistics.median(rows[4].floors_all)
+    print(
+        f"LAN critical path (each peer a machine like this one): {args.seats} x (step + the next"
+        f" one's verification) + one seat's shares + one owner's check = {fmt(lan)};"
+        f" floor {fmt(lan_floor)}, ratio {lan / lan_floor:.2f}"
+    )
+    if args.seats >= MIN_BACKUP_SEATS and not args.no_backup:
+        made_s, checked_s = (statistics.median(row.times) for row in rows[-2:])
         print(
             f"A card opened for a seat that left costs each remaining seat about"
-            f" {fmt((made + checked) / args.cards)} (its part, the others' checked, combined)."
+            f" {fmt((made_s + checked_s) / args.cards)} (its part, the others' checked,"
+            " combined)."
         )
-    else:
+    elif args.seats < MIN_BACKUP_SEATS:
         print("With 2 seats nothing is backed up: a seat that leaves forfeits.")
     print(
-        f"On a LAN each peer verifies on its own machine, so the chain's critical path is about"
-        f" {args.seats} x (step + one verification) = {fmt(args.seats * (step + verification))}."
-    )
-    print(
-        "Ratios are best time / best floor (each run is followed by its floors). Below 1: the"
-        " two threads win back more than the Python around the curve costs. Targets:"
-        f" <= {FLOOR_RATIO_TARGET} x the floor, and the times above for the median."
+        "Ratios are medians over the runs of time / floor (each run is followed by its floors)."
+        f" Targets: the times above for the median, and <= {FLOOR_RATIO_TARGET}x the"
+        f" {CORES}-core floor where shown."
     )
     return 0
 

@@ -152,6 +152,29 @@ def test_shuffle_step_with_a_bad_point_is_refused(encoding: str) -> None:
         ShuffleStep.decode(wire[:32] + bytes.fromhex(encoding) + wire[64:], SIZE)
 
 
+@pytest.mark.parametrize("encoding", SMALL_ORDER_OR_NON_CANONICAL)
+@pytest.mark.parametrize("where", [32, SIZE * 64 + 32 * 3, SIZE * 64 + 32 * (SIZE + 2)])
+def test_shuffle_step_with_a_bad_point_decoded_unchecked_is_blamed_by_its_verification(
+    encoding: str, where: int
+) -> None:
+    # a card of the deck, a permutation commitment, a chain element: a peer decodes a step
+    # without checking its points (the verification multiplies every one of them)
+    fresh = Table(SEATS, deck_names(SIZE))
+    wire = fresh.decks[0].make_shuffle().encode()
+    cheat = wire[:where] + bytes.fromhex(encoding) + wire[where + 32 :]
+    step = ShuffleStep.decode(cheat, SIZE, check_points=False)
+    with pytest.raises(VerificationError) as err:
+        fresh.decks[1].accept_shuffle(0, step)
+    assert blamed(err) == 0
+    assert fresh.decks[1].next_shuffler == 0  # nothing of the step was applied
+
+
+def test_shuffle_step_decoded_with_or_without_point_checks_is_the_same_step() -> None:
+    fresh = Table(SEATS, deck_names(SIZE))
+    wire = fresh.decks[0].make_shuffle().encode()
+    assert ShuffleStep.decode(wire, SIZE, check_points=False) == ShuffleStep.decode(wire, SIZE)
+
+
 # -- deal -----------------------------------------------------------------------------------------
 
 

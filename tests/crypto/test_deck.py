@@ -323,3 +323,31 @@ def test_a_step_already_verified_can_be_accepted_again_without_its_proof() -> No
     for seat, step in enumerate(steps):
         restarted.accept_shuffle(seat, step, verify=False)
     assert restarted.cards == table.decks[0].cards
+
+
+def test_a_step_made_ahead_becomes_the_seats_step_and_verifies_for_every_seat() -> None:
+    table = Table(3, deck_names(6))
+    first = table.decks[0].make_shuffle()
+    wire = first.encode()
+    ahead = table.decks[1].make_shuffle_ahead(ShuffleStep.decode(wire, 6))
+    for deck in table.decks:
+        deck.accept_shuffle(0, first if deck is table.decks[0] else ShuffleStep.decode(wire, 6))
+    assert table.decks[1].make_shuffle() is ahead
+    for deck in (table.decks[0], table.decks[2]):
+        deck.accept_shuffle(1, ShuffleStep.decode(ahead.encode(), 6))
+    assert table.decks[0].cards == table.decks[2].cards == ahead.deck
+
+
+def test_a_step_made_ahead_of_a_step_that_is_refused_is_never_used() -> None:
+    table = Table(3, deck_names(6))
+    honest = table.decks[0].make_shuffle()
+    forged = ShuffleStep((honest.deck[1], honest.deck[0], *honest.deck[2:]), honest.proof)
+    ahead = table.decks[1].make_shuffle_ahead(forged)
+    with pytest.raises(VerificationError):
+        table.decks[1].accept_shuffle(0, forged)
+    assert table.decks[1].next_shuffler == 0  # the forged step changed nothing
+    table.decks[1].accept_shuffle(0, honest)
+    mine = table.decks[1].make_shuffle()
+    assert mine is not ahead and mine.deck != ahead.deck
+    table.decks[2].accept_shuffle(0, honest)
+    table.decks[2].accept_shuffle(1, mine)

@@ -16,6 +16,7 @@ from condottiere.crypto.shares import (
     DecryptionShare,
     ShareCheck,
     make_share,
+    make_shares,
     share_point,
     unblind,
     verify_share,
@@ -158,3 +159,17 @@ def test_truncated_extended_or_overflowing_share_bytes_are_refused() -> None:
     for bad in (encoded[:-1], encoded + b"\x00", encoded[:64] + L.to_bytes(32, "little")):
         with pytest.raises(DecodeError):
             DecryptionShare.decode(bad)
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(1, L - 1), st.integers(0, 40))
+def test_shares_made_together_on_threads_are_each_the_share_of_their_card_in_order(
+    secret: int, count: int
+) -> None:
+    key = mul_base(secret)
+    items = [(deal([secret, 7], bytes([i]), 1000 + i)[1], 3 * i) for i in range(count)]
+    made = make_shares(secret, key, items, CTX)
+    assert len(made) == count
+    for share, (ciphertext, position) in zip(made, items, strict=True):
+        assert share.share == share_point(secret, ciphertext)
+        verify_share(share, key, ciphertext, position, CTX)

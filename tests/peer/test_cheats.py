@@ -298,10 +298,25 @@ class ShufflesAnotherDeck(ShuffleCheat):
         return crypto.ShuffleStep(tuple(cards), proof).encode()
 
 
+class PointOutsideTheGroup(ShuffleCheat):
+    """A card of the shuffled deck carries a point of order 8 (peers decode a step without
+    checking its points: the verification must refuse it)."""
+
+    def tamper(self, step: crypto.ShuffleStep, deck: crypto.Deck) -> bytes:
+        order_8 = bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a")
+        return crypto.ShuffleStep(((order_8, step.deck[0][1]), *step.deck[1:]), step.proof).encode()
+
+
 @pytest.mark.parametrize(
     "cheat",
-    [DropsACard, DuplicatesACard, ReplacesACard, ShufflesAnotherDeck],
-    ids=["drops-a-card", "duplicates-a-card", "replaces-a-card", "proof-for-another-deck"],
+    [DropsACard, DuplicatesACard, ReplacesACard, ShufflesAnotherDeck, PointOutsideTheGroup],
+    ids=[
+        "drops-a-card",
+        "duplicates-a-card",
+        "replaces-a-card",
+        "proof-for-another-deck",
+        "point-outside-the-group",
+    ],
 )
 def test_a_false_shuffle_halts_every_peer_blaming_the_shuffler(
     tmp_path: Path, cheat: type[ShuffleCheat]
