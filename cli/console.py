@@ -16,7 +16,10 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from condottiere.interface import GameRules, game_named
-from condottiere.peer.controller import Controller, Snapshot
+from condottiere.peer.controller import Controller, Snapshot, starved
+
+LINK_CHECK_SECONDS = 2.0
+"""How often the console looks at the links to the seats the table waits for."""
 
 __all__ = ["help_text", "play_console"]
 
@@ -47,12 +50,17 @@ async def play_console(
     changes = controller.changes().__aiter__()
     next_change: asyncio.Task[Snapshot] = asyncio.ensure_future(changes.__anext__())
     snapshot: Snapshot | None = None
+    cut_off: dict[int, str] = {}
     try:
         while True:
             waiting: set[asyncio.Future[Any]] = {next_change}
             if input_task is not None:
                 waiting.add(input_task)
-            done, _ = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+            done, _ = await asyncio.wait(
+                waiting, timeout=LINK_CHECK_SECONDS, return_when=asyncio.FIRST_COMPLETED
+            )
+            if snapshot is not None:
+                cut_off = _say_cut_off(snapshot, starved(snapshot, controller.links), cut_off, out)
             if next_change in done:
                 first = snapshot is None
                 snapshot = next_change.result()
@@ -79,6 +87,23 @@ async def play_console(
                 await _command(controller, line.strip(), snapshot, out)
     finally:
         next_change.cancel()
+
+
+def _say_cut_off(
+    snapshot: Snapshot, now: dict[int, str], before: dict[int, str], out: TextIO
+) -> dict[int, str]:
+    """Say which seats the table waits for only because this peer has no link to them (once
+    each, and again when the reason changes); what is cut off now."""
+    names = {player.seat: player.name for player in snapshot.players}
+    for seat, why in now.items():
+        if before.get(seat) != why:
+            print(
+                f"waiting on the link to seat {seat} ({names.get(seat, '?')}), not on them: "
+                f"{why}",
+                file=out,
+                flush=True,
+            )
+    return now
 
 
 def _show_turn(snapshot: Snapshot, out: TextIO) -> None:

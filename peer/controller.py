@@ -32,6 +32,7 @@ __all__ = [
     "Waiting",
     "fingerprint",
     "snapshot_of",
+    "starved",
 ]
 
 T = TypeVar("T")
@@ -111,6 +112,30 @@ class Snapshot:
 def fingerprint(author: bytes) -> str:
     """The short fingerprint people compare for a player's key."""
     return PublicIdentity(author).fingerprint()
+
+
+def starved(snapshot: Snapshot, links: Mapping[str, str | None]) -> dict[int, str]:
+    """The seats the table waits for whose peer this one has no link to, with why the link
+    failed last: the wait is the link's (they may well have answered), not the seat's.
+
+    >>> ada = Player(0, "ada", "f", "10.0.0.5:4000")
+    >>> bob = Player(1, "bob", "g", "10.0.0.6:4000")
+    >>> now = Snapshot("t", "condottiere", "zman", 2, 0, (ada, bob), "lobby", None,
+    ...                Waiting("ready", (0, 1), "", 0.0), None, None, (), None, False, "", 3)
+    >>> starved(now, {"10.0.0.6:4000": "nobody answers there"})
+    {1: 'nobody answers there'}
+    >>> starved(now, {"10.0.0.6:4000": None})
+    {}
+    """
+    if snapshot.waiting is None:
+        return {}
+    addresses = {p.seat: p.address for p in snapshot.players if p.seat is not None}
+    return {
+        seat: why
+        for seat in snapshot.waiting.seats
+        if seat != snapshot.seat
+        and (why := links.get(addresses.get(seat, ""))) is not None
+    }
 
 
 def snapshot_of(table: Table, since: float) -> Snapshot:

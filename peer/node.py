@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import os
 import time
 import traceback
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
@@ -61,7 +62,13 @@ from condottiere.peer.limits import (
 )
 from condottiere.peer.lobby import PROTOCOL, TableSpec
 from condottiere.peer.logs import Suspicion
-from condottiere.peer.service import NO_TABLE_YET, SERVICE_NAME, PeerService
+from condottiere.peer.service import (
+    NO_TABLE_YET,
+    SERVICE_NAME,
+    Guard,
+    PeerService,
+    subscription_proof,
+)
 from condottiere.peer.store import Store
 from condottiere.peer.trace import Trace
 from condottiere.v1 import peer_pb2
@@ -166,14 +173,18 @@ class Node:
         self.failure: SigningConflict | None = None
         """Why this node stopped taking entries in: it refused to sign an entry."""
         self._failed = asyncio.Event()
+        self.challenge = os.urandom(16)
+        """Signed by subscribers that prove their key (see :mod:`condottiere.peer.service`)."""
+        self.service = PeerService(self)
+        """The ``Peer`` service, with the stream slots and call rates of the whole port."""
 
     # ------------------------------------------------------------------ life
 
     async def start(self, *, resume: bool = True) -> None:
         """Serve, and (with ``resume``) take up the table this data directory was playing,
         unless it was closed (see :meth:`close_table`)."""
-        server = grpc.aio.server(options=SERVER_OPTIONS)
-        PeerService(self).add_to(server)
+        server = grpc.aio.server(options=SERVER_OPTIONS, interceptors=[Guard(self.service)])
+        self.service.add_to(server)
         health = HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(health, server)
         reflection.enable_server_reflection(
@@ -470,8 +481,20 @@ class Node:
             if address
         ]
         return peer_pb2.HelloReply(
-            protocol=PROTOCOL, table_id=table.table_id, definition=definition, peers=peers
+            protocol=PROTOCOL,
+            table_id=table.table_id,
+            definition=definition,
+            peers=peers,
+            challenge=self.challenge,
         )
+
+    def is_member(self, author: bytes) -> bool:
+        table = self.table
+        if table is None:
+            return False
+        if table.seating:
+            return author in table.seating
+        return author == table.lobby.creator or author in table.lobby.joins
 
     async def entries_from(self, cursors: dict[bytes, int], skip: bytes) -> AsyncIterator[bytes]:
         """Every entry held beyond ``cursors`` (author -> next sequence number), then each new
@@ -578,6 +601,7 @@ class Node:
                 table_id=table_id,
                 start=[peer_pb2.Cursor(author=a, next=n) for a, n in cursors.items()],
                 subscriber=self.identity.public.raw,
+                proof=subscription_proof(self.identity, table_id, reply.challenge),
             )
         )
         self._connected.add(address)

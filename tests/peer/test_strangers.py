@@ -1,0 +1,114 @@
+"""A stranger on the LAN against real peer processes on loopback: it has no seat and calls
+the peers' ports with raw gRPC clients (:mod:`tests.peer.strangers`). Whatever it does, it is
+held to what a stranger may hold, and the table's game goes on and ends the same everywhere
+with a record that verifies."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from pathlib import Path
+
+from condottiere.peer.limits import STREAMS_PER_SOURCE, UNREAD_SECONDS
+from tests.peer.processes import peers_in
+from tests.peer.strangers import (
+    HEALTH_REQUEST,
+    HEALTH_WATCH,
+    SUBSCRIBE,
+    ends_of,
+    flood,
+    hello,
+    random_table_id,
+    resident_kib,
+    status_of,
+    subscription,
+)
+from tests.peer.test_network import GAME_SECONDS, assert_same_game
+
+NOT_READ = f"this stream was not read for {UNREAD_SECONDS:g} s: ended"
+
+
+def test_a_stranger_flooding_a_hosts_port_with_streams_stalls_nothing_and_holds_its_own_slots(
+    tmp_path: Path,
+) -> None:
+    with peers_in(tmp_path) as peers:
+        host = peers.start(
+            ["host", "--edition", "zman", "--seats", "3", "--name", "flooded"],
+            tmp_path / "host",
+            console=True,
+        )  # fmt: skip
+        address = host.address()
+        host.wait_for("hosting", 20)
+
+        async def attack() -> None:
+            table_id = (await hello(address)).table_id
+            assert await status_of(address, SUBSCRIBE, subscription(b"")) == (
+                "INVALID_ARGUMENT", "a subscription names the table it follows"
+            )
+            assert await status_of(address, SUBSCRIBE, subscription(random_table_id())) == (
+                "FAILED_PRECONDITION", "this peer serves another table"
+            )
+            before = resident_kib(host.pid)
+            async with (
+                flood(address, 300, SUBSCRIBE, subscription(table_id)) as streams,
+                flood(address, 300, HEALTH_WATCH, HEALTH_REQUEST) as watches,
+            ):
+                grown = resident_kib(host.pid) - before
+                opened = streams.statuses["open"] + watches.statuses["open"]
+                assert opened == STREAMS_PER_SOURCE, (streams, watches)
+                refused = streams.statuses["RESOURCE_EXHAUSTED"]
+                refused += watches.statuses["RESOURCE_EXHAUSTED"]
+                assert refused == 600 - STREAMS_PER_SOURCE, (streams, watches)
+                assert f"{STREAMS_PER_SOURCE} streams are open from 127.0.0.1 already" in (
+                    streams.details
+                )
+                assert grown < 20_000, f"the host grew by {grown} KiB for 600 streams"
+                # The seats join while the stranger holds every stream its source may hold.
+                bots = [
+                    peers.start(
+                        ["bot", "--join", address, "--strategy", "greedy", "--seed", str(seat)],
+                        tmp_path / f"bot{seat}",
+                    )
+                    for seat in (1, 2)
+                ]
+                table = [host, *bots]
+                # A stream that is not read is ended once the host has waited for room in it
+                # for UNREAD_SECONDS (the deal's entries fill what a stream may buffer); the
+                # table waits meanwhile at the host's first turn, at the latest.
+                await asyncio.to_thread(host.wait_for, "cards dealt", GAME_SECONDS)
+                await asyncio.sleep(UNREAD_SECONDS + 5)
+                ended = await ends_of([s for s in streams.calls if not s.done()])
+                assert len(ended) == STREAMS_PER_SOURCE - watches.statuses["open"]
+                assert ended == [("RESOURCE_EXHAUSTED", NOT_READ)] * len(ended), ended
+                await asyncio.to_thread(host.play_first_moves, GAME_SECONDS)
+                await asyncio.to_thread(peers.wait_all, table, GAME_SECONDS)
+            assert_same_game(table)
+
+        asyncio.run(attack())
+
+
+def test_a_seat_the_host_has_no_link_to_is_shown_as_a_link_that_waits_not_a_seat_that_does(
+    tmp_path: Path,
+) -> None:
+    with peers_in(tmp_path) as peers:
+        host = peers.start(
+            ["host", "--edition", "zman-duel", "--seats", "2", "--name", "cut off"],
+            tmp_path / "host",
+            console=True,
+        )
+        address = host.address()
+        host.wait_for("hosting", 20)
+        bot_args = ["bot", "--join", address, "--strategy", "greedy"]
+        bot = peers.start(bot_args, tmp_path / "bot")
+        host.wait_for("cards dealt", GAME_SECONDS)
+        peers.kill(bot)
+        playing = threading.Thread(target=host.play_first_moves, args=(GAME_SECONDS,))
+        playing.start()
+        host.wait_for(
+            r"waiting on the link to seat 1 \(bot\), not on them: nobody answers there",
+            GAME_SECONDS,
+        )
+        again = peers.start(bot_args, tmp_path / "bot")
+        playing.join()
+        peers.wait_all([host, again], GAME_SECONDS)
+    assert_same_game([host, again])
