@@ -246,7 +246,7 @@ class TableModel:
         since = waiting.since
         cut_off = starved(snapshot, self.links)
         others = set(waiting.seats) - {snapshot.seat}
-        if cut_off and waiting.kind != "seating" and set(cut_off) >= others:
+        if cut_off and waiting.kind not in ("seating", "move") and set(cut_off) >= others:
             why = "; ".join(sorted(set(cut_off.values())))
             return Banner(
                 f"Waiting on the link to {names}: this peer cannot reach them",

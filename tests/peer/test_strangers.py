@@ -6,10 +6,18 @@ with a record that verifies."""
 from __future__ import annotations
 
 import asyncio
+import json
+import os
+import re
+import sys
 import threading
 from pathlib import Path
 
+import pytest
+
+from condottiere.peer.discovery import MAX_SIGHTINGS
 from condottiere.peer.limits import STREAMS_PER_SOURCE, UNREAD_SECONDS
+from tests.peer.namespaces import cannot_create_namespaces, namespaces
 from tests.peer.processes import peers_in
 from tests.peer.strangers import (
     HEALTH_REQUEST,
@@ -25,6 +33,8 @@ from tests.peer.strangers import (
 )
 from tests.peer.test_network import GAME_SECONDS, assert_same_game
 
+NOISE = MAX_SIGHTINGS + 60
+"""Adverts of random tables the stranger sends: more than a browser follows."""
 NOT_READ = f"this stream was not read for {UNREAD_SECONDS:g} s: ended"
 
 
@@ -112,3 +122,56 @@ def test_a_seat_the_host_has_no_link_to_is_shown_as_a_link_that_waits_not_a_seat
         playing.join()
         peers.wait_all([host, again], GAME_SECONDS)
     assert_same_game([host, again])
+
+
+@pytest.mark.skipif(
+    (reason := cannot_create_namespaces()) is not None, reason=str(reason)
+)  # a flood of adverts on a LAN of its own, so that other tests' tables are not drowned
+def test_a_flood_of_adverts_is_counted_and_a_table_joined_by_name_is_asked_where_it_answers(
+    tmp_path: Path,
+) -> None:
+    name = f"Flooded-{os.urandom(3).hex()}"
+    with namespaces(3) as (lan_host, stranger, guest), peers_in(tmp_path) as peers:
+
+        def tables(*options: str) -> str:
+            listing = peers.start(
+                ["tables", "--once", "--wait", "6", "--interface", guest.address, *options],
+                tmp_path, wrapper=guest.wrapper, store=False,
+            )  # fmt: skip
+            peers.wait_all([listing], 60)
+            return "".join(listing.lines)
+
+        creator = peers.start(
+            ["host", "--edition", "zman-duel", "--seats", "2", "--strategy", "greedy",
+             "--name", name, "--interface", lan_host.address],
+            tmp_path / "host", wrapper=lan_host.wrapper,
+        )  # fmt: skip
+        creator.wait_for("hosting", 20)
+        (table,) = [t for t in json.loads(tables("--json"))["tables"] if t["name"] == name]
+        flood = peers.start_program(
+            [*stranger.wrapper, sys.executable, "-m", "tests.peer.advert_flood",
+             "--interface", stranger.address, "--table", table["table"], name, table["creator"],
+             "--noise", str(NOISE)],
+            tmp_path, ["advert_flood"], console=True,
+        )  # fmt: skip
+        flood.wait_for("^flooding", GAME_SECONDS)
+        listed = json.loads(tables("--json"))
+        assert listed["dropped"] > 0 and listed["followed_at_most"] == MAX_SIGHTINGS, listed
+        assert re.search(
+            rf"! \d+ more services not followed \(at most {MAX_SIGHTINGS} are\)", tables()
+        )
+        flood.type("quiet")  # the noise goes; the copies of the table and its namesakes stay
+        flood.wait_for("^quiet", 60)
+        listed = json.loads(tables("--json"))
+        named_so = [t for t in listed["tables"] if t["name"] == name]
+        assert len(named_so) == 4 and listed["dropped"] == 0, named_so
+        (real,) = [t for t in named_so if t["table"] == table["table"]]
+        assert len(real["addresses"]) == 21 and real["joinable"], real
+        joiner = peers.start(
+            ["bot", "--join", name, "--strategy", "greedy", "--wait", "15",
+             "--interface", guest.address],
+            tmp_path / "guest", wrapper=guest.wrapper,
+        )  # fmt: skip
+        joiner.wait_for(rf"asked {re.escape(table['addresses'][0])} for a seat", 60)
+        peers.wait_all([creator, joiner], GAME_SECONDS)
+    assert_same_game([creator, joiner])
