@@ -3,7 +3,9 @@
 This is the simple line-by-line way to play (``condottiere host`` and ``join``); the
 full-screen client is ``condottiere play``. Type a move in the game's notation (in
 Condottiere ``play 10``, ``battle Firenze``, ``pass``), or ``hand``, ``moves``, ``say TEXT``,
-``leave``, ``help``. The game is reached through its rules in the registry
+``leave``, ``help``; at a table this peer created that is not open, ``admit NAME`` and
+``refuse NAME`` answer a joiner that asks for a seat (its name or key fingerprint, as shown).
+The game is reached through its rules in the registry
 (:func:`condottiere.games.game_named`): the help's examples of moves and the hand in words
 are the game's own.
 """
@@ -34,6 +36,7 @@ def help_text(rules: GameRules) -> str:
   a move, as in: {" | ".join(rules.move_examples)}
   hand      your cards          moves   the moves you may make now
   say TEXT  chat to the table   leave   leave the table for good (the game ends for everyone)
+  admit NAME / refuse NAME      seat, or never seat, a joiner that asks (name or fingerprint)
   help      this text
 Ctrl-C stops this peer; start it again with the same --data to take up the game."""
 
@@ -68,6 +71,9 @@ async def play_console(
                     print(help_text(game_named(snapshot.game)), file=out, flush=True)
                 for event in controller.events[printed:]:
                     print(event.text, file=out, flush=True)
+                    if event.kind == "ask":
+                        print("  type 'admit NAME' or 'refuse NAME' (or the fingerprint)",
+                              file=out, flush=True)  # fmt: skip
                 printed = len(controller.events)
                 if snapshot.halt is not None or snapshot.audited:
                     return snapshot
@@ -133,6 +139,11 @@ async def _command(controller: Controller, line: str, snapshot: Snapshot, out: T
         await controller.chat(rest)
     elif word == "leave":
         await controller.leave("left from the console")
+    elif word in ("admit", "refuse"):
+        decide = controller.admit if word == "admit" else controller.refuse
+        reason = await decide(rest)
+        done = "admitted" if word == "admit" else "refused"
+        print(f"{done}: {rest}" if reason is None else f"cannot {word}: {reason}", file=out)
     else:
         reason = await controller.submit(line)
         if reason is not None:

@@ -223,6 +223,14 @@ class TableRunner(Protocol):
         RuntimeError when there is no table yet."""
         ...
 
+    async def admit(self, who: str | bytes) -> str | None:
+        """Admit a joiner to a seat at the table this peer created; why not, if not."""
+        ...
+
+    async def refuse(self, who: str | bytes) -> str | None:
+        """Refuse a joiner a seat at the table this peer created; why not, if not."""
+        ...
+
 
 class Controller:
     """The owner's handle on a table (in the event loop of what runs it)."""
@@ -297,3 +305,13 @@ class Controller:
 
     async def leave(self, reason: str = "") -> None:
         await self._runner.call(lambda table: table.leave(reason))
+
+    async def admit(self, who: str) -> str | None:
+        """At a table this peer created that is not open: seat the joiner ``who`` (its name
+        or key fingerprint, as the ``ask`` event shows them) when the seats are given; None
+        when done, else why not."""
+        return await self._runner.admit(who)
+
+    async def refuse(self, who: str) -> str | None:
+        """Never seat the joiner ``who`` (see :meth:`admit`); None when done, else why not."""
+        return await self._runner.refuse(who)

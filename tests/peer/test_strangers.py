@@ -18,7 +18,7 @@ import pytest
 from condottiere.peer.discovery import MAX_SIGHTINGS
 from condottiere.peer.limits import STREAMS_PER_SOURCE, UNREAD_SECONDS
 from tests.peer.namespaces import cannot_create_namespaces, namespaces
-from tests.peer.processes import peers_in
+from tests.peer.processes import PeerProcess, peers_in
 from tests.peer.strangers import (
     HEALTH_REQUEST,
     HEALTH_WATCH,
@@ -33,6 +33,7 @@ from tests.peer.strangers import (
 )
 from tests.peer.test_network import GAME_SECONDS, assert_same_game
 
+FINGERPRINT = r"your key's fingerprint: ([0-9a-f-]{24})"
 NOISE = MAX_SIGHTINGS + 60
 """Adverts of random tables the stranger sends: more than a browser follows."""
 NOT_READ = f"this stream was not read for {UNREAD_SECONDS:g} s: ended"
@@ -43,7 +44,7 @@ def test_a_stranger_flooding_a_hosts_port_with_streams_stalls_nothing_and_holds_
 ) -> None:
     with peers_in(tmp_path) as peers:
         host = peers.start(
-            ["host", "--edition", "zman", "--seats", "3", "--name", "flooded"],
+            ["host", "--edition", "zman", "--seats", "3", "--name", "flooded", "--open"],
             tmp_path / "host",
             console=True,
         )  # fmt: skip
@@ -102,7 +103,7 @@ def test_a_seat_the_host_has_no_link_to_is_shown_as_a_link_that_waits_not_a_seat
 ) -> None:
     with peers_in(tmp_path) as peers:
         host = peers.start(
-            ["host", "--edition", "zman-duel", "--seats", "2", "--name", "cut off"],
+            ["host", "--edition", "zman-duel", "--seats", "2", "--name", "cut off", "--open"],
             tmp_path / "host",
             console=True,
         )
@@ -175,3 +176,48 @@ def test_a_flood_of_adverts_is_counted_and_a_table_joined_by_name_is_asked_where
         joiner.wait_for(rf"asked {re.escape(table['addresses'][0])} for a seat", 60)
         peers.wait_all([creator, joiner], GAME_SECONDS)
     assert_same_game([creator, joiner])
+
+
+def test_the_creator_admits_and_refuses_each_joiner_and_strangers_take_no_seat(
+    tmp_path: Path,
+) -> None:
+    with peers_in(tmp_path) as peers:
+        host = peers.start(
+            ["host", "--edition", "zman", "--seats", "3", "--name", "guarded", "--player", "ada"],
+            tmp_path / "host",
+            console=True,
+        )
+        address = host.address()
+        host.wait_for("you admit or refuse each player", 20)
+
+        def joiner(name: str, data: str) -> tuple[PeerProcess, str]:
+            peer = peers.start(
+                ["bot", "--join", address, "--strategy", "greedy", "--player", name],
+                tmp_path / data,
+            )
+            return peer, peer.wait_for(FINGERPRINT, 20).group(1)
+
+        # Two strangers come first, one under an honest player's name.
+        strangers = [joiner("bob", "stranger1"), joiner("mallory", "stranger2")]
+        for _, key in strangers:
+            host.wait_for(rf"\({key}\) asks for a seat: admit or refuse them", 30)
+        honest = [joiner("bob", "bob"), joiner("cleo", "cleo")]
+        for _, key in honest:
+            host.wait_for(rf"\({key}\) asks for a seat: admit or refuse them", 30)
+        host.type("admit bob")  # two joiners are called bob: the host must name one by its key
+        host.wait_for("cannot admit: 2 joiners are called 'bob'", 20)
+        for _, key in strangers:
+            host.type(f"refuse {key}")
+            host.wait_for(f"refused: {key}", 20)
+        for _, key in honest:
+            host.type(f"admit {key}")
+        host.wait_for("the table is full", 30)
+        host.play_first_moves(GAME_SECONDS)
+        table = [host, *(peer for peer, _ in honest)]
+        peers.wait_all(table, GAME_SECONDS)
+        seated = set(re.findall(r"seat \d +\S+ +([0-9a-f-]{24})", "".join(host.lines)))
+        assert seated >= {key for _, key in honest}
+        assert not seated & {key for _, key in strangers}
+        for stranger, _ in strangers:
+            assert stranger.process.poll() is None or "not seated" in stranger.output()
+    assert_same_game(table)
