@@ -30,6 +30,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from condottiere.bots.player import DEFAULT_TIME_LIMIT
+from condottiere.peer.store import Store
 
 __all__ = ["BOT_NAMES", "PREDECESSOR_SECONDS", "BotPeers", "BotSeat", "bot_names", "stop_with"]
 
@@ -103,15 +104,33 @@ class BotPeers:
         for bot in bots:
             self._spawn(bot, address, new=True)
 
-    def resume(self, address: str, table: str) -> int:
-        """Start again the bots that were playing ``table``, on their own data; how many."""
+    def kept(self, table: str) -> list[BotSeat]:
+        """The bots that were playing ``table`` (its id), as :meth:`start` kept them."""
         try:
             kept = json.loads((self.root / "bots.json").read_text())
         except (OSError, ValueError):
-            return 0
+            return []
         if not isinstance(kept, dict) or kept.get("table") != table:
-            return 0
-        bots = [BotSeat(**bot) for bot in kept.get("bots", [])]
+            return []
+        return [BotSeat(**bot) for bot in kept.get("bots", [])]
+
+    def keys(self, bots: Sequence[BotSeat]) -> list[bytes]:
+        """The public keys ``bots`` sign with (made now in their data directories if they
+        have none yet), so that the host admits them without asking (the admissions are
+        kept in the host's store, so a table taken up needs them no more)."""
+        keys = []
+        for bot in bots:
+            store = Store(Path(bot.data), command="condottiere (its bot's key)",
+                          wait=PREDECESSOR_SECONDS)  # fmt: skip
+            try:
+                keys.append(store.identity().public.raw)
+            finally:
+                store.close()
+        return keys
+
+    def resume(self, address: str, table: str) -> int:
+        """Start again the bots that were playing ``table``, on their own data; how many."""
+        bots = self.kept(table)
         for bot in bots:
             self._spawn(bot, address, new=False)
         return len(bots)

@@ -3,7 +3,9 @@
 This is the simple line-by-line way to play (``condottiere host`` and ``join``); the
 full-screen client is ``condottiere play``. Type a move in the game's notation (in
 Condottiere ``play 10``, ``battle Firenze``, ``pass``), or ``hand``, ``moves``, ``say TEXT``,
-``leave``, ``help``. The game is reached through its rules in the registry
+``leave``, ``help``; at a table this peer created that is not open, ``admit NAME`` and
+``refuse NAME`` answer a joiner that asks for a seat (its name or key fingerprint, as shown).
+The game is reached through its rules in the registry
 (:func:`condottiere.games.game_named`): the help's examples of moves and the hand in words
 are the game's own.
 """
@@ -17,7 +19,10 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from condottiere.interface import GameRules, game_named
-from condottiere.peer.controller import Controller, Snapshot
+from condottiere.peer.controller import Controller, Snapshot, starved
+
+LINK_CHECK_SECONDS = 2.0
+"""How often the console looks at the links to the seats the table waits for."""
 
 __all__ = ["help_text", "play_console"]
 
@@ -32,6 +37,7 @@ def help_text(rules: GameRules) -> str:
   a move, as in: {" | ".join(rules.move_examples)}
   hand      your cards          moves   the moves you may make now
   say TEXT  chat to the table   leave   leave the table for good (the game goes on without you)
+  admit NAME / refuse NAME      seat, or never seat, a joiner that asks (name or fingerprint)
   help      this text
 Ctrl-C stops this peer; start it again with the same --data to take up the game (before the
 deadline of the step the table waits for: after it, the others may put your seat out)."""
@@ -50,16 +56,20 @@ async def play_console(
     next_change: asyncio.Task[Snapshot] = asyncio.ensure_future(changes.__anext__())
     snapshot: Snapshot | None = None
     countdown = Countdown(out)
+    cut_off: dict[int, str] = {}
     try:
         while True:
             waiting: set[asyncio.Future[Any]] = {next_change}
             if input_task is not None:
                 waiting.add(input_task)
             done, _ = await asyncio.wait(
-                waiting, timeout=countdown.next_in(time.monotonic()),
+                waiting, timeout=min(LINK_CHECK_SECONDS,
+                                     countdown.next_in(time.monotonic()) or LINK_CHECK_SECONDS),
                 return_when=asyncio.FIRST_COMPLETED,
             )  # fmt: skip
             countdown.tell(snapshot, time.monotonic())
+            if snapshot is not None:
+                cut_off = _say_cut_off(snapshot, starved(snapshot, controller.links), cut_off, out)
             if next_change in done:
                 first = snapshot is None
                 snapshot = next_change.result()
@@ -67,6 +77,9 @@ async def play_console(
                     print(help_text(game_named(snapshot.game)), file=out, flush=True)
                 for event in controller.events[printed:]:
                     print(event.text, file=out, flush=True)
+                    if event.kind == "ask":
+                        print("  type 'admit NAME' or 'refuse NAME' (or the fingerprint)",
+                              file=out, flush=True)  # fmt: skip
                 printed = len(controller.events)
                 countdown.tell(snapshot, time.monotonic())
                 if snapshot.halt is not None or snapshot.audited:
@@ -133,6 +146,23 @@ class Countdown:
             self._due = end
 
 
+def _say_cut_off(
+    snapshot: Snapshot, now: dict[int, str], before: dict[int, str], out: TextIO
+) -> dict[int, str]:
+    """Say which seats the table waits for only because this peer has no link to them (once
+    each, and again when the reason changes); what is cut off now."""
+    names = {player.seat: player.name for player in snapshot.players}
+    for seat, why in now.items():
+        if before.get(seat) != why:
+            print(
+                f"waiting on the link to seat {seat} ({names.get(seat, '?')}), not on them: "
+                f"{why}",
+                file=out,
+                flush=True,
+            )
+    return now
+
+
 def _show_turn(snapshot: Snapshot, out: TextIO) -> None:
     view = snapshot.view
     assert view is not None
@@ -162,6 +192,11 @@ async def _command(controller: Controller, line: str, snapshot: Snapshot, out: T
         await controller.leave("left from the console")
         print("you are leaving the table: the others go on without you once they read it "
               "(Ctrl-C stops this peer)", file=out)
+    elif word in ("admit", "refuse"):
+        decide = controller.admit if word == "admit" else controller.refuse
+        reason = await decide(rest)
+        done = "admitted" if word == "admit" else "refused"
+        print(f"{done}: {rest}" if reason is None else f"cannot {word}: {reason}", file=out)
     else:
         reason = await controller.submit(line)
         if reason is not None:

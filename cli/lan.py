@@ -136,7 +136,10 @@ async def join_table(
 ) -> str:
     """Ask for a seat at the table ``wanted`` names: ``HOST:PORT``, or a table on the LAN by
     its name or a prefix of its id (looked for up to ``wait`` seconds); the address asked.
+    The peers advertising a table are asked at once which table they serve, and those that
+    serve it are asked for a seat first, quickest first (the others only if none does).
     :class:`JoinError` saying why not."""
+    from condottiere.peer.discovery import answering_first
     from condottiere.peer.node import JoinError
 
     if is_address(wanted):
@@ -151,8 +154,10 @@ async def join_table(
     reason = listing.why_not_joinable()
     if reason is not None:
         raise JoinError(f"cannot join {listing.advert.name!r}: {reason}")
+    ordered, failed = await answering_first(listing.addresses, listing.advert)
+    answering = [address for address in ordered if address not in failed]
     failures = []
-    for address in listing.addresses:
+    for address in answering or ordered:
         try:
             await node.join_table(
                 address, player, patience=FOUND_PATIENCE, table_id=bytes.fromhex(listing.table_id)

@@ -75,6 +75,10 @@ class PeerSettings:
     """What this process is (``condottiere host``), as the data directory's lock tells it."""
     stop_with: int | None = None
     """The PID of the host that started this bot: the bot stops when it is gone."""
+    open_seating: bool = False
+    """A hosted table seats the first joiners (``--open``); else the person at the console
+    admits or refuses each (a host played by a strategy or another program is always open,
+    having nobody to ask). The host's own bots are admitted without asking."""
 
 
 def run_peer(settings: PeerSettings, out: TextIO = sys.stdout) -> int:
@@ -124,6 +128,9 @@ async def _peer(settings: PeerSettings, store: Store, out: TextIO) -> int:
         host=settings.placement.listen,
         port=settings.port,
         coin_timeout=settings.coin_timeout,
+        open_seating=(
+            settings.open_seating or settings.strategy is not None or settings.headless
+        ),
         trace=settings.trace,
         pace=PERSON if settings.strategy is None and not settings.headless else BOT,
     )
@@ -160,7 +167,11 @@ async def _peer(settings: PeerSettings, store: Store, out: TextIO) -> int:
                 "('condottiere tables')"
             )
             plan = bots.plan(settings.bots, settings.player, settings.seed)
+            for key in bots.keys(plan):
+                await node.admit(key)
             bots.start(plan, node.address, node.table.table_id.hex())
+            if not node.open_seating:
+                say("you admit or refuse each player who asks for a seat ('admit NAME')")
         else:
             try:
                 address = await join_table(

@@ -41,6 +41,13 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="start these bots as peers at the table (e.g. greedy,greedy,random; a bot may be "
         "your own class, PATH.py:CLASS or MODULE:CLASS); they think within --time-limit",
     )
+    host.add_argument(
+        "--open",
+        action="store_true",
+        help="seat the first players who ask (default: you admit or refuse each one at the "
+        "console, seeing their name and key fingerprint; a host played by --strategy or "
+        "--headless is always open); your own --bots are seated without asking",
+    )
     _peer_options(host, "host")
     join = commands.add_parser(
         "join",
@@ -202,6 +209,7 @@ def settings_from(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         settings.spec = table_spec(parser, args, args.player)
         check_bot_count(parser, len(args.bots), settings.spec.seats)
         settings.bots = args.bots
+        settings.open_seating = args.open
     else:
         settings.join = args.join if args.command == "bot" else args.address
         if not args.wait >= 0:

@@ -133,8 +133,12 @@ async def _play(settings: PlaySettings, store: Store, out: TextIO) -> int:
     from condottiere.cli.client.app import ClientApp, Outcome
     from condottiere.cli.client.model import TableModel
 
+    # A table of this player and its bots seats nobody else: the bots are admitted by key. A
+    # table left open to others seats the first who ask (the lobby screen has no keys yet
+    # to admit them: Node.admit and Node.refuse are what they would call).
     node = Node(store, host=settings.listen, port=settings.port,
-                coin_timeout=settings.coin_timeout)  # fmt: skip
+                coin_timeout=settings.coin_timeout,
+                open_seating=settings.open_to_others)  # fmt: skip
     interface = "127.0.0.1" if settings.placement is None else (
         settings.placement.interface.addresses[0])  # fmt: skip
     bots = BotPeers(settings.data / "bots", listen=settings.listen, interface=interface,
@@ -155,6 +159,8 @@ async def _play(settings: PlaySettings, store: Store, out: TextIO) -> int:
             await node.host_table(settings.spec)
             assert node.table is not None
             plan = bots.plan(settings.bots, settings.player, settings.seed)
+            for key in bots.keys(plan):
+                await node.admit(key)
             bots.start(plan, node.address, node.table.table_id.hex())
         else:
             if not is_address(settings.join):

@@ -4,7 +4,9 @@ Live by default: on a terminal the list is drawn again at each change; otherwise
 change (``+`` a table appears, ``~`` it changes, ``-`` it goes, ``!`` an advertisement is
 refused). ``--once`` looks for ``--wait`` seconds, prints the list and exits (``--json`` for a
 script). Every advertised peer is asked which table it serves, so a service pointing to a
-closed port, or to another table than it claims, is shown with the reason.
+closed port, or to another table than it claims, is shown with the reason. Services beyond
+what a browser follows (:data:`~condottiere.peer.discovery.MAX_SIGHTINGS`) are counted and
+the count printed (``dropped`` in the JSON).
 """
 
 from __future__ import annotations
@@ -203,6 +205,8 @@ def _ignored_line(sighting: Sighting) -> str:
 
 
 def _as_json(browser: Browser) -> dict[str, object]:
+    from condottiere.peer.discovery import MAX_SIGHTINGS
+
     return {
         "tables": [
             {
@@ -227,4 +231,6 @@ def _as_json(browser: Browser) -> dict[str, object]:
             {"service": s.service, "address": s.address, "reason": s.refused}
             for s in _refused(browser.sightings.values())
         ],
+        "dropped": browser.ignored,
+        "followed_at_most": MAX_SIGHTINGS,
     }

@@ -33,6 +33,7 @@ __all__ = [
     "Waiting",
     "fingerprint",
     "snapshot_of",
+    "starved",
 ]
 
 T = TypeVar("T")
@@ -128,6 +129,30 @@ def fingerprint(author: bytes) -> str:
     return PublicIdentity(author).fingerprint()
 
 
+def starved(snapshot: Snapshot, links: Mapping[str, str | None]) -> dict[int, str]:
+    """The seats the table waits for whose peer this one has no link to, with why the link
+    failed last: the wait is the link's (they may well have answered), not the seat's.
+
+    >>> ada = Player(0, "ada", "f", "10.0.0.5:4000")
+    >>> bob = Player(1, "bob", "g", "10.0.0.6:4000")
+    >>> now = Snapshot("t", "condottiere", "zman", 2, 0, (ada, bob), "lobby", None,
+    ...                Waiting("ready", (0, 1), "", 0.0), None, None, (), None, False, "", 3)
+    >>> starved(now, {"10.0.0.6:4000": "nobody answers there"})
+    {1: 'nobody answers there'}
+    >>> starved(now, {"10.0.0.6:4000": None})
+    {}
+    """
+    if snapshot.waiting is None:
+        return {}
+    addresses = {p.seat: p.address for p in snapshot.players if p.seat is not None}
+    return {
+        seat: why
+        for seat in snapshot.waiting.seats
+        if seat != snapshot.seat
+        and (why := links.get(addresses.get(seat, ""))) is not None
+    }
+
+
 def snapshot_of(table: Table, since: float) -> Snapshot:
     """The snapshot of ``table`` now (called where the table lives: its thread)."""
     lobby = table.lobby
@@ -215,6 +240,14 @@ class TableRunner(Protocol):
         RuntimeError when there is no table yet."""
         ...
 
+    async def admit(self, who: str | bytes) -> str | None:
+        """Admit a joiner to a seat at the table this peer created; why not, if not."""
+        ...
+
+    async def refuse(self, who: str | bytes) -> str | None:
+        """Refuse a joiner a seat at the table this peer created; why not, if not."""
+        ...
+
 
 class Controller:
     """The owner's handle on a table (in the event loop of what runs it)."""
@@ -289,3 +322,13 @@ class Controller:
 
     async def leave(self, reason: str = "") -> None:
         await self._runner.call(lambda table: table.leave(reason))
+
+    async def admit(self, who: str) -> str | None:
+        """At a table this peer created that is not open: seat the joiner ``who`` (its name
+        or key fingerprint, as the ``ask`` event shows them) when the seats are given; None
+        when done, else why not."""
+        return await self._runner.admit(who)
+
+    async def refuse(self, who: str) -> str | None:
+        """Never seat the joiner ``who`` (see :meth:`admit`); None when done, else why not."""
+        return await self._runner.refuse(who)

@@ -45,16 +45,21 @@ __all__ = [
     "Lan",
     "Listing",
     "Sighting",
+    "answering_first",
     "check_peer",
     "find",
     "listings",
+    "named",
 ]
 
 RESOLVE_MS = 3000
 """How long a browser waits for a service's address and TXT record."""
 CHECK_SECONDS = 2.0
 MAX_SIGHTINGS = 256
-"""Services a browser keeps track of at once (more are ignored: a flood is not a LAN party)."""
+"""Services a browser keeps track of at once (more are ignored, and counted: a flood is not a
+LAN party)."""
+CHECKS_AT_ONCE = 32
+"""Peers asked at once which table they serve, when a joiner looks for those that answer."""
 TTL_SECONDS = 120
 """How long a record lives in caches: a peer killed without goodbye leaves lists this soon."""
 MAX_LABEL_BYTES = 63 - 4
@@ -311,6 +316,31 @@ async def check_peer(address: str, advert: Advert) -> str:
     return ""
 
 
+async def answering_first(
+    addresses: Sequence[str], advert: Advert
+) -> tuple[tuple[str, ...], dict[str, str]]:
+    """Ask every peer of ``addresses`` at once (:data:`CHECKS_AT_ONCE` at a time) which table
+    it serves: the addresses that serve the table ``advert`` claims, quickest first, then the
+    others in their order; and why each of those others is not one (a flood of adverts
+    pointing nowhere costs a joiner one check, not a join attempt each)."""
+    gate = asyncio.Semaphore(CHECKS_AT_ONCE)
+
+    async def check(address: str) -> tuple[str, str]:
+        async with gate:
+            return address, await check_peer(address, advert)
+
+    answering: list[str] = []
+    failed: dict[str, str] = {}
+    for done in asyncio.as_completed([check(address) for address in dict.fromkeys(addresses)]):
+        address, answer = await done
+        if answer:
+            failed[address] = answer
+        else:
+            answering.append(address)
+    others = tuple(address for address in addresses if address in failed)
+    return (*answering, *others), failed
+
+
 # ---------------------------------------------------------------------- tables
 
 
@@ -377,17 +407,26 @@ def _progress(sighting: Sighting) -> tuple[int, int]:
     return stage, advert.taken
 
 
-def find(tables: Sequence[Listing], query: str) -> Listing:
-    """The table called ``query`` (its name, any case), or whose id starts with it (at least
-    four hex digits); LookupError saying why not (none, or several to choose between)."""
+def named(tables: Sequence[Listing], query: str) -> list[Listing]:
+    """The tables called ``query`` (their name, any case), else those whose id starts with it
+    (at least four hex digits)."""
     wanted = query.strip().casefold()
-    named = [t for t in tables if t.advert.name.casefold() == wanted]
-    if not named and len(wanted) >= MIN_ID_PREFIX and re.fullmatch(r"[0-9a-f]+", wanted):
-        named = [t for t in tables if t.table_id.startswith(wanted)]
-    if len(named) == 1:
-        return named[0]
-    if not named:
+    found = [t for t in tables if t.advert.name.casefold() == wanted]
+    if not found and len(wanted) >= MIN_ID_PREFIX and re.fullmatch(r"[0-9a-f]+", wanted):
+        found = [t for t in tables if t.table_id.startswith(wanted)]
+    return found
+
+
+def find(tables: Sequence[Listing], query: str) -> Listing:
+    """The table :func:`named` ``query``; LookupError saying why not (none, or several to
+    choose between)."""
+    named_so = named(tables, query)
+    if len(named_so) == 1:
+        return named_so[0]
+    if not named_so:
         raise LookupError(f"no table called {query!r} (nor with an id starting so) is seen")
     choices = ", ".join(f"{t.table_id[:8]} ({t.advert.edition}, by {t.advert.creator})"
-                        for t in named)  # fmt: skip
-    raise LookupError(f"{len(named)} tables are called {query!r}: {choices}; name one by its id")
+                        for t in named_so)  # fmt: skip
+    raise LookupError(
+        f"{len(named_so)} tables are called {query!r}: {choices}; name one by its id"
+    )

@@ -215,8 +215,9 @@ class TableEvent:
     """Something that happened at the table, in players' words."""
 
     kind: str
-    """``join seated ready shuffle deal coin move result change chat leave refused halt over
-    audit``: ``move``, ``result`` and ``change`` are the game's narration of a move
+    """``join ask seated ready shuffle deal coin move result change chat leave refused halt
+    over audit`` (``ask``: a joiner the creator's owner must admit or refuse); ``move``,
+    ``result`` and ``change`` are the game's narration of a move
     (:class:`~condottiere.games.ToldKind`)."""
     text: str
     seat: int | None = None
@@ -647,11 +648,25 @@ class Table:
                 return Rejection(
                     Reason.NOT_SEATED, "the author has no seat at this table", author=author
                 )
+        elif author in self.lobby.refused:
+            return Rejection(Reason.NOT_SEATED, "the author was refused a seat", author=author)
         elif author not in self.logs.authors and len(self.logs.authors) >= MAX_JOINERS + 1:
             return Rejection(
                 Reason.NOT_SEATED, f"the lobby already holds {MAX_JOINERS} joiners", author=author
             )
         return None
+
+    def admit(self, author: bytes) -> None:
+        """Seat ``author`` when its turn comes (at a table that is not open, see
+        :class:`~condottiere.peer.lobby.Lobby`); only the creator's admissions count."""
+        self.lobby.admit(author)
+        self._advance()
+
+    def refuse(self, author: bytes) -> None:
+        """Never seat ``author`` (its join is forgotten, its entries turned away)."""
+        if author in self.lobby.joins:
+            self._say("join", f"{self.who(author)} is refused a seat")
+        self.lobby.refuse(author)
 
     def ready(self) -> None:
         """Say this seat is ready (when the table was made with ``auto_ready=False``)."""
@@ -880,7 +895,14 @@ class Table:
             except Rejection as rejection:
                 self._refuse(rejection, entry)
                 return
-            self._say("join", f"{entry.body.player} asks for a seat")
+            if entry.author in self.lobby.pending and self.me == self.lobby.creator:
+                fingerprint = crypto.PublicIdentity(entry.author).fingerprint()
+                self._say(
+                    "ask",
+                    f"{entry.body.player} ({fingerprint}) asks for a seat: admit or refuse them",
+                )
+            elif entry.author in self.lobby.joins:
+                self._say("join", f"{entry.body.player} asks for a seat")
         elif kind == "chat":
             self._say(
                 "chat",
@@ -1008,6 +1030,15 @@ class Table:
             for author in self.logs.authors:
                 if author not in self.seating:
                     self._refuse_unseated(author)
+
+    def _forget_unseated(self) -> None:
+        """Once seated, keep nothing in memory of the other authors without a seat (their
+        entries stay in the keeper, for the record): their logs and the heads they claimed."""
+        for author in self.logs.authors:
+            if author not in self.seating and author != self.me:
+                self._refuse_unseated(author)
+                self.logs.forget(author)
+        self.logs.forget_claims(self.seating)
 
     def _refuse_unseated(self, author: bytes) -> None:
         log = self.logs.log(author)
@@ -1268,6 +1299,7 @@ class Table:
             if self.lobby.missing_joins(body):
                 raise _Later()  # seated authors not heard of yet: wait for their joins
             self.lobby.seat(entry, authors)
+            self._forget_unseated()
         elif kind == StepKind.READY:
             if body.seating != self.lobby.seating_hash:
                 raise Rejection(Reason.UNEXPECTED, "ready for another seating")

@@ -5,8 +5,14 @@ A peer talks to others in two directions, and each has its limits:
 - **served** (other peers call this one): a request is at most ``MAX_REQUEST_BYTES`` (the
   server refuses larger ones before reading them); each connection may make
   ``CALLS_PER_SECOND`` calls (a burst of ``CALL_BURST``), with at most
-  ``STREAMS_PER_CONNECTION`` streams open at once, and at most ``MAX_SUBSCRIBERS`` streams
-  are served in all. Every refusal is a gRPC status with a sentence.
+  ``STREAMS_PER_CONNECTION`` streams open at once. Streams are counted by their source (the
+  caller's IP address, whatever its port or connection) in :class:`StreamSlots`: a source
+  may hold ``STREAMS_PER_SOURCE`` streams, and all sources together ``MAX_SUBSCRIBERS``;
+  a member of the table (a seated author, or before the seating an author in the lobby) that
+  proves its key has ``MEMBER_STREAMS`` slots of its own beside those, which nobody else can
+  take. Every service on the port (the health service and reflection too) counts its streams
+  there. A stream whose reader does not take what is sent for ``UNREAD_SECONDS`` is ended,
+  so nobody can make a peer buffer for it. Every refusal is a gRPC status with a sentence.
 - **followed** (this peer reads the logs another serves): an entry is at most
   ``MAX_ENTRY_BYTES`` (larger messages break the stream), at most ``INBOX`` entries and
   ``INBOX_BYTES`` bytes wait to be taken in (a peer that sends faster is simply read slower),
@@ -45,11 +51,17 @@ __all__ = [
     "MAX_CLAIMED",
     "MAX_REQUEST_BYTES",
     "MAX_SUBSCRIBERS",
+    "MEMBER_STREAMS",
     "STREAMS_PER_CONNECTION",
+    "STREAMS_PER_SOURCE",
+    "UNREAD_SECONDS",
     "CallLimiter",
     "Claims",
+    "NoSlot",
+    "StreamSlots",
     "TokenBucket",
     "WireLog",
+    "source_of",
     "valid_address",
 ]
 
@@ -58,6 +70,9 @@ CALLS_PER_SECOND = 20.0
 CALL_BURST = 40.0
 STREAMS_PER_CONNECTION = 8
 MAX_SUBSCRIBERS = 256
+STREAMS_PER_SOURCE = 16
+MEMBER_STREAMS = 4
+UNREAD_SECONDS = 10.0
 INBOX = 1024
 INBOX_BYTES = 16 << 20
 JUNK_PER_SECOND = 1000.0
@@ -133,6 +148,92 @@ class CallLimiter:
         while len(self._buckets) > self._callers:
             self._buckets.popitem(last=False)
         return bucket.take()
+
+
+def source_of(peer: str) -> str:
+    """The source of a call, from gRPC's name of its peer: the IP address without the port
+    (every connection and port of one machine is one source).
+
+    >>> source_of("ipv4:10.0.0.5:40123"), source_of("ipv6:[::1]:5000"), source_of("unix:/x")
+    ('10.0.0.5', '::1', 'unix:/x')
+    """
+    kind, _, rest = peer.partition(":")
+    if kind == "ipv4":
+        return rest.rpartition(":")[0]
+    if kind == "ipv6":
+        return rest.rpartition(":")[0].strip("[]")
+    return peer
+
+
+class NoSlot(Exception):
+    """A stream refused by :class:`StreamSlots`, with the reason in a sentence."""
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One stream's place: its source, or the member whose own slots it holds."""
+
+    source: str
+    member: bytes | None
+
+
+class StreamSlots:
+    """The streams a peer serves at once, counted by source, with slots reserved for the
+    table's members (see the module).
+
+    >>> slots = StreamSlots(per_source=1, total=2, per_member=1)
+    >>> first = slots.take("10.0.0.9")
+    >>> try:
+    ...     slots.take("10.0.0.9")
+    ... except NoSlot as full:
+    ...     print(full)
+    1 streams are open from 10.0.0.9 already
+    >>> slots.take("10.0.0.9", member=b"ada") == Slot("10.0.0.9", b"ada")
+    True
+    >>> slots.give_back(first); slots.take("10.0.0.9") == first
+    True
+    """
+
+    def __init__(
+        self,
+        per_source: int = STREAMS_PER_SOURCE,
+        total: int = MAX_SUBSCRIBERS,
+        per_member: int = MEMBER_STREAMS,
+    ) -> None:
+        self.per_source = per_source
+        self.total = total
+        self.per_member = per_member
+        self._sources: Counter[str] = Counter()
+        self._members: Counter[bytes] = Counter()
+
+    @property
+    def open(self) -> int:
+        """Streams open now, in all."""
+        return self._sources.total() + self._members.total()
+
+    def take(self, source: str, member: bytes | None = None) -> Slot:
+        """A slot for a stream from ``source`` (``member``: the proven author it serves, who
+        uses its own slots while it has some); :class:`NoSlot` when there is none."""
+        if member is not None and self._members[member] < self.per_member:
+            self._members[member] += 1
+            return Slot(source, member)
+        if self._sources[source] >= self.per_source:
+            raise NoSlot(f"{self.per_source} streams are open from {source} already")
+        if self._sources.total() >= self.total:
+            raise NoSlot(f"this peer already serves {self.total} streams")
+        self._sources[source] += 1
+        return Slot(source, None)
+
+    def give_back(self, slot: Slot) -> None:
+        """The stream that held ``slot`` has ended."""
+        if slot.member is not None:
+            self._members[slot.member] -= 1
+            if not self._members[slot.member]:
+                del self._members[slot.member]
+        else:
+            self._sources[slot.source] -= 1
+            if not self._sources[slot.source]:
+                del self._sources[slot.source]
 
 
 class Claims:

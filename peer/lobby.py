@@ -7,10 +7,13 @@ table's id is the hash of that definition and its creator's key
 (:func:`~condottiere.peer.entries.table_id_of`), so every new table has an id of its own.
 The definition also fixes the :class:`Deadlines` of every step that waits for a seat. A
 peer that wants to play publishes ``Join``, naming the definition's hash, as the first entry
-of its own log. The creator seats the first joiners it hears of, in one ``Seating`` entry
-(seat i is the i-th author), and from then on has no more authority than any other seat:
-every seated author publishes ``Ready`` naming that seating, and the game starts once all
-are ready.
+of its own log. The creator seats joiners in one ``Seating`` entry (seat i is the i-th
+author): at an open table the first joiners it hears of, otherwise only those its owner
+admitted (:meth:`Lobby.admit`; a joiner refused, :meth:`Lobby.refuse`, is forgotten), in the
+order they came. That choice is the creator's alone and not in any log: the others check only
+that every seated author asked for a seat. From then on the creator has no more authority
+than any other seat: every seated author publishes ``Ready`` naming that seating, and the
+game starts once all are ready.
 
 >>> spec = TableSpec(variant="zman", seats=3, options=(), name="Friday", player="ada",
 ...                  address="127.0.0.1:5000")
@@ -29,6 +32,7 @@ from dataclasses import dataclass
 
 from condottiere.interface import DEFAULT_GAME, GameRules, TableRules, game_named
 from condottiere.peer.entries import LogEntry, Reason, Rejection
+from condottiere.peer.limits import valid_address
 from condottiere.v1 import log_pb2
 
 __all__ = ["NONCE_BYTES", "PROTOCOL", "Deadlines", "Lobby", "TableSpec", "check_text"]
@@ -182,6 +186,33 @@ class Lobby:
         self.addresses: dict[bytes, str] = {self.creator: self.spec.address}
         self.bots: set[bytes] = {self.creator} if self.spec.creator_bot else set()
         """The authors whose seats programs play (their moves get the bots' deadline)."""
+        self.open = True
+        """Seat the first joiners heard of (else only those admitted)."""
+        self.admitted: set[bytes] = set()
+        self.refused: set[bytes] = set()
+        """Joiners the creator's owner refused: never seated, their join forgotten."""
+
+    @property
+    def pending(self) -> tuple[bytes, ...]:
+        """Joiners waiting for the creator's owner to admit or refuse them (none at an open
+        table), in the order they came."""
+        if self.open or self.seated:
+            return ()
+        return tuple(a for a in self.joins if a not in self.admitted)
+
+    def admit(self, author: bytes) -> None:
+        """Let ``author`` be seated (also before its join is heard of: a bot of the owner's)."""
+        self.refused.discard(author)
+        self.admitted.add(author)
+
+    def refuse(self, author: bytes) -> None:
+        """Never seat ``author``; forget its join."""
+        self.admitted.discard(author)
+        self.refused.add(author)
+        if author in self.joins:
+            del self.joins[author]
+            self.names.pop(author, None)
+            self.addresses.pop(author, None)
 
     @property
     def seated(self) -> bool:
@@ -205,8 +236,12 @@ class Lobby:
             check_text(body.player, "a player name")
         except ValueError as exc:
             raise Rejection(Reason.UNEXPECTED, str(exc), author=entry.author) from None
-        if len(body.address) > MAX_ADDRESS:
-            raise Rejection(Reason.UNEXPECTED, "the address is too long", author=entry.author)
+        if body.address and not valid_address(body.address):
+            raise Rejection(
+                Reason.UNEXPECTED, "the address is not HOST:PORT", author=entry.author
+            )
+        if entry.author in self.refused:
+            return
         self.joins[entry.author] = body
         self.names[entry.author] = body.player
         self.addresses[entry.author] = body.address
@@ -214,9 +249,11 @@ class Lobby:
             self.bots.add(entry.author)
 
     def seating_for(self) -> tuple[bytes, ...] | None:
-        """The creator's choice of seats once enough joiners are heard of: itself, then the
-        first joiners in the order they came; None while seats are still free."""
-        joiners = list(self.joins)[: self.spec.seats - 1]
+        """The creator's choice of seats once enough joiners are heard of (admitted ones,
+        unless the table is open): itself, then the first in the order they came; None while
+        seats are still free."""
+        joiners = [a for a in self.joins if self.open or a in self.admitted]
+        joiners = joiners[: self.spec.seats - 1]
         if len(joiners) < self.spec.seats - 1:
             return None
         return (self.creator, *joiners)

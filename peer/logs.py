@@ -31,8 +31,18 @@ from dataclasses import dataclass
 
 from condottiere.peer.entries import LogEntry, Reason, Rejection
 
-__all__ = ["MAX_HELD_BYTES", "MAX_LOG_BYTES", "MAX_LOG_ENTRIES", "Logs", "Suspicion"]
+__all__ = [
+    "MAX_CLAIMS",
+    "MAX_HELD_BYTES",
+    "MAX_LOG_BYTES",
+    "MAX_LOG_ENTRIES",
+    "Logs",
+    "Suspicion",
+]
 
+MAX_CLAIMS = 256
+"""Heads of entries not held yet that one author's entries may have this peer remember (to
+compare once the entry comes); more are not remembered."""
 MAX_LOG_ENTRIES = 8192
 MAX_LOG_BYTES = 8 << 20
 """The most one author's log may hold at one table (a whole game is a few hundred entries
@@ -63,6 +73,8 @@ class Logs:
         self._held: dict[bytes, dict[int, LogEntry]] = {}
         self._held_bytes: dict[bytes, int] = {}
         self._claims: dict[tuple[bytes, int], dict[bytes, bytes]] = {}
+        self._claims_by: dict[bytes, int] = {}
+        """How many of the heads remembered each witness claimed."""
         self.suspicions: list[Suspicion] = []
         """Heads that disagree with the entries held here, oldest first (see the module)."""
         self.forks: list[Rejection] = []
@@ -182,9 +194,29 @@ class Logs:
                 evidence=(log[-1].signed, entry.signed),
             )
 
+    def forget(self, author: bytes) -> None:
+        """Hold nothing more of ``author``'s log (an author with no seat)."""
+        for entry in self._logs.pop(author, []):
+            self._signed.discard(entry.signed)
+        self._held.pop(author, None)
+        self._held_bytes.pop(author, None)
+        self._bytes.pop(author, None)
+
+    def forget_claims(self, keep: Sequence[bytes]) -> None:
+        """Forget the heads claimed by every author but those of ``keep`` (the seated ones:
+        nobody else has a say once the table is seated)."""
+        for place, claims in list(self._claims.items()):
+            for digest, witness in list(claims.items()):
+                if witness not in keep:
+                    del claims[digest]
+            if not claims:
+                del self._claims[place]
+        self._claims_by = {w: n for w, n in self._claims_by.items() if w in keep}
+
     def _witness(self, entry: LogEntry) -> None:
         """Compare ``entry``'s heads with what is held, and what others said of ``entry``."""
         for claimed, witness in self._claims.pop((entry.author, entry.seq), {}).items():
+            self._claims_by[witness] -= 1
             if claimed != entry.hash:
                 self.suspicions.append(Suspicion(entry.author, entry.seq, claimed, witness))
         for other, (seq, digest) in entry.heads().items():
@@ -192,5 +224,8 @@ class Logs:
             if seq < len(log):
                 if log[seq].hash != digest:
                     self.suspicions.append(Suspicion(other, seq, digest, entry.author))
-            else:
-                self._claims.setdefault((other, seq), {}).setdefault(digest, entry.author)
+            elif self._claims_by.get(entry.author, 0) < MAX_CLAIMS:
+                claims = self._claims.setdefault((other, seq), {})
+                if digest not in claims:
+                    claims[digest] = entry.author
+                    self._claims_by[entry.author] = self._claims_by.get(entry.author, 0) + 1

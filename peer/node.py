@@ -30,6 +30,8 @@ import asyncio
 import contextlib
 import dataclasses
 import functools
+import json
+import os
 import time
 import traceback
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
@@ -44,7 +46,7 @@ from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
 
 from condottiere.crypto import Identity
-from condottiere.peer.controller import Controller, Snapshot, snapshot_of
+from condottiere.peer.controller import Controller, Snapshot, fingerprint, snapshot_of
 from condottiere.peer.controller_service import ControllerServer
 from condottiere.peer.driver import MemoryKeeper, Table, TableEvent
 from condottiere.peer.entries import MAX_ENTRY_BYTES, Rejection, SigningConflict
@@ -63,7 +65,13 @@ from condottiere.peer.limits import (
 from condottiere.peer.lobby import PROTOCOL, TableSpec
 from condottiere.peer.logs import Suspicion
 from condottiere.peer.pacing import PERSON, Pacer
-from condottiere.peer.service import NO_TABLE_YET, SERVICE_NAME, PeerService
+from condottiere.peer.service import (
+    NO_TABLE_YET,
+    SERVICE_NAME,
+    Guard,
+    PeerService,
+    subscription_proof,
+)
 from condottiere.peer.store import Store
 from condottiere.peer.trace import Trace
 from condottiere.v1 import peer_pb2
@@ -92,6 +100,8 @@ JOIN_PATIENCE = 10.0
 
 RETRY_SECONDS = (0.05, 1.0)
 """The first and the longest pause before following a peer again."""
+NEVER_ANSWERED_SECONDS = 30.0
+"""The longest pause before calling again an address where no peer ever answered."""
 
 
 @dataclass
@@ -123,6 +133,7 @@ class Node:
         port: int = 0,
         coin_timeout: float = 60.0,
         auto_ready: bool = True,
+        open_seating: bool = True,
         trace: Path | None = None,
         pace: tuple[float, float] = PERSON,
     ) -> None:
@@ -140,6 +151,9 @@ class Node:
         is its prior: a person's or a bot's."""
         self._forced_turns: set[int] = set()
         """The turns of this seat's forced moves, each paced once."""
+        self.open_seating = open_seating
+        """A table this peer creates seats the first joiners (else only those its owner
+        admits: :meth:`admit`, :meth:`refuse`)."""
         self.address = ""
         self.table: Table | None = None
         self.snapshot: Snapshot | None = None
@@ -179,14 +193,18 @@ class Node:
         self.failure: SigningConflict | None = None
         """Why this node stopped taking entries in: it refused to sign an entry."""
         self._failed = asyncio.Event()
+        self.challenge = os.urandom(16)
+        """Signed by subscribers that prove their key (see :mod:`condottiere.peer.service`)."""
+        self.service = PeerService(self)
+        """The ``Peer`` service, with the stream slots and call rates of the whole port."""
 
     # ------------------------------------------------------------------ life
 
     async def start(self, *, resume: bool = True) -> None:
         """Serve, and (with ``resume``) take up the table this data directory was playing,
         unless it was closed (see :meth:`close_table`)."""
-        server = grpc.aio.server(options=SERVER_OPTIONS)
-        PeerService(self).add_to(server)
+        server = grpc.aio.server(options=SERVER_OPTIONS, interceptors=[Guard(self.service)])
+        self.service.add_to(server)
         health = HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(health, server)
         reflection.enable_server_reflection(
@@ -214,9 +232,15 @@ class Node:
             if entries:
                 keeper = self.store.keeper(current)
                 self._caught_up.clear()
-                await self._adopt(
-                    lambda: Table.restore(self.identity, keeper, entries, catching_up=True)
-                )
+                admission = self.store.setting(_ADMISSION)
+
+                def restore() -> Table:
+                    table = Table.restore(self.identity, keeper, entries, catching_up=True)
+                    if admission is not None and not table.seating:
+                        _apply_admission(table, admission)
+                    return table
+
+                await self._adopt(restore)
                 await self._catch_up()
 
     def _bind(self, server: grpc.aio.Server) -> int:
@@ -260,9 +284,56 @@ class Node:
 
         def create() -> Table:
             table = Table.create(self.identity, spec, MemoryKeeper(), auto_ready=self.auto_ready)
+            table.lobby.open = self.open_seating
+            self.store.set_setting(_ADMISSION, _admission_of(table))
             return self._keep_in_store(table)
 
         await self._adopt(create)
+
+    async def admit(self, who: str | bytes) -> str | None:
+        """Admit the joiner ``who`` (its key, or its name or key fingerprint as the lobby
+        shows them) to a seat at the table this peer created; None when done, else why not.
+        An owner's own bots may be admitted by key before they ask."""
+        return await self._admission(who, admit=True)
+
+    async def refuse(self, who: str | bytes) -> str | None:
+        """Refuse ``who`` a seat (see :meth:`admit`): it is never seated, its join is
+        forgotten and its entries turned away."""
+        return await self._admission(who, admit=False)
+
+    def pending_joiners(self) -> list[tuple[str, str]]:
+        """The joiners waiting to be admitted or refused: (name, key fingerprint)."""
+        table = self.table
+        if table is None:
+            return []
+        lobby = table.lobby
+        return [(lobby.names.get(a, "?"), fingerprint(a)) for a in lobby.pending]
+
+    async def _admission(self, who: str | bytes, *, admit: bool) -> str | None:
+        def decide(table: Table) -> str | None:
+            if table.lobby.creator != self.identity.public.raw:
+                return "only the table's creator seats players"
+            if table.seating:
+                return "the table is seated already"
+            if isinstance(who, bytes):
+                author: bytes | None = who
+            else:
+                wanted = who.strip().casefold()
+                named = [a for a in table.lobby.joins
+                         if wanted in (table.lobby.names.get(a, "").casefold(), fingerprint(a))]
+                if len(named) > 1:
+                    return f"{len(named)} joiners are called {who!r}: name one by its fingerprint"
+                author = named[0] if named else None
+            if author is None:
+                return f"nobody called {who!r} asks for a seat"
+            if admit:
+                table.admit(author)
+            else:
+                table.refuse(author)
+            self.store.set_setting(_ADMISSION, _admission_of(table))
+            return None
+
+        return await self.call(decide)
 
     async def join_table(
         self,
@@ -443,6 +514,10 @@ class Node:
             self._trace_progress(table)
         events = table.events[self._events_taken :]
         self._events_taken = len(table.events)
+        if table.seating and len(self._copies) > len(table.seating):
+            mine = self.identity.public.raw
+            for author in [a for a in self._copies if a not in table.seating and a != mine]:
+                del self._copies[author]  # an author with no seat: nothing of it is served
         addresses = list(table.lobby.addresses.values())
         appended_pairs = [(entry.author, entry.signed) for entry in appended]
         turn = table.forced_move()
@@ -505,8 +580,20 @@ class Node:
             if address
         ]
         return peer_pb2.HelloReply(
-            protocol=PROTOCOL, table_id=table.table_id, definition=definition, peers=peers
+            protocol=PROTOCOL,
+            table_id=table.table_id,
+            definition=definition,
+            peers=peers,
+            challenge=self.challenge,
         )
+
+    def is_member(self, author: bytes) -> bool:
+        table = self.table
+        if table is None:
+            return False
+        if table.seating:
+            return author in table.seating
+        return author == table.lobby.creator or author in table.lobby.joins
 
     async def entries_from(self, cursors: dict[bytes, int], skip: bytes) -> AsyncIterator[bytes]:
         """Every entry held beyond ``cursors`` (author -> next sequence number), then each new
@@ -537,12 +624,12 @@ class Node:
         caller or a reply says serves there (None: a signed entry or the owner says so);
         such claims are followed within the bounds of :class:`~condottiere.peer.limits.Claims`."""
         table = self.table
-        if table is None or not address or address == self.address:
+        if table is None or not valid_address(address) or address == self.address:
             return
         if claimed_by is None:
             self._claims.forget(address)
         elif address not in self._followed:
-            if (table.seating and claimed_by not in table.seating) or not valid_address(address):
+            if table.seating and claimed_by not in table.seating:
                 return
             admitted, dropped = self._claims.admit(address, claimed_by, self._connected)
             for old in dropped:
@@ -558,7 +645,11 @@ class Node:
         return frozenset(self._connected)
 
     async def _follow(self, address: str, only: tuple[bytes, int] | None = None) -> None:
+        """Follow the peer at ``address``, again after each failure: a pause that doubles up
+        to a second while the peer ever answered, up to :data:`NEVER_ANSWERED_SECONDS` while
+        it never did (an address in a join may point anywhere)."""
         pause = RETRY_SECONDS[0]
+        answered = False
         while True:
             try:
                 async with grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS) as channel:
@@ -570,9 +661,10 @@ class Node:
             except Exception as error:
                 self.link_errors[address] = f"{type(error).__name__}: {error}"
             finally:
+                answered = answered or address in self._connected
                 self._connected.discard(address)
             await asyncio.sleep(pause)
-            pause = min(pause * 2, RETRY_SECONDS[1])
+            pause = min(pause * 2, RETRY_SECONDS[1] if answered else NEVER_ANSWERED_SECONDS)
 
     async def _subscribe(
         self, address: str, channel: grpc.aio.Channel, only: tuple[bytes, int] | None
@@ -613,6 +705,7 @@ class Node:
                 table_id=table_id,
                 start=[peer_pb2.Cursor(author=a, next=n) for a, n in cursors.items()],
                 subscriber=self.identity.public.raw,
+                proof=subscription_proof(self.identity, table_id, reply.challenge),
             )
         )
         self._connected.add(address)
@@ -720,6 +813,28 @@ class Node:
                 and time.monotonic() - snapshot.waiting.since > self.coin_timeout
             ):
                 await self.call(lambda table: table.give_up_waiting())
+
+
+_ADMISSION = "admission"
+"""The store's setting of whom the owner admitted and refused at the table it created."""
+
+
+def _admission_of(table: Table) -> bytes:
+    lobby = table.lobby
+    return json.dumps({
+        "open": lobby.open,
+        "admitted": sorted(a.hex() for a in lobby.admitted),
+        "refused": sorted(a.hex() for a in lobby.refused),
+    }).encode()  # fmt: skip
+
+
+def _apply_admission(table: Table, kept: bytes) -> None:
+    admission = json.loads(kept)
+    table.lobby.open = bool(admission["open"])
+    for author in admission["refused"]:
+        table.refuse(bytes.fromhex(author))
+    for author in admission["admitted"]:
+        table.admit(bytes.fromhex(author))
 
 
 def describe_rpc_error(error: grpc.aio.AioRpcError) -> str:

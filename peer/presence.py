@@ -19,7 +19,17 @@ from collections.abc import Callable
 from condottiere.crypto import PublicIdentity
 from condottiere.peer.advert import Advert
 from condottiere.peer.controller import Snapshot
-from condottiere.peer.discovery import Advertiser, Browser, DiscoveryError, Lan, Listing, find
+from condottiere.peer.discovery import (
+    MAX_SIGHTINGS,
+    Advertiser,
+    Browser,
+    DiscoveryError,
+    Lan,
+    Listing,
+    answering_first,
+    find,
+    named,
+)
 from condottiere.peer.lobby import PROTOCOL
 from condottiere.peer.node import Node
 
@@ -28,6 +38,12 @@ __all__ = ["MAX_LEARNED", "SETTLE_SECONDS", "Presence", "advert_of"]
 MAX_LEARNED = 64
 SETTLE_SECONDS = 0.3
 """After a named table is first seen, how long to wait for others of the same name."""
+
+
+async def _answers(table: Listing) -> bool:
+    """Whether a peer advertising ``table`` serves it."""
+    ordered, failed = await answering_first(table.addresses, table.advert)
+    return len(failed) < len(ordered)
 
 
 def advert_of(node: Node, snapshot: Snapshot) -> Advert:
@@ -75,23 +91,33 @@ class Presence:
         """The table on the LAN that ``query`` names (its name, or a prefix of its id),
         waiting up to ``timeout`` seconds for it to be seen; LookupError saying why not."""
 
-        def named() -> bool:
-            try:
-                find(self.browser.listings(), query)
-            except LookupError:
-                return False
-            return True
+        def named_one() -> bool:
+            return bool(named(self.browser.listings(), query))
 
-        if await self.browser.wait_for(named, timeout):
+        if await self.browser.wait_for(named_one, timeout):
             await asyncio.sleep(SETTLE_SECONDS)  # a second table of that name may answer too
         else:
             interface = self.lan.interface
             seen = len(self.browser.listings())
+            dropped = self.browser.ignored
+            flood = (
+                f"; {dropped} more adverts were not followed (at most {MAX_SIGHTINGS} are)"
+                if dropped
+                else ""
+            )
             raise LookupError(
                 f"no table called {query!r} (nor with an id starting so) was seen on "
-                f"{interface} in {timeout:g} s ({seen} other table{'s' * (seen != 1)} seen)"
+                f"{interface} in {timeout:g} s ({seen} other table{'s' * (seen != 1)} seen"
+                f"{flood})"
             )
-        return find(self.browser.listings(), query)
+        candidates = named(self.browser.listings(), query)
+        if len(candidates) > 1:  # tables of one name: the one whose peers answer, if one
+            answering = [
+                table for table in candidates if await _answers(table)
+            ]
+            if len(answering) == 1:
+                return answering[0]
+        return find(candidates, query)
 
     def attend(self) -> None:
         """Advertise the node's table from now on, as it changes (the node has a table)."""

@@ -26,7 +26,7 @@ from typing import Any
 
 from condottiere.interface import Choice, GameState, OutcomeKind, SeatView, TableRules, game_named
 from condottiere.interface.screen import Choices, GameScreen, Scene, Seats, SeatShown
-from condottiere.peer.controller import Snapshot
+from condottiere.peer.controller import Snapshot, starved
 from condottiere.peer.driver import TableEvent
 
 __all__ = [
@@ -254,6 +254,14 @@ class TableModel:
             return Banner("Waiting for the table...", "", Tone.WAIT)
         names = self.seats().listed(waiting.seats)
         since = waiting.since
+        cut_off = starved(snapshot, self.links)
+        others = set(waiting.seats) - {snapshot.seat}
+        if cut_off and waiting.kind not in ("seating", "move") and set(cut_off) >= others:
+            why = "; ".join(sorted(set(cut_off.values())))
+            return Banner(
+                f"Waiting on the link to {names}: this peer cannot reach them",
+                f"{printable(why)}; they may have answered already", Tone.WAIT, since,
+            )  # fmt: skip
         if waiting.kind == "seating":
             seated = len(snapshot.players)
             detail = f"Others join with: condottiere play --join {self.join_hint}" if (

@@ -67,7 +67,7 @@ def test_every_lan_option_has_help(capsys: pytest.CaptureFixture[str]) -> None:
 def test_tables_once_prints_json_for_scripts(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["tables", "--once", "--json", "--wait", "0.2", "--interface", "127.0.0.1"]) == 0
     listed = json.loads(capsys.readouterr().out)
-    assert set(listed) == {"tables", "ignored"}
+    assert set(listed) == {"tables", "ignored", "dropped", "followed_at_most"}
     assert all(table["addresses"] for table in listed["tables"])
 
 

@@ -50,6 +50,31 @@ class PeerProcess:
             time.sleep(0.02)
         raise AssertionError(f"no line matching {pattern!r} from {self.args}:\n{self.output()}")
 
+    def type(self, line: str) -> None:
+        """Type ``line`` at the peer's console (one started with ``console=True``)."""
+        assert self.process.stdin is not None
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+
+    def play_first_moves(self, timeout: float) -> None:
+        """Play the seat of a peer at its console: at each turn, the first move it lists,
+        until the game is over (bounded); then the console's input ends."""
+        answered = 0
+        deadline = time.monotonic() + timeout
+        while self.process.poll() is None and time.monotonic() < deadline:
+            lines = list(self.lines)
+            turns = [line for line in lines if line.startswith("moves: ")]
+            for line in turns[answered:]:
+                with suppress(BrokenPipeError, OSError):
+                    self.type(line.removeprefix("moves: ").split(" | ")[0].strip())
+            answered = len(turns)
+            if any(line.startswith("game over") for line in lines):
+                break
+            time.sleep(0.05)
+        assert self.process.stdin is not None
+        with suppress(BrokenPipeError, OSError):
+            self.process.stdin.close()
+
     def address(self, timeout: float = 20) -> str:
         return self.wait_for(LISTENING.pattern, timeout).group(1)
 
@@ -72,17 +97,29 @@ class Peers:
         self.started: list[PeerProcess] = []
 
     def start(
-        self, args: Sequence[str], data: Path, *, wrapper: Sequence[str] = (), store: bool = True
+        self,
+        args: Sequence[str],
+        data: Path,
+        *,
+        wrapper: Sequence[str] = (),
+        store: bool = True,
+        console: bool = False,
     ) -> PeerProcess:
         """Start ``condottiere ARGS --data DATA`` (without ``--data`` unless ``store``), run
-        by ``wrapper`` if given (e.g. ``ip netns exec NAME``, which keeps the PID)."""
+        by ``wrapper`` if given (e.g. ``ip netns exec NAME``, which keeps the PID); with
+        ``console``, the test types at its console (:meth:`PeerProcess.type`)."""
         command = [*wrapper, sys.executable, "-m", "condottiere.cli.main", *args]
         if store:
             command += ["--data", str(data)]
-        return self.start_program(command, data, args)
+        return self.start_program(command, data, args, console=console)
 
     def start_program(
-        self, command: Sequence[str], data: Path, args: Sequence[str] | None = None
+        self,
+        command: Sequence[str],
+        data: Path,
+        args: Sequence[str] | None = None,
+        *,
+        console: bool = False,
     ) -> PeerProcess:
         """Start any program beside the peers (a bot in another language), tracked the same
         way; ``args`` is what the test calls it (default: the command)."""
@@ -91,7 +128,7 @@ class Peers:
             list(command),
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
+            stdin=subprocess.PIPE if console else subprocess.DEVNULL,
             text=True,
             env=env,
         )

@@ -292,8 +292,31 @@ def test_join_with_a_bad_player_name_is_refused(player: str) -> None:
 def test_join_with_an_address_over_255_characters_is_refused() -> None:
     lobby = Lobby(definition_of())
     refusal_of(lobby, join_of(lobby, JOINERS[0], address="a" * 256))
-    lobby.add_join(join_of(lobby, JOINERS[1], address="a" * 255))
+    lobby.add_join(join_of(lobby, JOINERS[1], address="a" * 250 + ":5000"))
     assert list(lobby.joins) == [JOINERS[1].public.raw]
+
+
+@pytest.mark.parametrize("address", ["unix:/tmp/peer.sock", "10.0.0.5", "h:0", "h:99999"])
+def test_join_with_an_address_that_is_not_host_and_port_is_refused(address: str) -> None:
+    lobby = Lobby(definition_of())
+    refusal_of(lobby, join_of(lobby, JOINERS[0], address=address))
+    assert lobby.joins == {}
+
+
+def test_at_a_table_that_is_not_open_only_admitted_joiners_are_seated_in_their_order() -> None:
+    lobby = Lobby(definition_of(spec_of(seats=3)))
+    lobby.open = False
+    first, second, third = (joiner.public.raw for joiner in JOINERS[:3])
+    for joiner in JOINERS[:3]:
+        lobby.add_join(join_of(lobby, joiner))
+    assert lobby.pending == (first, second, third) and lobby.seating_for() is None
+    lobby.admit(third)
+    lobby.refuse(first)
+    assert lobby.pending == (second,) and lobby.seating_for() is None
+    lobby.add_join(join_of(lobby, JOINERS[0]))  # a refused joiner asking again is not heard
+    assert first not in lobby.joins and first not in lobby.names
+    lobby.admit(second)
+    assert lobby.seating_for() == (lobby.creator, second, third)
 
 
 def test_a_join_heard_again_keeps_its_place() -> None:

@@ -380,3 +380,30 @@ def test_author_with_only_held_entries_is_not_listed() -> None:
     logs = Logs(TABLE)
     logs.add(log_of(ALICE, 2)[1])
     assert logs.authors == ()
+
+
+def test_heads_one_author_claims_ahead_of_the_logs_are_remembered_only_up_to_a_bound(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(condottiere.peer.logs, "MAX_CLAIMS", 3)
+    logs = Logs(TABLE)
+    strangers = [Identity.generate().public.raw for _ in range(5)]
+    logs.add(chain(BOB, ["claims"], heads=[(s, 7, WRONG) for s in sorted(strangers)])[0])
+    assert len(logs._claims) == 3
+    logs.add(chain(CAROL, ["claims"], heads=[(A, 0, WRONG)])[0])
+    assert len(logs._claims) == 4  # another author's claims are its own to bound
+
+
+def test_an_author_forgotten_leaves_nothing_and_its_claims_go_with_the_unseated() -> None:
+    logs = Logs(TABLE)
+    bob = chain(BOB, ["join", "chat"], heads=[(A, 5, WRONG)])
+    carol = chain(CAROL, ["join"], heads=[(A, 6, WRONG)])
+    for entry in [*bob, *carol]:
+        logs.add(entry)
+    logs.forget(B)
+    logs.forget_claims([C])
+    assert logs.log(B) == () and B not in logs.authors and not logs.holds(bob[0].signed)
+    assert list(logs._claims) == [(A, 6)]
+    for entry in log_of(ALICE, 7):
+        logs.add(entry)
+    assert logs.suspicions == [Suspicion(A, 6, WRONG, C)]  # bob's claim on entry 5 is gone

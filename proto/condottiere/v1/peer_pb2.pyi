@@ -59,8 +59,13 @@ class HelloReply(_message.Message):
     TABLE_ID_FIELD_NUMBER: _builtins.int
     DEFINITION_FIELD_NUMBER: _builtins.int
     PEERS_FIELD_NUMBER: _builtins.int
+    CHALLENGE_FIELD_NUMBER: _builtins.int
     protocol: _builtins.int
     table_id: _builtins.bytes
+    challenge: _builtins.bytes
+    """Fresh random bytes of this peer's run: a subscriber signs them (SubscribeRequest.proof)
+    to prove its key, and so use the stream slots kept for the table's members.
+    """
     @_builtins.property
     def definition(self) -> _log_pb2.SignedEntry:
         """the table's first entry"""
@@ -76,10 +81,11 @@ class HelloReply(_message.Message):
         table_id: _builtins.bytes = ...,
         definition: _log_pb2.SignedEntry | None = ...,
         peers: _abc.Iterable[Global___PeerInfo] | None = ...,
+        challenge: _builtins.bytes = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["definition", b"definition"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["definition", b"definition", "peers", b"peers", "protocol", b"protocol", "table_id", b"table_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["challenge", b"challenge", "definition", b"definition", "peers", b"peers", "protocol", b"protocol", "table_id", b"table_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -118,9 +124,14 @@ class SubscribeRequest(_message.Message):
     TABLE_ID_FIELD_NUMBER: _builtins.int
     START_FIELD_NUMBER: _builtins.int
     SUBSCRIBER_FIELD_NUMBER: _builtins.int
+    PROOF_FIELD_NUMBER: _builtins.int
     table_id: _builtins.bytes
     subscriber: _builtins.bytes
     """the caller's key: its own entries are sent only as far as held now"""
+    proof: _builtins.bytes
+    """The subscriber's signature of the table id and the peer's challenge (HelloReply), made
+    by subscription_proof in condottiere.peer.service; empty: a caller with no seat.
+    """
     @_builtins.property
     def start(self) -> _containers.RepeatedCompositeFieldContainer[Global___Cursor]:
         """authors not listed are sent from their first entry"""
@@ -131,10 +142,11 @@ class SubscribeRequest(_message.Message):
         table_id: _builtins.bytes = ...,
         start: _abc.Iterable[Global___Cursor] | None = ...,
         subscriber: _builtins.bytes = ...,
+        proof: _builtins.bytes = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["start", b"start", "subscriber", b"subscriber", "table_id", b"table_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["proof", b"proof", "start", b"start", "subscriber", b"subscriber", "table_id", b"table_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

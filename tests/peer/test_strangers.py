@@ -1,0 +1,223 @@
+"""A stranger on the LAN against real peer processes on loopback: it has no seat and calls
+the peers' ports with raw gRPC clients (:mod:`tests.peer.strangers`). Whatever it does, it is
+held to what a stranger may hold, and the table's game goes on and ends the same everywhere
+with a record that verifies."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from condottiere.peer.discovery import MAX_SIGHTINGS
+from condottiere.peer.limits import STREAMS_PER_SOURCE, UNREAD_SECONDS
+from tests.peer.namespaces import cannot_create_namespaces, namespaces
+from tests.peer.processes import PeerProcess, peers_in
+from tests.peer.strangers import (
+    HEALTH_REQUEST,
+    HEALTH_WATCH,
+    SUBSCRIBE,
+    ends_of,
+    flood,
+    hello,
+    random_table_id,
+    resident_kib,
+    status_of,
+    subscription,
+)
+from tests.peer.test_network import GAME_SECONDS, assert_same_game
+
+FINGERPRINT = r"your key's fingerprint: ([0-9a-f-]{24})"
+NOISE = MAX_SIGHTINGS + 60
+"""Adverts of random tables the stranger sends: more than a browser follows."""
+NOT_READ = f"this stream was not read for {UNREAD_SECONDS:g} s: ended"
+
+
+def test_a_stranger_flooding_a_hosts_port_with_streams_stalls_nothing_and_holds_its_own_slots(
+    tmp_path: Path,
+) -> None:
+    with peers_in(tmp_path) as peers:
+        host = peers.start(
+            ["host", "--edition", "zman", "--seats", "3", "--name", "flooded", "--open"],
+            tmp_path / "host",
+            console=True,
+        )  # fmt: skip
+        address = host.address()
+        host.wait_for("hosting", 20)
+
+        async def attack() -> None:
+            table_id = (await hello(address)).table_id
+            assert await status_of(address, SUBSCRIBE, subscription(b"")) == (
+                "INVALID_ARGUMENT", "a subscription names the table it follows"
+            )
+            assert await status_of(address, SUBSCRIBE, subscription(random_table_id())) == (
+                "FAILED_PRECONDITION", "this peer serves another table"
+            )
+            before = resident_kib(host.pid)
+            async with (
+                flood(address, 300, SUBSCRIBE, subscription(table_id)) as streams,
+                flood(address, 300, HEALTH_WATCH, HEALTH_REQUEST) as watches,
+            ):
+                grown = resident_kib(host.pid) - before
+                opened = streams.statuses["open"] + watches.statuses["open"]
+                assert opened == STREAMS_PER_SOURCE, (streams, watches)
+                refused = streams.statuses["RESOURCE_EXHAUSTED"]
+                refused += watches.statuses["RESOURCE_EXHAUSTED"]
+                assert refused == 600 - STREAMS_PER_SOURCE, (streams, watches)
+                assert f"{STREAMS_PER_SOURCE} streams are open from 127.0.0.1 already" in (
+                    streams.details
+                )
+                assert grown < 20_000, f"the host grew by {grown} KiB for 600 streams"
+                # The seats join while the stranger holds every stream its source may hold.
+                bots = [
+                    peers.start(
+                        ["bot", "--join", address, "--strategy", "greedy", "--seed", str(seat)],
+                        tmp_path / f"bot{seat}",
+                    )
+                    for seat in (1, 2)
+                ]
+                table = [host, *bots]
+                # A stream that is not read is ended once the host has waited for room in it
+                # for UNREAD_SECONDS (the deal's entries fill what a stream may buffer); the
+                # table waits meanwhile at the host's first turn, at the latest.
+                await asyncio.to_thread(host.wait_for, "cards dealt", GAME_SECONDS)
+                await asyncio.sleep(UNREAD_SECONDS + 5)
+                ended = await ends_of([s for s in streams.calls if not s.done()])
+                assert len(ended) == STREAMS_PER_SOURCE - watches.statuses["open"]
+                assert ended == [("RESOURCE_EXHAUSTED", NOT_READ)] * len(ended), ended
+                await asyncio.to_thread(host.play_first_moves, GAME_SECONDS)
+                await asyncio.to_thread(peers.wait_all, table, GAME_SECONDS)
+            assert_same_game(table)
+
+        asyncio.run(attack())
+
+
+def test_a_seat_the_host_has_no_link_to_is_shown_as_a_link_that_waits_not_a_seat_that_does(
+    tmp_path: Path,
+) -> None:
+    with peers_in(tmp_path) as peers:
+        host = peers.start(
+            ["host", "--edition", "zman-duel", "--seats", "2", "--name", "cut off", "--open"],
+            tmp_path / "host",
+            console=True,
+        )
+        address = host.address()
+        host.wait_for("hosting", 20)
+        bot_args = ["bot", "--join", address, "--strategy", "greedy"]
+        bot = peers.start(bot_args, tmp_path / "bot")
+        host.wait_for("cards dealt", GAME_SECONDS)
+        peers.kill(bot)
+        playing = threading.Thread(target=host.play_first_moves, args=(GAME_SECONDS,))
+        playing.start()
+        host.wait_for(
+            r"waiting on the link to seat 1 \(bot\), not on them: nobody answers there",
+            GAME_SECONDS,
+        )
+        again = peers.start(bot_args, tmp_path / "bot")
+        playing.join()
+        peers.wait_all([host, again], GAME_SECONDS)
+    assert_same_game([host, again])
+
+
+@pytest.mark.skipif(
+    (reason := cannot_create_namespaces()) is not None, reason=str(reason)
+)  # a flood of adverts on a LAN of its own, so that other tests' tables are not drowned
+def test_a_flood_of_adverts_is_counted_and_a_table_joined_by_name_is_asked_where_it_answers(
+    tmp_path: Path,
+) -> None:
+    name = f"Flooded-{os.urandom(3).hex()}"
+    with namespaces(3) as (lan_host, stranger, guest), peers_in(tmp_path) as peers:
+
+        def tables(*options: str) -> str:
+            listing = peers.start(
+                ["tables", "--once", "--wait", "6", "--interface", guest.address, *options],
+                tmp_path, wrapper=guest.wrapper, store=False,
+            )  # fmt: skip
+            peers.wait_all([listing], 60)
+            return "".join(listing.lines)
+
+        creator = peers.start(
+            ["host", "--edition", "zman-duel", "--seats", "2", "--strategy", "greedy",
+             "--name", name, "--interface", lan_host.address],
+            tmp_path / "host", wrapper=lan_host.wrapper,
+        )  # fmt: skip
+        creator.wait_for("hosting", 20)
+        (table,) = [t for t in json.loads(tables("--json"))["tables"] if t["name"] == name]
+        flood = peers.start_program(
+            [*stranger.wrapper, sys.executable, "-m", "tests.peer.advert_flood",
+             "--interface", stranger.address, "--table", table["table"], name, table["creator"],
+             "--noise", str(NOISE)],
+            tmp_path, ["advert_flood"], console=True,
+        )  # fmt: skip
+        flood.wait_for("^flooding", GAME_SECONDS)
+        listed = json.loads(tables("--json"))
+        assert listed["dropped"] > 0 and listed["followed_at_most"] == MAX_SIGHTINGS, listed
+        assert re.search(
+            rf"! \d+ more services not followed \(at most {MAX_SIGHTINGS} are\)", tables()
+        )
+        flood.type("quiet")  # the noise goes; the copies of the table and its namesakes stay
+        flood.wait_for("^quiet", 60)
+        listed = json.loads(tables("--json"))
+        named_so = [t for t in listed["tables"] if t["name"] == name]
+        assert len(named_so) == 4 and listed["dropped"] == 0, named_so
+        (real,) = [t for t in named_so if t["table"] == table["table"]]
+        assert len(real["addresses"]) == 21 and real["joinable"], real
+        joiner = peers.start(
+            ["bot", "--join", name, "--strategy", "greedy", "--wait", "15",
+             "--interface", guest.address],
+            tmp_path / "guest", wrapper=guest.wrapper,
+        )  # fmt: skip
+        joiner.wait_for(rf"asked {re.escape(table['addresses'][0])} for a seat", 60)
+        peers.wait_all([creator, joiner], GAME_SECONDS)
+    assert_same_game([creator, joiner])
+
+
+def test_the_creator_admits_and_refuses_each_joiner_and_strangers_take_no_seat(
+    tmp_path: Path,
+) -> None:
+    with peers_in(tmp_path) as peers:
+        host = peers.start(
+            ["host", "--edition", "zman", "--seats", "3", "--name", "guarded", "--player", "ada"],
+            tmp_path / "host",
+            console=True,
+        )
+        address = host.address()
+        host.wait_for("you admit or refuse each player", 20)
+
+        def joiner(name: str, data: str) -> tuple[PeerProcess, str]:
+            peer = peers.start(
+                ["bot", "--join", address, "--strategy", "greedy", "--player", name],
+                tmp_path / data,
+            )
+            return peer, peer.wait_for(FINGERPRINT, 20).group(1)
+
+        # Two strangers come first, one under an honest player's name.
+        strangers = [joiner("bob", "stranger1"), joiner("mallory", "stranger2")]
+        for _, key in strangers:
+            host.wait_for(rf"\({key}\) asks for a seat: admit or refuse them", 30)
+        honest = [joiner("bob", "bob"), joiner("cleo", "cleo")]
+        for _, key in honest:
+            host.wait_for(rf"\({key}\) asks for a seat: admit or refuse them", 30)
+        host.type("admit bob")  # two joiners are called bob: the host must name one by its key
+        host.wait_for("cannot admit: 2 joiners are called 'bob'", 20)
+        for _, key in strangers:
+            host.type(f"refuse {key}")
+            host.wait_for(f"refused: {key}", 20)
+        for _, key in honest:
+            host.type(f"admit {key}")
+        host.wait_for("the table is full", 30)
+        host.play_first_moves(GAME_SECONDS)
+        table = [host, *(peer for peer, _ in honest)]
+        peers.wait_all(table, GAME_SECONDS)
+        seated = set(re.findall(r"seat \d +\S+ +([0-9a-f-]{24})", "".join(host.lines)))
+        assert seated >= {key for _, key in honest}
+        assert not seated & {key for _, key in strangers}
+        for stranger, _ in strangers:
+            assert stranger.process.poll() is None or "not seated" in stranger.output()
+    assert_same_game(table)
