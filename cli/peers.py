@@ -89,13 +89,15 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     export_parser = commands.add_parser(
         "export",
         help="write the table of a data directory to one record file",
-        description="Write every signed entry of the table a data directory holds to FILE.",
+        description="Write every signed entry of the table a data directory holds to a "
+        "record file (verify and replay read it).",
     )
     export_parser.add_argument(
         "--data",
         type=Path,
-        default=default_data("host"),
-        help="the peer's data directory (default: the host's)",
+        help="the peer's data directory (default: of the default directories of play, host, "
+        f"join and bot, under {default_data('play').parent}, the one with a table that was "
+        "written last)",
     )
     export_parser.add_argument("--output", "-o", type=Path, help="the file to write")
     add_tables_command(commands)

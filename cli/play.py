@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from condottiere.bots import BOTS
-from condottiere.cli.arguments import data_in_use, default_data
+from condottiere.cli.arguments import confirm_new, data_in_use, default_data
 from condottiere.cli.bot_peers import BotPeers
 from condottiere.cli.client.style import PALETTES
 from condottiere.cli.finish import GOODBYE_SECONDS, finish_table
@@ -59,7 +59,7 @@ from condottiere.peer.controller import Snapshot
 from condottiere.peer.entries import SigningConflict
 from condottiere.peer.lobby import TableSpec
 from condottiere.peer.node import JoinError, Node
-from condottiere.peer.store import DataInUse, Store
+from condottiere.peer.store import DamagedStore, DataInUse, Store
 
 if TYPE_CHECKING:
     from condottiere.cli.client.app import Outcome
@@ -110,6 +110,12 @@ def run_play(settings: PlaySettings, out: TextIO = sys.stdout) -> int:
     except DataInUse as in_use:
         print(f"condottiere: {data_in_use(in_use)}", file=sys.stderr)
         return 2
+    except DamagedStore as damaged:
+        print(f"condottiere: {damaged}", file=sys.stderr)
+        return 2
+    if settings.new and not confirm_new(store, settings.data, input):
+        store.close()
+        return 1
     try:
         with _errors_to(settings.data / "client.log"):
             return asyncio.run(_play(settings, store, out))

@@ -680,4 +680,9 @@ def describe_rpc_error(error: grpc.aio.AioRpcError) -> str:
         return "nobody answers there"
     if error.code() == grpc.StatusCode.DEADLINE_EXCEEDED:
         return "no answer in time"
+    if error.code() == grpc.StatusCode.UNIMPLEMENTED:
+        return (
+            "something answers there, but not a table's peer: a peer's controller port, or"
+            " another program? Join the address a peer prints as 'listening on'"
+        )
     return error.details() or error.code().name

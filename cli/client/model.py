@@ -37,7 +37,9 @@ __all__ = [
     "TableModel",
     "Tone",
     "capital",
+    "distinct_names",
     "printable",
+    "seat_marks",
 ]
 
 
@@ -50,6 +52,40 @@ def printable(text: str) -> str:
     """``text`` with anything a terminal could take as a command (escapes, control
     characters, line breaks) replaced by ``?``."""
     return "".join(char if char.isprintable() else "?" for char in text)
+
+
+def distinct_names(names: Sequence[str]) -> list[str]:
+    """``names`` (seat by seat) with a name two seats share told apart by a number, so that
+    every seat has a name of its own.
+
+    >>> distinct_names(["bot", "ada", "bot", "bot"])
+    ['bot', 'ada', 'bot 2', 'bot 3']
+    """
+    seen: dict[str, int] = {}
+    told: list[str] = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        told.append(name if seen[name] == 1 else f"{name} {seen[name]}")
+    return told
+
+
+def seat_marks(names: Sequence[str]) -> list[str]:
+    """A distinct letter for each seat, seat by seat: the first letter of its name that no
+    earlier seat took, else the first letter of the alphabet left (digits only past 26
+    seats).
+
+    >>> seat_marks(["bea", "botty", "ada", "Bob"])
+    ['B', 'O', 'A', 'C']
+    >>> seat_marks(["42", "bb"])
+    ['A', 'B']
+    """
+    taken: list[str] = []
+    spare = [chr(code) for code in range(ord("A"), ord("Z") + 1)]
+    for name in names:
+        letters = [char.upper() for char in name if "A" <= char.upper() <= "Z"]
+        free = [letter for letter in (*letters, *spare) if letter not in taken]
+        taken.append(free[0] if free else str(len(taken) % 10))
+    return taken
 
 
 class Tone(Enum):
@@ -203,14 +239,13 @@ class TableModel:
         seated = sorted(
             ((p.seat, p) for p in snapshot.players if p.seat is not None), key=lambda sp: sp[0]
         )
-        names = [printable(player.name) or "?" for _, player in seated]
-        initials = [name[0].upper() for name in names]
+        names = distinct_names([printable(player.name) or "?" for _, player in seated])
+        marks = seat_marks(names)
         shown = []
-        for (seat, player), name, initial in zip(seated, names, initials, strict=True):
-            unique = initials.count(initial) == 1 and initial.isalpha()
+        for (seat, player), name, mark in zip(seated, names, marks, strict=True):
             you = seat == snapshot.seat
             link = None if you or snapshot.stage == "over" else self.links.get(player.address)
-            shown.append(SeatShown(seat, name, initial if unique else str(seat), you, link))
+            shown.append(SeatShown(seat, name, mark, you, link))
         return Seats(tuple(shown))
 
     def seat(self, number: int | None) -> SeatShown | None:
@@ -381,8 +416,9 @@ class TableModel:
         players' words (a seat named by its player alone), with this client's own notes among
         them."""
         lines: list[LogLine] = []
+        names = {shown.seat: shown.name for shown in self.seats()}
         seated = [] if self.snapshot is None else [
-            (f"seat {player.seat} ({player.name})", player.name)
+            (f"seat {player.seat} ({player.name})", names.get(player.seat, player.name))
             for player in self.snapshot.players
             if player.seat is not None
         ]  # fmt: skip

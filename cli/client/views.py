@@ -31,8 +31,11 @@ __all__ = [
     "status_line",
 ]
 
-KEYS_TURN = "←→ choose · Enter play · Tab moves · ↑↓ why a row is worth what · ^T chat · ? help"
-KEYS_WAIT = "type a move or 'say TEXT' · ↑↓ why a row is worth what · ^T chat · ? help · ^C stop"
+KEYS_TURN = ("←→ choose", "Enter play", "Tab moves", "↑↓ why a row is worth what", "? help",
+             "^T chat")  # fmt: skip
+KEYS_WAIT = ("type a move or 'say TEXT'", "↑↓ why a row is worth what", "? help", "^T chat")
+KEYS_STOP = "^C stop"
+"""Always shown while the game goes on, after the keys that fit."""
 KEYS_OVER = "q leave · PgUp/PgDn log · ? help"
 DEALT_LATER = "dealt once the deck is shuffled"
 
@@ -40,7 +43,8 @@ HELP = (
     "Keys",
     "  Type a move and press Enter. Tab completes from the moves you may make now, each with"
     " what it would do; a move the rules refuse is shown with the reason, and nothing"
-    " changes.",
+    " changes: it stays on the line, where typing replaces it and Backspace or the arrows"
+    " edit it.",
     "  With the command line empty: ←/→ move along the choices; Enter plays what the line"
     " says. ↑/↓ explain a seat's row step by step (why is this row 23?); Esc closes it.",
     "  Ctrl-T or 'say TEXT' chats with the table. PgUp/PgDn scroll the log.",
@@ -209,13 +213,38 @@ def _ending(ending: Ending, width: int) -> list[Line]:
     for text in ending.lines:
         lines.extend([("", " " + part)] for part in _wrap(text, width - 1, "   "))
     if ending.record is not None:
-        lines.append([("", " The record of every signed entry is kept; check it yourself with:")])
-        lines.append([("class:command", fit(f"   condottiere verify {ending.record}", width))])
+        label, command = " The record is kept; check it yourself: ", "condottiere verify"
+        path = _command_lines(ending.record, width)
+        if cells(label + command) + cells(path[0]) - 2 <= width and len(path) == 1:
+            lines.append([("", label), ("class:command", f"{command} {ending.record}")])
+        else:
+            lines.append([("", label), ("class:command", command)])
+            lines.extend([("class:command", part)] for part in path)
     else:
         lines.append([("class:detail", " Writing the record...")])
     if ending.record_hash:
         lines.append([("class:detail", fit(f" Record hash: {ending.record_hash}", width))])
     return lines
+
+
+def _command_lines(text: str, width: int) -> list[str]:
+    """Words to type (a command, a path), indented, whole: broken between words, or inside
+    a word longer than a line, over as many lines as it takes rather than cut.
+
+    >>> _command_lines("/home/ada/records/game.cdr", 16)
+    ['   /home/ada/rec', '   ords/game.cdr']
+    """
+    room = max(8, width - 3)
+    lines: list[str] = []
+    for word in text.split(" "):
+        if lines and cells(lines[-1]) + 1 + cells(word) <= room:
+            lines[-1] += " " + word
+            continue
+        while cells(word) > room:
+            lines.append(word[:room])
+            word = word[room:]
+        lines.append(word)
+    return ["   " + line for line in lines]
 
 
 def help_lines(model: TableModel, width: int, height: int) -> list[Line]:
@@ -244,20 +273,25 @@ def placeholder(model: TableModel) -> str:
     return "type a move when it is your turn, or 'say' something"
 
 
-def _keys(model: TableModel) -> str:
-    """The keys that matter now."""
+def _keys(model: TableModel, width: int) -> str:
+    """The keys that matter now, the most useful first, as many as fit ``width`` (and how to
+    stop, while the game goes on)."""
     if model.ending() is not None:
         return KEYS_OVER
+    keys: tuple[str, ...]
     if not model.my_turn:
-        return KEYS_WAIT
-    choices = model.choices()
-    if choices.space is None:
-        return KEYS_TURN
-    numbers = "1-9/" if choices.numbered else ""
-    return (
-        f"{numbers}←→ choose · Enter play · Space {choices.space} · Tab moves · ↑↓ why ·"
-        " ^T chat · ? help"
-    )
+        keys = KEYS_WAIT
+    else:
+        choices = model.choices()
+        keys = KEYS_TURN
+        if choices.space is not None:
+            numbers = "1-9/" if choices.numbered else ""
+            keys = (f"{numbers}←→ choose", "Enter play", f"Space {choices.space}", "Tab moves",
+                    "↑↓ why", "? help", "^T chat")  # fmt: skip
+    shown = list(keys)
+    while len(shown) > 1 and cells(" · ".join([*shown, KEYS_STOP])) > width:
+        shown.pop()
+    return " · ".join([*shown, KEYS_STOP])
 
 
 def status_line(model: TableModel, width: int) -> Line:
@@ -274,4 +308,4 @@ def status_line(model: TableModel, width: int) -> Line:
         if cells(text + " · Esc: cancel") < width:
             text += " · Esc: cancel"
         return [("class:command", " " + fit(text, width - 1))]
-    return [("class:hint", " " + fit(_keys(model), width - 1))]
+    return [("class:hint", " " + fit(_keys(model, width - 2), width - 1))]

@@ -78,11 +78,21 @@ def test_a_seat_the_peer_cannot_reach_is_shown_as_waited_for_with_the_reason() -
     assert model.seat(0) is not None and model.seat(0).link == "nobody answers there"  # type: ignore[union-attr]
 
 
-def test_each_seat_is_marked_by_its_initial_or_its_number_when_initials_clash() -> None:
+def test_each_seat_is_marked_by_a_letter_of_its_own_when_initials_clash() -> None:
     model = model_of_game(battle(), names=("ada", "Alan", "bob"))
     assert [(info.seat, info.mark, info.you) for info in model.seats()] == [
-        (0, "0", True), (1, "1", False), (2, "B", False),
+        (0, "A", True), (1, "L", False), (2, "B", False),
     ]  # fmt: skip
+
+
+def test_seats_that_share_a_name_get_names_of_their_own() -> None:
+    played = (TableEvent("move", "seat 0 (bot) plays 3", 0),
+              TableEvent("move", "seat 1 (bot) plays 4", 1))  # fmt: skip
+    model = model_of_game(battle(), events=played, names=("bot", "bot", "bea"))
+    assert [(info.name, info.mark) for info in model.seats()] == [
+        ("bot", "B"), ("bot 2", "O"), ("bea", "E"),
+    ]  # fmt: skip
+    assert [line.text for line in model.log()] == ["bot plays 3", "bot 2 plays 4"]
 
 
 def test_in_a_battle_the_choices_are_the_cards_of_the_hand_then_pass() -> None:
