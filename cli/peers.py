@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from pathlib import Path
 
-from condottiere.cli.arguments import default_data
+from condottiere.cli.arguments import default_data, non_negative_float
 from condottiere.cli.lan import add_interface_option, add_listen_option, is_address, placement_from
 from condottiere.cli.peer_runner import PeerSettings, run_peer
 from condottiere.cli.records import run_export, run_replay, run_verify
@@ -111,17 +112,27 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     verify_parser.add_argument("file", type=Path, help="a record file (condottiere export)")
     replay_parser = commands.add_parser(
         "replay",
-        help="show a recorded game move by move",
-        description="Check a record as 'verify' does, then show the game move by move.",
+        help="show a recorded game move by move, on the board",
+        description="Check a record as 'verify' does, then show the game: on a terminal, "
+        "the full-screen board as it was after each move, with a seat's hand (the audit "
+        "shows every hand), stepped forward and back with the arrow keys; with --text (or "
+        "when the output is not a terminal), every event of the table as a line.",
     )
     replay_parser.add_argument("file", type=Path, help="a record file")
     replay_parser.add_argument(
+        "--text", action="store_true", help="tell the game as lines of text, in the table's order"
+    )
+    replay_parser.add_argument(
         "--delay",
-        type=float,
+        type=non_negative_float,
         default=0.0,
         metavar="SECONDS",
-        help="pause after each move (default 0)",
+        help="with --text, pause after each move (default 0)",
     )
+    replay_parser.add_argument(
+        "--no-color", action="store_true",
+        help="no colours on the board (also when NO_COLOR is set)",
+    )  # fmt: skip
 
 
 def _peer_options(parser: argparse.ArgumentParser, role: str) -> None:
@@ -222,4 +233,6 @@ def main_peer(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         return run_export(args.data, args.output)
     if args.command == "verify":
         return run_verify(args.file)
-    return run_replay(args.file, args.delay)
+    terminal = sys.stdin.isatty() and sys.stdout.isatty()
+    return run_replay(args.file, args.delay, screen=terminal and not args.text,
+                      color=not args.no_color)  # fmt: skip

@@ -104,15 +104,30 @@ def run_verify(path: Path, out: TextIO | None = None) -> int:
     return 0 if verdict.fair else 1
 
 
-def run_replay(path: Path, delay: float, out: TextIO | None = None) -> int:
-    """Check a record as :func:`run_verify` does, then show the game move by move, pausing
-    ``delay`` seconds after each move, coin and deal."""
+def run_replay(path: Path, delay: float, out: TextIO | None = None, *,
+               screen: bool = False, color: bool = True) -> int:  # fmt: skip
+    """Check a record as :func:`run_verify` does, then show the game: with ``screen``, on
+    the full-screen board, stepped forward and back by the keys (a record with no audit,
+    whose hands cannot be shown, is told as text); else move by move as text, in the
+    table's order, pausing ``delay`` seconds after each move, coin and deal."""
     try:
         verdict = verify(load(path))
     except (OSError, ValueError) as exc:
         print(f"condottiere: {exc}", file=sys.stderr)
         return 2
     out = out or sys.stdout
+    if screen:
+        # The screen's modules (prompt_toolkit) are imported here, not by every command.
+        from condottiere.cli.client.replay import Replay, ReplayModel, replay_application
+
+        try:
+            replay = Replay(verdict, path)
+        except ValueError as exc:
+            print(f"condottiere: {exc}; told as text", file=sys.stderr)
+        else:
+            replay_application(ReplayModel(replay), color=color).run()
+            print(verdict.lines()[-1], file=out)
+            return 0
     for event in verdict.table.events:
         print(event.text, file=out, flush=True)
         if delay and event.kind in ("move", "coin", "deal"):

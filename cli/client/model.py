@@ -170,6 +170,9 @@ class TableModel:
         self.record: str | None = None
         self.join_hint = ""
         """The address other players join this table with, when it is open to them."""
+        self.hint: str | None = None
+        """The keys to show in place of the game's, when this is no seat's screen (a
+        replay)."""
         self._seats: tuple[object, Seats] = (None, Seats())
         """The seats as last worked out, and the snapshot and links they come from."""
 

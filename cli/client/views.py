@@ -266,6 +266,8 @@ def help_lines(model: TableModel, width: int, height: int) -> list[Line]:
 
 def placeholder(model: TableModel) -> str:
     """What the empty command line invites to do."""
+    if model.hint is not None:
+        return "nothing to type here"
     if model.ending() is not None:
         return "the game is over: q leaves"
     if model.my_turn:
@@ -308,4 +310,5 @@ def status_line(model: TableModel, width: int) -> Line:
         if cells(text + " · Esc: cancel") < width:
             text += " · Esc: cancel"
         return [("class:command", " " + fit(text, width - 1))]
-    return [("class:hint", " " + fit(_keys(model, width - 2), width - 1))]
+    keys = model.hint if model.hint is not None else _keys(model, width - 2)
+    return [("class:hint", " " + fit(keys, width - 1))]

@@ -7,6 +7,7 @@ between peer processes."""
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -133,3 +134,56 @@ def test_a_file_that_is_no_record_is_refused(
     for command in ("verify", "replay"):
         assert main([command, str(tmp_path / "notes.cdr")]) == 2
         assert capsys.readouterr().err.startswith("condottiere: ")
+
+
+def test_replay_tells_the_game_as_text_in_the_tables_order(
+    capsys: pytest.CaptureFixture[str], played: Played
+) -> None:
+    assert main(["replay", "--text", str(played.record)]) == 0
+    told = capsys.readouterr().out.splitlines()
+    dealt = next(n for n, line in enumerate(told) if line.startswith("cards dealt: "))
+    first_move = next(n for n, line in enumerate(told) if " plays " in line or " opens " in line)
+    assert told[0].endswith("asks for a seat") and dealt < first_move
+    assert told[-1] == "verdict: FAIR"
+
+
+def test_the_full_screen_replay_steps_forward_and_back_through_every_move(
+    played: Played,
+) -> None:
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from condottiere.cli.client.replay import Replay, ReplayModel, replay_application
+    from condottiere.peer.record import verify
+
+    verdict = verify(load(played.record))
+    replay = Replay(verdict, played.record)
+    assert verdict.table.game is not None
+    assert len(replay) == verdict.table.game.moves_played + 1
+    model = ReplayModel(replay)
+    seen: list[tuple[int, int, str]] = []
+
+    async def scenario() -> None:
+        with create_pipe_input() as pipe:
+            application = replay_application(model, input=pipe, output=DummyOutput())
+            running = asyncio.ensure_future(application.run_async())
+            for key in ("\x1b[C", "\x1b[C", "\x1b[D", "\x1b[F", "\t", "q"):  # → → ← End Tab q
+                await asyncio.sleep(0.3)
+                pipe.send_text(key)
+                await asyncio.sleep(0.3)
+                seen.append((model.position, model.viewer, model.banner().headline))
+            await asyncio.wait_for(running, 30)
+
+    asyncio.run(scenario())
+    last = len(replay) - 1
+    assert [(position, viewer) for position, viewer, _ in seen] == [
+        (1, 0), (2, 0), (1, 0), (last, 0), (last, 1), (last, 1)
+    ]  # fmt: skip
+    assert seen[0][2].startswith(f"Replay 1/{last}: ")
+    assert seen[3][2].startswith(f"Replay {last}/{last}: Game over: ")
+    moves_shown = sum(event.kind == "move" for event in model.events)
+    assert moves_shown == verdict.table.game.moves_played
+    assert model.ending() is not None and model.record == str(played.record)
+    model.step(-last)
+    assert sum(event.kind == "move" for event in model.events) == 0
+    assert model.view is not None and model.view.seat == 1

@@ -97,6 +97,7 @@ def test_a_whole_game_against_a_bot_in_a_real_terminal(tmp_path: Path) -> None:
         record = re.search(r"condottiere verify (\S+\.cdr)", farewell)
         assert record is not None, farewell
         assert verify(load(Path(record.group(1)))).fair
+        replay_stepped_forward_and_back(terminal, record.group(1))
         ending = time.monotonic() + 20  # a process that exited may be reaped a moment later
         while terminal.alive() and time.monotonic() < ending:
             time.sleep(0.1)
@@ -167,6 +168,28 @@ def menu_then_typed_move(terminal: Terminal) -> None:
         and EFFECT.search(log(s)) is None, "the log, with the move, in sight", timeout=60,
     )  # fmt: skip
     assert prompt(screen).startswith("> ") and move.group(1) not in prompt(screen)
+
+
+def replay_stepped_forward_and_back(terminal: Terminal, record: str) -> None:
+    """``condottiere replay RECORD`` opens the board before the first move; → and ← step
+    through the moves, End goes to the end, q leaves."""
+    terminal.run([sys.executable, "-m", "condottiere.cli.main", "replay", record], REPO)
+    screen = terminal.wait_for(lambda s: headline(s).startswith(" Replay 0/"), "the replay")
+    total = int(re.match(r" Replay 0/(\d+)", headline(screen)).group(1))  # type: ignore[union-attr]
+    assert "Hand (" in screen and "q leave" in screen.splitlines()[-1]
+    terminal.keys("Right")
+    after = terminal.wait_for(lambda s: headline(s).startswith(" Replay 1/"), "a step forward")
+    assert re.search(r"\bada (opens|plays|passes)|Sforza (opens|plays|passes)", log(after))
+    terminal.keys("Left")
+    terminal.wait_for(lambda s: headline(s).startswith(" Replay 0/"), "a step back")
+    terminal.keys("End")
+    end = terminal.wait_for(lambda s: headline(s).startswith(f" Replay {total}/{total}: Game over"),
+                            "the end")  # fmt: skip
+    assert "condottiere verify" in end
+    terminal.keys("q")
+    terminal.wait_for(lambda _: terminal.exit_status() is not None, "the replay left")
+    assert terminal.exit_status() == 0
+    assert "verdict: FAIR" in terminal.text()
 
 
 def play_to_the_end(terminal: Terminal) -> str:

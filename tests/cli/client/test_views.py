@@ -22,8 +22,8 @@ from condottiere.games.condottiere.screen.board import MAP_WIDTH
 from condottiere.games.condottiere.summary import rules_summary
 from condottiere.peer.driver import TableEvent
 from tests.cli.client.scenes import model_of_game
-from tests.cli.client.test_model import battle
 from tests.cli.client.screen import cells, screen_of
+from tests.cli.client.test_model import battle
 
 
 def bishop_battle() -> Game:
