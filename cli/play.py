@@ -171,8 +171,9 @@ async def _play(settings: PlaySettings, store: Store, out: TextIO) -> int:
             model.note(f"Asked {address} for a seat.")
         if presence is not None:
             presence.attend()
-        if settings.open_to_others and settings.spec is not None:
-            model.join_hint = settings.spec.name if presence is not None else node.address
+        model.address = node.address
+        model.fingerprint = node.identity.public.fingerprint()
+        model.on_lan = presence is not None
 
         async def on_end(final: Snapshot) -> Path:
             return await finish_table(node, final, settings.data, io.StringIO())

@@ -84,6 +84,8 @@ class Snapshot:
     audited: bool
     record_hash: str
     step: int
+    options: tuple[str, ...] = ()
+    """The table's house rules (its definition's options)."""
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -157,6 +159,7 @@ def snapshot_of(table: Table, since: float) -> Snapshot:
         audited=table.cards is not None,
         record_hash=table.record_hash() if stage == "over" else "",
         step=0 if step is None else step.number,
+        options=table.spec.options,
     )
 
 

@@ -32,8 +32,11 @@ from condottiere.peer.driver import TableEvent
 __all__ = [
     "Banner",
     "Ending",
+    "Lobby",
+    "LobbyRow",
     "LogLine",
     "Message",
+    "Presence",
     "TableModel",
     "Tone",
     "capital",
@@ -142,6 +145,45 @@ class Ending:
     record_hash: str
 
 
+class Presence(Enum):
+    """Where a player stands in the lobby."""
+
+    JOINED = "joined"
+    """At the table, which waits for its other seats to fill."""
+    NOT_READY = "not ready"
+    """Seated; the table waits for this seat to say it is ready."""
+    READY = "ready"
+    """Seated and ready."""
+
+
+@dataclass(frozen=True)
+class LobbyRow:
+    """One player at a table that is filling: a seat (once the table is seated), a name,
+    the key's fingerprint (for people to compare aloud), and where they stand."""
+
+    seat: int | None
+    name: str
+    fingerprint: str
+    presence: Presence
+    you: bool
+
+
+@dataclass(frozen=True)
+class Lobby:
+    """A table that is filling, as its screen shows it."""
+
+    title: str
+    """The table's name, its game and seats."""
+    rules: str
+    """The edition and the house rules."""
+    rows: tuple[LobbyRow, ...]
+    free: int
+    """Seats nobody has joined for yet."""
+    join: tuple[tuple[str, str], ...]
+    """How others join, and the command: by the table's name (when it is advertised on the
+    LAN), by this peer's address."""
+
+
 PROTOCOL_STEPS = ("keys", "shuffle", "shares", "coin_commit", "coin_reveal")
 """The steps of the mental-poker protocol the table may wait for."""
 
@@ -168,8 +210,12 @@ class TableModel:
         """Lines scrolled back from the end of the log (or down from the top of the help)."""
         self.message: Message | None = None
         self.record: str | None = None
-        self.join_hint = ""
-        """The address other players join this table with, when it is open to them."""
+        self.on_lan = False
+        """The table is advertised on the LAN: others may join it by its name."""
+        self.address = ""
+        """This peer's address (``HOST:PORT``): others may join the table through it."""
+        self.fingerprint = ""
+        """This peer's key's fingerprint (which row of the lobby is this player's)."""
         self.hint: str | None = None
         """The keys to show in place of the game's, when this is no seat's screen (a
         replay)."""
@@ -259,6 +305,40 @@ class TableModel:
         """A seat as a sentence names it: ``you``, or its player's name."""
         return self.seats().who(number)
 
+    # ------------------------------------------------------------------ the lobby
+
+    def lobby(self) -> Lobby | None:
+        """The table while it fills: who is at it and how to join it; None before the table
+        is known, and once the game begins."""
+        snapshot = self.snapshot
+        if snapshot is None or snapshot.view is not None or snapshot.stage not in (
+                "lobby", "dealing"):  # fmt: skip
+            return None
+        rules = game_named(snapshot.game)
+        variant = rules.variants.get(snapshot.variant)
+        edition = f"{variant.title} ({snapshot.variant})" if variant else snapshot.variant
+        options = ", ".join(snapshot.options) or "none"
+        title = f"Table {printable(snapshot.table_name)!r} · {rules.title} · {snapshot.seats} seats"
+        told = f"Edition {edition} · house rules: {options}"
+        waiting = snapshot.waiting
+        not_ready = set(waiting.seats) if waiting is not None and waiting.kind == "ready" else set()
+        names = distinct_names([printable(player.name) or "?" for player in snapshot.players])
+        rows = []
+        for player, name in zip(snapshot.players, names, strict=True):
+            if player.seat is None:
+                presence = Presence.JOINED
+            else:
+                presence = Presence.NOT_READY if player.seat in not_ready else Presence.READY
+            you = bool(self.fingerprint) and player.fingerprint == self.fingerprint
+            rows.append(LobbyRow(player.seat, name, printable(player.fingerprint), presence, you))
+        join = []
+        if self.on_lan:
+            join.append(("by name", f"condottiere play --join {printable(snapshot.table_name)}"))
+        if self.address:
+            join.append(("by address", f"condottiere play --join {self.address}"))
+        free = max(0, snapshot.seats - len(snapshot.players))
+        return Lobby(title, told, tuple(rows), free, tuple(join))
+
     # ------------------------------------------------------------------ now
 
     def banner(self) -> Banner:
@@ -284,9 +364,9 @@ class TableModel:
         since = waiting.since
         if waiting.kind == "seating":
             seated = len(snapshot.players)
-            detail = f"Others join with: condottiere play --join {self.join_hint}" if (
-                self.join_hint
-            ) else "Bots and players are joining."
+            detail = (
+                "Compare each key's fingerprint aloud with the one its player's screen shows"
+            )
             return Banner(
                 f"Waiting for players to join: {seated} of {snapshot.seats} here", detail,
                 Tone.WAIT, since,

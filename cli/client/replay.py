@@ -94,6 +94,7 @@ class Replay:
             audited=over,
             record_hash=table.record_hash() if last else "",
             step=position,
+            options=spec.options,
         )
 
 

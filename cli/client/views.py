@@ -14,8 +14,7 @@ from __future__ import annotations
 
 import textwrap
 
-from condottiere.cli.client.model import Banner, Ending, TableModel, Tone, printable
-from condottiere.interface import game_named
+from condottiere.cli.client.model import Banner, Ending, Presence, TableModel, Tone
 from condottiere.interface.screen import Line, cells, fit
 
 __all__ = [
@@ -136,26 +135,34 @@ def hand_lines(model: TableModel, width: int, height: int = 2) -> list[Line]:
 
 
 def lobby_lines(model: TableModel, width: int, height: int) -> list[Line]:
-    """Before the game begins (while the table fills), in place of the board: the table, its
-    game, and everyone at it with the fingerprint of their key (for people to compare aloud)."""
-    snapshot = model.snapshot
-    if snapshot is None:
+    """Before the game begins (while the table fills), in place of the board: the table (its
+    name, game, edition and house rules), everyone at it with the fingerprint of their key
+    (for people to compare aloud) and where they stand (joined, ready or not), the seats
+    still free, and the exact commands others join with, by the table's name and by this
+    peer's address."""
+    lobby = model.lobby()
+    if lobby is None:
         return []
-    rules = game_named(snapshot.game)
-    variant = rules.variants.get(snapshot.variant)
-    game = f"{rules.title}: {variant.title if variant else snapshot.variant}"
-    title = f"Table {printable(snapshot.table_name)!r} · {game}, {snapshot.seats} seats"
     lines: list[Line] = [
-        [("class:title", " " + fit(title, width - 1))],
-        [("class:detail", "   player        key fingerprint (compare it aloud with theirs)")],
+        [("class:title", " " + fit(lobby.title, width - 1))],
+        [("class:detail", " " + fit(lobby.rules, width - 1))],
+        [("class:detail", "   seat   player           key fingerprint (compare it aloud)")],
     ]
-    for player in snapshot.players:
-        shown = model.seat(player.seat)
+    for row in lobby.rows:
+        shown = model.seat(row.seat)
+        seat = "-" if row.seat is None else str(row.seat)
         mark = ("", " ") if shown is None else (f"class:seat.{shown.seat} bold", shown.mark)
-        name = "you" if shown is not None and shown.you else printable(player.name) or "?"
-        lines.append(
-            [("", " "), mark, ("", f" {fit(name, 12):<12}  "), ("", printable(player.fingerprint))]
-        )
+        name = fit(row.name + (" (you)" if row.you else ""), 16)
+        style = "class:detail" if row.presence is Presence.JOINED else (
+            "class:turn" if row.presence is Presence.READY else "class:alert")  # fmt: skip
+        lines.append([("", f"   {seat:<4} "), mark, ("", f" {name:<16} "),
+                      ("", f"{row.fingerprint:<26}"), (style, row.presence.value)])  # fmt: skip
+    if lobby.free:
+        free = "1 seat free" if lobby.free == 1 else f"{lobby.free} seats free"
+        lines.append([("class:empty", f"   ·      {free}: waiting for players to join")])
+    for how, command in lobby.join:
+        label = f" Join {how}: ".ljust(18)
+        lines.append([("", label), ("class:command", fit(command, width - len(label)))])
     return lines[:height]
 
 

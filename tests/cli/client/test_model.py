@@ -224,19 +224,26 @@ def test_a_shuffle_under_way_shows_who_is_shuffling_and_how_far_the_chain_is() -
     assert banner.progress is not None and banner.progress[0] < banner.progress[1]
 
 
-def test_a_table_that_is_not_full_yet_says_how_to_join_it() -> None:
-    spec = TableSpec("zman", 3, (), "t", "ada", "")
-    table = Table.create(Identity.generate(), spec, MemoryKeeper())
+def test_a_table_that_is_not_full_yet_says_how_to_join_it_and_who_is_there() -> None:
+    spec = TableSpec("ffg", 3, ("sieges",), "Friday", "ada", "")
+    ada = Identity.generate()
+    table = Table.create(ada, spec, MemoryKeeper())
     model = TableModel()
-    model.join_hint = "192.168.1.5:4000"
+    model.address, model.on_lan = "192.168.1.5:4000", True
+    model.fingerprint = ada.public.fingerprint()
     model.update(snapshot_of(table, 0.0), None, tuple(table.events), {})
     assert model.banner().headline == "Waiting for players to join: 1 of 3 here"
-    assert model.banner().detail == "Others join with: condottiere play --join 192.168.1.5:4000"
+    assert "fingerprint" in model.banner().detail
     assert model.scene() is None and model.choices() == Choices()
-    assert plain(hand_lines(model, 80, 2)) == " Hand (0) dealt once the deck is shuffled"
-    lobby = plain(lobby_lines(model, 80, 8)).splitlines()
-    assert lobby[0] == " Table 't' · Condottiere: Z-Man 2018, the new version, 3 seats"
-    assert lobby[2].split() == ["ada", snapshot_of(table, 0.0).players[0].fingerprint]
+    lobby = plain(lobby_lines(model, 80, 12)).splitlines()
+    assert lobby[0] == " Table 'Friday' · Condottiere · 3 seats"
+    assert lobby[1].startswith(" Edition Fantasy Flight") and lobby[1].endswith(
+        "(ffg) · house rules: sieges")
+    assert lobby[3].split() == ["-", "ada", "(you)", ada.public.fingerprint(), "joined"]
+    assert "2 seats free" in lobby[4]
+    assert lobby[5] == " Join by name:    condottiere play --join Friday"
+    assert lobby[6] == " Join by address: condottiere play --join 192.168.1.5:4000"
+    assert all(len(line) <= 80 for line in lobby)
 
 
 @pytest.mark.parametrize("text", ["\x1b[2J\x1b[H pwned", "tab\there", "bell\x07"])

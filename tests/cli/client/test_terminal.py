@@ -242,3 +242,64 @@ def check_the_end(screen: str) -> None:
                      r"(controlled|held|won)", ending), ending  # fmt: skip
     assert re.search(r"condottiere verify\s", ending) and "Record hash: " in ending
     assert "q leave" in lines[-1]
+
+
+def test_the_lobby_shows_every_seat_with_its_fingerprint_and_how_to_join(tmp_path: Path) -> None:
+    """Two people and a bot at a four-seat table on the LAN (zeroconf on 127.0.0.1): the
+    host's screen shows the table, its edition and house rules, each seat's fingerprint and
+    whether it is here, the free seat, and the commands that join it by name and by address;
+    a second person joins by name from another terminal and both screens list the same
+    players with the same fingerprints."""
+    name = f"condottiere-test-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+    (tmp_path / "ada").mkdir()
+    (tmp_path / "bea").mkdir()
+    host = Terminal(f"{name}-ada", tmp_path / "ada")
+    guest = Terminal(f"{name}-bea", tmp_path / "bea")
+    table = f"Friday{uuid.uuid4().hex[:6]}"
+    play = [sys.executable, "-m", "condottiere.cli.main", "play", "--interface", "127.0.0.1"]
+    try:
+        host.run([*play, "--seats", "4", "--bots", "greedy", "--edition", "ffg", "--option",
+                  "sieges", "--name", table, "--player", "ada", "--data",
+                  str(tmp_path / "ada" / "data")], REPO)  # fmt: skip
+        screen = host.wait_for(lambda s: "Join by address:" in s and "Sforza" in s
+                               and "Orsini" not in s, "the host's lobby", timeout=120)  # fmt: skip
+        lines = screen.splitlines()
+        assert all(len(line) <= 80 for line in lines)
+        assert f" Table '{table}' · Condottiere · 4 seats" in screen
+        assert "(ffg) · house rules: sieges" in screen
+        assert f"Join by name:    condottiere play --join {table}" in screen
+        address = re.search(r"Join by address: condottiere play --join (127\.0\.0\.1:\d+)", screen)
+        assert address is not None, screen
+        ada = lobby_row(screen, "ada (you)")
+        assert lobby_row(screen, "Sforza")[1] != ada[1]
+        assert "2 seats free" in screen
+
+        guest.run([*play, "--join", table, "--player", "bea", "--data",
+                   str(tmp_path / "bea" / "data")], REPO)  # fmt: skip
+        seen = guest.wait_for(lambda s: "bea (you)" in s and "1 seat free" in s,
+                              "the joiner's lobby", timeout=120)  # fmt: skip
+        assert lobby_row(seen, "ada") == ada[:1] + ada[1:]
+        assert f"Join by address: condottiere play --join {address.group(1)}" not in seen
+        bea = lobby_row(seen, "bea (you)")
+        again = host.wait_for(lambda s: "1 seat free" in s, "bea at the host's table", 60)
+        assert lobby_row(again, "bea") == bea
+        assert lobby_row(again, "Sforza") == lobby_row(seen, "Sforza")
+        for terminal in (guest, host):
+            terminal.keys("C-c")
+            terminal.wait_for(lambda _, t=terminal: t.exit_status() is not None, "the stop")
+            assert "Traceback" not in terminal.text()
+    finally:
+        guest.close()
+        host.close()
+    assert host.alive() == [] and guest.alive() == []
+
+
+def lobby_row(screen: str, name: str) -> tuple[str, str, str]:
+    """A player's row in the lobby: the name (with ``(you)``), the fingerprint, and where
+    they stand."""
+    for line in screen.splitlines():
+        found = re.match(r"\s+(?:-|\d+)\s+\S?\s+(.+?)\s+([0-9a-f]{4}(?:-[0-9a-f]{4}){4})\s+(.+)$",
+                         line)  # fmt: skip
+        if found and found.group(1).removesuffix(" (you)") == name.removesuffix(" (you)"):
+            return found.group(1).removesuffix(" (you)"), found.group(2), found.group(3).strip()
+    raise AssertionError(f"no row of {name} in the lobby:\n{screen}")
