@@ -5,7 +5,8 @@ seat holds its last entries, writes the game's record to ``DATA/records/`` (``co
 verify FILE`` checks it) and a summary to ``DATA/last-game.json``: the table, the seat, the
 winners, the record's hash and path, and the state every seat saw alike at the end (the game's
 :meth:`~condottiere.games.GameRules.public_state`), so that the summaries of every peer of a
-table can be compared.
+table can be compared. A peer that watched the table without a seat has no goodbye to say:
+it writes the record and verifies it (:func:`finish_watching`).
 """
 
 from __future__ import annotations
@@ -19,9 +20,9 @@ from typing import Any, TextIO
 from condottiere.interface import game_named
 from condottiere.peer.controller import Snapshot
 from condottiere.peer.node import Node
-from condottiere.peer.record import export
+from condottiere.peer.record import export, load, verify
 
-__all__ = ["GOODBYE_SECONDS", "finish_table"]
+__all__ = ["GOODBYE_SECONDS", "finish_table", "finish_watching"]
 
 GOODBYE_SECONDS = 15.0
 """How long a finished peer waits for the others to show they hold its last entries."""
@@ -71,6 +72,25 @@ async def finish_table(node: Node, final: Snapshot, data: Path, out: TextIO) -> 
     ):
         print(line, file=out, flush=True)
     return path
+
+
+async def finish_watching(node: Node, data: Path) -> tuple[Path, list[str]]:
+    """At the end of a table this peer watched (no seat: nothing to say goodbye with): write
+    the record of every entry it holds to ``DATA/records/`` and verify it as any peer would;
+    the record's path and the verdict, in lines (the last says FAIR or not)."""
+    table = node.table
+    assert table is not None
+    entries = await node.call(
+        lambda table: [e for a in table.logs.authors for e in table.logs.log(a)]
+    )
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    path = export(
+        sorted(entries, key=lambda e: e.kind != "table"),
+        data / "records" / f"{stamp}-{table.table_id.hex()[:8]}.cdr",
+    )
+    verdict = await asyncio.to_thread(lambda: verify(load(path)))
+    node.close_table()
+    return path, verdict.lines()
 
 
 def _public_state(final: Snapshot) -> dict[str, Any] | None:

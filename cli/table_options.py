@@ -1,5 +1,6 @@
 """The table a command hosts (``host``, ``play``): the options that define it (``--game``,
-``--edition``, ``--seats``, ``--option``, ``--name``) and the table definition they make.
+``--edition``, ``--seats``, ``--option``, ``--name``, ``--spectators``) and the table
+definition they make.
 
 Every choice and default comes from the game, through the registry
 (:func:`condottiere.games.game_named`): its editions (the game's variants), its default
@@ -29,7 +30,7 @@ __all__ = [
 ]
 
 DEFAULT_TABLE_NAME = "condottiere"
-TABLE_OPTIONS = ("game", "edition", "seats", "option", "name")
+TABLE_OPTIONS = ("game", "edition", "seats", "option", "name", "spectators")
 """The options' destinations; each is None unless given (a joiner takes the host's table, so
 it gives none of them)."""
 
@@ -57,8 +58,8 @@ def chosen_variant(
 
 
 def add_table_options(parser: argparse._ActionsContainer) -> None:
-    """``--game``, ``--edition``, ``--seats``, ``--option`` and ``--name`` on ``parser``, with
-    each game's choices and defaults in their help."""
+    """``--game``, ``--edition``, ``--seats``, ``--option``, ``--name`` and ``--spectators``
+    on ``parser``, with each game's choices and defaults in their help."""
     parser.add_argument(
         "--game", choices=sorted(GAMES), help=f"the game (default {DEFAULT_GAME})"
     )
@@ -79,6 +80,11 @@ def add_table_options(parser: argparse._ActionsContainer) -> None:
         help=f"a house rule the edition offers ({_each_game(_options_words)}); repeatable",
     )
     parser.add_argument("--name", help=f"the table's name (default {DEFAULT_TABLE_NAME})")
+    parser.add_argument(
+        "--spectators", action="store_const", const=True,
+        help="let anyone on the LAN watch the table ('condottiere watch NAME': the board and"
+        " the log, never a hand); by default only its seated players may follow its logs",
+    )  # fmt: skip
 
 
 def table_spec(parser: argparse.ArgumentParser, args: argparse.Namespace, player: str) -> TableSpec:
@@ -93,6 +99,7 @@ def table_spec(parser: argparse.ArgumentParser, args: argparse.Namespace, player
         name=args.name or DEFAULT_TABLE_NAME,
         player=player,
         address="",
+        spectators=bool(args.spectators),
     )
     try:
         spec.check()

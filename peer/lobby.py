@@ -12,7 +12,7 @@ every seated author publishes ``Ready`` naming that seating, and the game starts
 are ready.
 
 >>> spec = TableSpec(variant="zman", seats=3, options=(), name="Friday", player="ada",
-...                  address="127.0.0.1:5000")
+...                  address="127.0.0.1:5000", spectators=True)
 >>> TableSpec.from_body(spec.body()) == spec
 True
 >>> TableSpec(variant="zman", seats=9, options=(), name="x", player="y", address="").check()
@@ -60,6 +60,9 @@ class TableSpec:
     player: str
     address: str
     game: str = DEFAULT_GAME
+    spectators: bool = False
+    """Anyone may follow the table's logs (watch it); else only its seated players (and,
+    while it fills, those who ask for a seat) may (see :mod:`condottiere.peer.readers`)."""
 
     @property
     def rules(self) -> TableRules:
@@ -93,6 +96,7 @@ class TableSpec:
             player=self.player,
             address=self.address,
             nonce=os.urandom(NONCE_BYTES),
+            spectators=self.spectators,
         )
 
     @classmethod
@@ -110,6 +114,7 @@ class TableSpec:
             player=body.player,
             address=body.address,
             game=body.game,
+            spectators=body.spectators,
         ).check()
 
 

@@ -33,7 +33,7 @@ import time
 import traceback
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TypeVar
 
@@ -61,6 +61,7 @@ from condottiere.peer.limits import (
 )
 from condottiere.peer.lobby import PROTOCOL, TableSpec
 from condottiere.peer.logs import Suspicion
+from condottiere.peer.readers import now_ms, refusal, sign_subscription
 from condottiere.peer.service import NO_TABLE_YET, SERVICE_NAME, PeerService
 from condottiere.peer.store import Store
 from condottiere.peer.trace import Trace
@@ -243,8 +244,7 @@ class Node:
 
     async def host_table(self, spec: TableSpec) -> None:
         """Create a table (this peer takes seat 0)."""
-        spec = TableSpec(spec.variant, spec.seats, spec.options, spec.name, spec.player,
-                         self.address)  # fmt: skip
+        spec = replace(spec, address=self.address)
         spec.check()
 
         def create() -> Table:
@@ -268,31 +268,7 @@ class Node:
         ``table_id`` (a table found on the LAN), only that table is joined. A table this
         peer has already written at (a table served again) is not joined: a second first
         entry under one table id would be a proof that this peer forked its log."""
-        request = peer_pb2.HelloRequest(
-            protocol=PROTOCOL,
-            table_id=table_id or b"",
-            author=self.identity.public.raw,
-            address=self.address,
-        )
-        deadline = time.monotonic() + patience
-        pause = RETRY_SECONDS[0]
-        async with grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS) as channel:
-            hello = channel.unary_unary(
-                f"/{SERVICE_NAME}/Hello",
-                request_serializer=peer_pb2.HelloRequest.SerializeToString,
-                response_deserializer=peer_pb2.HelloReply.FromString,
-            )
-            while True:
-                try:
-                    reply = await hello(request, timeout=HELLO_SECONDS)
-                    break
-                except grpc.aio.AioRpcError as exc:
-                    retry = exc.code() == grpc.StatusCode.UNAVAILABLE
-                    if not retry or time.monotonic() + pause > deadline:
-                        reason = describe_rpc_error(exc)
-                        raise JoinError(f"cannot join {address}: {reason}") from None
-                await asyncio.sleep(pause)
-                pause = min(pause * 2, RETRY_SECONDS[1])
+        reply = await self._hello(address, patience, table_id, "join")
         definition = reply.definition.SerializeToString()
 
         def create() -> Table:
@@ -323,6 +299,67 @@ class Node:
         for known in reply.peers:
             self.heard_of(known.address, claimed_by=known.author)
         self.heard_of(address)
+
+    async def watch_table(
+        self, address: str, *, patience: float = JOIN_PATIENCE, table_id: bytes | None = None
+    ) -> None:
+        """Follow the table of the peer at ``address`` without a seat (a spectator: it sees
+        what every seat sees of the others, never a hand); :class:`JoinError` when the table
+        admits no spectators, or as :meth:`join_table` says."""
+        reply = await self._hello(address, patience, table_id, "watch")
+        definition = reply.definition.SerializeToString()
+
+        def create() -> Table:
+            table = Table.from_definition(self.identity, definition, MemoryKeeper(),
+                                          auto_ready=False)  # fmt: skip
+            if table_id is not None and table.table_id != table_id:
+                raise ValueError("it serves another table than the one asked for")
+            if not table.spec.spectators:
+                raise ValueError(
+                    f"the table {table.spec.name!r} admits no spectators (its host allows them"
+                    " with --spectators)"
+                )
+            return self._keep_in_store(table)
+
+        try:
+            await self._adopt(create)
+        except ValueError as exc:
+            raise JoinError(f"cannot watch {address}: {exc}") from None
+        for known in reply.peers:
+            self.heard_of(known.address, claimed_by=known.author)
+        self.heard_of(address)
+
+    async def _hello(
+        self, address: str, patience: float, table_id: bytes | None, doing: str
+    ) -> peer_pb2.HelloReply:
+        """The ``Hello`` of the peer at ``address``, asked again for up to ``patience``
+        seconds while it does not answer or has no table yet; :class:`JoinError` saying why
+        this peer cannot ``doing`` (``join``) there."""
+        request = peer_pb2.HelloRequest(
+            protocol=PROTOCOL,
+            table_id=table_id or b"",
+            author=self.identity.public.raw,
+            address=self.address,
+        )
+        deadline = time.monotonic() + patience
+        pause = RETRY_SECONDS[0]
+        async with grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS) as channel:
+            hello = channel.unary_unary(
+                f"/{SERVICE_NAME}/Hello",
+                request_serializer=peer_pb2.HelloRequest.SerializeToString,
+                response_deserializer=peer_pb2.HelloReply.FromString,
+            )
+            while True:
+                try:
+                    reply: peer_pb2.HelloReply = await hello(request, timeout=HELLO_SECONDS)
+                    return reply
+                except grpc.aio.AioRpcError as exc:
+                    retry = exc.code() == grpc.StatusCode.UNAVAILABLE
+                    if not retry or time.monotonic() + pause > deadline:
+                        reason = describe_rpc_error(exc)
+                        raise JoinError(f"cannot {doing} {address}: {reason}") from None
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, RETRY_SECONDS[1])
 
     def _keep_in_store(self, table: Table) -> Table:
         """Point a new table's keeper at the store, keeping what it already kept."""
@@ -473,6 +510,15 @@ class Node:
             protocol=PROTOCOL, table_id=table.table_id, definition=definition, peers=peers
         )
 
+    def read_refusal(self, request: peer_pb2.SubscribeRequest) -> str | None:
+        table = self.table
+        if table is None:
+            return NO_TABLE_YET
+        return refusal(
+            table.table_id, request.subscriber, request.issued_ms, request.proof,
+            readers=table.seating or None, open_to_all=table.spec.spectators, at_ms=now_ms(),
+        )  # fmt: skip
+
     async def entries_from(self, cursors: dict[bytes, int], skip: bytes) -> AsyncIterator[bytes]:
         """Every entry held beyond ``cursors`` (author -> next sequence number), then each new
         one, forever; ``skip``'s own entries only as far as they are held now (a subscriber
@@ -573,11 +619,14 @@ class Node:
             request_serializer=peer_pb2.SubscribeRequest.SerializeToString,
             response_deserializer=bytes,
         )
+        issued, proof = sign_subscription(self.identity, table_id)
         stream = subscribe(
             peer_pb2.SubscribeRequest(
                 table_id=table_id,
                 start=[peer_pb2.Cursor(author=a, next=n) for a, n in cursors.items()],
                 subscriber=self.identity.public.raw,
+                issued_ms=issued,
+                proof=proof,
             )
         )
         self._connected.add(address)

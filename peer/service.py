@@ -6,7 +6,9 @@
 then each new entry as the peer accepts it. Every refusal is a status with a sentence: a
 request that is not one (``INVALID_ARGUMENT``), a caller of another protocol version or
 asking for another table (``FAILED_PRECONDITION``), a connection calling too fast or too
-many streams open (``RESOURCE_EXHAUSTED``, see :mod:`condottiere.peer.limits`).
+many streams open (``RESOURCE_EXHAUSTED``, see :mod:`condottiere.peer.limits`), a subscriber
+the table does not let read its logs (``PERMISSION_DENIED``, see
+:mod:`condottiere.peer.readers`).
 """
 
 from __future__ import annotations
@@ -55,6 +57,11 @@ class LogSource(Protocol):
         there)."""
         ...
 
+    def read_refusal(self, request: peer_pb2.SubscribeRequest) -> str | None:
+        """Why the subscriber of ``request`` may not read the table's logs (see
+        :mod:`condottiere.peer.readers`); None when it may."""
+        ...
+
 
 class PeerService:
     """Serves the peer's table to the other peers."""
@@ -78,6 +85,9 @@ class PeerService:
                 grpc.StatusCode.RESOURCE_EXHAUSTED,
                 f"this peer already serves {MAX_SUBSCRIBERS} streams",
             )
+        refused = self._source.read_refusal(request)
+        if refused is not None:
+            await context.abort(grpc.StatusCode.PERMISSION_DENIED, refused)
         cursors = {cursor.author: cursor.next for cursor in request.start}
         self._subscribers += 1
         try:

@@ -114,7 +114,8 @@ class ClientApp:
             turn = self.model.snapshot is not None and (
                 self.model.snapshot.step, self.model.my_turn)
             try:
-                game = await self.controller.game() if snapshot.view is not None else None
+                watched = snapshot.seat is None and snapshot.stage in ("playing", "over")
+                game = await self.controller.game() if snapshot.view or watched else None
                 self.model.update(snapshot, game, self.controller.events, self.controller.links)
                 if turn != (snapshot.step, self.model.my_turn):
                     self.line.complete_state = None  # its moves and their effects are gone

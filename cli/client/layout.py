@@ -7,7 +7,7 @@
     the game's board                   │ every seat's row
     (before the game begins: the table, everyone at it and how to join, and no hand)
     ─────────────────────────────────────────────────────────────
-    your hand
+    your hand (none for a spectator)
     ─────────────────────────────────────────────────────────────
     the log (or why a row is worth what, or the end of the game)
     > the command line
@@ -143,7 +143,7 @@ def build_layout(model: TableModel, line: Buffer) -> Layout:
             _rule(),
             ConditionalContainer(
                 HSplit([Window(Panel(lambda w, h: hand_lines(model, w, h)), height=2), _rule()]),
-                filter=begun,
+                filter=begun & ~Condition(lambda: model.watching),
             ),
             Window(Panel(lambda w, h: log_lines(model, w, h)), height=Dimension(min=3)),
             command_line,

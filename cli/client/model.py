@@ -220,6 +220,8 @@ class TableModel:
         """The keys to show in place of the game's, when this is no seat's screen (a
         replay)."""
         self._seats: tuple[object, Seats] = (None, Seats())
+        self._watched: tuple[object, SeatView | None] = (None, None)
+        """A spectator's game as last fed, and its public view."""
         """The seats as last worked out, and the snapshot and links they come from."""
 
     # ------------------------------------------------------------------ input
@@ -244,9 +246,27 @@ class TableModel:
     # ------------------------------------------------------------------ the game's screen
 
     @property
+    def watching(self) -> bool:
+        """This client follows the table without a seat (a spectator)."""
+        snapshot = self.snapshot
+        return snapshot is not None and snapshot.seat is None and snapshot.stage != "lobby"
+
+    @property
     def view(self) -> SeatView | None:
-        """This seat's view, of the game's own type; None before the game begins."""
-        return None if self.snapshot is None else self.snapshot.view
+        """This seat's view, of the game's own type; None before the game begins. A
+        spectator's is the public state seen from seat 0's chair, with no hand (see
+        :meth:`GameState.view`)."""
+        if self.snapshot is None:
+            return None
+        if self.snapshot.view is not None or not self.watching or self.game is None:
+            return self.snapshot.view
+        game = self.game
+        if self._watched[0] is not game:
+            try:
+                self._watched = (game, game.view(0))
+            except ValueError:  # a game whose spectators cannot see its board
+                self._watched = (game, None)
+        return self._watched[1]
 
     @property
     def my_turn(self) -> bool:

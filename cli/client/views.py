@@ -33,6 +33,8 @@ __all__ = [
 KEYS_TURN = ("←→ choose", "Enter play", "Tab moves", "↑↓ why a row is worth what", "? help",
              "^T chat")  # fmt: skip
 KEYS_WAIT = ("type a move or 'say TEXT'", "↑↓ why a row is worth what", "? help", "^T chat")
+KEYS_WATCH = ("watching, without a seat", "↑↓ why a row is worth what", "PgUp/PgDn log",
+              "? help")  # fmt: skip
 KEYS_STOP = "^C stop"
 """Always shown while the game goes on, after the keys that fit."""
 KEYS_OVER = "q leave · PgUp/PgDn log · ? help"
@@ -277,6 +279,8 @@ def placeholder(model: TableModel) -> str:
         return "nothing to type here"
     if model.ending() is not None:
         return "the game is over: q leaves"
+    if model.watching:
+        return "you are watching: nothing to type (Ctrl-C leaves)"
     if model.my_turn:
         return "your move: type it (Tab lists them), or use the keys below"
     return "type a move when it is your turn, or 'say' something"
@@ -288,7 +292,9 @@ def _keys(model: TableModel, width: int) -> str:
     if model.ending() is not None:
         return KEYS_OVER
     keys: tuple[str, ...]
-    if not model.my_turn:
+    if model.watching:
+        keys = KEYS_WATCH
+    elif not model.my_turn:
         keys = KEYS_WAIT
     else:
         choices = model.choices()

@@ -24,15 +24,15 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18\x63ondottiere/v1/log.proto\x12\x0e\x63ondottiere.v1\"/\n\x0bSignedEntry\x12\r\n\x05\x65ntry\x18\x01 \x01(\x0c\x12\x11\n\tsignature\x18\x02 \x01(\x0c\"1\n\x04Head\x12\x0e\n\x06\x61uthor\x18\x01 \x01(\x0c\x12\x0b\n\x03seq\x18\x02 \x01(\x04\x12\x0c\n\x04hash\x18\x03 \x01(\x0c\"\x98\x06\n\x05\x45ntry\x12\x10\n\x08table_id\x18\x01 \x01(\x0c\x12\x0e\n\x06\x61uthor\x18\x02 \x01(\x0c\x12\x0b\n\x03seq\x18\x03 \x01(\x04\x12\x10\n\x08previous\x18\x04 \x01(\x0c\x12\x0c\n\x04step\x18\x05 \x01(\x04\x12#\n\x05heads\x18\x06 \x03(\x0b\x32\x14.condottiere.v1.Head\x12\x30\n\x05table\x18\n \x01(\x0b\x32\x1f.condottiere.v1.TableDefinitionH\x00\x12$\n\x04join\x18\x0b \x01(\x0b\x32\x14.condottiere.v1.JoinH\x00\x12*\n\x07seating\x18\x0c \x01(\x0b\x32\x17.condottiere.v1.SeatingH\x00\x12&\n\x05ready\x18\r \x01(\x0b\x32\x15.condottiere.v1.ReadyH\x00\x12$\n\x04keys\x18\x0e \x01(\x0b\x32\x14.condottiere.v1.KeysH\x00\x12*\n\x07shuffle\x18\x0f \x01(\x0b\x32\x17.condottiere.v1.ShuffleH\x00\x12(\n\x06shares\x18\x10 \x01(\x0b\x32\x16.condottiere.v1.SharesH\x00\x12*\n\x04move\x18\x11 \x01(\x0b\x32\x1a.condottiere.v1.MovePlayedH\x00\x12\x31\n\x0b\x63oin_commit\x18\x12 \x01(\x0b\x32\x1a.condottiere.v1.CoinCommitH\x00\x12\x31\n\x0b\x63oin_reveal\x18\x13 \x01(\x0b\x32\x1a.condottiere.v1.CoinRevealH\x00\x12/\n\ncoin_close\x18\x14 \x01(\x0b\x32\x19.condottiere.v1.CoinCloseH\x00\x12$\n\x04\x63hat\x18\x15 \x01(\x0b\x32\x14.condottiere.v1.ChatH\x00\x12&\n\x05leave\x18\x16 \x01(\x0b\x32\x15.condottiere.v1.LeaveH\x00\x12,\n\x05\x61udit\x18\x17 \x01(\x0b\x32\x1b.condottiere.v1.AuditRevealH\x00\x12,\n\x08\x65vidence\x18\x18 \x01(\x0b\x32\x18.condottiere.v1.EvidenceH\x00\x42\x06\n\x04\x62ody\"\xa0\x01\n\x0fTableDefinition\x12\x10\n\x08protocol\x18\x01 \x01(\r\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x0f\n\x07variant\x18\x03 \x01(\t\x12\r\n\x05seats\x18\x04 \x01(\r\x12\x0f\n\x07options\x18\x05 \x03(\t\x12\x0c\n\x04name\x18\x06 \x01(\t\x12\x0e\n\x06player\x18\x07 \x01(\t\x12\x0f\n\x07\x61\x64\x64ress\x18\x08 \x01(\t\x12\r\n\x05nonce\x18\t \x01(\x0c\";\n\x04Join\x12\x12\n\ndefinition\x18\x01 \x01(\x0c\x12\x0e\n\x06player\x18\x02 \x01(\t\x12\x0f\n\x07\x61\x64\x64ress\x18\x03 \x01(\t\"\x1a\n\x07Seating\x12\x0f\n\x07\x61uthors\x18\x01 \x03(\x0c\"\x18\n\x05Ready\x12\x0f\n\x07seating\x18\x01 \x01(\x0c\"\x1d\n\x04Keys\x12\x15\n\rannouncements\x18\x01 \x03(\x0c\"4\n\x07Shuffle\x12\x0c\n\x04\x64\x65\x63k\x18\x01 \x01(\r\x12\r\n\x05round\x18\x02 \x01(\r\x12\x0c\n\x04step\x18\x03 \x01(\x0c\"5\n\x06Shares\x12+\n\x07\x62\x61tches\x18\x01 \x03(\x0b\x32\x1a.condottiere.v1.DeckShares\")\n\nDeckShares\x12\x0c\n\x04\x64\x65\x63k\x18\x01 \x01(\r\x12\r\n\x05\x62\x61tch\x18\x02 \x01(\x0c\"R\n\nMovePlayed\x12\x0c\n\x04turn\x18\x01 \x01(\x04\x12\x0c\n\x04move\x18\x02 \x01(\t\x12(\n\x05\x63\x61rds\x18\x03 \x03(\x0b\x32\x19.condottiere.v1.CardShown\"_\n\tCardShown\x12\x0c\n\x04\x64\x65\x63k\x18\x01 \x01(\r\x12\x10\n\x06reveal\x18\x02 \x01(\x0cH\x00\x12)\n\x05known\x18\x03 \x01(\x0b\x32\x18.condottiere.v1.CardSlotH\x00\x42\x07\n\x05shown\"+\n\x08\x43\x61rdSlot\x12\r\n\x05round\x18\x01 \x01(\r\x12\x10\n\x08position\x18\x02 \x01(\r\"A\n\nCoinCommit\x12\x0e\n\x06\x63hoice\x18\x01 \x01(\r\x12\x0f\n\x07\x61ttempt\x18\x02 \x01(\r\x12\x12\n\ncommitment\x18\x03 \x01(\x0c\"<\n\nCoinReveal\x12\x0e\n\x06\x63hoice\x18\x01 \x01(\r\x12\x0f\n\x07\x61ttempt\x18\x02 \x01(\r\x12\r\n\x05nonce\x18\x03 \x01(\x0c\"=\n\tCoinClose\x12\x0e\n\x06\x63hoice\x18\x01 \x01(\r\x12\x0f\n\x07\x61ttempt\x18\x02 \x01(\r\x12\x0f\n\x07missing\x18\x03 \x03(\r\"\x14\n\x04\x43hat\x12\x0c\n\x04text\x18\x01 \x01(\t\"\x17\n\x05Leave\x12\x0e\n\x06reason\x18\x01 \x01(\t\"\x1e\n\x0b\x41uditReveal\x12\x0f\n\x07secrets\x18\x01 \x03(\x0c\"x\n\x08\x45vidence\x12\x34\n\x0c\x65quivocation\x18\x01 \x01(\x0b\x32\x1c.condottiere.v1.EquivocationH\x00\x12-\n\tbad_share\x18\x02 \x01(\x0b\x32\x18.condottiere.v1.BadShareH\x00\x42\x07\n\x05proof\"g\n\x0c\x45quivocation\x12*\n\x05\x66irst\x18\x01 \x01(\x0b\x32\x1b.condottiere.v1.SignedEntry\x12+\n\x06second\x18\x02 \x01(\x0b\x32\x1b.condottiere.v1.SignedEntry\"7\n\x08\x42\x61\x64Share\x12+\n\x06shares\x18\x01 \x01(\x0b\x32\x1b.condottiere.v1.SignedEntry\":\n\nGameRecord\x12,\n\x07\x65ntries\x18\x01 \x03(\x0b\x32\x1b.condottiere.v1.SignedEntry*Q\n\x0fProtocolVersion\x12 \n\x1cPROTOCOL_VERSION_UNSPECIFIED\x10\x00\x12\x1c\n\x18PROTOCOL_VERSION_CURRENT\x10\x02\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18\x63ondottiere/v1/log.proto\x12\x0e\x63ondottiere.v1\"/\n\x0bSignedEntry\x12\r\n\x05\x65ntry\x18\x01 \x01(\x0c\x12\x11\n\tsignature\x18\x02 \x01(\x0c\"1\n\x04Head\x12\x0e\n\x06\x61uthor\x18\x01 \x01(\x0c\x12\x0b\n\x03seq\x18\x02 \x01(\x04\x12\x0c\n\x04hash\x18\x03 \x01(\x0c\"\x98\x06\n\x05\x45ntry\x12\x10\n\x08table_id\x18\x01 \x01(\x0c\x12\x0e\n\x06\x61uthor\x18\x02 \x01(\x0c\x12\x0b\n\x03seq\x18\x03 \x01(\x04\x12\x10\n\x08previous\x18\x04 \x01(\x0c\x12\x0c\n\x04step\x18\x05 \x01(\x04\x12#\n\x05heads\x18\x06 \x03(\x0b\x32\x14.condottiere.v1.Head\x12\x30\n\x05table\x18\n \x01(\x0b\x32\x1f.condottiere.v1.TableDefinitionH\x00\x12$\n\x04join\x18\x0b \x01(\x0b\x32\x14.condottiere.v1.JoinH\x00\x12*\n\x07seating\x18\x0c \x01(\x0b\x32\x17.condottiere.v1.SeatingH\x00\x12&\n\x05ready\x18\r \x01(\x0b\x32\x15.condottiere.v1.ReadyH\x00\x12$\n\x04keys\x18\x0e \x01(\x0b\x32\x14.condottiere.v1.KeysH\x00\x12*\n\x07shuffle\x18\x0f \x01(\x0b\x32\x17.condottiere.v1.ShuffleH\x00\x12(\n\x06shares\x18\x10 \x01(\x0b\x32\x16.condottiere.v1.SharesH\x00\x12*\n\x04move\x18\x11 \x01(\x0b\x32\x1a.condottiere.v1.MovePlayedH\x00\x12\x31\n\x0b\x63oin_commit\x18\x12 \x01(\x0b\x32\x1a.condottiere.v1.CoinCommitH\x00\x12\x31\n\x0b\x63oin_reveal\x18\x13 \x01(\x0b\x32\x1a.condottiere.v1.CoinRevealH\x00\x12/\n\ncoin_close\x18\x14 \x01(\x0b\x32\x19.condottiere.v1.CoinCloseH\x00\x12$\n\x04\x63hat\x18\x15 \x01(\x0b\x32\x14.condottiere.v1.ChatH\x00\x12&\n\x05leave\x18\x16 \x01(\x0b\x32\x15.condottiere.v1.LeaveH\x00\x12,\n\x05\x61udit\x18\x17 \x01(\x0b\x32\x1b.condottiere.v1.AuditRevealH\x00\x12,\n\x08\x65vidence\x18\x18 \x01(\x0b\x32\x18.condottiere.v1.EvidenceH\x00\x42\x06\n\x04\x62ody\"\xb4\x01\n\x0fTableDefinition\x12\x10\n\x08protocol\x18\x01 \x01(\r\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x0f\n\x07variant\x18\x03 \x01(\t\x12\r\n\x05seats\x18\x04 \x01(\r\x12\x0f\n\x07options\x18\x05 \x03(\t\x12\x0c\n\x04name\x18\x06 \x01(\t\x12\x0e\n\x06player\x18\x07 \x01(\t\x12\x0f\n\x07\x61\x64\x64ress\x18\x08 \x01(\t\x12\r\n\x05nonce\x18\t \x01(\x0c\x12\x12\n\nspectators\x18\x37 \x01(\x08\";\n\x04Join\x12\x12\n\ndefinition\x18\x01 \x01(\x0c\x12\x0e\n\x06player\x18\x02 \x01(\t\x12\x0f\n\x07\x61\x64\x64ress\x18\x03 \x01(\t\"\x1a\n\x07Seating\x12\x0f\n\x07\x61uthors\x18\x01 \x03(\x0c\"\x18\n\x05Ready\x12\x0f\n\x07seating\x18\x01 \x01(\x0c\"\x1d\n\x04Keys\x12\x15\n\rannouncements\x18\x01 \x03(\x0c\"4\n\x07Shuffle\x12\x0c\n\x04\x64\x65\x63k\x18\x01 \x01(\r\x12\r\n\x05round\x18\x02 \x01(\r\x12\x0c\n\x04step\x18\x03 \x01(\x0c\"5\n\x06Shares\x12+\n\x07\x62\x61tches\x18\x01 \x03(\x0b\x32\x1a.condottiere.v1.DeckShares\")\n\nDeckShares\x12\x0c\n\x04\x64\x65\x63k\x18\x01 \x01(\r\x12\r\n\x05\x62\x61tch\x18\x02 \x01(\x0c\"R\n\nMovePlayed\x12\x0c\n\x04turn\x18\x01 \x01(\x04\x12\x0c\n\x04move\x18\x02 \x01(\t\x12(\n\x05\x63\x61rds\x18\x03 \x03(\x0b\x32\x19.condottiere.v1.CardShown\"_\n\tCardShown\x12\x0c\n\x04\x64\x65\x63k\x18\x01 \x01(\r\x12\x10\n\x06reveal\x18\x02 \x01(\x0cH\x00\x12)\n\x05known\x18\x03 \x01(\x0b\x32\x18.condottiere.v1.CardSlotH\x00\x42\x07\n\x05shown\"+\n\x08\x43\x61rdSlot\x12\r\n\x05round\x18\x01 \x01(\r\x12\x10\n\x08position\x18\x02 \x01(\r\"A\n\nCoinCommit\x12\x0e\n\x06\x63hoice\x18\x01 \x01(\r\x12\x0f\n\x07\x61ttempt\x18\x02 \x01(\r\x12\x12\n\ncommitment\x18\x03 \x01(\x0c\"<\n\nCoinReveal\x12\x0e\n\x06\x63hoice\x18\x01 \x01(\r\x12\x0f\n\x07\x61ttempt\x18\x02 \x01(\r\x12\r\n\x05nonce\x18\x03 \x01(\x0c\"=\n\tCoinClose\x12\x0e\n\x06\x63hoice\x18\x01 \x01(\r\x12\x0f\n\x07\x61ttempt\x18\x02 \x01(\r\x12\x0f\n\x07missing\x18\x03 \x03(\r\"\x14\n\x04\x43hat\x12\x0c\n\x04text\x18\x01 \x01(\t\"\x17\n\x05Leave\x12\x0e\n\x06reason\x18\x01 \x01(\t\"\x1e\n\x0b\x41uditReveal\x12\x0f\n\x07secrets\x18\x01 \x03(\x0c\"x\n\x08\x45vidence\x12\x34\n\x0c\x65quivocation\x18\x01 \x01(\x0b\x32\x1c.condottiere.v1.EquivocationH\x00\x12-\n\tbad_share\x18\x02 \x01(\x0b\x32\x18.condottiere.v1.BadShareH\x00\x42\x07\n\x05proof\"g\n\x0c\x45quivocation\x12*\n\x05\x66irst\x18\x01 \x01(\x0b\x32\x1b.condottiere.v1.SignedEntry\x12+\n\x06second\x18\x02 \x01(\x0b\x32\x1b.condottiere.v1.SignedEntry\"7\n\x08\x42\x61\x64Share\x12+\n\x06shares\x18\x01 \x01(\x0b\x32\x1b.condottiere.v1.SignedEntry\":\n\nGameRecord\x12,\n\x07\x65ntries\x18\x01 \x03(\x0b\x32\x1b.condottiere.v1.SignedEntry*Q\n\x0fProtocolVersion\x12 \n\x1cPROTOCOL_VERSION_UNSPECIFIED\x10\x00\x12\x1c\n\x18PROTOCOL_VERSION_CURRENT\x10\x02\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'condottiere.v1.log_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_PROTOCOLVERSION']._serialized_start=2241
-  _globals['_PROTOCOLVERSION']._serialized_end=2322
+  _globals['_PROTOCOLVERSION']._serialized_start=2261
+  _globals['_PROTOCOLVERSION']._serialized_end=2342
   _globals['_SIGNEDENTRY']._serialized_start=44
   _globals['_SIGNEDENTRY']._serialized_end=91
   _globals['_HEAD']._serialized_start=93
@@ -40,45 +40,45 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_ENTRY']._serialized_start=145
   _globals['_ENTRY']._serialized_end=937
   _globals['_TABLEDEFINITION']._serialized_start=940
-  _globals['_TABLEDEFINITION']._serialized_end=1100
-  _globals['_JOIN']._serialized_start=1102
-  _globals['_JOIN']._serialized_end=1161
-  _globals['_SEATING']._serialized_start=1163
-  _globals['_SEATING']._serialized_end=1189
-  _globals['_READY']._serialized_start=1191
-  _globals['_READY']._serialized_end=1215
-  _globals['_KEYS']._serialized_start=1217
-  _globals['_KEYS']._serialized_end=1246
-  _globals['_SHUFFLE']._serialized_start=1248
-  _globals['_SHUFFLE']._serialized_end=1300
-  _globals['_SHARES']._serialized_start=1302
-  _globals['_SHARES']._serialized_end=1355
-  _globals['_DECKSHARES']._serialized_start=1357
-  _globals['_DECKSHARES']._serialized_end=1398
-  _globals['_MOVEPLAYED']._serialized_start=1400
-  _globals['_MOVEPLAYED']._serialized_end=1482
-  _globals['_CARDSHOWN']._serialized_start=1484
-  _globals['_CARDSHOWN']._serialized_end=1579
-  _globals['_CARDSLOT']._serialized_start=1581
-  _globals['_CARDSLOT']._serialized_end=1624
-  _globals['_COINCOMMIT']._serialized_start=1626
-  _globals['_COINCOMMIT']._serialized_end=1691
-  _globals['_COINREVEAL']._serialized_start=1693
-  _globals['_COINREVEAL']._serialized_end=1753
-  _globals['_COINCLOSE']._serialized_start=1755
-  _globals['_COINCLOSE']._serialized_end=1816
-  _globals['_CHAT']._serialized_start=1818
-  _globals['_CHAT']._serialized_end=1838
-  _globals['_LEAVE']._serialized_start=1840
-  _globals['_LEAVE']._serialized_end=1863
-  _globals['_AUDITREVEAL']._serialized_start=1865
-  _globals['_AUDITREVEAL']._serialized_end=1895
-  _globals['_EVIDENCE']._serialized_start=1897
-  _globals['_EVIDENCE']._serialized_end=2017
-  _globals['_EQUIVOCATION']._serialized_start=2019
-  _globals['_EQUIVOCATION']._serialized_end=2122
-  _globals['_BADSHARE']._serialized_start=2124
-  _globals['_BADSHARE']._serialized_end=2179
-  _globals['_GAMERECORD']._serialized_start=2181
-  _globals['_GAMERECORD']._serialized_end=2239
+  _globals['_TABLEDEFINITION']._serialized_end=1120
+  _globals['_JOIN']._serialized_start=1122
+  _globals['_JOIN']._serialized_end=1181
+  _globals['_SEATING']._serialized_start=1183
+  _globals['_SEATING']._serialized_end=1209
+  _globals['_READY']._serialized_start=1211
+  _globals['_READY']._serialized_end=1235
+  _globals['_KEYS']._serialized_start=1237
+  _globals['_KEYS']._serialized_end=1266
+  _globals['_SHUFFLE']._serialized_start=1268
+  _globals['_SHUFFLE']._serialized_end=1320
+  _globals['_SHARES']._serialized_start=1322
+  _globals['_SHARES']._serialized_end=1375
+  _globals['_DECKSHARES']._serialized_start=1377
+  _globals['_DECKSHARES']._serialized_end=1418
+  _globals['_MOVEPLAYED']._serialized_start=1420
+  _globals['_MOVEPLAYED']._serialized_end=1502
+  _globals['_CARDSHOWN']._serialized_start=1504
+  _globals['_CARDSHOWN']._serialized_end=1599
+  _globals['_CARDSLOT']._serialized_start=1601
+  _globals['_CARDSLOT']._serialized_end=1644
+  _globals['_COINCOMMIT']._serialized_start=1646
+  _globals['_COINCOMMIT']._serialized_end=1711
+  _globals['_COINREVEAL']._serialized_start=1713
+  _globals['_COINREVEAL']._serialized_end=1773
+  _globals['_COINCLOSE']._serialized_start=1775
+  _globals['_COINCLOSE']._serialized_end=1836
+  _globals['_CHAT']._serialized_start=1838
+  _globals['_CHAT']._serialized_end=1858
+  _globals['_LEAVE']._serialized_start=1860
+  _globals['_LEAVE']._serialized_end=1883
+  _globals['_AUDITREVEAL']._serialized_start=1885
+  _globals['_AUDITREVEAL']._serialized_end=1915
+  _globals['_EVIDENCE']._serialized_start=1917
+  _globals['_EVIDENCE']._serialized_end=2037
+  _globals['_EQUIVOCATION']._serialized_start=2039
+  _globals['_EQUIVOCATION']._serialized_end=2142
+  _globals['_BADSHARE']._serialized_start=2144
+  _globals['_BADSHARE']._serialized_end=2199
+  _globals['_GAMERECORD']._serialized_start=2201
+  _globals['_GAMERECORD']._serialized_end=2259
 # @@protoc_insertion_point(module_scope)

@@ -223,6 +223,7 @@ class TableDefinition(_message.Message):
     PLAYER_FIELD_NUMBER: _builtins.int
     ADDRESS_FIELD_NUMBER: _builtins.int
     NONCE_FIELD_NUMBER: _builtins.int
+    SPECTATORS_FIELD_NUMBER: _builtins.int
     protocol: _builtins.int
     """ProtocolVersion"""
     game: _builtins.str
@@ -238,6 +239,8 @@ class TableDefinition(_message.Message):
     """host:port where the creator serves the Peer service"""
     nonce: _builtins.bytes
     """32 random bytes, fresh for every table the creator defines"""
+    spectators: _builtins.bool
+    """anyone may subscribe to the table's logs (else seated players only)"""
     @_builtins.property
     def options(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """house rules, sorted"""
@@ -254,10 +257,11 @@ class TableDefinition(_message.Message):
         player: _builtins.str = ...,
         address: _builtins.str = ...,
         nonce: _builtins.bytes = ...,
+        spectators: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["address", b"address", "game", b"game", "name", b"name", "nonce", b"nonce", "options", b"options", "player", b"player", "protocol", b"protocol", "seats", b"seats", "variant", b"variant"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["address", b"address", "game", b"game", "name", b"name", "nonce", b"nonce", "options", b"options", "player", b"player", "protocol", b"protocol", "seats", b"seats", "spectators", b"spectators", "variant", b"variant"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

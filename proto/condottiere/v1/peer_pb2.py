@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from condottiere.v1 import log_pb2 as condottiere_dot_v1_dot_log__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19\x63ondottiere/v1/peer.proto\x12\x0e\x63ondottiere.v1\x1a\x18\x63ondottiere/v1/log.proto\"S\n\x0cHelloRequest\x12\x10\n\x08protocol\x18\x01 \x01(\r\x12\x10\n\x08table_id\x18\x02 \x01(\x0c\x12\x0e\n\x06\x61uthor\x18\x03 \x01(\x0c\x12\x0f\n\x07\x61\x64\x64ress\x18\x04 \x01(\t\"\x8a\x01\n\nHelloReply\x12\x10\n\x08protocol\x18\x01 \x01(\r\x12\x10\n\x08table_id\x18\x02 \x01(\x0c\x12/\n\ndefinition\x18\x03 \x01(\x0b\x32\x1b.condottiere.v1.SignedEntry\x12\'\n\x05peers\x18\x04 \x03(\x0b\x32\x18.condottiere.v1.PeerInfo\"<\n\x08PeerInfo\x12\x0e\n\x06\x61uthor\x18\x01 \x01(\x0c\x12\x0f\n\x07\x61\x64\x64ress\x18\x02 \x01(\t\x12\x0f\n\x07\x65ntries\x18\x03 \x01(\x04\"_\n\x10SubscribeRequest\x12\x10\n\x08table_id\x18\x01 \x01(\x0c\x12%\n\x05start\x18\x02 \x03(\x0b\x32\x16.condottiere.v1.Cursor\x12\x12\n\nsubscriber\x18\x03 \x01(\x0c\"&\n\x06\x43ursor\x12\x0e\n\x06\x61uthor\x18\x01 \x01(\x0c\x12\x0c\n\x04next\x18\x02 \x01(\x04\x32\x97\x01\n\x04Peer\x12\x41\n\x05Hello\x12\x1c.condottiere.v1.HelloRequest\x1a\x1a.condottiere.v1.HelloReply\x12L\n\tSubscribe\x12 .condottiere.v1.SubscribeRequest\x1a\x1b.condottiere.v1.SignedEntry0\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19\x63ondottiere/v1/peer.proto\x12\x0e\x63ondottiere.v1\x1a\x18\x63ondottiere/v1/log.proto\"S\n\x0cHelloRequest\x12\x10\n\x08protocol\x18\x01 \x01(\r\x12\x10\n\x08table_id\x18\x02 \x01(\x0c\x12\x0e\n\x06\x61uthor\x18\x03 \x01(\x0c\x12\x0f\n\x07\x61\x64\x64ress\x18\x04 \x01(\t\"\x8a\x01\n\nHelloReply\x12\x10\n\x08protocol\x18\x01 \x01(\r\x12\x10\n\x08table_id\x18\x02 \x01(\x0c\x12/\n\ndefinition\x18\x03 \x01(\x0b\x32\x1b.condottiere.v1.SignedEntry\x12\'\n\x05peers\x18\x04 \x03(\x0b\x32\x18.condottiere.v1.PeerInfo\"<\n\x08PeerInfo\x12\x0e\n\x06\x61uthor\x18\x01 \x01(\x0c\x12\x0f\n\x07\x61\x64\x64ress\x18\x02 \x01(\t\x12\x0f\n\x07\x65ntries\x18\x03 \x01(\x04\"\x81\x01\n\x10SubscribeRequest\x12\x10\n\x08table_id\x18\x01 \x01(\x0c\x12%\n\x05start\x18\x02 \x03(\x0b\x32\x16.condottiere.v1.Cursor\x12\x12\n\nsubscriber\x18\x03 \x01(\x0c\x12\x11\n\tissued_ms\x18\x37 \x01(\x04\x12\r\n\x05proof\x18\x38 \x01(\x0c\"&\n\x06\x43ursor\x12\x0e\n\x06\x61uthor\x18\x01 \x01(\x0c\x12\x0c\n\x04next\x18\x02 \x01(\x04\x32\x97\x01\n\x04Peer\x12\x41\n\x05Hello\x12\x1c.condottiere.v1.HelloRequest\x1a\x1a.condottiere.v1.HelloReply\x12L\n\tSubscribe\x12 .condottiere.v1.SubscribeRequest\x1a\x1b.condottiere.v1.SignedEntry0\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -38,10 +38,10 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_HELLOREPLY']._serialized_end=295
   _globals['_PEERINFO']._serialized_start=297
   _globals['_PEERINFO']._serialized_end=357
-  _globals['_SUBSCRIBEREQUEST']._serialized_start=359
-  _globals['_SUBSCRIBEREQUEST']._serialized_end=454
-  _globals['_CURSOR']._serialized_start=456
-  _globals['_CURSOR']._serialized_end=494
-  _globals['_PEER']._serialized_start=497
-  _globals['_PEER']._serialized_end=648
+  _globals['_SUBSCRIBEREQUEST']._serialized_start=360
+  _globals['_SUBSCRIBEREQUEST']._serialized_end=489
+  _globals['_CURSOR']._serialized_start=491
+  _globals['_CURSOR']._serialized_end=529
+  _globals['_PEER']._serialized_start=532
+  _globals['_PEER']._serialized_end=683
 # @@protoc_insertion_point(module_scope)

@@ -118,9 +118,15 @@ class SubscribeRequest(_message.Message):
     TABLE_ID_FIELD_NUMBER: _builtins.int
     START_FIELD_NUMBER: _builtins.int
     SUBSCRIBER_FIELD_NUMBER: _builtins.int
+    ISSUED_MS_FIELD_NUMBER: _builtins.int
+    PROOF_FIELD_NUMBER: _builtins.int
     table_id: _builtins.bytes
     subscriber: _builtins.bytes
     """the caller's key: its own entries are sent only as far as held now"""
+    issued_ms: _builtins.int
+    """when the caller signed this request (Unix time, milliseconds)"""
+    proof: _builtins.bytes
+    """the subscriber's signature of the request (see peer/readers.py)"""
     @_builtins.property
     def start(self) -> _containers.RepeatedCompositeFieldContainer[Global___Cursor]:
         """authors not listed are sent from their first entry"""
@@ -131,10 +137,12 @@ class SubscribeRequest(_message.Message):
         table_id: _builtins.bytes = ...,
         start: _abc.Iterable[Global___Cursor] | None = ...,
         subscriber: _builtins.bytes = ...,
+        issued_ms: _builtins.int = ...,
+        proof: _builtins.bytes = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["start", b"start", "subscriber", b"subscriber", "table_id", b"table_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["issued_ms", b"issued_ms", "proof", b"proof", "start", b"start", "subscriber", b"subscriber", "table_id", b"table_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
