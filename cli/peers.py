@@ -1,7 +1,8 @@
 """The networked commands on the command line: ``host``, ``join``, ``bot``, ``tables``,
-``export``, ``verify`` and ``replay``: their options, the settings they make, and what runs
-each (:mod:`condottiere.cli.peer_runner` a peer, :mod:`condottiere.cli.tables` the LAN's
-tables, :mod:`condottiere.cli.records` a game's record).
+``export``, ``verify``, ``replay`` and ``standings``: their options, the settings they make,
+and what runs each (:mod:`condottiere.cli.peer_runner` a peer, :mod:`condottiere.cli.tables`
+the LAN's tables, :mod:`condottiere.cli.records` a game's record,
+:mod:`condottiere.cli.standings` the night's standings).
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from condottiere.cli.lan import add_interface_option, add_listen_option, is_addr
 from condottiere.cli.peer_runner import PeerSettings, run_peer
 from condottiere.cli.records import run_export, run_replay, run_verify
 from condottiere.cli.seat import add_seat_options, check_strategies
+from condottiere.cli.standings import add_command as add_standings_command
+from condottiere.cli.standings import run_standings
 from condottiere.cli.table_options import add_table_options, check_bot_count, table_spec
 from condottiere.cli.tables import add_command as add_tables_command
 from condottiere.cli.tables import main_tables
@@ -102,6 +105,7 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     export_parser.add_argument("--output", "-o", type=Path, help="the file to write")
     add_tables_command(commands)
+    add_standings_command(commands)
     verify_parser = commands.add_parser(
         "verify",
         help="check a game record: signatures, proofs, rules, every card",
@@ -233,6 +237,8 @@ def main_peer(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         return run_export(args.data, args.output)
     if args.command == "verify":
         return run_verify(args.file)
+    if args.command == "standings":
+        return run_standings(args.records)
     terminal = sys.stdin.isatty() and sys.stdout.isatty()
     return run_replay(args.file, args.delay, screen=terminal and not args.text,
                       color=not args.no_color)  # fmt: skip
