@@ -123,7 +123,7 @@ def run_play(settings: PlaySettings, out: TextIO = sys.stdout) -> int:
     except DamagedStore as damaged:
         print(f"condottiere: {damaged}", file=sys.stderr)
         return 2
-    if settings.new and not confirm_new(store, settings.data, input):
+    if settings.new and not settings.watch and not confirm_new(store, settings.data, input):
         store.close()
         return 1
     try:
@@ -371,6 +371,7 @@ def play_settings(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         if not wanted.strip():
             parser.error(f"{option} wants a table's name, id or HOST:PORT")
         settings.join, settings.watch = args.join or "", args.watch or ""
+        settings.new = settings.new or bool(args.watch)  # a table watched before: not taken up
         if args.interface or not is_address(wanted):
             _place(parser, args, settings)
         return settings
@@ -435,6 +436,7 @@ def watch_settings(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
         player="watcher",
         spec=None,
         watch=args.table,
+        new=True,  # a table watched before is not taken up: this one is watched afresh
         palette=args.palette,
         color=not args.no_color,
     )
