@@ -114,7 +114,7 @@ class ClientApp:
             turn = self.model.snapshot is not None and (
                 self.model.snapshot.step, self.model.my_turn)
             try:
-                watched = snapshot.seat is None and snapshot.stage in ("playing", "over")
+                watched = snapshot.seat is None and snapshot.stage in ("playing", "over", "halted")
                 game = await self.controller.game() if snapshot.view or watched else None
                 self.model.update(snapshot, game, self.controller.events, self.controller.links)
                 if turn != (snapshot.step, self.model.my_turn):

@@ -279,3 +279,21 @@ def test_a_hand_without_mercenaries_may_be_discarded_or_kept() -> None:
     assert model.choices() == Choices(("discard", "keep"))
     assert model.choose_numbered(1) is None  # the number keys choose cards in a battle only
     assert plain(hand_lines(model, 80, 2)) == " Hand (1)  [Spy]"
+
+
+def test_the_move_menu_is_offered_on_an_empty_line_only_when_tab_asks_for_it() -> None:
+    """prompt_toolkit runs a completion again once the line was sent and emptied: that one
+    must offer nothing, or the last turn's menu stays over the log."""
+    from prompt_toolkit.completion import CompleteEvent
+    from prompt_toolkit.document import Document
+
+    from condottiere.cli.client.commands import MoveCompleter
+
+    model = model_of_game(battle())
+    completer = MoveCompleter(model)
+    rerun = completer.get_completions(Document(""), CompleteEvent(text_inserted=False))
+    assert list(rerun) == []
+    tab = completer.get_completions(Document(""), CompleteEvent(completion_requested=True))
+    assert [c.text for c in tab] == [str(move) for move in model.view.legal_moves]  # type: ignore[union-attr]
+    typed = completer.get_completions(Document("pa"), CompleteEvent(text_inserted=True))
+    assert [c.text for c in typed] == ["pass"]
