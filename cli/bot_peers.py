@@ -22,6 +22,7 @@ data directory (:data:`PREDECESSOR_SECONDS`).
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import os
 import signal
@@ -41,6 +42,7 @@ __all__ = [
     "TROUBLES_TOLD",
     "BotPeers",
     "BotSeat",
+    "bot_name",
     "bot_names",
     "stop_with",
 ]
@@ -77,6 +79,16 @@ def bot_names(count: int, player: str) -> list[str]:
     taken = player[:1].upper()
     names = [name for name in BOT_NAMES if name[0] != taken]
     return [names[index % len(names)] for index in range(count)]
+
+
+def bot_name(key: bytes) -> str:
+    """The name of a bot that was given none: one of :data:`BOT_NAMES`, drawn from its key
+    (the same for the same data directory).
+
+    >>> bot_name(bytes(32)) in BOT_NAMES
+    True
+    """
+    return BOT_NAMES[int.from_bytes(hashlib.sha256(key).digest()[:4], "big") % len(BOT_NAMES)]
 
 
 class BotPeers:

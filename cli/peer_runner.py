@@ -26,7 +26,13 @@ from typing import TextIO
 from condottiere.bots.loading import load_strategy
 from condottiere.bots.player import DEFAULT_TIME_LIMIT, play_seat
 from condottiere.cli.arguments import confirm_new, data_in_use
-from condottiere.cli.bot_peers import PREDECESSOR_SECONDS, TROUBLE, BotPeers, stop_with
+from condottiere.cli.bot_peers import (
+    PREDECESSOR_SECONDS,
+    TROUBLE,
+    BotPeers,
+    bot_name,
+    stop_with,
+)
 from condottiere.cli.console import play_console
 from condottiere.cli.finish import GOODBYE_SECONDS, finish_table
 from condottiere.cli.lan import Placement, go_on_lan, join_table
@@ -94,6 +100,8 @@ def run_peer(settings: PeerSettings, out: TextIO = sys.stdout) -> int:
     if settings.new and not confirm_new(store, settings.data, input if interactive else None):
         store.close()
         return 1
+    if not settings.player:
+        settings.player = bot_name(store.identity().public.raw)
     try:
         return asyncio.run(_peer(settings, store, out))
     except KeyboardInterrupt:

@@ -140,9 +140,17 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 
 def _peer_options(parser: argparse.ArgumentParser, role: str) -> None:
-    parser.add_argument(
-        "--player", default=os.environ.get("USER", role)[:40] or role, help="your name at the table"
-    )
+    if role == "bot":
+        parser.add_argument(
+            "--player", default="",
+            help="the bot's name at the table (default: a condottiere's name drawn from its "
+            "key, the same each time, so that a bot is never named after the person who runs it)",
+        )  # fmt: skip
+    else:
+        parser.add_argument(
+            "--player", default=os.environ.get("USER", role)[:40] or role,
+            help="your name at the table",
+        )  # fmt: skip
     parser.add_argument(
         "--data", type=Path, default=None, help=f"data directory (default {default_data(role)})"
     )
