@@ -12,13 +12,17 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from condottiere.bots import BOTS
 from condottiere.peer.data_lock import DataInUse
+from condottiere.peer.store import Store
 
 __all__ = [
     "bot_list",
+    "confirm_new",
     "data_in_use",
     "default_data",
     "non_negative_float",
@@ -41,6 +45,27 @@ def data_in_use(in_use: DataInUse) -> str:
     """What to tell a player whose data directory another process holds: who holds it, and
     what to do."""
     return f"{in_use}; stop it, or give this command a data directory of its own: --data DIR"
+
+
+def confirm_new(store: Store, data: Path, ask: Callable[[str], str] | None) -> bool:
+    """Whether ``--new`` may start afresh on ``store`` (the store of ``data``): yes when it
+    holds no game under way; else the player is asked with ``ask`` (None: nobody to ask, a
+    program's input, and it goes ahead, saying so on the standard error)."""
+    current = store.setting("table")
+    if current is None or current == store.setting("closed") or not store.entries(current):
+        return True
+    under_way = f"{data} holds a game under way (table {current.hex()[:8]})"
+    if ask is None:
+        print(f"condottiere: {under_way}; --new gives it up", file=sys.stderr)
+        return True
+    try:
+        answer = ask(f"{under_way}; --new gives it up for good. Start a new game? [y/N] ")
+    except EOFError:
+        answer = ""
+    if answer.strip().lower() in ("y", "yes"):
+        return True
+    print(f"kept it: the same command without --new takes it up ({data})", file=sys.stderr)
+    return False
 
 
 def non_negative_float(text: str) -> float:

@@ -7,7 +7,10 @@ player on another machine would. The list of bots is kept beside them
 (``DATA/bots/bots.json``, with the table's id), so that when the host takes its table up
 again after a stop, the same bots are started again on their own data and take up the game
 where they stopped too. A bot that stops with an error is told to the player once, with the
-last line of its log.
+last line of its log; so is each time its strategy fails at a move (it raised, took too long
+or chose a move the rules refuse, and the safe move was played instead), up to
+:data:`TROUBLES_TOLD` times a bot: the bot writes those lines with :data:`TROUBLE` before
+them, and the host reads its log as it grows.
 
 A bot dies with the process that started it: it is told that process's PID
 (``--stop-with``) and stops as soon as it is no longer its parent (:func:`stop_with`), even
@@ -19,6 +22,7 @@ data directory (:data:`PREDECESSOR_SECONDS`).
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import os
 import signal
@@ -32,13 +36,27 @@ from pathlib import Path
 from condottiere.bots.player import DEFAULT_TIME_LIMIT
 from condottiere.peer.store import Store
 
-__all__ = ["BOT_NAMES", "PREDECESSOR_SECONDS", "BotPeers", "BotSeat", "bot_names", "stop_with"]
+__all__ = [
+    "BOT_NAMES",
+    "PREDECESSOR_SECONDS",
+    "TROUBLE",
+    "TROUBLES_TOLD",
+    "BotPeers",
+    "BotSeat",
+    "bot_name",
+    "bot_names",
+    "stop_with",
+]
 
 BOT_NAMES = ("Sforza", "Orsini", "Borgia", "Medici", "Este", "Colonna", "Visconti")
 """Names for bots, each with its own initial (the letter that marks its seat on the map)."""
 PREDECESSOR_SECONDS = 30.0
 """How long a bot started by a host waits for its data directory, which the same bot of the
 host's previous run may hold while it stops."""
+TROUBLE = "strategy trouble: "
+"""What a bot peer writes before a line saying that its strategy failed at a move."""
+TROUBLES_TOLD = 3
+"""How many of a bot's strategy failures the host tells the player; the rest are in its log."""
 PARENT_CHECK_SECONDS = 0.25
 """How often a bot checks that the process that started it is still its parent."""
 
@@ -64,6 +82,16 @@ def bot_names(count: int, player: str) -> list[str]:
     return [names[index % len(names)] for index in range(count)]
 
 
+def bot_name(key: bytes) -> str:
+    """The name of a bot that was given none: one of :data:`BOT_NAMES`, drawn from its key
+    (the same for the same data directory).
+
+    >>> bot_name(bytes(32)) in BOT_NAMES
+    True
+    """
+    return BOT_NAMES[int.from_bytes(hashlib.sha256(key).digest()[:4], "big") % len(BOT_NAMES)]
+
+
 class BotPeers:
     """The bot processes of one hosted table."""
 
@@ -86,6 +114,9 @@ class BotPeers:
         self.processes: list[subprocess.Popen[bytes]] = []
         self._seats: list[BotSeat] = []
         self._reported: set[int] = set()
+        self._read: dict[int, int] = {}
+        """How far each bot's log has been read for its strategy's troubles."""
+        self._troubles: dict[int, int] = {}
 
     def plan(self, strategies: Sequence[str], player: str, seed: int) -> list[BotSeat]:
         """A bot for each strategy, with names and seeds of its own."""
@@ -176,11 +207,38 @@ class BotPeers:
             said.append(f"The bot {bot.name} stopped (exit status {status}){last} (log: {log})")
         return said
 
+    def troubles(self) -> list[str]:
+        """What to tell the player of each bot's strategy failing at a move since the last
+        call (the lines its log gained that start with :data:`TROUBLE`), at most
+        :data:`TROUBLES_TOLD` a bot, the last of them saying where the rest will be."""
+        said = []
+        for index, bot in enumerate(self._seats):
+            log = Path(f"{bot.data}.log")
+            try:
+                with log.open("rb") as file:
+                    file.seek(self._read.get(index, 0))
+                    grown = file.read()
+            except OSError:
+                continue
+            complete = grown[: grown.rfind(b"\n") + 1]
+            self._read[index] = self._read.get(index, 0) + len(complete)
+            for line in complete.decode(errors="replace").splitlines():
+                if not line.startswith(TROUBLE):
+                    continue
+                told = self._troubles.get(index, 0)
+                self._troubles[index] = told + 1
+                if told >= TROUBLES_TOLD:
+                    continue
+                more = f" (further troubles: {log})" if told + 1 == TROUBLES_TOLD else ""
+                said.append(f"The bot {bot.name}: {line.removeprefix(TROUBLE)}{more}")
+        return said
+
     async def watch(self, say: Callable[[str], None]) -> None:
-        """Tell ``say`` of each bot that stops with an error (:meth:`failures`), checking every
-        second, until cancelled."""
+        """Tell ``say`` of each bot that stops with an error (:meth:`failures`) and of each
+        of their strategies' troubles (:meth:`troubles`), checking every second, until
+        cancelled."""
         while True:
-            for failure in self.failures():
+            for failure in (*self.troubles(), *self.failures()):
                 say(failure)
             await asyncio.sleep(1.0)
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import threading
 import time
 from collections.abc import Callable
 from typing import Any, TextIO
@@ -48,7 +49,7 @@ async def play_console(
 ) -> Snapshot:
     """Print the help (once the table, and so its game, is known), the table's events, and
     play the moves typed; the last snapshot at the end."""
-    reader = read_line or sys.stdin.readline
+    lines = _Lines(read_line or sys.stdin.readline)
     printed = 0
     asked = -1
     input_task: asyncio.Task[str] | None = None
@@ -89,17 +90,44 @@ async def play_console(
                     _show_turn(snapshot, out)
                 next_change = asyncio.ensure_future(changes.__anext__())
                 if input_task is None:
-                    input_task = asyncio.ensure_future(asyncio.to_thread(reader))
+                    input_task = asyncio.ensure_future(lines.next())
             if input_task is not None and input_task in done:
                 line = input_task.result()
                 input_task = None
                 if line == "":  # end of input: keep following the table without a prompt
                     continue
-                input_task = asyncio.ensure_future(asyncio.to_thread(reader))
+                input_task = asyncio.ensure_future(lines.next())
                 assert snapshot is not None  # lines are read once the table is known
                 await _command(controller, line.strip(), snapshot, out)
     finally:
         next_change.cancel()
+        if input_task is not None:
+            input_task.cancel()
+
+
+class _Lines:
+    """The lines ``read_line`` returns, read ahead on a daemon thread: the program never
+    waits for a line nobody types (an Enter at the end), and nothing is left to cancel."""
+
+    def __init__(self, read_line: Callable[[], str]) -> None:
+        self._queue: asyncio.Queue[str] = asyncio.Queue()
+        loop = asyncio.get_running_loop()
+
+        def read() -> None:
+            while True:
+                line = read_line()
+                try:
+                    loop.call_soon_threadsafe(self._queue.put_nowait, line)
+                except RuntimeError:  # the loop is closed: nobody wants more lines
+                    return
+                if line == "":
+                    return
+
+        threading.Thread(target=read, name="console-input", daemon=True).start()
+
+    async def next(self) -> str:
+        """The next line, with its newline; "" at the end of the input."""
+        return await self._queue.get()
 
 
 class Countdown:

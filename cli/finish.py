@@ -7,7 +7,8 @@ statements: the others need them to reach the same verdict), writes the game's r
 ``DATA/last-game.json``: the table, the seat, the winners, the record's hash and path, and the
 state every seat saw alike at the end (the game's
 :meth:`~condottiere.games.GameRules.public_state`), so that the summaries of every peer of a
-table can be compared.
+table can be compared. A peer that watched the table without a seat has no goodbye to say:
+it writes the record and verifies it (:func:`finish_watching`).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from condottiere.interface import game_named
 from condottiere.peer.controller import Snapshot
 from condottiere.peer.node import Node
 
-__all__ = ["GOODBYE_SECONDS", "finish_table"]
+__all__ = ["GOODBYE_SECONDS", "finish_table", "finish_watching"]
 
 GOODBYE_SECONDS = 15.0
 """How long a finished peer waits for the others to show they hold its last entries."""
@@ -74,6 +75,27 @@ async def finish_table(node: Node, final: Snapshot, data: Path, out: TextIO) -> 
     ):
         print(line, file=out, flush=True)
     return path
+
+
+async def finish_watching(node: Node, data: Path) -> tuple[Path, list[str]]:
+    """At the end of a table this peer watched (no seat: nothing to say goodbye with): write
+    the record of every entry it holds to ``DATA/records/`` and verify it as any peer would;
+    the record's path and the verdict, in lines (the last says FAIR or not)."""
+    from condottiere.peer.record import export, load, verify
+
+    table = node.table
+    assert table is not None
+    entries = await node.call(
+        lambda table: [e for a in table.logs.authors for e in table.logs.log(a)]
+    )
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    path = export(
+        sorted(entries, key=lambda e: e.kind != "table"),
+        data / "records" / f"{stamp}-{table.table_id.hex()[:8]}.cdr",
+    )
+    verdict = await asyncio.to_thread(lambda: verify(load(path)))
+    node.close_table()
+    return path, verdict.lines()
 
 
 def _public_state(final: Snapshot) -> dict[str, Any] | None:

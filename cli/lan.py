@@ -167,3 +167,31 @@ async def join_table(
         else:
             return address
     raise JoinError(f"no peer of {listing.advert.name!r} takes joiners: {'; '.join(failures)}")
+
+
+async def watch_table(node: Node, presence: Presence | None, wanted: str, wait: float) -> str:
+    """Follow the table ``wanted`` names (as :func:`join_table` finds it) without a seat: a
+    full table, or one whose game has begun, may be watched; the address followed.
+    :class:`JoinError` saying why not (a table that admits no spectators among others)."""
+    from condottiere.peer.node import JoinError
+
+    if is_address(wanted):
+        await node.watch_table(wanted)
+        return wanted
+    if presence is None:
+        raise JoinError(f"cannot look for {wanted!r} without zeroconf: watch by HOST:PORT")
+    try:
+        listing = await presence.find(wanted, wait)
+    except LookupError as exc:
+        raise JoinError(str(exc)) from None
+    failures = []
+    for address in listing.addresses:
+        try:
+            await node.watch_table(
+                address, patience=FOUND_PATIENCE, table_id=bytes.fromhex(listing.table_id)
+            )
+        except JoinError as exc:
+            failures.append(str(exc))
+        else:
+            return address
+    raise JoinError(f"cannot watch {listing.advert.name!r}: {'; '.join(failures)}")

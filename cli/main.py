@@ -2,7 +2,8 @@
 
 Sub-commands:
 
-- ``play``: the full-screen game (see :mod:`condottiere.cli.play`);
+- ``play``: the full-screen game (see :mod:`condottiere.cli.play`); ``watch``: a table
+  followed on the full-screen board without a seat;
 - ``demo``: an offline game between bots, narrated on the terminal as plain text;
 - ``host``, ``join``, ``bot``: a peer at a networked table (see :mod:`condottiere.cli.peers`);
 - ``tables``: the tables on the LAN (see :mod:`condottiere.cli.tables`);
@@ -26,7 +27,13 @@ from condottiere.bots import BOTS
 from condottiere.cli.arguments import bot_list, non_negative_float, positive_int
 from condottiere.cli.demo import DemoSettings, run_demo
 from condottiere.cli.peers import add_commands, main_peer
-from condottiere.cli.play import add_play_command, play_settings, run_play
+from condottiere.cli.play import (
+    add_play_command,
+    add_watch_command,
+    play_settings,
+    run_play,
+    watch_settings,
+)
 from condottiere.cli.table_options import chosen_variant
 from condottiere.cli.tournament import add_tournament_parser, tournament_command
 from condottiere.interface import DEFAULT_GAME, GAMES, Variant, game_named
@@ -46,6 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     add_play_command(commands)
+    add_watch_command(commands)
     demo = commands.add_parser(
         "demo",
         help="watch bots play an offline game, narrated as plain text",
@@ -172,6 +180,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return tournament_command(args.command_parser, args)
     if args.command == "play":
         return run_play(play_settings(args.command_parser, args))
+    if args.command == "watch":
+        return run_play(watch_settings(args.command_parser, args))
     if args.command != "demo":
         return main_peer(parser, args)
     settings = _demo_settings(args.command_parser, args)

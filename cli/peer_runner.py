@@ -25,8 +25,14 @@ from typing import TextIO
 
 from condottiere.bots.loading import load_strategy
 from condottiere.bots.player import DEFAULT_TIME_LIMIT, play_seat
-from condottiere.cli.arguments import data_in_use
-from condottiere.cli.bot_peers import PREDECESSOR_SECONDS, BotPeers, stop_with
+from condottiere.cli.arguments import confirm_new, data_in_use
+from condottiere.cli.bot_peers import (
+    PREDECESSOR_SECONDS,
+    TROUBLE,
+    BotPeers,
+    bot_name,
+    stop_with,
+)
 from condottiere.cli.console import play_console
 from condottiere.cli.finish import GOODBYE_SECONDS, finish_table
 from condottiere.cli.lan import Placement, go_on_lan, join_table
@@ -36,7 +42,7 @@ from condottiere.peer.entries import SigningConflict
 from condottiere.peer.lobby import TableSpec
 from condottiere.peer.node import JoinError, Node
 from condottiere.peer.pacing import BOT, PERSON
-from condottiere.peer.store import DataInUse, Store
+from condottiere.peer.store import DamagedStore, DataInUse, Store
 
 __all__ = ["PeerSettings", "run_peer"]
 
@@ -92,6 +98,15 @@ def run_peer(settings: PeerSettings, out: TextIO = sys.stdout) -> int:
     except DataInUse as in_use:
         print(f"condottiere: {data_in_use(in_use)}", file=sys.stderr)
         return 2
+    except DamagedStore as damaged:
+        print(f"condottiere: {damaged}", file=sys.stderr)
+        return 2
+    interactive = settings.stop_with is None and sys.stdin.isatty()
+    if settings.new and not confirm_new(store, settings.data, input if interactive else None):
+        store.close()
+        return 1
+    if not settings.player:
+        settings.player = bot_name(store.identity().public.raw)
     try:
         return asyncio.run(_peer(settings, store, out))
     except KeyboardInterrupt:
@@ -194,9 +209,9 @@ async def _peer(settings: PeerSettings, store: Store, out: TextIO) -> int:
         elif settings.strategy is not None:
             bot = load_strategy(settings.strategy, seed=settings.seed)
             say(f"{bot.name} plays this seat ({settings.time_limit:g} s a move at most)")
-            final = await node.unless_failed(
-                play_seat(controller, bot, time_limit=settings.time_limit, log=say)
-            )
+            playing = play_seat(controller, bot, time_limit=settings.time_limit,
+                                log=lambda text: say(f"{TROUBLE}{text}"))  # fmt: skip
+            final = await node.unless_failed(playing)
         elif settings.headless:
             final = await node.unless_failed(play_headless(controller, out))
         else:

@@ -1,19 +1,23 @@
 """The networked commands on the command line: ``host``, ``join``, ``bot``, ``tables``,
-``export``, ``verify`` and ``replay``: their options, the settings they make, and what runs
-each (:mod:`condottiere.cli.peer_runner` a peer, :mod:`condottiere.cli.tables` the LAN's
-tables, :mod:`condottiere.cli.records` a game's record).
+``export``, ``verify``, ``replay`` and ``standings``: their options, the settings they make,
+and what runs each (:mod:`condottiere.cli.peer_runner` a peer, :mod:`condottiere.cli.tables`
+the LAN's tables, :mod:`condottiere.cli.records` a game's record,
+:mod:`condottiere.cli.standings` the night's standings).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import sys
 from pathlib import Path
 
-from condottiere.cli.arguments import default_data
+from condottiere.cli.arguments import default_data, non_negative_float
 from condottiere.cli.lan import add_interface_option, add_listen_option, is_address, placement_from
 from condottiere.cli.peer_runner import PeerSettings, run_peer
 from condottiere.cli.seat import add_seat_options, check_strategies
+from condottiere.cli.standings import add_command as add_standings_command
+from condottiere.cli.standings import run_standings
 from condottiere.cli.table_options import add_table_options, check_bot_count, table_spec
 from condottiere.cli.tables import add_command as add_tables_command
 from condottiere.cli.tables import main_tables
@@ -95,16 +99,19 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     export_parser = commands.add_parser(
         "export",
         help="write the table of a data directory to one record file",
-        description="Write every signed entry of the table a data directory holds to FILE.",
+        description="Write every signed entry of the table a data directory holds to a "
+        "record file (verify and replay read it).",
     )
     export_parser.add_argument(
         "--data",
         type=Path,
-        default=default_data("host"),
-        help="the peer's data directory (default: the host's)",
+        help="the peer's data directory (default: of the default directories of play, host, "
+        f"join and bot, under {default_data('play').parent}, the one with a table that was "
+        "written last)",
     )
     export_parser.add_argument("--output", "-o", type=Path, help="the file to write")
     add_tables_command(commands)
+    add_standings_command(commands)
     verify_parser = commands.add_parser(
         "verify",
         help="check a game record: signatures, proofs, rules, every card",
@@ -115,23 +122,41 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     verify_parser.add_argument("file", type=Path, help="a record file (condottiere export)")
     replay_parser = commands.add_parser(
         "replay",
-        help="show a recorded game move by move",
-        description="Check a record as 'verify' does, then show the game move by move.",
+        help="show a recorded game move by move, on the board",
+        description="Check a record as 'verify' does, then show the game: on a terminal, "
+        "the full-screen board as it was after each move, with a seat's hand (the audit "
+        "shows every hand), stepped forward and back with the arrow keys; with --text (or "
+        "when the output is not a terminal), every event of the table as a line.",
     )
     replay_parser.add_argument("file", type=Path, help="a record file")
     replay_parser.add_argument(
+        "--text", action="store_true", help="tell the game as lines of text, in the table's order"
+    )
+    replay_parser.add_argument(
         "--delay",
-        type=float,
+        type=non_negative_float,
         default=0.0,
         metavar="SECONDS",
-        help="pause after each move (default 0)",
+        help="with --text, pause after each move (default 0)",
     )
+    replay_parser.add_argument(
+        "--no-color", action="store_true",
+        help="no colours on the board (also when NO_COLOR is set)",
+    )  # fmt: skip
 
 
 def _peer_options(parser: argparse.ArgumentParser, role: str) -> None:
-    parser.add_argument(
-        "--player", default=os.environ.get("USER", role)[:40] or role, help="your name at the table"
-    )
+    if role == "bot":
+        parser.add_argument(
+            "--player", default="",
+            help="the bot's name at the table (default: a condottiere's name drawn from its "
+            "key, the same each time, so that a bot is never named after the person who runs it)",
+        )  # fmt: skip
+    else:
+        parser.add_argument(
+            "--player", default=os.environ.get("USER", role)[:40] or role,
+            help="your name at the table",
+        )  # fmt: skip
     parser.add_argument(
         "--data", type=Path, default=None, help=f"data directory (default {default_data(role)})"
     )
@@ -230,4 +255,8 @@ def main_peer(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         return run_export(args.data, args.output)
     if args.command == "verify":
         return run_verify(args.file)
-    return run_replay(args.file, args.delay)
+    if args.command == "standings":
+        return run_standings(args.records)
+    terminal = sys.stdin.isatty() and sys.stdout.isatty()
+    return run_replay(args.file, args.delay, screen=terminal and not args.text,
+                      color=not args.no_color)  # fmt: skip

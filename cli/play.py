@@ -35,10 +35,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from condottiere.bots import BOTS
-from condottiere.cli.arguments import data_in_use, default_data
+from condottiere.cli.arguments import confirm_new, data_in_use, default_data
 from condottiere.cli.bot_peers import BotPeers
 from condottiere.cli.client.style import PALETTES
-from condottiere.cli.finish import GOODBYE_SECONDS, finish_table
+from condottiere.cli.finish import GOODBYE_SECONDS, finish_table, finish_watching
 from condottiere.cli.lan import (
     Placement,
     add_interface_option,
@@ -46,6 +46,7 @@ from condottiere.cli.lan import (
     is_address,
     join_table,
     placement_from,
+    watch_table,
 )
 from condottiere.cli.table_options import (
     TABLE_OPTIONS,
@@ -59,13 +60,20 @@ from condottiere.peer.controller import Snapshot
 from condottiere.peer.entries import SigningConflict
 from condottiere.peer.lobby import TableSpec
 from condottiere.peer.node import JoinError, Node
-from condottiere.peer.store import DataInUse, Store
+from condottiere.peer.store import DamagedStore, DataInUse, Store
 
 if TYPE_CHECKING:
     from condottiere.cli.client.app import Outcome
     from condottiere.cli.client.model import TableModel
 
-__all__ = ["PlaySettings", "add_play_command", "play_settings", "run_play"]
+__all__ = [
+    "PlaySettings",
+    "add_play_command",
+    "add_watch_command",
+    "play_settings",
+    "run_play",
+    "watch_settings",
+]
 
 DEFAULT_BOT = "greedy"
 FIND_SECONDS = 10.0
@@ -83,6 +91,8 @@ class PlaySettings:
     bots: tuple[str, ...] = ()
     """Strategies of the bot peers to start at a hosted table."""
     join: str = ""
+    watch: str = ""
+    """The table to follow without a seat (a spectator), when not empty."""
     listen: str = "127.0.0.1"
     open_to_others: bool = False
     """Seats are left for other players (``--listen``, or fewer bots than seats)."""
@@ -110,6 +120,12 @@ def run_play(settings: PlaySettings, out: TextIO = sys.stdout) -> int:
     except DataInUse as in_use:
         print(f"condottiere: {data_in_use(in_use)}", file=sys.stderr)
         return 2
+    except DamagedStore as damaged:
+        print(f"condottiere: {damaged}", file=sys.stderr)
+        return 2
+    if settings.new and not settings.watch and not confirm_new(store, settings.data, input):
+        store.close()
+        return 1
     try:
         with _errors_to(settings.data / "client.log"):
             return asyncio.run(_play(settings, store, out))
@@ -144,6 +160,8 @@ async def _play(settings: PlaySettings, store: Store, out: TextIO) -> int:
     bots = BotPeers(settings.data / "bots", listen=settings.listen, interface=interface,
                     coin_timeout=settings.coin_timeout)  # fmt: skip
     model = TableModel()
+    verdict: list[str] = []
+    """What verifying the record said, for a table watched without a seat."""
     outcome: Outcome | None = None
     presence = None
     try:
@@ -162,6 +180,13 @@ async def _play(settings: PlaySettings, store: Store, out: TextIO) -> int:
             for key in bots.keys(plan):
                 await node.admit(key)
             bots.start(plan, node.address, node.table.table_id.hex())
+        elif settings.watch:
+            if not is_address(settings.watch):
+                print(f"looking for the table {settings.watch!r} on the LAN...", file=out,
+                      flush=True)  # fmt: skip
+            address = await watch_table(node, presence, settings.watch, FIND_SECONDS)
+            model.note(f"Watching the table at {address}: you see what every seat sees of the"
+                       " others, never a hand.")  # fmt: skip
         else:
             if not is_address(settings.join):
                 print(f"looking for the table {settings.join!r} on the LAN...", file=out,
@@ -169,12 +194,18 @@ async def _play(settings: PlaySettings, store: Store, out: TextIO) -> int:
             address = await join_table(node, presence, settings.join, settings.player,
                                        FIND_SECONDS)  # fmt: skip
             model.note(f"Asked {address} for a seat.")
-        if presence is not None:
+        if presence is not None and not settings.watch:  # a watcher advertises no table
             presence.attend()
-        if settings.open_to_others and settings.spec is not None:
-            model.join_hint = settings.spec.name if presence is not None else node.address
+        model.address = node.address
+        model.fingerprint = node.identity.public.fingerprint()
+        model.on_lan = presence is not None
 
         async def on_end(final: Snapshot) -> Path:
+            if node.table is not None and node.table.seat is None:
+                path, told = await finish_watching(node, settings.data)
+                verdict[:] = told
+                model.note(f"The record, checked as every peer checks it: {told[-1]}")
+                return path
             return await finish_table(node, final, settings.data, io.StringIO())
 
         client = ClientApp(node.controller, model, on_end=on_end, palette=settings.palette,
@@ -190,9 +221,11 @@ async def _play(settings: PlaySettings, store: Store, out: TextIO) -> int:
             await presence.stop()
         await node.stop()
         bots.stop(wait=GOODBYE_SECONDS + 5 if outcome is Outcome.LEFT else 0.0)
-    for line in _farewell(model, outcome, settings.data):
+    for line in [*_farewell(model, outcome, settings.data), *verdict]:
         print(line, file=out)
     halted = model.snapshot is not None and model.snapshot.halt is not None
+    if verdict and verdict[-1] != "verdict: FAIR":
+        return 1
     return 3 if halted else 0 if outcome is Outcome.LEFT else 130
 
 
@@ -258,6 +291,11 @@ def add_play_command(commands: argparse._SubParsersAction[argparse.ArgumentParse
         help="take a seat at a table instead of hosting one: its name or the first digits of "
         "its id as 'condottiere tables' lists them, or the address of one of its peers "
         "(HOST:PORT)",
+    )  # fmt: skip
+    network.add_argument(
+        "--watch", metavar="TABLE",
+        help="watch a table without a seat, as 'condottiere watch TABLE' does (its name, the "
+        "first digits of its id, or HOST:PORT); the table must admit spectators",
     )  # fmt: skip
     network.add_argument(
         "--listen", metavar="ADDRESS",
@@ -328,15 +366,19 @@ def play_settings(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
     )
     if not 0 < len(args.player) <= 40 or not args.player.isprintable():
         parser.error("--player must be 1 to 40 printable characters")
-    if args.join:
+    if args.join and args.watch:
+        parser.error("--join takes a seat, --watch watches without one: not both")
+    if args.join or args.watch:
+        option, wanted = ("--join", args.join) if args.join else ("--watch", args.watch)
         chosen = [f"--{name.replace('_', '-')}" for name in (*TABLE_OPTIONS, "bots")
                   if getattr(args, name) is not None]  # fmt: skip
         if chosen:
-            parser.error(f"{', '.join(chosen)}: the table's host chose these; not with --join")
-        if not args.join.strip():
-            parser.error("--join wants a table's name, id or HOST:PORT")
-        settings.join = args.join
-        if args.interface or not is_address(args.join):
+            parser.error(f"{', '.join(chosen)}: the table's host chose these; not with {option}")
+        if not wanted.strip():
+            parser.error(f"{option} wants a table's name, id or HOST:PORT")
+        settings.join, settings.watch = args.join or "", args.watch or ""
+        settings.new = settings.new or bool(args.watch)  # a table watched before: not taken up
+        if args.interface or not is_address(wanted):
             _place(parser, args, settings)
         return settings
     spec = table_spec(parser, args, args.player)
@@ -360,3 +402,50 @@ def _place(parser: argparse.ArgumentParser, args: argparse.Namespace,
     serving on its address unless ``--listen`` says otherwise."""
     settings.placement = placement_from(parser, args)
     settings.listen = settings.placement.listen
+
+
+def add_watch_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``watch`` (``play --watch``) to a parser's sub-commands."""
+    watch = commands.add_parser(
+        "watch",
+        help="watch a table live on the full-screen board, without a seat",
+        description="Follow a table on the full-screen board without a seat: the board, the "
+        "rows, every move and the log, never a hand (a spectator holds no key share, so it "
+        "cannot see one). The table must admit spectators (its host gave --spectators). At "
+        "the end the record is written and verified as any peer's. The same as 'condottiere "
+        "play --watch TABLE'.",
+    )
+    watch.add_argument(
+        "table", metavar="TABLE",
+        help="the table: its name or the first digits of its id as 'condottiere tables' lists "
+        "them, or HOST:PORT of any of its peers",
+    )  # fmt: skip
+    add_interface_option(watch)
+    watch.add_argument(
+        "--data", type=Path,
+        help=f"where this watcher keeps its key and the record (default {default_data('watch')})",
+    )  # fmt: skip
+    watch.add_argument(
+        "--palette", choices=sorted(PALETTES), default="classic",
+        help="seat colours: classic, or colorblind",
+    )  # fmt: skip
+    watch.add_argument("--no-color", action="store_true", help="no colours at all")
+    watch.set_defaults(command_parser=watch)
+
+
+def watch_settings(parser: argparse.ArgumentParser, args: argparse.Namespace) -> PlaySettings:
+    """The settings of ``watch``: those of ``play --watch TABLE``."""
+    if not args.table.strip():
+        parser.error("TABLE wants a table's name, id or HOST:PORT")
+    settings = PlaySettings(
+        data=args.data or default_data("watch"),
+        player="watcher",
+        spec=None,
+        watch=args.table,
+        new=True,  # a table watched before is not taken up: this one is watched afresh
+        palette=args.palette,
+        color=not args.no_color,
+    )
+    if args.interface or not is_address(args.table):
+        _place(parser, args, settings)
+    return settings

@@ -13,20 +13,31 @@ import time
 from pathlib import Path
 from typing import TextIO
 
+from condottiere.cli.arguments import default_data
 from condottiere.peer.entries import read_entry
 from condottiere.peer.record import export, load, verify
-from condottiere.peer.store import Store
+from condottiere.peer.store import DATABASE, Store
 
-__all__ = ["run_export", "run_replay", "run_verify"]
+__all__ = ["DATA_ROLES", "run_export", "run_replay", "run_verify"]
+
+DATA_ROLES = ("play", "host", "player", "bot")
+"""The default data directories (:func:`~condottiere.cli.arguments.default_data`), each a
+command's."""
 
 
-def run_export(data: Path, output: Path | None, out: TextIO | None = None) -> int:
+def run_export(data: Path | None, output: Path | None, out: TextIO | None = None) -> int:
     """Write the table of a data directory to one record file (default
-    ``condottiere-ID.cdr``, ID the start of the table's id).
+    ``condottiere-ID.cdr``, ID the start of the table's id). With no ``data``, the directory
+    of the default ones (``play``, ``host``, ``player``, ``bot``) that holds a table and was
+    written last, named on the standard error.
 
     It only reads: it takes no lock on the directory, so it writes the record of a game its
     peer is playing (every entry the peer has committed), and changes none of its data."""
+    out = out or sys.stdout
     try:
+        if data is None:
+            data = _latest_table_data()
+            print(f"the table of {data} (another: --data DIR)", file=sys.stderr)
         table_id, signed = _entries_of(data)
     except (OSError, ValueError) as exc:
         print(f"condottiere: {exc}", file=sys.stderr)
@@ -34,8 +45,38 @@ def run_export(data: Path, output: Path | None, out: TextIO | None = None) -> in
     path = output or Path(f"condottiere-{table_id[:8]}.cdr")
     entries = sorted((read_entry(s) for s in signed), key=lambda e: e.kind != "table")
     export(entries, path)
-    print(f"wrote {len(entries)} entries to {path}", file=out or sys.stdout)
+    print(f"wrote {len(entries)} entries to {path}", file=out)
     return 0
+
+
+def _latest_table_data() -> Path:
+    """Of the default data directories, the one holding a table that was written last;
+    :class:`FileNotFoundError` saying where it looked when none holds one."""
+    found = []
+    for role in DATA_ROLES:
+        data = default_data(role)
+        try:
+            _entries_of(data)
+        except (OSError, ValueError):
+            continue
+        found.append((_written(data), str(data)))
+    if not found:
+        looked = ", ".join(str(default_data(role)) for role in DATA_ROLES)
+        raise FileNotFoundError(
+            f"no table in the default data directories ({looked}): give the data directory "
+            "of the peer that played it, --data DIR"
+        )
+    return Path(max(found)[1])
+
+
+def _written(data: Path) -> float:
+    """When a data directory's store was last written (its write-ahead log included)."""
+    times = [
+        (data / name).stat().st_mtime
+        for name in (DATABASE, f"{DATABASE}-wal")
+        if (data / name).exists()
+    ]
+    return max(times, default=0.0)
 
 
 def _entries_of(data: Path) -> tuple[str, list[bytes]]:
@@ -63,15 +104,30 @@ def run_verify(path: Path, out: TextIO | None = None) -> int:
     return 0 if verdict.fair else 1
 
 
-def run_replay(path: Path, delay: float, out: TextIO | None = None) -> int:
-    """Check a record as :func:`run_verify` does, then show the game move by move, pausing
-    ``delay`` seconds after each move, coin and deal."""
+def run_replay(path: Path, delay: float, out: TextIO | None = None, *,
+               screen: bool = False, color: bool = True) -> int:  # fmt: skip
+    """Check a record as :func:`run_verify` does, then show the game: with ``screen``, on
+    the full-screen board, stepped forward and back by the keys (a record with no audit,
+    whose hands cannot be shown, is told as text); else move by move as text, in the
+    table's order, pausing ``delay`` seconds after each move, coin and deal."""
     try:
         verdict = verify(load(path))
     except (OSError, ValueError) as exc:
         print(f"condottiere: {exc}", file=sys.stderr)
         return 2
     out = out or sys.stdout
+    if screen:
+        # The screen's modules (prompt_toolkit) are imported here, not by every command.
+        from condottiere.cli.client.replay import Replay, ReplayModel, replay_application
+
+        try:
+            replay = Replay(verdict, path)
+        except ValueError as exc:
+            print(f"condottiere: {exc}; told as text", file=sys.stderr)
+        else:
+            replay_application(ReplayModel(replay), color=color).run()
+            print(verdict.lines()[-1], file=out)
+            return 0
     for event in verdict.table.events:
         print(event.text, file=out, flush=True)
         if delay and event.kind in ("move", "coin", "deal"):

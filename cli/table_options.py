@@ -1,6 +1,7 @@
 """The table a command hosts (``host``, ``play``): the options that define it (``--game``,
-``--edition``, ``--seats``, ``--option``, ``--name``, and the deadlines ``--move-deadline``,
-``--step-deadline``, ``--bot-move-deadline``) and the table definition they make.
+``--edition``, ``--seats``, ``--option``, ``--name``, ``--spectators``, and the deadlines
+``--move-deadline``, ``--step-deadline``, ``--bot-move-deadline``) and the table definition
+they make.
 
 Every choice and default comes from the game, through the registry
 (:func:`condottiere.games.game_named`): its editions (the game's variants), its default
@@ -31,7 +32,7 @@ __all__ = [
 
 DEFAULT_TABLE_NAME = "condottiere"
 TABLE_OPTIONS = (
-    "game", "edition", "seats", "option", "name",
+    "game", "edition", "seats", "option", "name", "spectators",
     "move_deadline", "step_deadline", "bot_move_deadline",
 )  # fmt: skip
 """The options' destinations; each is None unless given (a joiner takes the host's table, so
@@ -61,8 +62,8 @@ def chosen_variant(
 
 
 def add_table_options(parser: argparse._ActionsContainer) -> None:
-    """``--game``, ``--edition``, ``--seats``, ``--option`` and ``--name`` on ``parser``, with
-    each game's choices and defaults in their help."""
+    """``--game``, ``--edition``, ``--seats``, ``--option``, ``--name`` and ``--spectators``
+    on ``parser``, with each game's choices and defaults in their help."""
     parser.add_argument(
         "--game", choices=sorted(GAMES), help=f"the game (default {DEFAULT_GAME})"
     )
@@ -104,6 +105,11 @@ def add_table_options(parser: argparse._ActionsContainer) -> None:
         metavar="SECONDS",
         help=f"seconds a bot's seat has for a move (default {defaults.bot_move})",
     )
+    parser.add_argument(
+        "--spectators", action="store_const", const=True,
+        help="let anyone on the LAN watch the table ('condottiere watch NAME': the board and"
+        " the log, never a hand); by default only its seated players may follow its logs",
+    )  # fmt: skip
 
 
 def table_spec(parser: argparse.ArgumentParser, args: argparse.Namespace, player: str) -> TableSpec:
@@ -119,6 +125,7 @@ def table_spec(parser: argparse.ArgumentParser, args: argparse.Namespace, player
         player=player,
         address="",
         deadlines=deadlines_of(args),
+        spectators=bool(args.spectators),
     )
     try:
         spec.check()

@@ -337,7 +337,10 @@ class GameState(Protocol[MoveT]):
         ...
 
     def view(self, seat: int) -> SeatView:
-        """What ``seat`` may know (this table must know ``seat``'s hand)."""
+        """What ``seat`` may know (this table must know ``seat``'s hand); a spectator's game
+        (:meth:`GameRules.for_spectator`) answers with the public state seen from ``seat``'s
+        chair, an empty hand and no moves (what a watcher's screen draws). ValueError when
+        the game cannot."""
         ...
 
 

@@ -114,8 +114,8 @@ class SeatShown:
     name: str
     """The player's name, printable characters only."""
     mark: str
-    """One character on the board and beside the row: the initial of the name, or the seat
-    number when two names share an initial."""
+    """One letter on the board and beside the row, no other seat's: the name's initial, or
+    another of its letters when an earlier seat took that one."""
     you: bool
     """The seat of this client's player."""
     link: str | None

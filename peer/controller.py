@@ -99,6 +99,8 @@ class Snapshot:
     forced: bool = False
     """The table waits for this seat's forced move, which the peer plays itself at its time
     (:mod:`condottiere.peer.pacing`): not the owner's to play."""
+    options: tuple[str, ...] = ()
+    """The table's house rules (its definition's options)."""
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -199,6 +201,7 @@ def snapshot_of(table: Table, since: float) -> Snapshot:
         step=0 if step is None else step.number,
         deadlines=table.spec.deadlines,
         forced=table.forced_move() is not None,
+        options=table.spec.options,
     )
 
 

@@ -82,6 +82,9 @@ MAX_HEADS = 64
 
 _SIGNATURE_DOMAIN = b"condottiere/v1/entry\x00"
 _HASH_DOMAIN = b"condottiere/v1/entry-hash\x00"
+_FIRST_FIELDS = 9
+"""The fields of a ``TableDefinition`` in protocol 2 as first defined (``protocol`` to
+``nonce``): each is bound even at its default."""
 _TABLE_ID_DOMAIN = b"condottiere/v1/table-id\x00"
 
 BODY_KINDS = tuple(f.name for f in log_pb2.Entry.DESCRIPTOR.oneofs_by_name["body"].fields)
@@ -216,12 +219,16 @@ def table_id_of(creator: bytes, definition: log_pb2.TableDefinition) -> bytes:
     over a domain tag, the creator's key, then every field of the definition in the order of
     their numbers, each as its number, the count of its values and each value (a string or
     bytes length-prefixed, a number as eight bytes, little-endian). Two different
-    definitions, or one signed by two creators, never share an id; a field added to the
-    message is bound as soon as it exists."""
+    definitions, or one signed by two creators, never share an id. A field added to the
+    message after protocol 2's first nine is bound as soon as it is set, and left out while
+    it holds its default (which protobuf cannot tell from its absence): so a table defined
+    before the field existed keeps its id, and its record still verifies."""
     digest = hashlib.sha256(_TABLE_ID_DOMAIN + encode_bytes(creator))
     for descriptor in sorted(definition.DESCRIPTOR.fields, key=lambda d: d.number):
         value = getattr(definition, descriptor.name)
         values = list(value) if descriptor.is_repeated else [value]
+        if descriptor.number > _FIRST_FIELDS and not any(values):
+            continue
         digest.update(encode_u32(descriptor.number) + encode_u32(len(values)))
         for item in values:
             digest.update(_canonical(item))

@@ -16,7 +16,7 @@ than any other seat: every seated author publishes ``Ready`` naming that seating
 game starts once all are ready.
 
 >>> spec = TableSpec(variant="zman", seats=3, options=(), name="Friday", player="ada",
-...                  address="127.0.0.1:5000")
+...                  address="127.0.0.1:5000", spectators=True)
 >>> TableSpec.from_body(spec.body()) == spec
 True
 >>> TableSpec(variant="zman", seats=9, options=(), name="x", player="y", address="").check()
@@ -106,6 +106,9 @@ class TableSpec:
     deadlines: Deadlines = Deadlines()
     creator_bot: bool = False
     """The creator's seat is played by a program (its moves get the bots' deadline)."""
+    spectators: bool = False
+    """Anyone may follow the table's logs (watch it); else only its seated players (and,
+    while it fills, those who ask for a seat) may (see :mod:`condottiere.peer.readers`)."""
 
     @property
     def rules(self) -> TableRules:
@@ -144,6 +147,7 @@ class TableSpec:
             step_deadline=self.deadlines.step,
             bot_move_deadline=self.deadlines.bot_move,
             creator_bot=self.creator_bot,
+            spectators=self.spectators,
         )
 
     @classmethod
@@ -163,6 +167,7 @@ class TableSpec:
             game=body.game,
             deadlines=Deadlines(body.move_deadline, body.step_deadline, body.bot_move_deadline),
             creator_bot=body.creator_bot,
+            spectators=body.spectators,
         ).check()
 
 

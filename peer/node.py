@@ -65,6 +65,7 @@ from condottiere.peer.limits import (
 from condottiere.peer.lobby import PROTOCOL, TableSpec
 from condottiere.peer.logs import Suspicion
 from condottiere.peer.pacing import PERSON, Pacer
+from condottiere.peer.readers import refusal
 from condottiere.peer.service import (
     NO_TABLE_YET,
     SERVICE_NAME,
@@ -350,31 +351,7 @@ class Node:
         ``table_id`` (a table found on the LAN), only that table is joined. A table this
         peer has already written at (a table served again) is not joined: a second first
         entry under one table id would be a proof that this peer forked its log."""
-        request = peer_pb2.HelloRequest(
-            protocol=PROTOCOL,
-            table_id=table_id or b"",
-            author=self.identity.public.raw,
-            address=self.address,
-        )
-        deadline = time.monotonic() + patience
-        pause = RETRY_SECONDS[0]
-        async with grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS) as channel:
-            hello = channel.unary_unary(
-                f"/{SERVICE_NAME}/Hello",
-                request_serializer=peer_pb2.HelloRequest.SerializeToString,
-                response_deserializer=peer_pb2.HelloReply.FromString,
-            )
-            while True:
-                try:
-                    reply = await hello(request, timeout=HELLO_SECONDS)
-                    break
-                except grpc.aio.AioRpcError as exc:
-                    retry = exc.code() == grpc.StatusCode.UNAVAILABLE
-                    if not retry or time.monotonic() + pause > deadline:
-                        reason = describe_rpc_error(exc)
-                        raise JoinError(f"cannot join {address}: {reason}") from None
-                await asyncio.sleep(pause)
-                pause = min(pause * 2, RETRY_SECONDS[1])
+        reply = await self._hello(address, patience, table_id, "join")
         definition = reply.definition.SerializeToString()
 
         def create() -> Table:
@@ -405,6 +382,67 @@ class Node:
         for known in reply.peers:
             self.heard_of(known.address, claimed_by=known.author)
         self.heard_of(address)
+
+    async def watch_table(
+        self, address: str, *, patience: float = JOIN_PATIENCE, table_id: bytes | None = None
+    ) -> None:
+        """Follow the table of the peer at ``address`` without a seat (a spectator: it sees
+        what every seat sees of the others, never a hand); :class:`JoinError` when the table
+        admits no spectators, or as :meth:`join_table` says."""
+        reply = await self._hello(address, patience, table_id, "watch")
+        definition = reply.definition.SerializeToString()
+
+        def create() -> Table:
+            table = Table.from_definition(self.identity, definition, MemoryKeeper(),
+                                          auto_ready=False)  # fmt: skip
+            if table_id is not None and table.table_id != table_id:
+                raise ValueError("it serves another table than the one asked for")
+            if not table.spec.spectators:
+                raise ValueError(
+                    f"the table {table.spec.name!r} admits no spectators (its host allows them"
+                    " with --spectators)"
+                )
+            return self._keep_in_store(table)
+
+        try:
+            await self._adopt(create)
+        except ValueError as exc:
+            raise JoinError(f"cannot watch {address}: {exc}") from None
+        for known in reply.peers:
+            self.heard_of(known.address, claimed_by=known.author)
+        self.heard_of(address)
+
+    async def _hello(
+        self, address: str, patience: float, table_id: bytes | None, doing: str
+    ) -> peer_pb2.HelloReply:
+        """The ``Hello`` of the peer at ``address``, asked again for up to ``patience``
+        seconds while it does not answer or has no table yet; :class:`JoinError` saying why
+        this peer cannot ``doing`` (``join``) there."""
+        request = peer_pb2.HelloRequest(
+            protocol=PROTOCOL,
+            table_id=table_id or b"",
+            author=self.identity.public.raw,
+            address=self.address,
+        )
+        deadline = time.monotonic() + patience
+        pause = RETRY_SECONDS[0]
+        async with grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS) as channel:
+            hello = channel.unary_unary(
+                f"/{SERVICE_NAME}/Hello",
+                request_serializer=peer_pb2.HelloRequest.SerializeToString,
+                response_deserializer=peer_pb2.HelloReply.FromString,
+            )
+            while True:
+                try:
+                    reply: peer_pb2.HelloReply = await hello(request, timeout=HELLO_SECONDS)
+                    return reply
+                except grpc.aio.AioRpcError as exc:
+                    retry = exc.code() == grpc.StatusCode.UNAVAILABLE
+                    if not retry or time.monotonic() + pause > deadline:
+                        reason = describe_rpc_error(exc)
+                        raise JoinError(f"cannot {doing} {address}: {reason}") from None
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, RETRY_SECONDS[1])
 
     def _keep_in_store(self, table: Table) -> Table:
         """Point a new table's keeper at the store, keeping what it already kept."""
@@ -594,6 +632,15 @@ class Node:
         if table.seating:
             return author in table.seating
         return author == table.lobby.creator or author in table.lobby.joins
+
+    def read_refusal(self, subscriber: bytes, proven: bool) -> str | None:
+        table = self.table
+        if table is None:
+            return NO_TABLE_YET
+        return refusal(
+            subscriber, proven=proven, readers=table.seating or None,
+            open_to_all=table.spec.spectators,
+        )  # fmt: skip
 
     async def entries_from(self, cursors: dict[bytes, int], skip: bytes) -> AsyncIterator[bytes]:
         """Every entry held beyond ``cursors`` (author -> next sequence number), then each new
@@ -843,4 +890,9 @@ def describe_rpc_error(error: grpc.aio.AioRpcError) -> str:
         return "nobody answers there"
     if error.code() == grpc.StatusCode.DEADLINE_EXCEEDED:
         return "no answer in time"
+    if error.code() == grpc.StatusCode.UNIMPLEMENTED:
+        return (
+            "something answers there, but not a table's peer: a peer's controller port, or"
+            " another program? Join the address a peer prints as 'listening on'"
+        )
     return error.details() or error.code().name

@@ -14,7 +14,8 @@ are dropped.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import heapq
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,13 +23,21 @@ from typing import Any
 from google.protobuf.message import DecodeError
 
 from condottiere.crypto import Identity, PublicIdentity
-from condottiere.interface import Choice, OutcomeKind
+from condottiere.interface import Choice, GameState, OutcomeKind
 from condottiere.peer.driver import Halt, MemoryKeeper, Refusal, StepKind, Table
 from condottiere.peer.entries import LogEntry, Rejection, read_entry
 from condottiere.peer.silence import Departure
 from condottiere.v1 import log_pb2
 
-__all__ = ["Verdict", "export", "load", "omniscient_record", "verify"]
+__all__ = [
+    "Verdict",
+    "export",
+    "load",
+    "omniscient_record",
+    "replay_states",
+    "table_order",
+    "verify",
+]
 
 MAX_RECORD_BYTES = 256 << 20
 
@@ -185,10 +194,64 @@ class Verdict:
         return "NOT SHOWN FAIR"
 
 
+def table_order(entries: Sequence[LogEntry]) -> list[LogEntry]:
+    """``entries`` in the order the table lived them: an entry after every entry its author
+    had seen when signing it (the earlier entries of its own log and the heads it names of
+    the others), and of the entries that could come next the one of the earliest step
+    first (an entry that answers no step, such as a chat line, at the step of its author's
+    entry before it), then the earliest in the record. So a chat line sent mid-game is told
+    mid-game, and a seat's join before the game it joined. Entries whose order nothing
+    says (a head no entry of the record has) keep the record's order; a circle of claims
+    (which only forged heads could make) is broken at the earliest of the record.
+
+    >>> table_order([])
+    []
+    """
+    by_hash = {entry.hash: entry for entry in entries}
+    position = {entry.hash: index for index, entry in enumerate(entries)}
+    after: dict[bytes, set[bytes]] = {entry.hash: set() for entry in entries}
+    by_place = {(entry.author, entry.seq): entry.hash for entry in entries}
+    for entry in entries:
+        earlier = by_place.get((entry.author, entry.seq - 1))
+        if earlier is not None and earlier != entry.hash:
+            after[entry.hash].add(earlier)
+        for _, head in entry.heads().values():
+            if head in by_hash and head != entry.hash:
+                after[entry.hash].add(head)
+    step: dict[bytes, int] = {}
+    for entry in sorted(entries, key=lambda e: (e.author, e.seq)):
+        before = by_place.get((entry.author, entry.seq - 1))
+        inherited = step.get(before, 0) if before is not None else 0
+        step[entry.hash] = inherited if entry.free else entry.step
+    waiting = {digest: len(needs) for digest, needs in after.items()}
+    needed_by: dict[bytes, list[bytes]] = {digest: [] for digest in after}
+    for digest, needs in after.items():
+        for need in needs:
+            needed_by[need].append(digest)
+    ready = [(step[d], position[d], d) for d, count in waiting.items() if count == 0]
+    heapq.heapify(ready)
+    ordered: list[LogEntry] = []
+    placed: set[bytes] = set()
+    while len(ordered) < len(entries):
+        if not ready:
+            digest = min((d for d in after if d not in placed), key=position.__getitem__)
+            ready.append((step[digest], position[digest], digest))
+        _, _, digest = heapq.heappop(ready)
+        if digest in placed:
+            continue
+        placed.add(digest)
+        ordered.append(by_hash[digest])
+        for later in needed_by[digest]:
+            waiting[later] -= 1
+            if waiting[later] == 0 and later not in placed:
+                heapq.heappush(ready, (step[later], position[later], later))
+    return ordered
+
+
 def verify(signed_entries: Sequence[bytes]) -> Verdict:
-    """Fold a record's entries (each once, in the record's order) as a peer with no seat; the
-    verdict. ValueError when the record holds no table definition that can be read, or the
-    definitions of several tables."""
+    """Fold a record's entries (each once, in the table's order: :func:`table_order`) as a
+    peer with no seat; the verdict. ValueError when the record holds no table definition
+    that can be read, or the definitions of several tables."""
     unique = list(dict.fromkeys(signed_entries))
     unreadable = []
     entries = []
@@ -208,7 +271,7 @@ def verify(signed_entries: Sequence[bytes]) -> Verdict:
     if len(tables) > 1:
         raise ValueError(f"the record holds the definitions of {len(tables)} tables, not one")
     table = Table(Identity.generate(), definitions[0], MemoryKeeper(), auto_ready=False)
-    for entry in _stated_last(entries):
+    for entry in _stated_last(table_order(entries)):
         refused = table.receive(entry.signed)
         if refused is not None:
             unreadable.append(str(refused))
@@ -230,11 +293,37 @@ def _stated_last(entries: Sequence[LogEntry]) -> list[LogEntry]:
 def omniscient_record(table: Table) -> dict[str, Any]:
     """The game's record with every dealt card named (from the audit), replayed by the
     game's omniscient rules: they rebuild the same game."""
+    *_, full = _omniscient_events(table)  # the same game each time: as the last event left it
+    record = full.record()
+    replayed = table.rules.replay(record)
+    if replayed.outcome != table.game.outcome:  # type: ignore[union-attr]
+        raise ValueError("the replayed game has another outcome")
+    return record
+
+
+def replay_states(table: Table) -> list[GameState[Any]]:
+    """The game as the audit shows it (every hand known): before its first move (once the
+    first hands are dealt), then after each move, with the chance that follows it (a deal,
+    a fair choice) resolved: ``states[n]`` after ``n`` moves (a move the rules force, played
+    by itself with the one before it, shows as that one does). Copies; ValueError when the
+    game has no audit."""
+    states: list[GameState[Any]] = []
+    for full in _omniscient_events(table):
+        shown = full.copy()
+        if full.moves_played < len(states):
+            states[-1] = shown
+        while full.moves_played >= len(states):  # a forced move plays itself with another
+            states.append(shown)
+    return states
+
+
+def _omniscient_events(table: Table) -> Iterator[GameState[Any]]:
+    """The omniscient game after each event of the table's game (a deal, a choice, a move,
+    a seat leaving), the same object each time."""
     game, dealer, cards = table.game, table.dealer, table.cards
     if game is None or dealer is None or cards is None:
         raise ValueError("the game has no audit yet")
-    rules = table.rules
-    full = rules.omniscient(table.spec.rules)
+    full = table.rules.omniscient(table.spec.rules)
     deals = iter(dealer.dealt)
     moves = 0
     for event in game.record()["events"]:
@@ -253,8 +342,4 @@ def omniscient_record(table: Table) -> dict[str, Any]:
             # only the seats' own views had to ask for
             if full.moves_played < moves:
                 full.play(full.parse_move(event[2]))
-    record = full.record()
-    replayed = rules.replay(record)
-    if replayed.outcome != game.outcome:
-        raise ValueError("the replayed game has another outcome")
-    return record
+        yield full

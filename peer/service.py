@@ -13,6 +13,8 @@ A subscriber that signs the peer's challenge (:func:`subscription_proof`) and is
 the table streams in slots kept for it: a stranger on the LAN can fill what its own source
 may hold, never the members' slots. The other services on the port (health, reflection) are
 held to the same call rate and stream slots by :class:`Guard`.
+A subscriber the table does not let read its logs gets ``PERMISSION_DENIED`` (see
+:mod:`condottiere.peer.readers`).
 """
 
 from __future__ import annotations
@@ -93,6 +95,11 @@ class LogSource(Protocol):
         place in the lobby."""
         ...
 
+    def read_refusal(self, subscriber: bytes, proven: bool) -> str | None:
+        """Why ``subscriber`` (``proven``: it signed this peer's challenge) may not read the
+        table's logs (see :mod:`condottiere.peer.readers`); None when it may."""
+        ...
+
 
 def subscription_proof(identity: Identity, table_id: bytes, challenge: bytes) -> bytes:
     """``identity``'s proof, for a peer that sent ``challenge``, that it subscribes to the
@@ -137,11 +144,15 @@ class PeerService:
                 grpc.StatusCode.INVALID_ARGUMENT, "a subscription names the table it follows"
             )
         await self._check(PROTOCOL, request.table_id, context)
-        member = None
-        if self._source.is_member(request.subscriber) and _proves(
+        proven = _proves(
             request.subscriber, request.proof, request.table_id, self._source.challenge
-        ):
-            member = request.subscriber
+        )
+        refused = self._source.read_refusal(request.subscriber, proven)
+        if refused is not None:
+            await context.abort(grpc.StatusCode.PERMISSION_DENIED, refused)
+        member = (
+            request.subscriber if proven and self._source.is_member(request.subscriber) else None
+        )
         cursors = {cursor.author: cursor.next for cursor in request.start}
         entries = self._source.entries_from(cursors, skip=request.subscriber)
         async with _slot(self.slots, context, member):

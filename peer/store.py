@@ -13,7 +13,8 @@ process (or a second store in this one) is refused with :class:`DataInUse`, whic
 holds it. An entry of the peer's own is kept only if no other entry of its key holds its
 place (:meth:`TableKeeper.keep_own`), so a peer never publishes two entries with one
 sequence number. A store opened ``read_only`` takes no lock and writes no data: it reads
-what the owner has committed, while the owner plays.
+what the owner has committed, while the owner plays. A file SQLite cannot read is refused
+with :class:`DamagedStore`, which says which file and what to do.
 
 >>> import tempfile, pathlib
 >>> with tempfile.TemporaryDirectory() as folder:
@@ -43,7 +44,7 @@ from condottiere.crypto import Identity
 from condottiere.peer.data_lock import DataInUse, DataLock
 from condottiere.peer.entries import LogEntry, SigningConflict, read_entry
 
-__all__ = ["DATABASE", "DataInUse", "Store", "TableKeeper"]
+__all__ = ["DATABASE", "DamagedStore", "DataInUse", "Store", "TableKeeper"]
 
 DATABASE = "peer.sqlite3"
 
@@ -57,6 +58,30 @@ CREATE TABLE IF NOT EXISTS secrets (
     table_id BLOB NOT NULL, name TEXT NOT NULL, value BLOB NOT NULL,
     PRIMARY KEY (table_id, name));
 """
+
+
+class DamagedStore(OSError):
+    """A store SQLite cannot read (a damaged file, or not a store at all), with which file
+    and what to do."""
+
+    def __init__(self, path: Path, problem: str) -> None:
+        directory = path.parent
+        super().__init__(
+            f"the peer's data in {path} is damaged ({problem}): move the data directory aside"
+            f" (mv {directory} {directory}.damaged) and start again, which makes a new key and"
+            " a new game, or put back a copy of it from a backup"
+        )
+        self.path = path
+
+
+def _check(db: sqlite3.Connection, path: Path) -> None:
+    """:class:`DamagedStore` unless SQLite finds ``db`` (the file ``path``) sound."""
+    try:
+        verdict = db.execute("PRAGMA quick_check").fetchone()
+    except sqlite3.DatabaseError as error:
+        raise DamagedStore(path, str(error)) from None
+    if verdict is None or verdict[0] != "ok":
+        raise DamagedStore(path, f"SQLite's check says: {verdict[0] if verdict else 'nothing'}")
 
 
 class Store:
@@ -87,6 +112,11 @@ class Store:
             uri = f"{path.resolve().as_uri()}?mode=ro"
             self._db = sqlite3.connect(uri, uri=True, isolation_level=None,
                                        check_same_thread=False)  # fmt: skip
+            try:
+                _check(self._db, path)
+            except BaseException:
+                self._db.close()
+                raise
             return
         self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
         self._lock = DataLock(self.directory, command, wait=wait)
@@ -104,9 +134,17 @@ class Store:
         old_umask = os.umask(0o077)  # the -wal and -shm files SQLite makes beside it
         try:
             db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")
-            db.executescript(_SCHEMA)
+            try:
+                _check(db, path)
+                db.execute("PRAGMA journal_mode=WAL")
+                db.execute("PRAGMA synchronous=NORMAL")
+                db.executescript(_SCHEMA)
+            except sqlite3.DatabaseError as error:
+                db.close()
+                raise DamagedStore(path, str(error)) from None
+            except BaseException:
+                db.close()
+                raise
         finally:
             os.umask(old_umask)
         return db

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.document import Document
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import ColorDepth, Output
 
@@ -84,6 +85,9 @@ class ClientApp:
         self.application.ttimeoutlen = 0.05
         self._tasks: set[asyncio.Task[None]] = set()
         self._ending: asyncio.Task[None] | None = None
+        self._refused: str | None = None
+        """A refused line put back on the command line: what is typed at its end replaces
+        it (Backspace or the arrows edit it instead)."""
 
     async def run(self) -> Outcome:
         """Show the screen until the player leaves; how they left."""
@@ -107,9 +111,14 @@ class ClientApp:
             if seen == shown:
                 continue  # nothing new: fetching the game below publishes the same again
             shown = seen
+            turn = self.model.snapshot is not None and (
+                self.model.snapshot.step, self.model.my_turn)
             try:
-                game = await self.controller.game() if snapshot.view is not None else None
+                watched = snapshot.seat is None and snapshot.stage in ("playing", "over", "halted")
+                game = await self.controller.game() if snapshot.view or watched else None
                 self.model.update(snapshot, game, self.controller.events, self.controller.links)
+                if turn != (snapshot.step, self.model.my_turn):
+                    self.line.complete_state = None  # its moves and their effects are gone
             except Exception as error:  # a fault of this client's own: say it, keep following
                 traceback.print_exc()
                 self.model.message = Message(f"could not show the table: {error}", True)
@@ -139,11 +148,20 @@ class ClientApp:
     # ------------------------------------------------------------------ the command line
 
     def _typed(self, line: Buffer) -> None:
-        self.model.line = line.text
+        refused, self._refused = self._refused, None
+        text = line.text
+        if (refused is not None and len(text) > len(refused) and text.startswith(refused)
+                and line.cursor_position == len(text)):  # fmt: skip
+            typed = text[len(refused) :]
+            line.document = Document(typed, len(typed))  # calls this again, with nothing refused
+            return
+        self.model.line = text
 
     def _accept(self, line: Buffer) -> bool:
         text = line.text.strip()
         self.model.line = ""  # the line is reset once this returns
+        self._refused = None
+        line.complete_state = None  # no menu of this line's moves is left over the log
         if not text:
             return False
         self._spawn(self.run_line(text))
@@ -156,7 +174,7 @@ class ClientApp:
 
     async def run_line(self, text: str) -> None:
         """Do what a line typed says; a refused move is put back on the line, with the
-        rules' reason below it."""
+        rules' reason below it (typing replaces it; Backspace or the arrows edit it)."""
         model = self.model
         try:
             command = parse(text, model.verbs())
@@ -200,9 +218,12 @@ class ClientApp:
         return None
 
     def _put_back(self, text: str) -> None:
+        """Put a refused line back, to be edited (Backspace, the arrows) or replaced by what
+        is typed next."""
         if not self.line.text:
-            self.line.text = text
-            self.line.cursor_position = len(text)
+            self.line.document = Document(text, len(text))
+            self._refused = text
+            self.line.complete_state = None
 
     # ------------------------------------------------------------------ leaving
 

@@ -96,6 +96,10 @@ class MoveCompleter(Completer):
         self, document: Document, complete_event: CompleteEvent
     ) -> Iterable[Completion]:
         typed = document.text_before_cursor
+        if not document.text and not complete_event.completion_requested:
+            # Not Tab on an empty line, but a completion prompt_toolkit runs again after the
+            # line was sent and emptied: it would leave a menu of old moves over the log.
+            return
         start = len(typed) - len(typed.lstrip())
         wanted = " ".join(typed.lower().split()) + (" " if typed.endswith(" ") else "")
         view = self.model.view

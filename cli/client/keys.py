@@ -8,7 +8,7 @@ keys put there), so typing a move is never taken for a shortcut.
 Space           choose what the game gives Space (Condottiere: ``pass``)
 Enter           send the line (the choice the keys put there, or a move typed)
 Tab             complete from the legal moves (a menu, with what each would do)
-↑ ↓             explain a seat's row step by step; Esc closes it
+↑ ↓             explain a seat's row step by step; Esc closes it (in Tab's menu: move in it)
 PgUp PgDn       scroll the log (or the help page)
 Ctrl-T          start a chat line (``say ...``)
 ?               the help page: keys, the screen, the rules of the edition
@@ -50,6 +50,7 @@ def build_key_bindings(model: TableModel, line: Buffer, actions: Actions) -> Key
     help_open = Condition(lambda: model.help)
     typed = Condition(lambda: bool(line.text) and line.text not in model.choices().moves)
     free = ~help_open & ~typed
+    menu = Condition(lambda: line.complete_state is not None)
     empty = ~help_open & Condition(lambda: not line.text)
     choosing = Condition(lambda: bool(model.choices().moves))
     space_chooses = Condition(lambda: model.choices().space is not None)
@@ -92,7 +93,7 @@ def build_key_bindings(model: TableModel, line: Buffer, actions: Actions) -> Key
     for digit in "123456789":
         keys.add(digit, filter=empty & ~choosing)(_nothing)
 
-    @keys.add("down", filter=free)
+    @keys.add("down", filter=free & ~menu)
     def _why_next(event: KeyPressEvent) -> None:
         seats = [shown.seat for shown in model.seats()]
         if not seats:
@@ -103,7 +104,7 @@ def build_key_bindings(model: TableModel, line: Buffer, actions: Actions) -> Key
         else:
             model.why = seats[(seats.index(model.why) + 1) % len(seats)]
 
-    @keys.add("up", filter=free)
+    @keys.add("up", filter=free & ~menu)
     def _why_previous(event: KeyPressEvent) -> None:
         seats = [shown.seat for shown in model.seats()]
         if not seats:

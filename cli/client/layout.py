@@ -5,9 +5,9 @@
     banner: what happens now, since when; a progress bar during a shuffle or a deal
     ─────────────────────────────────────────────────────────────
     the game's board                   │ every seat's row
-    (before the game begins: the table and everyone at it)
+    (before the game begins: the table, everyone at it and how to join, and no hand)
     ─────────────────────────────────────────────────────────────
-    your hand
+    your hand (none for a spectator)
     ─────────────────────────────────────────────────────────────
     the log (or why a row is worth what, or the end of the game)
     > the command line
@@ -58,9 +58,10 @@ from condottiere.interface.screen import Line, crop
 
 __all__ = ["LOBBY_HEIGHT", "Panel", "build_layout"]
 
-LOBBY_HEIGHT = 8
-"""The middle of the screen before the table's game is known: room for the lobby's title, its
-header and six players."""
+LOBBY_HEIGHT = 12
+"""The middle of the screen before the game begins (where the hand is not shown either):
+room for the lobby's two lines of title, its header, six players, the free seats and the
+two ways to join."""
 
 
 class Panel(UIControl):
@@ -95,7 +96,7 @@ def _rule() -> Window:
 
 def _board_size(model: TableModel) -> tuple[int, int]:
     screen = model.screen()
-    return (0, LOBBY_HEIGHT) if screen is None else screen.board_size
+    return (0, LOBBY_HEIGHT) if screen is None or model.scene() is None else screen.board_size
 
 
 def build_layout(model: TableModel, line: Buffer) -> Layout:
@@ -140,8 +141,10 @@ def build_layout(model: TableModel, line: Buffer) -> Layout:
                 height=lambda: _board_size(model)[1],
             ),
             _rule(),
-            Window(Panel(lambda w, h: hand_lines(model, w, h)), height=2),
-            _rule(),
+            ConditionalContainer(
+                HSplit([Window(Panel(lambda w, h: hand_lines(model, w, h)), height=2), _rule()]),
+                filter=begun & ~Condition(lambda: model.watching),
+            ),
             Window(Panel(lambda w, h: log_lines(model, w, h)), height=Dimension(min=3)),
             command_line,
             Window(Panel(lambda w, h: [status_line(model, w)]), height=1),

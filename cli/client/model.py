@@ -32,12 +32,17 @@ from condottiere.peer.driver import TableEvent
 __all__ = [
     "Banner",
     "Ending",
+    "Lobby",
+    "LobbyRow",
     "LogLine",
     "Message",
+    "Presence",
     "TableModel",
     "Tone",
     "capital",
+    "distinct_names",
     "printable",
+    "seat_marks",
 ]
 
 
@@ -50,6 +55,40 @@ def printable(text: str) -> str:
     """``text`` with anything a terminal could take as a command (escapes, control
     characters, line breaks) replaced by ``?``."""
     return "".join(char if char.isprintable() else "?" for char in text)
+
+
+def distinct_names(names: Sequence[str]) -> list[str]:
+    """``names`` (seat by seat) with a name two seats share told apart by a number, so that
+    every seat has a name of its own.
+
+    >>> distinct_names(["bot", "ada", "bot", "bot"])
+    ['bot', 'ada', 'bot 2', 'bot 3']
+    """
+    seen: dict[str, int] = {}
+    told: list[str] = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        told.append(name if seen[name] == 1 else f"{name} {seen[name]}")
+    return told
+
+
+def seat_marks(names: Sequence[str]) -> list[str]:
+    """A distinct letter for each seat, seat by seat: the first letter of its name that no
+    earlier seat took, else the first letter of the alphabet left (digits only past 26
+    seats).
+
+    >>> seat_marks(["bea", "botty", "ada", "Bob"])
+    ['B', 'O', 'A', 'C']
+    >>> seat_marks(["42", "bb"])
+    ['A', 'B']
+    """
+    taken: list[str] = []
+    spare = [chr(code) for code in range(ord("A"), ord("Z") + 1)]
+    for name in names:
+        letters = [char.upper() for char in name if "A" <= char.upper() <= "Z"]
+        free = [letter for letter in (*letters, *spare) if letter not in taken]
+        taken.append(free[0] if free else str(len(taken) % 10))
+    return taken
 
 
 class Tone(Enum):
@@ -109,6 +148,45 @@ class Ending:
     record_hash: str
 
 
+class Presence(Enum):
+    """Where a player stands in the lobby."""
+
+    JOINED = "joined"
+    """At the table, which waits for its other seats to fill."""
+    NOT_READY = "not ready"
+    """Seated; the table waits for this seat to say it is ready."""
+    READY = "ready"
+    """Seated and ready."""
+
+
+@dataclass(frozen=True)
+class LobbyRow:
+    """One player at a table that is filling: a seat (once the table is seated), a name,
+    the key's fingerprint (for people to compare aloud), and where they stand."""
+
+    seat: int | None
+    name: str
+    fingerprint: str
+    presence: Presence
+    you: bool
+
+
+@dataclass(frozen=True)
+class Lobby:
+    """A table that is filling, as its screen shows it."""
+
+    title: str
+    """The table's name, its game and seats."""
+    rules: str
+    """The edition and the house rules."""
+    rows: tuple[LobbyRow, ...]
+    free: int
+    """Seats nobody has joined for yet."""
+    join: tuple[tuple[str, str], ...]
+    """How others join, and the command: by the table's name (when it is advertised on the
+    LAN), by this peer's address."""
+
+
 PROTOCOL_STEPS = ("keys", "shuffle", "shares", "coin_commit", "coin_escrow", "coin_reveal")
 """The steps of the mental-poker protocol the table may wait for."""
 
@@ -135,9 +213,18 @@ class TableModel:
         """Lines scrolled back from the end of the log (or down from the top of the help)."""
         self.message: Message | None = None
         self.record: str | None = None
-        self.join_hint = ""
-        """The address other players join this table with, when it is open to them."""
+        self.on_lan = False
+        """The table is advertised on the LAN: others may join it by its name."""
+        self.address = ""
+        """This peer's address (``HOST:PORT``): others may join the table through it."""
+        self.fingerprint = ""
+        """This peer's key's fingerprint (which row of the lobby is this player's)."""
+        self.hint: str | None = None
+        """The keys to show in place of the game's, when this is no seat's screen (a
+        replay)."""
         self._seats: tuple[object, Seats] = (None, Seats())
+        self._watched: tuple[object, SeatView | None] = (None, None)
+        """A spectator's game as last fed, and its public view."""
         """The seats as last worked out, and the snapshot and links they come from."""
 
     # ------------------------------------------------------------------ input
@@ -162,9 +249,27 @@ class TableModel:
     # ------------------------------------------------------------------ the game's screen
 
     @property
+    def watching(self) -> bool:
+        """This client follows the table without a seat (a spectator)."""
+        snapshot = self.snapshot
+        return snapshot is not None and snapshot.seat is None and snapshot.stage != "lobby"
+
+    @property
     def view(self) -> SeatView | None:
-        """This seat's view, of the game's own type; None before the game begins."""
-        return None if self.snapshot is None else self.snapshot.view
+        """This seat's view, of the game's own type; None before the game begins. A
+        spectator's is the public state seen from seat 0's chair, with no hand (see
+        :meth:`GameState.view`)."""
+        if self.snapshot is None:
+            return None
+        if self.snapshot.view is not None or not self.watching or self.game is None:
+            return self.snapshot.view
+        game = self.game
+        if self._watched[0] is not game:
+            try:
+                self._watched = (game, game.view(0))
+            except ValueError:  # a game whose spectators cannot see its board
+                self._watched = (game, None)
+        return self._watched[1]
 
     @property
     def my_turn(self) -> bool:
@@ -206,14 +311,13 @@ class TableModel:
         seated = sorted(
             ((p.seat, p) for p in snapshot.players if p.seat is not None), key=lambda sp: sp[0]
         )
-        names = [printable(player.name) or "?" for _, player in seated]
-        initials = [name[0].upper() for name in names]
+        names = distinct_names([printable(player.name) or "?" for _, player in seated])
+        marks = seat_marks(names)
         shown = []
-        for (seat, player), name, initial in zip(seated, names, initials, strict=True):
-            unique = initials.count(initial) == 1 and initial.isalpha()
+        for (seat, player), name, mark in zip(seated, names, marks, strict=True):
             you = seat == snapshot.seat
             link = None if you or snapshot.stage == "over" else self.links.get(player.address)
-            shown.append(SeatShown(seat, name, initial if unique else str(seat), you, link))
+            shown.append(SeatShown(seat, name, mark, you, link))
         return Seats(tuple(shown))
 
     def seat(self, number: int | None) -> SeatShown | None:
@@ -223,6 +327,40 @@ class TableModel:
     def who(self, number: int | None) -> str:
         """A seat as a sentence names it: ``you``, or its player's name."""
         return self.seats().who(number)
+
+    # ------------------------------------------------------------------ the lobby
+
+    def lobby(self) -> Lobby | None:
+        """The table while it fills: who is at it and how to join it; None before the table
+        is known, and once the game begins."""
+        snapshot = self.snapshot
+        if snapshot is None or snapshot.view is not None or snapshot.stage not in (
+                "lobby", "dealing"):  # fmt: skip
+            return None
+        rules = game_named(snapshot.game)
+        variant = rules.variants.get(snapshot.variant)
+        edition = f"{variant.title} ({snapshot.variant})" if variant else snapshot.variant
+        options = ", ".join(snapshot.options) or "none"
+        title = f"Table {printable(snapshot.table_name)!r} · {rules.title} · {snapshot.seats} seats"
+        told = f"Edition {edition} · house rules: {options}"
+        waiting = snapshot.waiting
+        not_ready = set(waiting.seats) if waiting is not None and waiting.kind == "ready" else set()
+        names = distinct_names([printable(player.name) or "?" for player in snapshot.players])
+        rows = []
+        for player, name in zip(snapshot.players, names, strict=True):
+            if player.seat is None:
+                presence = Presence.JOINED
+            else:
+                presence = Presence.NOT_READY if player.seat in not_ready else Presence.READY
+            you = bool(self.fingerprint) and player.fingerprint == self.fingerprint
+            rows.append(LobbyRow(player.seat, name, printable(player.fingerprint), presence, you))
+        join = []
+        if self.on_lan:
+            join.append(("by name", f"condottiere play --join {printable(snapshot.table_name)}"))
+        if self.address:
+            join.append(("by address", f"condottiere play --join {self.address}"))
+        free = max(0, snapshot.seats - len(snapshot.players))
+        return Lobby(title, told, tuple(rows), free, tuple(join))
 
     # ------------------------------------------------------------------ now
 
@@ -264,9 +402,9 @@ class TableModel:
             )  # fmt: skip
         if waiting.kind == "seating":
             seated = len(snapshot.players)
-            detail = f"Others join with: condottiere play --join {self.join_hint}" if (
-                self.join_hint
-            ) else "Bots and players are joining."
+            detail = (
+                "Compare each key's fingerprint aloud with the one its player's screen shows"
+            )
             return Banner(
                 f"Waiting for players to join: {seated} of {snapshot.seats} here", detail,
                 Tone.WAIT, since,
@@ -399,8 +537,9 @@ class TableModel:
         players' words (a seat named by its player alone), with this client's own notes among
         them."""
         lines: list[LogLine] = []
+        names = {shown.seat: shown.name for shown in self.seats()}
         seated = [] if self.snapshot is None else [
-            (f"seat {player.seat} ({player.name})", player.name)
+            (f"seat {player.seat} ({player.name})", names.get(player.seat, player.name))
             for player in self.snapshot.players
             if player.seat is not None
         ]  # fmt: skip

@@ -14,8 +14,7 @@ from __future__ import annotations
 
 import textwrap
 
-from condottiere.cli.client.model import Banner, Ending, TableModel, Tone, printable
-from condottiere.interface import game_named
+from condottiere.cli.client.model import Banner, Ending, Presence, TableModel, Tone
 from condottiere.interface.screen import Line, cells, fit
 
 __all__ = [
@@ -31,8 +30,13 @@ __all__ = [
     "status_line",
 ]
 
-KEYS_TURN = "←→ choose · Enter play · Tab moves · ↑↓ why a row is worth what · ^T chat · ? help"
-KEYS_WAIT = "type a move or 'say TEXT' · ↑↓ why a row is worth what · ^T chat · ? help · ^C stop"
+KEYS_TURN = ("←→ choose", "Enter play", "Tab moves", "↑↓ why a row is worth what", "? help",
+             "^T chat")  # fmt: skip
+KEYS_WAIT = ("type a move or 'say TEXT'", "↑↓ why a row is worth what", "? help", "^T chat")
+KEYS_WATCH = ("watching, without a seat", "↑↓ why a row is worth what", "PgUp/PgDn log",
+              "? help")  # fmt: skip
+KEYS_STOP = "^C stop"
+"""Always shown while the game goes on, after the keys that fit."""
 KEYS_OVER = "q leave · PgUp/PgDn log · ? help"
 DEALT_LATER = "dealt once the deck is shuffled"
 
@@ -40,7 +44,8 @@ HELP = (
     "Keys",
     "  Type a move and press Enter. Tab completes from the moves you may make now, each with"
     " what it would do; a move the rules refuse is shown with the reason, and nothing"
-    " changes.",
+    " changes: it stays on the line, where typing replaces it and Backspace or the arrows"
+    " edit it.",
     "  With the command line empty: ←/→ move along the choices; Enter plays what the line"
     " says. ↑/↓ explain a seat's row step by step (why is this row 23?); Esc closes it.",
     "  Ctrl-T or 'say TEXT' chats with the table. PgUp/PgDn scroll the log.",
@@ -135,26 +140,34 @@ def hand_lines(model: TableModel, width: int, height: int = 2) -> list[Line]:
 
 
 def lobby_lines(model: TableModel, width: int, height: int) -> list[Line]:
-    """Before the game begins (while the table fills), in place of the board: the table, its
-    game, and everyone at it with the fingerprint of their key (for people to compare aloud)."""
-    snapshot = model.snapshot
-    if snapshot is None:
+    """Before the game begins (while the table fills), in place of the board: the table (its
+    name, game, edition and house rules), everyone at it with the fingerprint of their key
+    (for people to compare aloud) and where they stand (joined, ready or not), the seats
+    still free, and the exact commands others join with, by the table's name and by this
+    peer's address."""
+    lobby = model.lobby()
+    if lobby is None:
         return []
-    rules = game_named(snapshot.game)
-    variant = rules.variants.get(snapshot.variant)
-    game = f"{rules.title}: {variant.title if variant else snapshot.variant}"
-    title = f"Table {printable(snapshot.table_name)!r} · {game}, {snapshot.seats} seats"
     lines: list[Line] = [
-        [("class:title", " " + fit(title, width - 1))],
-        [("class:detail", "   player        key fingerprint (compare it aloud with theirs)")],
+        [("class:title", " " + fit(lobby.title, width - 1))],
+        [("class:detail", " " + fit(lobby.rules, width - 1))],
+        [("class:detail", "   seat   player           key fingerprint (compare it aloud)")],
     ]
-    for player in snapshot.players:
-        shown = model.seat(player.seat)
+    for row in lobby.rows:
+        shown = model.seat(row.seat)
+        seat = "-" if row.seat is None else str(row.seat)
         mark = ("", " ") if shown is None else (f"class:seat.{shown.seat} bold", shown.mark)
-        name = "you" if shown is not None and shown.you else printable(player.name) or "?"
-        lines.append(
-            [("", " "), mark, ("", f" {fit(name, 12):<12}  "), ("", printable(player.fingerprint))]
-        )
+        name = fit(row.name + (" (you)" if row.you else ""), 16)
+        style = "class:detail" if row.presence is Presence.JOINED else (
+            "class:turn" if row.presence is Presence.READY else "class:alert")  # fmt: skip
+        lines.append([("", f"   {seat:<4} "), mark, ("", f" {name:<16} "),
+                      ("", f"{row.fingerprint:<26}"), (style, row.presence.value)])  # fmt: skip
+    if lobby.free:
+        free = "1 seat free" if lobby.free == 1 else f"{lobby.free} seats free"
+        lines.append([("class:empty", f"   ·      {free}: waiting for players to join")])
+    for how, command in lobby.join:
+        label = f" Join {how}: ".ljust(18)
+        lines.append([("", label), ("class:command", fit(command, width - len(label)))])
     return lines[:height]
 
 
@@ -212,13 +225,38 @@ def _ending(ending: Ending, width: int) -> list[Line]:
     for text in ending.lines:
         lines.extend([("", " " + part)] for part in _wrap(text, width - 1, "   "))
     if ending.record is not None:
-        lines.append([("", " The record of every signed entry is kept; check it yourself with:")])
-        lines.append([("class:command", fit(f"   condottiere verify {ending.record}", width))])
+        label, command = " The record is kept; check it yourself: ", "condottiere verify"
+        path = _command_lines(ending.record, width)
+        if cells(label + command) + cells(path[0]) - 2 <= width and len(path) == 1:
+            lines.append([("", label), ("class:command", f"{command} {ending.record}")])
+        else:
+            lines.append([("", label), ("class:command", command)])
+            lines.extend([("class:command", part)] for part in path)
     else:
         lines.append([("class:detail", " Writing the record...")])
     if ending.record_hash:
         lines.append([("class:detail", fit(f" Record hash: {ending.record_hash}", width))])
     return lines
+
+
+def _command_lines(text: str, width: int) -> list[str]:
+    """Words to type (a command, a path), indented, whole: broken between words, or inside
+    a word longer than a line, over as many lines as it takes rather than cut.
+
+    >>> _command_lines("/home/ada/records/game.cdr", 16)
+    ['   /home/ada/rec', '   ords/game.cdr']
+    """
+    room = max(8, width - 3)
+    lines: list[str] = []
+    for word in text.split(" "):
+        if lines and cells(lines[-1]) + 1 + cells(word) <= room:
+            lines[-1] += " " + word
+            continue
+        while cells(word) > room:
+            lines.append(word[:room])
+            word = word[room:]
+        lines.append(word)
+    return ["   " + line for line in lines]
 
 
 def help_lines(model: TableModel, width: int, height: int) -> list[Line]:
@@ -240,27 +278,38 @@ def help_lines(model: TableModel, width: int, height: int) -> list[Line]:
 
 def placeholder(model: TableModel) -> str:
     """What the empty command line invites to do."""
+    if model.hint is not None:
+        return "nothing to type here"
     if model.ending() is not None:
         return "the game is over: q leaves"
+    if model.watching:
+        return "you are watching: nothing to type (Ctrl-C leaves)"
     if model.my_turn:
         return "your move: type it (Tab lists them), or use the keys below"
     return "type a move when it is your turn, or 'say' something"
 
 
-def _keys(model: TableModel) -> str:
-    """The keys that matter now."""
+def _keys(model: TableModel, width: int) -> str:
+    """The keys that matter now, the most useful first, as many as fit ``width`` (and how to
+    stop, while the game goes on)."""
     if model.ending() is not None:
         return KEYS_OVER
-    if not model.my_turn:
-        return KEYS_WAIT
-    choices = model.choices()
-    if choices.space is None:
-        return KEYS_TURN
-    numbers = "1-9/" if choices.numbered else ""
-    return (
-        f"{numbers}←→ choose · Enter play · Space {choices.space} · Tab moves · ↑↓ why ·"
-        " ^T chat · ? help"
-    )
+    keys: tuple[str, ...]
+    if model.watching:
+        keys = KEYS_WATCH
+    elif not model.my_turn:
+        keys = KEYS_WAIT
+    else:
+        choices = model.choices()
+        keys = KEYS_TURN
+        if choices.space is not None:
+            numbers = "1-9/" if choices.numbered else ""
+            keys = (f"{numbers}←→ choose", "Enter play", f"Space {choices.space}", "Tab moves",
+                    "↑↓ why", "? help", "^T chat")  # fmt: skip
+    shown = list(keys)
+    while len(shown) > 1 and cells(" · ".join([*shown, KEYS_STOP])) > width:
+        shown.pop()
+    return " · ".join([*shown, KEYS_STOP])
 
 
 def status_line(model: TableModel, width: int) -> Line:
@@ -277,4 +326,5 @@ def status_line(model: TableModel, width: int) -> Line:
         if cells(text + " · Esc: cancel") < width:
             text += " · Esc: cancel"
         return [("class:command", " " + fit(text, width - 1))]
-    return [("class:hint", " " + fit(_keys(model), width - 1))]
+    keys = model.hint if model.hint is not None else _keys(model, width - 2)
+    return [("class:hint", " " + fit(keys, width - 1))]

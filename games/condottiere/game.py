@@ -560,9 +560,18 @@ class Game:
         )
 
     def view(self, seat: int) -> SeatView:
-        """What ``seat`` may know: its own hand, and the public state."""
+        """What ``seat`` may know: its own hand, and the public state. A spectator's engine
+        (:meth:`spectate`) gives the public state from ``seat``'s chair, with no hand and no
+        moves.
+
+        >>> watched = Game.spectate({"edition": "zman-duel", "players": 2})
+        >>> watched.resolve(1); watched.resolve(None); watched.resolve(None)
+        >>> view = watched.view(0)
+        >>> view.hand, view.hand_sizes, view.to_act, view.legal_moves
+        ((), (8, 8), 1, ())
+        """
         own = self._unknown[seat] == 0 and (self.observer is None or self.observer == seat)
-        if not own:
+        if not own and self.observer != SPECTATOR:
             raise ValueError(f"this engine does not know seat {seat}'s hand")
         return SeatView(
             seat=seat,
@@ -570,7 +579,7 @@ class Game:
             players=self.players,
             phase=self._phase,
             to_act=self._to_act,
-            hand=self.hand(seat),
+            hand=self.hand(seat) if own else (),
             hand_sizes=tuple(self._sizes),
             rows=tuple(map(tuple, self._rows)),
             strengths=tuple(self.strength(s) for s in range(self.players)),
@@ -586,7 +595,7 @@ class Game:
             draw_pile_sizes=tuple(self._pile_sizes),
             battles_won=self.battles_won,
             winners=self._winners,
-            legal_moves=tuple(self.legal_moves()) if self._to_act == seat else (),
+            legal_moves=tuple(self.legal_moves()) if own and self._to_act == seat else (),
             departed=self._departed,
         )
 

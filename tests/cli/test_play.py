@@ -63,6 +63,9 @@ def test_a_table_is_joined_by_name_through_the_lan_or_by_address_without_it(
         (["--join", "Friday", "--edition", "zman"], "--edition: the table's host chose these"),
         (["--join", "Friday", "--game", "condottiere"], "--game: the table's host chose these"),
         (["--join", " "], "--join wants a table's name, id or HOST:PORT"),
+        (["--watch", "Friday", "--seats", "3"], "--seats: the table's host chose these; not"
+         " with --watch"),
+        (["--join", "Friday", "--watch", "Friday"], "--join takes a seat, --watch watches"),
         (["--seats", "2", "--bots", "greedy,greedy"], "2 bots for 1 other seat"),
         (["--bots", "nosuch"], "unknown bot 'nosuch'"),
         (["--player", ""], "--player must be 1 to 40 printable characters"),

@@ -7,6 +7,7 @@ between peer processes."""
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -14,10 +15,11 @@ import pytest
 
 from condottiere.cli.main import main
 from condottiere.peer.entries import read_entry
-from condottiere.peer.record import load
+from condottiere.peer.record import export, load
 from condottiere.peer.store import Store
 from condottiere.v1 import log_pb2
 from tests.peer.processes import peers_in
+from tests.peer.tables import Harness
 from tests.peer.test_network import GAME_SECONDS, stopping_its_bots
 
 
@@ -133,3 +135,138 @@ def test_a_file_that_is_no_record_is_refused(
     for command in ("verify", "replay"):
         assert main([command, str(tmp_path / "notes.cdr")]) == 2
         assert capsys.readouterr().err.startswith("condottiere: ")
+
+
+def test_replay_tells_the_game_as_text_in_the_tables_order(
+    capsys: pytest.CaptureFixture[str], played: Played
+) -> None:
+    assert main(["replay", "--text", str(played.record)]) == 0
+    told = capsys.readouterr().out.splitlines()
+    dealt = next(n for n, line in enumerate(told) if line.startswith("cards dealt: "))
+    first_move = next(n for n, line in enumerate(told) if " plays " in line or " opens " in line)
+    assert told[0].endswith("asks for a seat") and dealt < first_move
+    assert told[-1] == "verdict: FAIR"
+
+
+def test_the_full_screen_replay_steps_forward_and_back_through_every_move(
+    played: Played,
+) -> None:
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from condottiere.cli.client.replay import Replay, ReplayModel, replay_application
+    from condottiere.peer.record import verify
+
+    verdict = verify(load(played.record))
+    replay = Replay(verdict, played.record)
+    assert verdict.table.game is not None
+    assert len(replay) == verdict.table.game.moves_played + 1
+    model = ReplayModel(replay)
+    seen: list[tuple[int, int, str]] = []
+
+    async def scenario() -> None:
+        with create_pipe_input() as pipe:
+            application = replay_application(model, input=pipe, output=DummyOutput())
+            running = asyncio.ensure_future(application.run_async())
+            for key in ("\x1b[C", "\x1b[C", "\x1b[D", "\x1b[F", "\t", "q"):  # → → ← End Tab q
+                await asyncio.sleep(0.3)
+                pipe.send_text(key)
+                await asyncio.sleep(0.3)
+                seen.append((model.position, model.viewer, model.banner().headline))
+            await asyncio.wait_for(running, 30)
+
+    asyncio.run(scenario())
+    last = len(replay) - 1
+    assert [(position, viewer) for position, viewer, _ in seen] == [
+        (1, 0), (2, 0), (1, 0), (last, 0), (last, 1), (last, 1)
+    ]  # fmt: skip
+    assert seen[0][2].startswith(f"Replay 1/{last}: ")
+    assert seen[3][2].startswith(f"Replay {last}/{last}: Game over: ")
+    moves_shown = sum(event.kind == "move" for event in model.events)
+    assert moves_shown == verdict.table.game.moves_played
+    assert model.ending() is not None and model.record == str(played.record)
+    model.step(-last)
+    assert sum(event.kind == "move" for event in model.events) == 0
+    assert model.view is not None and model.view.seat == 1
+
+
+def abandoned_record(path: Path) -> Path:
+    """The record of a three-seat table, played by bots in one process, that stopped when
+    seat 2 left a few moves into the game."""
+    harness = Harness("zman", 3, seed=7)
+    first = harness.tables[0]
+    harness.play(until=lambda: first.game is not None and first.game.moves_played >= 4)
+    harness.tables[2].leave("gone home")
+    harness.play(until=lambda: first.halt is not None)
+    return export([e for a in first.logs.authors for e in first.logs.log(a)], path)
+
+
+def test_standings_count_each_table_once_per_key_and_say_why_a_record_does_not_count(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    played: Played,
+) -> None:
+    """Over the data directory of a host that played a bot (its record and its bot's copy),
+    a game a seat left, and a record whose audit is missing: the finished game counts once,
+    the bot is listed as a bot, the seat that left has an abandonment, and the broken
+    record is named with the reason."""
+    monkeypatch.setenv("CONDOTTIERE_HOME", str(played.host.parent))
+    entries = load(played.record)
+    withheld = next(
+        signed for signed in entries
+        if read_entry(signed).kind == "audit" and read_entry(signed).author == played.bot
+    )  # fmt: skip
+    broken = rewritten(tmp_path / "broken.cdr", [s for s in entries if s != withheld])
+    left = abandoned_record(tmp_path / "left.cdr")
+    bot_copy = next((played.host / "bots").glob("**/records/*.cdr"))
+    assert main(["standings", str(played.record), str(bot_copy), str(left), str(broken)]) == 0
+    told = capsys.readouterr().out.splitlines()
+    assert told[0] == "2 games counted from 4 records, 1 copy of them kept by another peer"
+    host_key, bot_key = played.fingerprints
+    host = next(row for row in told if host_key in row).split()
+    bot = next(row for row in told if bot_key in row).split()
+    assert "(bot)" in bot and "(bot)" not in host
+    assert host[-5:-1] == ["1", host[-4], "0", host[-2]] and bot[-5] == "1"
+    assert {host[-4], bot[-4]} == {"0", "1"}  # one of them won the duel
+    assert host[-1] != "-" and bot[-1] != "-"
+    leavers = [row.split() for row in told if row.startswith("  seat2 ")]
+    assert leavers and leavers[0][2:6] == ["1", "0", "1", leavers[0][5]]
+    assert leavers[0][-1] == "-", "an abandoned game rates nobody"
+    (refused,) = [line for line in told if line.startswith("not counted: ")]
+    assert refused.startswith(f"not counted: {broken}: no audit secrets from seat 1 (")
+
+
+def test_standings_share_a_victory_and_rank_forfeits_last() -> None:
+    """The tally: a victory shared by two seats counts one half to each; a seat that left a
+    finished game (a forfeit) has a game left and ranks last; an abandoned game counts only
+    the abandonment; the rating follows the ranks."""
+    from fractions import Fraction
+
+    from condottiere.cli.standings import GameFacts, Standings, fraction
+    from condottiere.crypto import Identity
+    from condottiere.interface import Outcome, OutcomeKind
+
+    ada, bea, cyd = (Identity.generate().public.raw for _ in range(3))
+    keys = (ada, bea, cyd)
+    names = ("ada", "bea", "cyd")
+    standings = Standings(bots=frozenset({cyd}))
+    shared = GameFacts("t1", keys, names, Outcome(OutcomeKind.SHARED, (0, 1), "tied"),
+                       frozenset(), (2, 2, 1), (4, 4, 2))  # fmt: skip
+    forfeit = GameFacts("t2", keys, names, Outcome(OutcomeKind.FORFEIT, (0,), "others left"),
+                        frozenset({1, 2}), (1, 0, 0), (1, 0, 3))  # fmt: skip
+    abandoned = GameFacts("t3", keys, names, None, frozenset({2}), (0, 1, 0), (0, 0, 0))
+    assert shared.ranks() == [1, 1, 2] and forfeit.ranks() == [1, 3, 2]
+    for number, facts in enumerate((shared, forfeit, abandoned, shared)):
+        standings.add(Path(f"r{number}.cdr"), facts)
+    assert standings.copies == 1 and len(standings.counted) == 3
+    players = standings.players
+    assert [players[key].games for key in keys] == [3, 3, 3]
+    assert [players[key].wins for key in keys] == [Fraction(3, 2), Fraction(1, 2), 0]
+    assert [fraction(players[key].wins) for key in keys] == ["1 1/2", "1/2", "0"]
+    assert [players[key].left for key in keys] == [0, 1, 2]
+    assert [players[key].battles for key in keys] == [3, 3, 1]
+    ratings = [players[key].rating for key in keys]
+    assert all(rating is not None for rating in ratings)
+    ada_rated, bea_rated, cyd_rated = (rating.ordinal() for rating in ratings if rating)
+    assert ada_rated > cyd_rated > bea_rated  # bea came last in the forfeit, cyd second
+    table = standings.table()
+    assert [row[0] for row in table] == ["player", "ada", "cyd (bot)", "bea"]

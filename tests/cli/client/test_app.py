@@ -176,3 +176,34 @@ def test_a_seat_whose_peer_is_gone_is_shown_as_waited_for_with_the_reason(
             await running
 
     asyncio.run(scenario())
+
+
+def test_a_refused_line_is_replaced_by_what_is_typed_next_and_enter_leaves_no_menu(
+    tmp_path: Path,
+) -> None:
+    async def scenario() -> None:
+        async with duel(tmp_path) as table:
+            client, pipe, model = table.client, table.pipe, table.client.model
+            running = asyncio.create_task(client.run())
+            await until(lambda: my_turn(model) and "pass" in model.choices().moves, "a battle")
+            pipe.send_text("play 7\r")
+            await until(lambda: client.line.text == "play 7", "the refused line put back")
+            pipe.send_text("why 1")
+            await until(lambda: client.line.text == "why 1", "the line replaced")
+            pipe.send_text("\r")
+            await until(lambda: model.why == 1, "the breakdown")
+            pipe.send_text("play 7\r")
+            await until(lambda: client.line.text == "play 7", "the refused line put back")
+            pipe.send_text("\x7f" + "1")  # Backspace edits it instead
+            await until(lambda: client.line.text == "play 1", "the line edited")
+            client.line.reset()
+            pipe.send_text("pa")
+            await until(lambda: client.line.complete_state is not None, "the menu of moves")
+            pipe.send_text("ss\r")
+            await until(lambda: any(e.text == "seat 0 (ada) passes" for e in model.events)
+                        or not my_turn(model), "the pass")  # fmt: skip
+            assert client.line.complete_state is None and client.line.text == ""
+            client.stop()
+            await running
+
+    asyncio.run(scenario())

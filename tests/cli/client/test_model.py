@@ -78,11 +78,21 @@ def test_a_seat_the_peer_cannot_reach_is_shown_as_waited_for_with_the_reason() -
     assert model.seat(0) is not None and model.seat(0).link == "nobody answers there"  # type: ignore[union-attr]
 
 
-def test_each_seat_is_marked_by_its_initial_or_its_number_when_initials_clash() -> None:
+def test_each_seat_is_marked_by_a_letter_of_its_own_when_initials_clash() -> None:
     model = model_of_game(battle(), names=("ada", "Alan", "bob"))
     assert [(info.seat, info.mark, info.you) for info in model.seats()] == [
-        (0, "0", True), (1, "1", False), (2, "B", False),
+        (0, "A", True), (1, "L", False), (2, "B", False),
     ]  # fmt: skip
+
+
+def test_seats_that_share_a_name_get_names_of_their_own() -> None:
+    played = (TableEvent("move", "seat 0 (bot) plays 3", 0),
+              TableEvent("move", "seat 1 (bot) plays 4", 1))  # fmt: skip
+    model = model_of_game(battle(), events=played, names=("bot", "bot", "bea"))
+    assert [(info.name, info.mark) for info in model.seats()] == [
+        ("bot", "B"), ("bot 2", "O"), ("bea", "E"),
+    ]  # fmt: skip
+    assert [line.text for line in model.log()] == ["bot plays 3", "bot 2 plays 4"]
 
 
 def test_in_a_battle_the_choices_are_the_cards_of_the_hand_then_pass() -> None:
@@ -214,19 +224,26 @@ def test_a_shuffle_under_way_shows_who_is_shuffling_and_how_far_the_chain_is() -
     assert banner.progress is not None and banner.progress[0] < banner.progress[1]
 
 
-def test_a_table_that_is_not_full_yet_says_how_to_join_it() -> None:
-    spec = TableSpec("zman", 3, (), "t", "ada", "")
-    table = Table.create(Identity.generate(), spec, MemoryKeeper())
+def test_a_table_that_is_not_full_yet_says_how_to_join_it_and_who_is_there() -> None:
+    spec = TableSpec("ffg", 3, ("sieges",), "Friday", "ada", "")
+    ada = Identity.generate()
+    table = Table.create(ada, spec, MemoryKeeper())
     model = TableModel()
-    model.join_hint = "192.168.1.5:4000"
+    model.address, model.on_lan = "192.168.1.5:4000", True
+    model.fingerprint = ada.public.fingerprint()
     model.update(snapshot_of(table, 0.0), None, tuple(table.events), {})
     assert model.banner().headline == "Waiting for players to join: 1 of 3 here"
-    assert model.banner().detail == "Others join with: condottiere play --join 192.168.1.5:4000"
+    assert "fingerprint" in model.banner().detail
     assert model.scene() is None and model.choices() == Choices()
-    assert plain(hand_lines(model, 80, 2)) == " Hand (0) dealt once the deck is shuffled"
-    lobby = plain(lobby_lines(model, 80, 8)).splitlines()
-    assert lobby[0] == " Table 't' · Condottiere: Z-Man 2018, the new version, 3 seats"
-    assert lobby[2].split() == ["ada", snapshot_of(table, 0.0).players[0].fingerprint]
+    lobby = plain(lobby_lines(model, 80, 12)).splitlines()
+    assert lobby[0] == " Table 'Friday' · Condottiere · 3 seats"
+    assert lobby[1].startswith(" Edition Fantasy Flight") and lobby[1].endswith(
+        "(ffg) · house rules: sieges")
+    assert lobby[3].split() == ["-", "ada", "(you)", ada.public.fingerprint(), "joined"]
+    assert "2 seats free" in lobby[4]
+    assert lobby[5] == " Join by name:    condottiere play --join Friday"
+    assert lobby[6] == " Join by address: condottiere play --join 192.168.1.5:4000"
+    assert all(len(line) <= 80 for line in lobby)
 
 
 @pytest.mark.parametrize("text", ["\x1b[2J\x1b[H pwned", "tab\there", "bell\x07"])
@@ -262,3 +279,21 @@ def test_a_hand_without_mercenaries_may_be_discarded_or_kept() -> None:
     assert model.choices() == Choices(("discard", "keep"))
     assert model.choose_numbered(1) is None  # the number keys choose cards in a battle only
     assert plain(hand_lines(model, 80, 2)) == " Hand (1)  [Spy]"
+
+
+def test_the_move_menu_is_offered_on_an_empty_line_only_when_tab_asks_for_it() -> None:
+    """prompt_toolkit runs a completion again once the line was sent and emptied: that one
+    must offer nothing, or the last turn's menu stays over the log."""
+    from prompt_toolkit.completion import CompleteEvent
+    from prompt_toolkit.document import Document
+
+    from condottiere.cli.client.commands import MoveCompleter
+
+    model = model_of_game(battle())
+    completer = MoveCompleter(model)
+    rerun = completer.get_completions(Document(""), CompleteEvent(text_inserted=False))
+    assert list(rerun) == []
+    tab = completer.get_completions(Document(""), CompleteEvent(completion_requested=True))
+    assert [c.text for c in tab] == [str(move) for move in model.view.legal_moves]  # type: ignore[union-attr]
+    typed = completer.get_completions(Document("pa"), CompleteEvent(text_inserted=True))
+    assert [c.text for c in typed] == ["pass"]

@@ -132,8 +132,11 @@ def test_while_the_table_fills_the_middle_of_the_screen_lists_the_table_and_its_
     assert model.banner().headline == "Waiting for players to join: 2 of 3 here"
     lines = screen_of(model, 80, 24)
     assert all(cells(line) <= 80 for line in lines)
-    assert lines[3] == " Table 'test' · Condottiere: Z-Man 2018, the new version, 3 seats"
+    assert lines[3] == " Table 'test' · Condottiere · 3 seats"
+    assert lines[4] == " Edition Z-Man 2018, the new version (zman) · house rules: none"
     assert model.snapshot is not None
-    players = [[player.name, player.fingerprint] for player in model.snapshot.players]
-    assert [line.split() for line in lines[5:7]] == players
-    assert lines[12] == " Hand (0) dealt once the deck is shuffled"
+    players = [["-", player.name, player.fingerprint, "joined"]
+               for player in model.snapshot.players]  # fmt: skip
+    assert [line.split() for line in lines[6:8]] == players
+    assert "1 seat free" in lines[8]
+    assert not any("Hand (" in line for line in lines), "no hand before the deal"

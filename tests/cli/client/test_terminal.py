@@ -29,6 +29,8 @@ RESIZE_SECONDS = 0.5
 """How long a screen must stay the same after a resize to be the program's own drawing (less
 than a second: the clock in the headline moves every second)."""
 REPO = Path(__file__).resolve().parents[3]
+EFFECT = re.compile(r"strength: |borders |no change in strength|ends the battle")
+"""What the menu of moves says each would do (never a line of the log)."""
 
 pytestmark = pytest.mark.skipif(
     shutil.which("tmux") is None, reason="tmux is not installed: no real terminal to test in"
@@ -69,6 +71,7 @@ def test_a_whole_game_against_a_bot_in_a_real_terminal(tmp_path: Path) -> None:
         check_the_table(screen)
         redrawn_on_resize(terminal)
         refused_move_changes_nothing(terminal)
+        menu_then_typed_move(terminal)
 
         stopped_hand = hand(terminal.wait_for(my_turn, "the screen redrawn"))
         assert COLOUR.search(terminal.screen(styled=True)), "seats are drawn in colour"
@@ -94,6 +97,7 @@ def test_a_whole_game_against_a_bot_in_a_real_terminal(tmp_path: Path) -> None:
         record = re.search(r"condottiere verify (\S+\.cdr)", farewell)
         assert record is not None, farewell
         assert verify(load(Path(record.group(1)))).fair
+        replay_stepped_forward_and_back(terminal, record.group(1))
         ending = time.monotonic() + 20  # a process that exited may be reaped a moment later
         while terminal.alive() and time.monotonic() < ending:
             time.sleep(0.1)
@@ -144,6 +148,50 @@ def refused_move_changes_nothing(terminal: Terminal) -> None:
     terminal.wait_for(lambda s: "play 7" not in prompt(s), "the line cleared", timeout=60)
 
 
+def menu_then_typed_move(terminal: Terminal) -> None:
+    """Tab shows the menu of moves; a move typed (the menu follows the typing) and Enter
+    leave the log in sight, with the move in it, and the line empty."""
+    terminal.wait_for(my_turn, "the turn")
+    terminal.keys("Right")
+    chosen = terminal.wait_for(lambda s: s.splitlines()[-1].startswith(" Enter: "), "a choice")
+    move = re.match(r" Enter: (.+?)(?: \(| · |$)", chosen.splitlines()[-1])
+    assert move is not None, chosen
+    terminal.keys("Escape")
+    terminal.wait_for(lambda s: prompt(s).startswith("> your move"), "the line cleared")
+    terminal.keys("Tab")
+    terminal.wait_for(lambda s: EFFECT.search(log(s)) is not None, "the menu over the log")
+    terminal.keys("C-u")
+    terminal.keys(move.group(1), literal=True)
+    terminal.keys("Enter")
+    screen = terminal.wait_for(
+        lambda s: re.search(r"\bada (opens a battle|plays|passes)", log(s)) is not None
+        and EFFECT.search(log(s)) is None, "the log, with the move, in sight", timeout=60,
+    )  # fmt: skip
+    assert prompt(screen).startswith("> ") and move.group(1) not in prompt(screen)
+
+
+def replay_stepped_forward_and_back(terminal: Terminal, record: str) -> None:
+    """``condottiere replay RECORD`` opens the board before the first move; → and ← step
+    through the moves, End goes to the end, q leaves."""
+    terminal.run([sys.executable, "-m", "condottiere.cli.main", "replay", record], REPO)
+    screen = terminal.wait_for(lambda s: headline(s).startswith(" Replay 0/"), "the replay")
+    total = int(re.match(r" Replay 0/(\d+)", headline(screen)).group(1))  # type: ignore[union-attr]
+    assert "Hand (" in screen and "q leave" in screen.splitlines()[-1]
+    terminal.keys("Right")
+    after = terminal.wait_for(lambda s: headline(s).startswith(" Replay 1/"), "a step forward")
+    assert re.search(r"\bada (opens|plays|passes)|Sforza (opens|plays|passes)", log(after))
+    terminal.keys("Left")
+    terminal.wait_for(lambda s: headline(s).startswith(" Replay 0/"), "a step back")
+    terminal.keys("End")
+    end = terminal.wait_for(lambda s: headline(s).startswith(f" Replay {total}/{total}: Game over"),
+                            "the end")  # fmt: skip
+    assert "condottiere verify" in end
+    terminal.keys("q")
+    terminal.wait_for(lambda _: terminal.exit_status() is not None, "the replay left")
+    assert terminal.exit_status() == 0
+    assert "verdict: FAIR" in terminal.text()
+
+
 def play_to_the_end(terminal: Terminal) -> str:
     """Play every turn with the keys: in each battle one card chosen by its number, then
     pass; any other decision, the first choice (→). The screen at the end."""
@@ -192,5 +240,127 @@ def check_the_end(screen: str) -> None:
     ending = log(screen)
     assert re.search(r"(You|Orsini|Sforza|Borgia|Medici|Este|Colonna|Visconti) "
                      r"(controlled|held|won)", ending), ending  # fmt: skip
-    assert "condottiere verify " in ending and "Record hash: " in ending
+    assert re.search(r"condottiere verify\s", ending) and "Record hash: " in ending
     assert "q leave" in lines[-1]
+
+
+def test_the_lobby_shows_every_seat_with_its_fingerprint_and_how_to_join(tmp_path: Path) -> None:
+    """Two people and a bot at a four-seat table on the LAN (zeroconf on 127.0.0.1): the
+    host's screen shows the table, its edition and house rules, each seat's fingerprint and
+    whether it is here, the free seat, and the commands that join it by name and by address;
+    a second person joins by name from another terminal and both screens list the same
+    players with the same fingerprints."""
+    name = f"condottiere-test-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+    (tmp_path / "ada").mkdir()
+    (tmp_path / "bea").mkdir()
+    host = Terminal(f"{name}-ada", tmp_path / "ada")
+    guest = Terminal(f"{name}-bea", tmp_path / "bea")
+    table = f"Friday{uuid.uuid4().hex[:6]}"
+    play = [sys.executable, "-m", "condottiere.cli.main", "play", "--interface", "127.0.0.1"]
+    try:
+        host.run([*play, "--seats", "4", "--bots", "greedy", "--edition", "ffg", "--option",
+                  "sieges", "--name", table, "--player", "ada", "--data",
+                  str(tmp_path / "ada" / "data")], REPO)  # fmt: skip
+        screen = host.wait_for(lambda s: "Join by address:" in s and "Sforza" in s
+                               and "Orsini" not in s, "the host's lobby", timeout=120)  # fmt: skip
+        lines = screen.splitlines()
+        assert all(len(line) <= 80 for line in lines)
+        assert f" Table '{table}' · Condottiere · 4 seats" in screen
+        assert "(ffg) · house rules: sieges" in screen
+        assert f"Join by name:    condottiere play --join {table}" in screen
+        address = re.search(r"Join by address: condottiere play --join (127\.0\.0\.1:\d+)", screen)
+        assert address is not None, screen
+        ada = lobby_row(screen, "ada (you)")
+        assert lobby_row(screen, "Sforza")[1] != ada[1]
+        assert "2 seats free" in screen
+
+        guest.run([*play, "--join", table, "--player", "bea", "--data",
+                   str(tmp_path / "bea" / "data")], REPO)  # fmt: skip
+        seen = guest.wait_for(lambda s: "bea (you)" in s and "1 seat free" in s,
+                              "the joiner's lobby", timeout=120)  # fmt: skip
+        assert lobby_row(seen, "ada") == ada[:1] + ada[1:]
+        assert f"Join by address: condottiere play --join {address.group(1)}" not in seen
+        bea = lobby_row(seen, "bea (you)")
+        again = host.wait_for(lambda s: "1 seat free" in s, "bea at the host's table", 60)
+        assert lobby_row(again, "bea") == bea
+        assert lobby_row(again, "Sforza") == lobby_row(seen, "Sforza")
+        for terminal in (guest, host):
+            terminal.keys("C-c")
+            terminal.wait_for(lambda _, t=terminal: t.exit_status() is not None, "the stop")
+            assert "Traceback" not in terminal.text()
+    finally:
+        guest.close()
+        host.close()
+    assert host.alive() == [] and guest.alive() == []
+
+
+def lobby_row(screen: str, name: str) -> tuple[str, str, str]:
+    """A player's row in the lobby: the name (with ``(you)``), the fingerprint, and where
+    they stand."""
+    for line in screen.splitlines():
+        found = re.match(r"\s+(?:-|\d+)\s+\S?\s+(.+?)\s+([0-9a-f]{4}(?:-[0-9a-f]{4}){4})\s+(.+)$",
+                         line)  # fmt: skip
+        if found and found.group(1).removesuffix(" (you)") == name.removesuffix(" (you)"):
+            return found.group(1).removesuffix(" (you)"), found.group(2), found.group(3).strip()
+    raise AssertionError(f"no row of {name} in the lobby:\n{screen}")
+
+
+SLOW_BOT = '''
+import time
+
+from condottiere.bots import GreedyBot
+
+
+class Slow(GreedyBot):
+    """The greedy bot, a moment slower: a game lasts long enough to be watched."""
+
+    name = "slow"
+
+    def choose(self, game, seat):
+        time.sleep(0.25)
+        return super().choose(game, seat)
+'''
+
+
+def test_a_spectator_follows_a_game_to_the_end_without_a_hand_and_verifies_it(
+    tmp_path: Path,
+) -> None:
+    """A two-seat table of bots that admits spectators (``host --spectators``); ``condottiere
+    watch NAME`` in a terminal finds it on the LAN (zeroconf on 127.0.0.1), shows the board
+    and the rows while the game is played, never a hand, and at the end the record, verified
+    FAIR."""
+    name = f"condottiere-test-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+    (tmp_path / "host").mkdir()
+    (tmp_path / "watch").mkdir()
+    (tmp_path / "slow.py").write_text(SLOW_BOT)
+    host = Terminal(f"{name}-host", tmp_path / "host", width=100, height=10)
+    watcher = Terminal(f"{name}-watch", tmp_path / "watch")
+    table = f"Watched{uuid.uuid4().hex[:6]}"
+    condottiere = [sys.executable, "-m", "condottiere.cli.main"]
+    try:
+        host.run([*condottiere, "host", "--seats", "2", "--strategy", f"{tmp_path}/slow.py:Slow",
+                  "--bots", "greedy", "--spectators", "--name", table, "--interface",
+                  "127.0.0.1", "--data", str(tmp_path / "host" / "data")], REPO)  # fmt: skip
+        host.wait_for(lambda s: "hosting" in s, "the table", timeout=60)
+        watcher.run([*condottiere, "watch", table, "--interface", "127.0.0.1", "--data",
+                     str(tmp_path / "watch" / "data")], REPO)  # fmt: skip
+        playing = watcher.wait_for(
+            lambda s: "regions:" in s and "Game over" not in headline(s), "the game watched",
+            timeout=120,
+        )  # fmt: skip
+        assert "Hand (" not in playing and "you are watching" in playing
+        assert all(len(line) <= 80 for line in playing.splitlines())
+        end = watcher.wait_for(lambda s: "verdict: FAIR" in s, "the end", timeout=GAME_SECONDS)
+        assert headline(end).startswith(" Game over: ") and "(you)" not in end
+        assert "Hand (" not in end and "condottiere verify" in end
+        watcher.keys("q")
+        watcher.wait_for(lambda _: watcher.exit_status() is not None, "the exit", timeout=60)
+        assert watcher.exit_status() == 0
+        farewell = watcher.text()
+        assert "verdict: FAIR" in farewell and "Traceback" not in farewell
+        host.wait_for(lambda _: host.exit_status() is not None, "the host's end", timeout=60)
+        assert host.exit_status() == 0
+    finally:
+        watcher.close()
+        host.close()
+    assert host.alive() == [] and watcher.alive() == []

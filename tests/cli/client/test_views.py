@@ -23,6 +23,7 @@ from condottiere.games.condottiere.summary import rules_summary
 from condottiere.peer.driver import TableEvent
 from tests.cli.client.scenes import model_of_game
 from tests.cli.client.screen import cells, screen_of
+from tests.cli.client.test_model import battle
 
 
 def bishop_battle() -> Game:
@@ -99,9 +100,24 @@ def test_the_end_screen_shows_the_winners_how_they_won_and_how_to_verify() -> No
     model.record = "/data/records/game.cdr"
     text = plain(log_lines(model, 80, 12))
     assert text.splitlines()[0].startswith(" Game over")
-    assert "   condottiere verify /data/records/game.cdr" in text.splitlines()
+    assert " The record is kept; check it yourself: condottiere verify" in text.splitlines()
+    assert "   /data/records/game.cdr" in text.splitlines()
     assert "Record hash: " + "ab" * 32 in text
     assert status_line(model, 80)[0][1].strip().startswith("q leave")
+    assert " check it yourself: condottiere verify /data/records/game.cdr" in plain(
+        log_lines(model, 100, 12)
+    )
+
+
+def test_at_80_columns_a_long_record_path_is_shown_whole_and_the_keys_say_how_to_stop() -> None:
+    game = play_out(Game.new("zman", players=3, seed=4), [GreedyBot(s) for s in range(3)])
+    model = model_of_game(game)
+    model.record = "/home/ada/.local/share/condottiere/play/records/20261125-101710-28b0d500.cdr"
+    lines = plain(log_lines(model, 80, 12)).splitlines()
+    assert all(len(line) <= 80 for line in lines)
+    assert "".join(line.strip() for line in lines if line.startswith("   /")) == model.record
+    playing = model_of_game(battle())
+    assert plain([status_line(playing, 80)]).endswith("· ^C stop")
 
 
 def test_the_help_page_holds_the_rules_summary_of_the_edition_played() -> None:
