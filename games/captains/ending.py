@@ -38,6 +38,7 @@ def defeat(game: Game, loser: int, conqueror: int, then: Then) -> None:
     """``loser`` has lost its last province to ``conqueror``, who takes its ducats, its
     captains with their cards and its hand (shown to the conqueror alone)."""
     game._defeated = game._defeated | {loser}
+    game._in_game = None
     game._ducats[conqueror] += game._ducats[loser]
     game._ducats[loser] = 0
     game._army[conqueror].update(game._army[loser])
@@ -114,6 +115,7 @@ def remove_seat(game: Game, seat: int) -> HandOutOfGame:
     game._revenues[seat] = []
     game._provinces[seat] = game._ducats[seat] = 0
     game._departed = game._departed | {seat}
+    game._in_game = None
     game._to_pick = tuple(s for s in game._to_pick if s != seat)
     game._to_deal = tuple(s for s in game._to_deal if s != seat)
     game._draws_left = tuple(s for s in game._draws_left if s != seat)

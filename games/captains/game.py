@@ -182,6 +182,8 @@ class Game:
         self._army: list[dict[str, list[str]]] = [{} for _ in range(players)]
         self._turns = [0] * players
         self._defeated: frozenset[int] = frozenset()
+        self._in_game: tuple[int, ...] | None = None
+        """The seats neither defeated nor departed, once computed (see :attr:`in_game`)."""
         self._departed: frozenset[int] = frozenset()
         self._first: int | None = None
         self._active: int | None = None
@@ -359,8 +361,11 @@ class Game:
     @property
     def in_game(self) -> tuple[int, ...]:
         """The seats still in the game, in seat order."""
-        gone = self._defeated | self._departed
-        return tuple(seat for seat in range(self.players) if seat not in gone)
+        seats = self._in_game
+        if seats is None:
+            gone = self._defeated | self._departed
+            seats = self._in_game = tuple(s for s in range(self.players) if s not in gone)
+        return seats
 
     @property
     def active(self) -> int | None:
@@ -535,10 +540,12 @@ class Game:
         if legal is None:
             legal = self.legal_moves()
         # The moves legal_moves() handed out are these very objects: try identity first.
-        if not any(candidate is move for candidate in legal) and (
-            move not in legal and not (move.verb is Verb.OFFER and offer_ok(self, seat, move))
-        ):
-            raise IllegalMoveError(why_illegal(self, move, seat))
+        for candidate in legal:
+            if candidate is move:
+                break
+        else:
+            if move not in legal and not (move.verb is Verb.OFFER and offer_ok(self, seat, move)):
+                raise IllegalMoveError(why_illegal(self, move, seat))
         revealed = None
         if move.verb is Verb.MULLIGAN:
             revealed = self._revealed_hand(seat, reveal)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from functools import cache
 from typing import TYPE_CHECKING
 
 from condottiere.games.captains.cards import (
@@ -25,6 +26,7 @@ from condottiere.games.captains.cards import (
     DECK_COUNTS,
     FORCE,
     KIND,
+    ORDER,
     Effect,
     Kind,
     Side,
@@ -76,8 +78,10 @@ def _mulligan(game: Game, seat: int) -> list[Move]:
 
 
 def _in_hand(game: Game, seat: int, kinds: frozenset[Kind]) -> list[str]:
-    cards = possible_cards(game, seat)
-    return [card for card in CARDS if card in cards and KIND[card] in kinds]
+    """The cards of ``kinds`` ``seat`` may hold, each once, in notation order."""
+    cards = [card for card in possible_cards(game, seat) if KIND[card] in kinds]
+    cards.sort(key=ORDER.__getitem__)
+    return cards
 
 
 _CAPTAIN = frozenset({Kind.CAPTAIN})
@@ -195,23 +199,36 @@ def _clash(game: Game, seat: int) -> list[Move]:
 
 def _diplomacy(game: Game, seat: int) -> list[Move]:
     moves = []
-    cards = _in_hand(game, seat, frozenset(Kind))
+    cards = _in_hand(game, seat, _ANY)
     for other in game.in_game:
         if other == seat:
             continue
-        price = Bundle(ducats=SALE_PRICE)
         if game._ducats[other] >= SALE_PRICE:
-            moves += [
-                Move(Verb.OFFER, seat=other, give=Bundle(cards=(c,)), get=price) for c in cards
-            ]
-        province = Bundle(provinces=1)
-        gold = Bundle(ducats=PROVINCE_PRICE)
+            moves += [_sale(other, card) for card in cards]
         if game._ducats[seat] >= PROVINCE_PRICE and game._provinces[other] > 1:
-            moves.append(Move(Verb.OFFER, seat=other, give=gold, get=province))
+            moves.append(_province_offer(other, buying=True))
         if game._ducats[other] >= PROVINCE_PRICE and game._provinces[seat] > 1:
-            moves.append(Move(Verb.OFFER, seat=other, give=province, get=gold))
+            moves.append(_province_offer(other, buying=False))
     moves.append(DONE)
     return moves
+
+
+_ANY = frozenset(Kind)
+_PRICE = Bundle(ducats=SALE_PRICE)
+_PROVINCE = Bundle(provinces=1)
+_GOLD = Bundle(ducats=PROVINCE_PRICE)
+
+
+@cache
+def _sale(other: int, card: str) -> Move:
+    """The listed offer to ``other`` of ``card`` for :data:`SALE_PRICE` ducats."""
+    return Move(Verb.OFFER, seat=other, give=Bundle(cards=(card,)), get=_PRICE)
+
+
+@cache
+def _province_offer(other: int, *, buying: bool) -> Move:
+    give, get = (_GOLD, _PROVINCE) if buying else (_PROVINCE, _GOLD)
+    return Move(Verb.OFFER, seat=other, give=give, get=get)
 
 
 def _answer(game: Game, seat: int) -> list[Move]:
@@ -221,7 +238,7 @@ def _answer(game: Game, seat: int) -> list[Move]:
 
 
 def _hand_limit(game: Game, seat: int) -> list[Move]:
-    return [Move(Verb.DISCARD, card) for card in _in_hand(game, seat, frozenset(Kind))]
+    return [Move(Verb.DISCARD, card) for card in _in_hand(game, seat, _ANY)]
 
 
 _BY_PHASE = {
