@@ -90,7 +90,8 @@ def possible_cards(game: Game, seat: int) -> Iterable[str]:
     """The cards ``seat`` may hold as far as this engine knows, each once."""
     if not game._unknown[seat]:
         return game._hands[seat].keys()
-    return set(game._hands[seat]) | {card for card in CARDS if unseen(game, card) > 0}
+    counts = seen(game)
+    return set(game._hands[seat]) | {card for card in CARDS if DECK_COUNTS[card] > counts[card]}
 
 
 def could_lack_captain(game: Game, seat: int) -> bool:
