@@ -199,7 +199,7 @@ def _decide(game: Game) -> None:
     assert battle is not None and battle.blocker is not None
     attack_tfr = fighting_strength(game, battle, battle.attacker)
     defence_tfr = fighting_strength(game, battle, battle.defender)
-    figures = f"{attack_tfr} against {defence_tfr}"
+    figures = f"attack {attack_tfr} against defence {defence_tfr}"
     if attack_tfr == defence_tfr:
         note(game, ToldKind.RESULT, f"a tie, {figures}: no one wins")
         _details(game, battle)

@@ -34,7 +34,6 @@ def make_offer(game: Game, seat: int, move: Move) -> None:
     show(game, seat, (card for card in move.give.cards if card not in game._army[seat]))
     game._offers += 1
     game._offer = move
-    note(game, ToldKind.CHANGE, f"{{0}} offers {{1}}: {move.give} for {move.get}", seat, move.seat)
     game._phase = Phase.ANSWER
     game._to_act = move.seat
 

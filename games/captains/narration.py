@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from condottiere.games.captains.cards import CARDS, FORCE, card_name
 from condottiere.games.captains.cities import CITIES
 from condottiere.games.captains.game import Game
-from condottiere.games.captains.moves import Move, Verb
+from condottiere.games.captains.moves import Bundle, Move, Verb
 from condottiere.games.captains.notes import length, since
 from condottiere.games.captains.turn import upkeep_cost
 from condottiere.interface.game import Told, ToldKind
@@ -97,8 +97,8 @@ def move_words(
     if verb is Verb.PASS:
         return f"{who} passes"
     if verb is Verb.OFFER:
-        assert move.seat is not None
-        return f"{who} offers {names[move.seat]} {move.give} for {move.get}"
+        assert move.seat is not None and move.give is not None and move.get is not None
+        return f"{who} offers {names[move.seat]} {_bundle(move.give)} for {_bundle(move.get)}"
     if verb is Verb.ACCEPT:
         return f"{who} accepts"
     if verb is Verb.REFUSE:
@@ -106,6 +106,17 @@ def move_words(
     if verb is Verb.DISCARD:
         return f"{who} discards {name} (hand limit)"
     return f"{who} is done with the {game.phase} phase"
+
+
+def _bundle(bundle: Bundle) -> str:
+    """``3 ducats, 1 province and Pikemen``."""
+    parts = [f"{bundle.ducats} ducat{'s' if bundle.ducats != 1 else ''}"] if bundle.ducats else []
+    if bundle.provinces:
+        parts.append(f"{bundle.provinces} province{'s' if bundle.provinces != 1 else ''}")
+    parts += [card_name(card) for card in bundle.cards]
+    if not parts:
+        return "nothing"
+    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
 
 
 def table_words(game: Game, names: Sequence[str]) -> str:
@@ -119,6 +130,9 @@ def table_words(game: Game, names: Sequence[str]) -> str:
             continue
         if seat in game.defeated:
             parts.append(f"{label}: defeated")
+            continue
+        if city is None:
+            parts.append(f"{label}: no city state yet")
             continue
         captains = ", ".join(f"{card_name(c)} {game.tfr(c)}" for c in game.army(seat))
         parts.append(

@@ -12,12 +12,11 @@ from typing import TYPE_CHECKING
 
 from condottiere.games.captains.battle import attack, block, pass_battle, play_battle_card
 from condottiere.games.captains.battle import no_block as leave_unblocked
-from condottiere.games.captains.cards import card_name
 from condottiere.games.captains.diplomacy import answer, discard_excess, make_offer
 from condottiere.games.captains.events import play_event
 from condottiere.games.captains.moves import Move, Verb
 from condottiere.games.captains.phase import Phase
-from condottiere.games.captains.setup import keep, mulligan, note, pick_city
+from condottiere.games.captains.setup import keep, mulligan, pick_city
 from condottiere.games.captains.turn import (
     attach,
     disband,
@@ -28,7 +27,6 @@ from condottiere.games.captains.turn import (
     pay_upkeep,
     recruit_captain,
 )
-from condottiere.interface.game import ToldKind
 
 if TYPE_CHECKING:
     from condottiere.games.captains.game import Game
@@ -59,7 +57,6 @@ def apply(game: Game, seat: int, move: Move, revealed: tuple[str, ...] | None) -
         dismiss(game, seat, card, captain)
     elif verb is Verb.DISBAND:
         assert captain is not None
-        note(game, ToldKind.CHANGE, f"{{0}} disbands {card_name(captain)}", seat)
         disband(game, seat, captain)
     elif verb is Verb.PAY:
         pay_upkeep(game, seat)

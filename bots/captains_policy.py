@@ -1,0 +1,63 @@
+"""Condottieri Captains' playouts for the search (:mod:`condottiere.bots.ismcts`): the greedy
+strategy's move with a little randomness, a playout cut after :data:`PLAYOUT_MOVES` moves,
+and rewards from provinces, ducats and armies where the game is not over.
+
+>>> from condottiere.games.captains import Game
+>>> game = Game.setup(2, cities=["naples", "pisa"], hands=[[], []], seed=0, deck=["duchy"])
+>>> [round(r, 2) for r in rewards(game)]
+[0.72, 0.28]
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+
+from condottiere.bots.captains_greedy import greedy_move
+from condottiere.games.captains import Game, Move, Phase
+
+__all__ = ["PLAYOUT_MOVES", "playout_move", "rewards"]
+
+PLAYOUT_MOVES = 60
+"""A playout longer than this is cut and scored where it stands (a game runs to ~400 moves)."""
+EXPLORE_IN_PLAYOUT = 0.05
+"""The share of playout moves chosen uniformly among the legal ones."""
+SHARPNESS = 0.6
+"""How sharply the estimate favours the seat with the best standing, per province."""
+DUCAT_WORTH = 0.1
+"""Provinces a ducat is worth in the estimate."""
+FORCE_WORTH = 0.08
+"""Provinces a point of TFR in play is worth in the estimate."""
+
+
+def playout_move(game: Game, seat: int, legal: Sequence[Move], rng: random.Random) -> Move:
+    """The greedy move, or now and then a random one."""
+    if len(legal) == 1:
+        return legal[0]
+    if rng.random() < EXPLORE_IN_PLAYOUT:
+        return rng.choice(list(legal))
+    return greedy_move(game, seat, legal, rng)
+
+
+def rewards(game: Game) -> list[float]:
+    """Win shares once the game is over; before, a softmax of each seat's standing:
+    provinces, and a little for ducats and for the force of its captains."""
+    players = game.players
+    if game.phase is Phase.OVER:
+        winners = game.winners
+        return [1 / len(winners) if seat in winners else 0.0 for seat in range(players)]
+    standing = []
+    in_game = set(game.in_game)
+    for seat in range(players):
+        if seat not in in_game:
+            standing.append(-math.inf)
+            continue
+        force = sum(game.tfr(captain) for captain in game.army(seat))
+        standing.append(
+            game.provinces[seat] + DUCAT_WORTH * game.ducats[seat] + FORCE_WORTH * force
+        )
+    top = max(standing)
+    weights = [math.exp(SHARPNESS * (value - top)) for value in standing]
+    total = sum(weights)
+    return [weight / total for weight in weights]
