@@ -18,7 +18,7 @@ and its own hand only (so it plays the same from its seat's engine as at an open
 
 >>> from condottiere.games.captains import Game
 >>> game = Game.setup(2, cities=["milan", "pisa"], hands=[["gonzaga", "faggiuola"], []],
-...                   seed=0, deck=["duchy"])
+...                   seed=0, deck=["pikemen"])
 >>> str(CaptainsGreedy(seed=1).choose(game, 0))
 'captain gonzaga'
 """

@@ -15,9 +15,9 @@ import random
 from collections.abc import Sequence
 
 from condottiere.bots.captains_greedy import greedy_move
-from condottiere.games.captains import Game, Move, Phase
+from condottiere.games.captains import Game, Move, Phase, Verb
 
-__all__ = ["PLAYOUT_MOVES", "playout_move", "rewards"]
+__all__ = ["PLAYOUT_MOVES", "candidates", "playout_move", "rewards"]
 
 PLAYOUT_MOVES = 60
 """A playout longer than this is cut and scored where it stands (a game runs to ~400 moves)."""
@@ -38,6 +38,17 @@ def playout_move(game: Game, seat: int, legal: Sequence[Move], rng: random.Rando
     if rng.random() < EXPLORE_IN_PLAYOUT:
         return rng.choice(list(legal))
     return greedy_move(game, seat, legal, rng)
+
+
+def candidates(game: Game, legal: Sequence[Move]) -> Sequence[Move]:
+    """The moves worth searching: no offer (the listed ones sell cards cheaply, and an offer's
+    worth lies in what the other seat makes of it), and, while the upkeep can be paid, no
+    troop or captain given up."""
+    if game.phase is Phase.DIPLOMACY:
+        return [move for move in legal if move.verb is not Verb.OFFER]
+    if game.phase is Phase.UPKEEP and any(move.verb is Verb.PAY for move in legal):
+        return [move for move in legal if move.verb is Verb.PAY]
+    return legal
 
 
 def rewards(game: Game) -> list[float]:

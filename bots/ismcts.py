@@ -121,7 +121,7 @@ class IsmctsBot:
         """The move the search prefers for ``seat``, from what ``seat`` can see."""
         if game.to_act != seat:
             raise NotYourTurnError(f"seat {seat} is not to act (seat {game.to_act} is)")
-        moves = game.legal_moves()
+        moves = policy_for(game).candidates(game, game.legal_moves())
         self.last_iterations = 0
         if len(moves) == 1:
             return moves[0]
@@ -172,10 +172,11 @@ class IsmctsBot:
 
     def _iterate(self, view: Searchable, root: _Node) -> None:
         sample = view.determinise(self._rng)
+        candidates = policy_for(sample).candidates
         node = root
         while sample.to_act is not None:
             seat = sample.to_act
-            legal = sample.legal_moves()
+            legal = candidates(sample, sample.legal_moves())
             untried = [move for move in legal if move not in node.children]
             if untried:
                 move = untried[0] if len(untried) == 1 else self._rng.choice(untried)

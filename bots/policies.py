@@ -49,11 +49,13 @@ class Searchable(Protocol):
 
 @dataclass(frozen=True)
 class Policy:
-    """One game's playout move, rewards in [0, 1] per seat, and playout length."""
+    """One game's playout move, rewards in [0, 1] per seat, playout length, and the moves
+    worth searching among the legal ones (all of them unless the game says otherwise)."""
 
     playout_move: Callable[[Any, int, Sequence[Any], random.Random], Any]
     rewards: Callable[[Any], list[float]]
     playout_moves: int
+    candidates: Callable[[Any, Sequence[Any]], Sequence[Any]] = lambda game, legal: legal
 
 
 POLICIES: dict[type, Policy] = {
@@ -63,7 +65,10 @@ POLICIES: dict[type, Policy] = {
         condottiere_policy.PLAYOUT_MOVES,
     ),
     CaptainsGame: Policy(
-        captains_policy.playout_move, captains_policy.rewards, captains_policy.PLAYOUT_MOVES
+        captains_policy.playout_move,
+        captains_policy.rewards,
+        captains_policy.PLAYOUT_MOVES,
+        captains_policy.candidates,
     ),
 }
 """Each game's policy, by the type of its state."""

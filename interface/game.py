@@ -31,7 +31,7 @@ TableRules(game='condottiere', variant='zman', seats=4, options=('cede',))
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Protocol, Self, TypeVar
 
@@ -182,9 +182,9 @@ class CardFlow:
     """Every card of the hand not ``shown`` leaves it face down, unseen."""
     taken: tuple[str, ...] = ()
     """Face-up cards that come from the table into the hand."""
-    handed: tuple[Handed, ...] = ()
+    handed: tuple[Handed, ...] = field(default=(), repr=False)
     """Cards shown face up that go from one seat's hand into another's (a trade); the
-    mover may be either seat."""
+    mover may be either seat. (Left out of the repr, which stays that of a one-hand flow.)"""
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ game's module itself.
 >>> game_named("chess")
 Traceback (most recent call last):
 ...
-ValueError: this peer plays condottiere, not 'chess'
+ValueError: this peer plays captains, condottiere, not 'chess'
 """
 
 from __future__ import annotations
