@@ -1,6 +1,8 @@
 """Condottieri Captains' playouts for the search (:mod:`condottiere.bots.ismcts`): the greedy
-strategy's move with a little randomness, a playout cut after :data:`PLAYOUT_MOVES` moves,
-and rewards from provinces, ducats and armies where the game is not over.
+strategy's move with a little randomness, played to the end of the game (cut, in the rare
+game that runs longer, after :data:`PLAYOUT_MOVES` moves and scored from provinces, ducats
+and armies); the greedy move as the search's default (:func:`default_move`), and the moves
+worth searching (:func:`candidates`).
 
 >>> from condottiere.games.captains import Game
 >>> game = Game.setup(2, cities=["naples", "pisa"], hands=[[], []], seed=0, deck=["duchy"])
@@ -17,10 +19,12 @@ from collections.abc import Sequence
 from condottiere.bots.captains_greedy import greedy_move
 from condottiere.games.captains import Game, Move, Phase, Verb
 
-__all__ = ["PLAYOUT_MOVES", "candidates", "playout_move", "rewards"]
+__all__ = ["PLAYOUT_MOVES", "candidates", "default_move", "playout_move", "rewards"]
 
-PLAYOUT_MOVES = 60
-"""A playout longer than this is cut and scored where it stands (a game runs to ~400 moves)."""
+PLAYOUT_MOVES = 400
+"""A playout longer than this is cut and scored where it stands (a game between greedy
+players runs 150 to 300 moves: playouts mostly reach the end, whose win shares measured
+better than a cut's estimate)."""
 EXPLORE_IN_PLAYOUT = 0.05
 """The share of playout moves chosen uniformly among the legal ones."""
 SHARPNESS = 0.6
@@ -38,6 +42,11 @@ def playout_move(game: Game, seat: int, legal: Sequence[Move], rng: random.Rando
     if rng.random() < EXPLORE_IN_PLAYOUT:
         return rng.choice(list(legal))
     return greedy_move(game, seat, legal, rng)
+
+
+def default_move(game: Game, seat: int, legal: Sequence[Move]) -> Move:
+    """The greedy strategy's move (its ties broken the same way every time)."""
+    return greedy_move(game, seat, legal, random.Random(0))
 
 
 def candidates(game: Game, legal: Sequence[Move]) -> Sequence[Move]:

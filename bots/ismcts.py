@@ -18,6 +18,10 @@ counts); on the network it is handed that engine. Each iteration of the search t
    estimate of each seat's chances;
 5. **backs up** each seat's reward through the nodes where that seat chose.
 
+Where the game's policy names a default move (Captains: its greedy move), the root tries it
+first and the search departs from it only for a move whose mean reward is clearly higher
+(:data:`PRIOR_MARGIN`).
+
 Nothing in the search knows a game's rules: legal moves, moves played, samples and the seat's
 view come from the game's state; the playout move and the rewards from its policy.
 
@@ -49,6 +53,9 @@ __all__ = ["DEFAULT_BUDGET", "Budget", "IsmctsBot"]
 
 EXPLORATION = 0.7
 """UCB1's exploration constant; rewards lie in [0, 1]."""
+PRIOR_MARGIN = 0.1
+"""Where a game's policy names a default move, the search plays another only when that one's
+mean reward beats the default's by more than this."""
 
 
 @dataclass(frozen=True)
@@ -116,16 +123,21 @@ class IsmctsBot:
         self._last_event: list[object] = []
         self.last_iterations = 0
         """How many iterations the last search ran (0 when the move was forced)."""
+        self._default: Hashable | None = None
+        """The policy's default move at the root of the search under way, if it names one."""
 
     def choose(self, game: Any, seat: int) -> Any:
         """The move the search prefers for ``seat``, from what ``seat`` can see."""
         if game.to_act != seat:
             raise NotYourTurnError(f"seat {seat} is not to act (seat {game.to_act} is)")
-        moves = policy_for(game).candidates(game, game.legal_moves())
+        policy = policy_for(game)
+        moves = policy.candidates(game, game.legal_moves())
         self.last_iterations = 0
         if len(moves) == 1:
             return moves[0]
         view = self._seat_view(game, seat)
+        prior = policy.default_move
+        self._default = None if prior is None else prior(view, seat, moves)
         root = _Node(None, seat, None)
         seconds = self.budget.seconds
         started = time.perf_counter()
@@ -144,6 +156,14 @@ class IsmctsBot:
                 break
         self.last_iterations = iterations
         best = max(root.children.values(), key=lambda child: (child.visits, child.reward))
+        kept = None if self._default is None else root.children.get(self._default)
+        if (
+            kept is not None
+            and kept is not best
+            and kept.visits
+            and best.reward / best.visits < kept.reward / kept.visits + PRIOR_MARGIN
+        ):
+            best = kept
         assert best.move is not None
         return best.move
 
@@ -179,7 +199,10 @@ class IsmctsBot:
             legal = candidates(sample, sample.legal_moves())
             untried = [move for move in legal if move not in node.children]
             if untried:
-                move = untried[0] if len(untried) == 1 else self._rng.choice(untried)
+                if node is root and self._default in untried:
+                    move = self._default
+                else:
+                    move = untried[0] if len(untried) == 1 else self._rng.choice(untried)
                 child = _Node(move, seat, node)
                 node.children[move] = child
                 sample.play(move)

@@ -4,7 +4,7 @@ may run. One :class:`Policy` per game, found by the type of the game's state.
 
 >>> from condottiere.games.captains import Game
 >>> policy_for(Game.new(2, seed=1)).playout_moves
-60
+400
 """
 
 from __future__ import annotations
@@ -56,6 +56,9 @@ class Policy:
     rewards: Callable[[Any], list[float]]
     playout_moves: int
     candidates: Callable[[Any, Sequence[Any]], Sequence[Any]] = lambda game, legal: legal
+    default_move: Callable[[Any, int, Sequence[Any]], Any] | None = None
+    """The move the game's rules of thumb would play, which the search keeps unless another
+    does clearly better; None: no default."""
 
 
 POLICIES: dict[type, Policy] = {
@@ -69,6 +72,7 @@ POLICIES: dict[type, Policy] = {
         captains_policy.rewards,
         captains_policy.PLAYOUT_MOVES,
         captains_policy.candidates,
+        captains_policy.default_move,
     ),
 }
 """Each game's policy, by the type of its state."""
