@@ -4,7 +4,9 @@ may ask of a game, and nothing more.
 In OpenSpiel's shape: a game is made for one seat (it knows that seat's hand), for a
 spectator (it knows no hand) or omnisciently (offline: tests, bots' simulations, the audit
 of a record); it says what it waits for next (:class:`SeatToMove`, or a chance event the
-platform resolves: a :class:`Deal` of cards or a fair :class:`Choice` of a seat); it lists
+platform resolves: a :class:`Deal` of cards, a fair :class:`Choice` of a seat, a hand
+shown to one seat (:class:`ShowHand`), a named card searched for in the deck
+(:class:`SearchDeck`)); it lists
 the legal moves and plays one with the cards it shows; it tells the dealer what a move does
 to the hidden cards (:class:`CardFlow`); it gives its decks as card lists; it says who won
 and how (:class:`Outcome`); it goes on without a seat that leaves the table, as its rules
@@ -29,7 +31,7 @@ TableRules(game='condottiere', variant='zman', seats=4, options=('cede',))
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Protocol, Self, TypeVar
 
@@ -40,6 +42,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CardFlow",
+    "CardStep",
     "ChanceNode",
     "Choice",
     "Deal",
@@ -47,13 +50,16 @@ __all__ = [
     "GameRules",
     "GameState",
     "HandOutOfGame",
+    "Handed",
     "IllegalMoveError",
     "InvalidMoveError",
     "MoveError",
     "Outcome",
     "OutcomeKind",
+    "SearchDeck",
     "SeatToMove",
     "SeatView",
+    "ShowHand",
     "TableRules",
     "Told",
     "ToldKind",
@@ -90,7 +96,41 @@ class Choice:
     purpose: str
 
 
+@dataclass(frozen=True, slots=True)
+class ShowHand:
+    """Chance: the whole hand of ``seat`` (``count`` cards) is shown to ``viewer`` alone (a
+    look at an opponent's hand); with ``handed`` the cards then go into ``viewer``'s hand
+    (a conquered seat's hand goes to its conqueror).
+
+    A table that may see the cards (the omniscient table, ``seat``'s own, ``viewer``'s)
+    resolves it with the cards; any other table with None. Nobody else learns a card: the
+    platform opens each card to ``viewer`` only (DESIGN 6b)."""
+
+    seat: int
+    viewer: int
+    count: int
+    handed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SearchDeck:
+    """Chance: draw pile ``pile`` is searched for the named ``card``; if it is there, that
+    card leaves the pile face up into ``seat``'s hand.
+
+    Every table resolves it alike: with ``(card,)`` when it was found, ``()`` when not. The
+    order of the rest of the pile stays secret and is not reshuffled: the positions of later
+    :class:`Draw` values of the same epoch count only the cards still in the pile."""
+
+    seat: int
+    card: str
+    pile: int = 0
+
+
 ChanceNode = Deal | Choice
+"""The chance every game of cards asks: deals and fair choices."""
+
+CardStep = ShowHand | SearchDeck
+"""Chance a game may also ask: a hand shown to one seat, a named card taken from the deck."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +138,8 @@ class Draw:
     """Where a pending :class:`Deal` takes its cards from, for a dealer outside the rules.
 
     Draw pile ``pile`` is re-formed (shuffled afresh) at each ``epoch``; the deal takes
-    positions ``start`` to ``start + deal.count - 1`` of that epoch's order.
+    positions ``start`` to ``start + deal.count - 1`` of that epoch's order, an order from
+    which the cards a :class:`SearchDeck` took out are left out.
     """
 
     deal: Deal
@@ -119,7 +160,7 @@ class SeatToMove:
     seat: int
 
 
-Waiting = ChanceNode | SeatToMove | None
+Waiting = ChanceNode | CardStep | SeatToMove | None
 """What a game waits for next: chance, a seat's move, or nothing (the game is over)."""
 
 
@@ -141,6 +182,18 @@ class CardFlow:
     """Every card of the hand not ``shown`` leaves it face down, unseen."""
     taken: tuple[str, ...] = ()
     """Face-up cards that come from the table into the hand."""
+    handed: tuple[Handed, ...] = field(default=(), repr=False)
+    """Cards shown face up that go from one seat's hand into another's (a trade); the
+    mover may be either seat. (Left out of the repr, which stays that of a one-hand flow.)"""
+
+
+@dataclass(frozen=True, slots=True)
+class Handed:
+    """A card shown face up that goes from ``giver``'s hand into ``receiver``'s."""
+
+    giver: int
+    receiver: int
+    card: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ game's module itself.
 >>> game_named("chess")
 Traceback (most recent call last):
 ...
-ValueError: this peer plays condottiere, not 'chess'
+ValueError: this peer plays captains, condottiere, not 'chess'
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from condottiere.interface.game import GameRules
 __all__ = ["DEFAULT_GAME", "GAMES", "game_named"]
 
 GAMES: dict[str, str] = {
+    "captains": "condottiere.games.captains.plugin:RULES",
     "condottiere": "condottiere.games.condottiere.plugin:RULES",
 }
 """Each game's name, and where its :class:`GameRules` value is (``module:attribute``)."""

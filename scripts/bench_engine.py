@@ -1,14 +1,16 @@
-"""Benchmark the rules engine through its public API on one core.
+"""Benchmark the rules engines through their public API on one core.
 
 Plays complete random games (``Game.new``, then ``play`` a uniformly random member of
-``legal_moves()`` until the game is over) for every edition at its smallest, usual (4) and
-largest player counts, and prints moves per second and games per second. To make the figures
+``legal_moves()`` until the game is over) for every Condottiere edition at its smallest, usual
+(4) and largest player counts, and Condottieri Captains at 2, 4 and 8 players, and prints moves
+per second and games per second. To make the figures
 comparable across machines, the same run also times a reference loop that does everything the
 benchmark loop does except the engine work (a no-op call standing in for ``legal_moves()`` and
 ``play()``, plus the same random choice), and prints the engine's cost as a multiple of it.
 Times are the process's CPU time, so that other work on the machine disturbs them less.
 
-Usage: ``.venv/bin/python scripts/bench_engine.py [--games N] [--edition ID] [--seed N]``
+Usage: ``.venv/bin/python scripts/bench_engine.py [--games N] [--game NAME] [--edition ID]
+[--seed N]``
 """
 
 from __future__ import annotations
@@ -20,12 +22,15 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from condottiere.games import captains
 from condottiere.games.condottiere import EDITIONS, Game
 
 TARGET_MOVES_PER_SECOND = 50_000
 TARGET_REFERENCE_LOOPS_PER_MOVE = 18
 TARGET_ZMAN_4P_GAMES_PER_SECOND = 300
 USUAL_PLAYERS = 4
+CAPTAINS_PLAYERS = (2, 4, 8)
+"""Condottieri Captains' smallest, usual and largest tables."""
 
 
 @dataclass(frozen=True)
@@ -67,6 +72,19 @@ def bench_games(edition: str, players: int, games: int, seed: int) -> Measuremen
     return Measurement(edition, players, games, moves, time.process_time() - start)
 
 
+def bench_captains(players: int, games: int, seed: int) -> Measurement:
+    """Play ``games`` random games of Condottieri Captains and time them, setup included."""
+    rng = random.Random(seed)
+    moves = 0
+    start = time.process_time()
+    for game_seed in range(seed, seed + games):
+        game = captains.Game.new(players, seed=game_seed)
+        while game.to_act is not None:
+            game.play(rng.choice(game.legal_moves()))
+            moves += 1
+    return Measurement(captains.GAME_NAME, players, games, moves, time.process_time() - start)
+
+
 def _no_engine(choices: list[int]) -> list[int]:
     return choices
 
@@ -105,15 +123,51 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--games", type=int, default=200, help="games per edition and player count (default 200)"
     )
     parser.add_argument(
+        "--game",
+        choices=["condottiere", captains.GAME_NAME],
+        help="benchmark only this game (default: both)",
+    )
+    parser.add_argument(
         "--edition",
         choices=sorted(EDITIONS),
-        help="benchmark only this edition (default: every edition)",
+        help="benchmark only this Condottiere edition (default: every edition)",
     )
     parser.add_argument("--seed", type=int, default=1, help="first game seed (default 1)")
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be at least 1")
 
+    if args.game != captains.GAME_NAME:
+        _condottiere(args)
+    if args.game != "condottiere" and args.edition is None:
+        if args.game is None:
+            print()
+        _captains(args)
+    return 0
+
+
+def _captains(args: argparse.Namespace) -> None:
+    results = []
+    reference_seconds = 0.0
+    for players in CAPTAINS_PLAYERS:
+        results.append(bench_captains(players, args.games, args.seed))
+        reference_seconds += bench_reference(results[-1].moves, branching=10, seed=args.seed)
+    total_moves = sum(result.moves for result in results)
+    engine_rate = total_moves / sum(result.seconds for result in results)
+    reference_rate = total_moves / reference_seconds
+    rows = [["game", "players", "games", "moves", "moves/game", "moves/s", "games/s"]]
+    rows += [
+        [r.edition, str(r.players), str(r.games), str(r.moves), f"{r.moves / r.games:.0f}",
+         f"{r.moves_per_second:,.0f}", f"{r.games_per_second:,.1f}"]
+        for r in results
+    ]  # fmt: skip
+    print(render_table(rows))
+    print()
+    print(f"captains: one engine move costs {reference_rate / engine_rate:,.1f} reference loops "
+          f"({engine_rate:,.0f} moves/s against {reference_rate:,.0f} loops/s)")
+
+
+def _condottiere(args: argparse.Namespace) -> None:
     editions = [args.edition] if args.edition else sorted(EDITIONS)
     results = []
     reference_seconds = 0.0
@@ -160,7 +214,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"target 4-player zman games/s >= {TARGET_ZMAN_4P_GAMES_PER_SECOND}: "
               f"{games_rate:,.1f}, "
               f"{'met' if games_rate >= TARGET_ZMAN_4P_GAMES_PER_SECOND else 'NOT met'}")
-    return 0
 
 
 if __name__ == "__main__":

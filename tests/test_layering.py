@@ -103,7 +103,7 @@ def test_each_layer_imports_only_the_layers_below_it_and_no_game_module(package:
     assert _violations(package) == []
 
 
-@pytest.mark.parametrize("game", ["condottiere"])
+@pytest.mark.parametrize("game", ["captains", "condottiere"])
 def test_a_games_rules_import_nothing_of_the_platform(game: str) -> None:
     folder = _package_dirs()["condottiere.games"] / game
     found = []

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from condottiere.bots import BOTS, Budget, GreedyBot, IsmctsBot, Strategy, make_bot, play_out
-from condottiere.bots.ismcts import board_rewards, playout_move, rewards
+from condottiere.bots.condottiere_policy import board_rewards, playout_move, rewards
 from condottiere.games.condottiere import EDITIONS, Game
 
 SMALL = Budget(iterations=8)

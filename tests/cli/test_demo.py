@@ -195,3 +195,17 @@ def test_a_missing_command_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
 def test_the_condottiere_script_runs_cli_main() -> None:
     scripts = entry_points(group="console_scripts", name="condottiere")
     assert [script.value for script in scripts] == ["condottiere.cli.main:main"]
+
+
+def test_demo_narrates_a_game_of_captains_and_replays_it_for_a_seed(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    out = run(capsys, "demo", "--game", "captains", "--seed", "3", "--bots", "greedy,random")
+    lines = out.splitlines()
+    assert lines[0].startswith("Condottieri Captains demo: ")
+    assert any(" picks " in line for line in lines)
+    assert any("wins the battle" in line or "takes a province" in line for line in lines)
+    assert any(re.search(r"\w+ TFR \d+ .*= \d+", line) for line in lines)  # a battle's figures
+    assert lines[-1].startswith(("Winner", "Winners"))
+    again = run(capsys, "demo", "--game", "captains", "--seed", "3", "--bots", "greedy,random")
+    assert again == out

@@ -43,6 +43,17 @@ def test_the_game_and_its_default_edition_come_from_the_registry(
     assert (report["game"], report["edition"]) == ("condottiere", "zman")
 
 
+def test_a_tournament_of_captains_counts_provinces_held(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    report = run_json(capsys, "--game", "captains", "--bots", "greedy,random,random",
+                      "--games", "3", "--jobs", "1")  # fmt: skip
+    assert (report["game"], report["edition"]) == ("captains", "standard")
+    lines = {line["bot"]: line for line in report["lines"]}  # type: ignore[attr-defined]
+    assert sum(line["wins"] for line in lines.values()) == pytest.approx(3)
+    assert lines["greedy"]["regions_held"] > lines["random"]["regions_held"]
+
+
 def test_the_same_seed_plays_the_same_games_with_an_iteration_budget() -> None:
     settings = TournamentSettings("zman-duel", ("ismcts", "greedy"), games=2, seed=5,
                                   budget=Budget(iterations=8))  # fmt: skip

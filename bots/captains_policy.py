@@ -1,0 +1,83 @@
+"""Condottieri Captains' playouts for the search (:mod:`condottiere.bots.ismcts`): the greedy
+strategy's move with a little randomness, played to the end of the game (cut, in the rare
+game that runs longer, after :data:`PLAYOUT_MOVES` moves and scored from provinces, ducats
+and armies); the greedy move as the search's default (:func:`default_move`), and the moves
+worth searching (:func:`candidates`).
+
+>>> from condottiere.games.captains import Game
+>>> game = Game.setup(2, cities=["naples", "pisa"], hands=[[], []], seed=0, deck=["duchy"])
+>>> [round(r, 2) for r in rewards(game)]
+[0.72, 0.28]
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+
+from condottiere.bots.captains_greedy import greedy_move
+from condottiere.games.captains import Game, Move, Phase, Verb
+
+__all__ = ["PLAYOUT_MOVES", "candidates", "default_move", "playout_move", "rewards"]
+
+PLAYOUT_MOVES = 400
+"""A playout longer than this is cut and scored where it stands (a game between greedy
+players runs 150 to 300 moves: playouts mostly reach the end, whose win shares measured
+better than a cut's estimate)."""
+EXPLORE_IN_PLAYOUT = 0.05
+"""The share of playout moves chosen uniformly among the legal ones."""
+SHARPNESS = 0.6
+"""How sharply the estimate favours the seat with the best standing, per province."""
+DUCAT_WORTH = 0.1
+"""Provinces a ducat is worth in the estimate."""
+FORCE_WORTH = 0.08
+"""Provinces a point of TFR in play is worth in the estimate."""
+
+
+def playout_move(game: Game, seat: int, legal: Sequence[Move], rng: random.Random) -> Move:
+    """The greedy move, or now and then a random one."""
+    if len(legal) == 1:
+        return legal[0]
+    if rng.random() < EXPLORE_IN_PLAYOUT:
+        return rng.choice(list(legal))
+    return greedy_move(game, seat, legal, rng)
+
+
+def default_move(game: Game, seat: int, legal: Sequence[Move]) -> Move:
+    """The greedy strategy's move (its ties broken the same way every time)."""
+    return greedy_move(game, seat, legal, random.Random(0))
+
+
+def candidates(game: Game, legal: Sequence[Move]) -> Sequence[Move]:
+    """The moves worth searching: no offer (the listed ones sell cards cheaply, and an offer's
+    worth lies in what the other seat makes of it), and, while the upkeep can be paid, no
+    troop or captain given up."""
+    if game.phase is Phase.DIPLOMACY:
+        return [move for move in legal if move.verb is not Verb.OFFER]
+    if game.phase is Phase.UPKEEP and any(move.verb is Verb.PAY for move in legal):
+        return [move for move in legal if move.verb is Verb.PAY]
+    return legal
+
+
+def rewards(game: Game) -> list[float]:
+    """Win shares once the game is over; before, a softmax of each seat's standing:
+    provinces, and a little for ducats and for the force of its captains."""
+    players = game.players
+    if game.phase is Phase.OVER:
+        winners = game.winners
+        return [1 / len(winners) if seat in winners else 0.0 for seat in range(players)]
+    standing = []
+    in_game = set(game.in_game)
+    for seat in range(players):
+        if seat not in in_game:
+            standing.append(-math.inf)
+            continue
+        force = sum(game.tfr(captain) for captain in game.army(seat))
+        standing.append(
+            game.provinces[seat] + DUCAT_WORTH * game.ducats[seat] + FORCE_WORTH * force
+        )
+    top = max(standing)
+    weights = [math.exp(SHARPNESS * (value - top)) for value in standing]
+    total = sum(weights)
+    return [weight / total for weight in weights]

@@ -1,0 +1,86 @@
+"""What the search (:mod:`condottiere.bots.ismcts`) needs of each game beyond the game
+interface: how to play a playout move fast, how to score a position, and how long a playout
+may run. One :class:`Policy` per game, found by the type of the game's state.
+
+>>> from condottiere.games.captains import Game
+>>> policy_for(Game.new(2, seed=1)).playout_moves
+400
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, Self
+
+from condottiere.bots import captains_policy, condottiere_policy
+from condottiere.games.captains import Game as CaptainsGame
+from condottiere.games.condottiere import Game as CondottiereGame
+
+__all__ = ["Policy", "Searchable", "policy_for"]
+
+
+class Searchable(Protocol):
+    """A game state the search can work on: the game interface's play and legal moves, plus
+    a seat's own engine rebuilt from a record and a determinised sample of it."""
+
+    observer: int | None
+
+    @property
+    def players(self) -> int: ...
+
+    @property
+    def to_act(self) -> int | None: ...
+
+    def legal_moves(self) -> Sequence[Any]: ...
+
+    def play(self, move: Any) -> None: ...
+
+    def record(self) -> dict[str, Any]: ...
+
+    @classmethod
+    def observe(cls, record: Any, seat: int) -> Self: ...
+
+    def follow(self, events: Any) -> None: ...
+
+    def determinise(self, rng: random.Random) -> Self: ...
+
+
+@dataclass(frozen=True)
+class Policy:
+    """One game's playout move, rewards in [0, 1] per seat, playout length, and the moves
+    worth searching among the legal ones (all of them unless the game says otherwise)."""
+
+    playout_move: Callable[[Any, int, Sequence[Any], random.Random], Any]
+    rewards: Callable[[Any], list[float]]
+    playout_moves: int
+    candidates: Callable[[Any, Sequence[Any]], Sequence[Any]] = lambda game, legal: legal
+    default_move: Callable[[Any, int, Sequence[Any]], Any] | None = None
+    """The move the game's rules of thumb would play, which the search keeps unless another
+    does clearly better; None: no default."""
+
+
+POLICIES: dict[type, Policy] = {
+    CondottiereGame: Policy(
+        condottiere_policy.playout_move,
+        condottiere_policy.rewards,
+        condottiere_policy.PLAYOUT_MOVES,
+    ),
+    CaptainsGame: Policy(
+        captains_policy.playout_move,
+        captains_policy.rewards,
+        captains_policy.PLAYOUT_MOVES,
+        captains_policy.candidates,
+        captains_policy.default_move,
+    ),
+}
+"""Each game's policy, by the type of its state."""
+
+
+def policy_for(game: object) -> Policy:
+    """The policy of ``game``'s game; ValueError for a game the search does not know."""
+    policy = POLICIES.get(type(game))
+    if policy is None:
+        raise ValueError(f"the search has no policy for {type(game).__name__}")
+    return policy

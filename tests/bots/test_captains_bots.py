@@ -1,0 +1,69 @@
+"""The bots on Condottieri Captains: legal moves to the end of whole games, greedy's edge over
+random, and the search working through the game's state alone."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from condottiere.bots import Budget, IsmctsBot, make_bot, play_out
+from condottiere.bots.captains_greedy import CaptainsGreedy
+from condottiere.bots.policies import policy_for
+from condottiere.games.captains import Game, Phase
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 2), (5, 3), (8, 4)])
+def test_random_and_greedy_play_legal_moves_to_the_end(players: int, seed: int) -> None:
+    bots = [make_bot("greedy" if s % 2 else "random", seed * 10 + s) for s in range(players)]
+    game = Game.new(players, seed=seed)
+    for _ in range(100_000):
+        seat = game.to_act
+        if seat is None:
+            break
+        move = bots[seat].choose(game, seat)  # type: ignore[arg-type]
+        assert move in game.legal_moves()
+        game.play(move)
+    assert game.outcome is not None
+
+
+def test_greedy_beats_random_at_three_seats() -> None:
+    wins = 0.0
+    games = 12
+    for seed in range(games):
+        seat = seed % 3
+        bots = [
+            CaptainsGreedy(seed) if s == seat else make_bot("random", seed + s) for s in range(3)
+        ]
+        game = Game.new(3, seed=seed)
+        while (to_act := game.to_act) is not None:
+            game.play(bots[to_act].choose(game, to_act))  # type: ignore[arg-type]
+        outcome = game.outcome
+        assert outcome is not None
+        wins += 1 / len(outcome.winners) if seat in outcome.winners else 0.0
+    assert wins / games > 0.8
+
+
+def test_ismcts_plays_a_whole_game_of_captains_through_its_state() -> None:
+    bots = [IsmctsBot(1, Budget(iterations=4)), make_bot("greedy", 2)]
+    game = play_out(Game.new(2, seed=7), bots)  # type: ignore[arg-type]
+    assert game.phase == Phase.OVER
+
+
+def test_ismcts_reads_only_what_its_seat_sees() -> None:
+    """From the open table it rebuilds the seat's own engine: the same move as when it is
+    handed that engine, as on the network."""
+    game = Game.new(3, seed=4)
+    rng = random.Random(4)
+    while game.to_act is not None and game.phase != Phase.RECRUIT:
+        game.play(rng.choice(game.legal_moves()))
+    seat = game.to_act
+    assert seat is not None
+    from_table = IsmctsBot(5, Budget(iterations=30)).choose(game, seat)
+    from_seat = IsmctsBot(5, Budget(iterations=30)).choose(game.seen_by(seat), seat)
+    assert from_table == from_seat and from_table in game.legal_moves()
+
+
+def test_the_search_has_no_policy_for_a_game_it_does_not_know() -> None:
+    with pytest.raises(ValueError, match="no policy"):
+        policy_for(object())
