@@ -9,8 +9,9 @@ the battles it won, and a rating.
 
 What counts:
 
-- a record shown FAIR (every signature, proof, move and card checks out, the game over):
-  everything, and each seat that left the game a forfeit;
+- a record shown FAIR (every signature, proof, move and card checks out, the game over), or
+  FINISHED without seats that left (the seats that stayed passed the audit): everything, and
+  each seat that left the game a forfeit;
 - a record of a table that stopped because a seat left (nobody cheated, nothing else is
   wrong): an abandonment for the seat that left, and nothing else (no win, no rating: the
   game has no result);
@@ -97,10 +98,12 @@ def facts_of(verdict: Verdict) -> GameFacts | str:
         if event.kind == "result" and event.seat is not None:
             battles[event.seat] += 1
     game = table.game
-    if verdict.fair and game is not None and game.outcome is not None:
+    finished = verdict.fair or verdict.audited_without_leavers
+    if finished and game is not None and game.outcome is not None:
         standing = table.rules.standings(game)
-        return GameFacts(table.table_id.hex(), keys, names, game.outcome,
-                         frozenset(game.departed), tuple(battles), tuple(standing))  # fmt: skip
+        left = frozenset(game.departed) | {departure.seat for departure in verdict.departures}
+        return GameFacts(table.table_id.hex(), keys, names, game.outcome, left,
+                         tuple(battles), tuple(standing))  # fmt: skip
     halt = verdict.halt
     clean = not verdict.refusals and not verdict.unreadable
     if halt is not None and not halt.cheat and clean and halt.seat is not None and keys:

@@ -35,11 +35,18 @@ from condottiere.interface.game import (
     Variant,
     Waiting,
 )
-from condottiere.interface.registry import DEFAULT_GAME, GAMES, game_named
+from condottiere.interface.registry import (
+    DEFAULT_GAME,
+    GAMES,
+    TABLE_GAMES,
+    game_named,
+    table_game_named,
+)
 
 __all__ = [
     "DEFAULT_GAME",
     "GAMES",
+    "TABLE_GAMES",
     "CardFlow",
     "CardStep",
     "ChanceNode",
@@ -65,4 +72,5 @@ __all__ = [
     "Variant",
     "Waiting",
     "game_named",
+    "table_game_named",
 ]

@@ -11,6 +11,10 @@ game's module itself.
 Traceback (most recent call last):
 ...
 ValueError: this peer plays captains, condottiere, not 'chess'
+>>> table_game_named("captains")
+Traceback (most recent call last):
+...
+ValueError: Condottieri Captains is played offline only (demo, tournament), not at a table
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from typing import cast
 
 from condottiere.interface.game import GameRules
 
-__all__ = ["DEFAULT_GAME", "GAMES", "game_named"]
+__all__ = ["DEFAULT_GAME", "GAMES", "TABLE_GAMES", "game_named", "table_game_named"]
 
 GAMES: dict[str, str] = {
     "captains": "condottiere.games.captains.plugin:RULES",
@@ -30,6 +34,10 @@ GAMES: dict[str, str] = {
 """Each game's name, and where its :class:`GameRules` value is (``module:attribute``)."""
 
 DEFAULT_GAME = "condottiere"
+
+TABLE_GAMES: tuple[str, ...] = ("condottiere",)
+"""The games peers can play at a table on the network; the others are played offline only
+(``demo``, ``tournament``) until the platform carries every kind of card flow they ask for."""
 
 
 @cache
@@ -43,3 +51,16 @@ def game_named(name: str) -> GameRules:
     if rules.name != name:
         raise ValueError(f"{where} is the game {rules.name!r}, not {name!r}")
     return cast(GameRules, rules)
+
+
+def table_game_named(name: str) -> GameRules:
+    """The game registered as ``name`` if peers can play it at a table; ValueError saying why
+    not."""
+    if name not in TABLE_GAMES:
+        if name in GAMES:
+            raise ValueError(
+                f"{game_named(name).title} is played offline only (demo, tournament), "
+                "not at a table"
+            )
+        raise ValueError(f"this peer plays {', '.join(TABLE_GAMES)}, not {name!r}")
+    return game_named(name)

@@ -190,14 +190,15 @@ def test_the_full_screen_replay_steps_forward_and_back_through_every_move(
     assert model.view is not None and model.view.seat == 1
 
 
-def abandoned_record(path: Path) -> Path:
-    """The record of a three-seat table, played by bots in one process, that stopped when
-    seat 2 left a few moves into the game."""
+def left_record(path: Path) -> Path:
+    """The record of a three-seat table, played by bots in one process, that seat 2 left a
+    few moves into the game: the two others finished it without it."""
     harness = Harness("zman", 3, seed=7)
     first = harness.tables[0]
     harness.play(until=lambda: first.game is not None and first.game.moves_played >= 4)
     harness.tables[2].leave("gone home")
-    harness.play(until=lambda: first.halt is not None)
+    harness.play()
+    assert first.halt is None and first.game is not None and first.game.outcome is not None
     return export([e for a in first.logs.authors for e in first.logs.log(a)], path)
 
 
@@ -206,9 +207,9 @@ def test_standings_count_each_table_once_per_key_and_say_why_a_record_does_not_c
     played: Played,
 ) -> None:
     """Over the data directory of a host that played a bot (its record and its bot's copy),
-    a game a seat left, and a record whose audit is missing: the finished game counts once,
-    the bot is listed as a bot, the seat that left has an abandonment, and the broken
-    record is named with the reason."""
+    a game a seat left and the others finished, and a record whose audit is missing: the
+    duel counts once, the bot is listed as a bot, the seat that left has a game left and is
+    rated, and the broken record is named with the reason."""
     monkeypatch.setenv("CONDOTTIERE_HOME", str(played.host.parent))
     entries = load(played.record)
     withheld = next(
@@ -216,7 +217,7 @@ def test_standings_count_each_table_once_per_key_and_say_why_a_record_does_not_c
         if read_entry(signed).kind == "audit" and read_entry(signed).author == played.bot
     )  # fmt: skip
     broken = rewritten(tmp_path / "broken.cdr", [s for s in entries if s != withheld])
-    left = abandoned_record(tmp_path / "left.cdr")
+    left = left_record(tmp_path / "left.cdr")
     bot_copy = next((played.host / "bots").glob("**/records/*.cdr"))
     assert main(["standings", str(played.record), str(bot_copy), str(left), str(broken)]) == 0
     told = capsys.readouterr().out.splitlines()
@@ -230,7 +231,7 @@ def test_standings_count_each_table_once_per_key_and_say_why_a_record_does_not_c
     assert host[-1] != "-" and bot[-1] != "-"
     leavers = [row.split() for row in told if row.startswith("  seat2 ")]
     assert leavers and leavers[0][2:6] == ["1", "0", "1", leavers[0][5]]
-    assert leavers[0][-1] == "-", "an abandoned game rates nobody"
+    assert leavers[0][-1] != "-", "a game finished without a seat rates every seat"
     (refused,) = [line for line in told if line.startswith("not counted: ")]
     assert refused.startswith(f"not counted: {broken}: no audit secrets from seat 1 (")
 

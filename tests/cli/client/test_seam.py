@@ -99,7 +99,8 @@ def test_the_seams_cells_are_the_terminals_cells() -> None:
 
 def test_the_log_is_the_tables_own_narration_of_each_move_and_its_consequences() -> None:
     harness = Harness("zman", 3, seed=3)
-    harness.play(until=lambda: any(e.kind == "result" for e in harness.tables[0].events))
+    # until a battle has been won and has changed the board (a battle may end with no winner)
+    harness.play(until=lambda: {"result", "change"} <= {e.kind for e in harness.tables[0].events})
     events = harness.tables[0].events
     model = model_of_table(harness, seat=0)
     short = {f"seat {seat} (seat{seat})": f"seat{seat}" for seat in range(3)}
