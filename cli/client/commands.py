@@ -121,7 +121,7 @@ class MoveCompleter(Completer):
                 )
         for command, meaning in COMMANDS.items():
             text = command + (" " if command in ("say", "why", "admit", "refuse") else "")
-            if text.startswith(wanted) and wanted:
+            if text.startswith(wanted) and wanted and text != wanted:
                 yield Completion(text, start_position=start - len(typed), display_meta=meaning)
         for row in self.model.asking():
             for answer in ("admit", "refuse"):
