@@ -182,7 +182,7 @@ def lobby_lines(model: TableModel, width: int, height: int) -> list[Line]:
         style = PRESENCE_STYLES[row.presence]
         presence, picked = row.presence.value, ""
         if held is not None and held[1] == row:
-            presence, picked = f"{presence}: Enter {held[0].value}s", " reverse"
+            presence, picked = f"{presence}: {held[0].value}?", " reverse"
         lines.append([("", f"   {seat:<4} "), mark, (picked, f" {name:<16} "),
                       (picked, f"{row.fingerprint:<26}"), (style + picked, presence)])  # fmt: skip
     if lobby.free:

@@ -352,7 +352,7 @@ def test_the_keys_pick_a_joiner_who_asks_and_turn_admit_into_refuse_and_back() -
     drawn = lobby_lines(model, 80, 12)
     picked = [line for line in drawn if any("reverse" in style for style, _ in line)]
     assert [plain([line]).split()[1] for line in picked] == ["cy"]
-    assert plain(picked).endswith("asks for a seat: Enter admits")
+    assert plain(picked).endswith("asks for a seat: admit?")
     assert plain([status_line(model, 80)]).startswith(
         f" Enter: admit cy ({cy.public.fingerprint()})")
 
