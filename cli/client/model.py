@@ -482,14 +482,19 @@ class TableModel:
                 f"{printable(why)}; they may have answered already", Tone.WAIT, since,
             )  # fmt: skip
         if waiting.kind == "seating":
-            seated = len(snapshot.players)
+            asking = sum(1 for player in snapshot.players if player.asking)
+            here = f"{len(snapshot.players) - asking} of {snapshot.seats} here"
             detail = (
                 "Compare each key's fingerprint aloud with the one its player's screen shows"
             )
-            return Banner(
-                f"Waiting for players to join: {seated} of {snapshot.seats} here", detail,
-                Tone.WAIT, since,
-            )  # fmt: skip
+            if asking:
+                who = "1 player asks" if asking == 1 else f"{asking} players ask"
+                return Banner(
+                    f"{who} for a seat ({here}): admit or refuse them",
+                    "Compare the fingerprint aloud; 'admit NAME' or 'refuse NAME', or ↑↓ ←→ Enter",
+                    Tone.TURN, since,
+                )  # fmt: skip
+            return Banner(f"Waiting for players to join: {here}", detail, Tone.WAIT, since)
         if waiting.kind == "ready":
             return Banner(f"Waiting for {names} to be ready", "", Tone.WAIT, since)
         if waiting.kind in PROTOCOL_STEPS:

@@ -328,6 +328,9 @@ def asked_table(*names: str) -> tuple[TableModel, list[Identity]]:
 def test_a_joiner_who_asks_for_a_seat_is_a_lobby_row_with_its_fingerprint_and_takes_no_seat(
 ) -> None:
     model, (bob,) = asked_table("bob")
+    banner = model.banner()
+    assert banner.headline == "1 player asks for a seat (1 of 3 here): admit or refuse them"
+    assert banner.tone is Tone.TURN and "'admit NAME'" in banner.detail
     lobby = model.lobby()
     assert lobby is not None and lobby.free == 2
     assert [(row.name, row.fingerprint, row.presence) for row in lobby.asking] == [
