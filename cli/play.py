@@ -96,6 +96,9 @@ class PlaySettings:
     listen: str = "127.0.0.1"
     open_to_others: bool = False
     """Seats are left for other players (``--listen``, or fewer bots than seats)."""
+    open_seating: bool = False
+    """Seat the first players who ask (``--open``); else the player admits or refuses each
+    in the lobby (the table's own bots are admitted by key)."""
     placement: Placement | None = None
     """Where the table is advertised and looked for on the LAN; None: by address only."""
     port: int = 0
@@ -149,12 +152,11 @@ async def _play(settings: PlaySettings, store: Store, out: TextIO) -> int:
     from condottiere.cli.client.app import ClientApp, Outcome
     from condottiere.cli.client.model import TableModel
 
-    # A table of this player and its bots seats nobody else: the bots are admitted by key. A
-    # table left open to others seats the first who ask (the lobby screen has no keys yet
-    # to admit them: Node.admit and Node.refuse are what they would call).
+    # The table's own bots are admitted by key; anyone else who asks for a seat waits for the
+    # player to admit or refuse them in the lobby, unless --open seats the first who ask.
     node = Node(store, host=settings.listen, port=settings.port,
                 coin_timeout=settings.coin_timeout,
-                open_seating=settings.open_to_others)  # fmt: skip
+                open_seating=settings.open_seating)  # fmt: skip
     interface = "127.0.0.1" if settings.placement is None else (
         settings.placement.interface.addresses[0])  # fmt: skip
     bots = BotPeers(settings.data / "bots", listen=settings.listen, interface=interface,
@@ -303,6 +305,12 @@ def add_play_command(commands: argparse._SubParsersAction[argparse.ArgumentParse
         "127.0.0.1 for other terminals here); the seats no bot takes wait for them. A table "
         "open to others is advertised on the LAN unless ADDRESS is a loopback address",
     )  # fmt: skip
+    network.add_argument(
+        "--open", action="store_true",
+        help="seat the first players who ask (default: each one who asks is a row of your "
+        "lobby, with their key's fingerprint, for you to admit or refuse); your own --bots "
+        "are seated without asking",
+    )  # fmt: skip
     add_interface_option(network)
     network.add_argument(
         "--port", type=int, default=0, help="port to serve on (default: the one used last, or "
@@ -366,6 +374,8 @@ def play_settings(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
     )
     if not 0 < len(args.player) <= 40 or not args.player.isprintable():
         parser.error("--player must be 1 to 40 printable characters")
+    if args.open and (args.join or args.watch):
+        parser.error("--open: the table's host seats who asks; not with --join or --watch")
     if args.join and args.watch:
         parser.error("--join takes a seat, --watch watches without one: not both")
     if args.join or args.watch:
@@ -390,6 +400,7 @@ def play_settings(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
     settings.spec = spec
     settings.bots = bots
     settings.open_to_others = bool(args.listen) or len(bots) < seats - 1
+    settings.open_seating = args.open
     loopback_only = args.listen is not None and args.listen.startswith("127.")
     if args.interface or (settings.open_to_others and not loopback_only):
         _place(parser, args, settings)

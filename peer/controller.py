@@ -48,6 +48,8 @@ class Player:
     fingerprint: str
     """The short fingerprint of the player's key, for people to compare aloud."""
     address: str
+    asking: bool = False
+    """A joiner waiting for this peer's owner (the table's creator) to admit or refuse it."""
 
 
 @dataclass(frozen=True)
@@ -159,12 +161,14 @@ def snapshot_of(table: Table, since: float) -> Snapshot:
     """The snapshot of ``table`` now (called where the table lives: its thread)."""
     lobby = table.lobby
     authors = table.seating or (lobby.creator, *lobby.joins)
+    asking = set(lobby.pending)
     players = tuple(
         Player(
             table.seat_of(author) if table.seating else None,
             lobby.names.get(author, "?"),
             fingerprint(author),
             lobby.addresses.get(author, ""),
+            author in asking,
         )
         for author in authors
     )

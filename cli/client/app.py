@@ -3,9 +3,10 @@
 :class:`ClientApp` follows the seat's :class:`~condottiere.peer.controller.Controller`: each new
 snapshot, with a copy of the seat's game, the table's events and the state of the links,
 goes into the :class:`~condottiere.cli.client.model.TableModel`, and the screen is redrawn
-(``invalidate``). Lines typed go to the controller (a move, a chat line) or to the model
-(``why``, ``help``). Once the game is over (or the table stopped), ``on_end`` is called once,
-to say goodbye and write the record; the end screen shows where it is.
+(``invalidate``). Lines typed go to the controller (a move, a chat line, the admission or
+refusal of a joiner who asks for a seat) or to the model (``why``, ``help``). Once the game
+is over (or the table stopped), ``on_end`` is called once, to say goodbye and write the
+record; the end screen shows where it is.
 
 Nothing is printed while the screen is up: every answer goes into the model.
 """
@@ -210,11 +211,28 @@ class ClientApp:
                 )  # fmt: skip
             model.why = seat
             return None
+        if command.verb in ("admit", "refuse"):
+            return await self._answer(command.verb, command.text)
         if command.verb == "help":
             model.help = True
             model.scroll = 0
             return None
         self.stop()
+        return None
+
+    async def _answer(self, verb: str, who: str) -> str | None:
+        """Admit or refuse the joiner ``who`` names; the outcome goes in the log, a refusal
+        (nothing changed) comes back as the reason."""
+        row = self.model.joiner(who)
+        decide = self.controller.admit if verb == "admit" else self.controller.refuse
+        reason = await decide(who)
+        if reason is not None:
+            return f"cannot {verb} {who}: {reason}"
+        named = who if row is None else f"{row.name} ({row.fingerprint})"
+        self.model.note(
+            f"You admitted {named}: seated when the table is." if verb == "admit"
+            else f"You refused {named} a seat: their join is forgotten."
+        )  # fmt: skip
         return None
 
     def _put_back(self, text: str) -> None:

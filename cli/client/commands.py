@@ -3,7 +3,8 @@
 A line is a move in the game's notation (in Condottiere ``play 10``, ``battle Firenze``,
 ``pass``: it starts with one of the game's verbs), sent to the table as typed (the rules say
 why when they refuse it), or one of the client's own commands: ``say TEXT``, ``why [SEAT]``,
-``help``, ``quit``.
+``help``, ``quit``; and, at a table this player created, ``admit NAME`` or ``refuse NAME``
+for a joiner who asks for a seat (its name or its key's fingerprint, as the lobby shows them).
 
 >>> verbs = ("play", "pass")
 >>> parse("say hello all", verbs)
@@ -12,6 +13,8 @@ Command(verb='say', text='hello all', seat=None)
 Command(verb='move', text='Play 10', seat=None)
 >>> parse("why 2", verbs).seat
 2
+>>> parse("admit  1a2b-3c4d ", verbs)
+Command(verb='admit', text='1a2b-3c4d', seat=None)
 >>> parse("dance", verbs)
 Traceback (most recent call last):
 ...
@@ -34,6 +37,8 @@ COMMANDS = {
     "say": "chat with the table",
     "why": "why a seat's row is worth what it is",
     "help": "keys and rules",
+    "admit": "seat a player who asks for a seat (NAME or FINGERPRINT)",
+    "refuse": "never seat a player who asks for a seat (NAME or FINGERPRINT)",
     "quit": "stop the client (the game is saved)",
 }
 
@@ -47,7 +52,7 @@ class Command:
     verb: str
     """``move``, or one of :data:`COMMANDS`."""
     text: str
-    """The move as typed, or the chat line."""
+    """The move as typed, the chat line, or the joiner to admit or refuse."""
     seat: int | None = None
     """The seat ``why`` asks about (None: this one)."""
 
@@ -70,6 +75,11 @@ def parse(line: str, verbs: Sequence[str]) -> Command:
         if not rest.strip().isdigit():
             raise CommandError(f"'why' takes a seat number, as in 'why 2', not {rest.strip()!r}")
         return Command("why", "", int(rest.strip()))
+    if word in ("admit", "refuse"):
+        if not rest.strip():
+            raise CommandError(f"{word} whom? Type '{word}' and the name or key fingerprint the"
+                               " lobby shows")  # fmt: skip
+        return Command(word, rest.strip())
     if word in ("help", "?"):
         return Command("help", "")
     if word in ("quit", "exit"):
@@ -110,6 +120,13 @@ class MoveCompleter(Completer):
                     move, start_position=start - len(typed), display_meta=self.model.effect(move)
                 )
         for command, meaning in COMMANDS.items():
-            text = command + (" " if command in ("say", "why") else "")
-            if text.startswith(wanted) and wanted:
+            text = command + (" " if command in ("say", "why", "admit", "refuse") else "")
+            if text.startswith(wanted) and wanted and text != wanted:
                 yield Completion(text, start_position=start - len(typed), display_meta=meaning)
+        for row in self.model.asking():
+            for answer in ("admit", "refuse"):
+                for who in (row.name, row.fingerprint):
+                    text = f"{answer} {who}"
+                    if text.lower().startswith(wanted) and wanted.startswith(answer + " "):
+                        yield Completion(text, start_position=start - len(typed),
+                                         display_meta=f"{row.name} ({row.fingerprint})")

@@ -8,7 +8,9 @@ keys put there), so typing a move is never taken for a shortcut.
 Space           choose what the game gives Space (Condottiere: ``pass``)
 Enter           send the line (the choice the keys put there, or a move typed)
 Tab             complete from the legal moves (a menu, with what each would do)
-↑ ↓             explain a seat's row step by step; Esc closes it (in Tab's menu: move in it)
+↑ ↓             explain a seat's row step by step; Esc closes it (in Tab's menu: move in it);
+                in the lobby, while players ask for a seat at this player's table: pick one
+                (``admit FINGERPRINT`` goes on the line, ← → turn it into ``refuse`` and back)
 PgUp PgDn       scroll the log (or the help page)
 Ctrl-T          start a chat line (``say ...``)
 ?               the help page: keys, the screen, the rules of the edition
@@ -48,13 +50,16 @@ def build_key_bindings(model: TableModel, line: Buffer, actions: Actions) -> Key
     """The client's keys over ``model``, with ``line`` as the command line."""
     keys = KeyBindings()
     help_open = Condition(lambda: model.help)
-    typed = Condition(lambda: bool(line.text) and line.text not in model.choices().moves)
+    typed = Condition(lambda: bool(line.text) and line.text not in model.choices().moves
+                      and line.text not in model.answers())  # fmt: skip
     free = ~help_open & ~typed
     menu = Condition(lambda: line.complete_state is not None)
     empty = ~help_open & Condition(lambda: not line.text)
     choosing = Condition(lambda: bool(model.choices().moves))
     space_chooses = Condition(lambda: model.choices().space is not None)
     over = Condition(lambda: model.ending() is not None)
+    asked = Condition(lambda: bool(model.asking()))
+    answering = Condition(lambda: model.answering() is not None)
 
     def fill(text: str | None) -> None:
         model.message = None
@@ -93,7 +98,20 @@ def build_key_bindings(model: TableModel, line: Buffer, actions: Actions) -> Key
     for digit in "123456789":
         keys.add(digit, filter=empty & ~choosing)(_nothing)
 
-    @keys.add("down", filter=free & ~menu)
+    @keys.add("down", filter=free & ~menu & asked)
+    def _next_asking(event: KeyPressEvent) -> None:
+        fill(model.step_asking(+1))
+
+    @keys.add("up", filter=free & ~menu & asked)
+    def _previous_asking(event: KeyPressEvent) -> None:
+        fill(model.step_asking(-1))
+
+    @keys.add("left", filter=free & answering)
+    @keys.add("right", filter=free & answering)
+    def _other_answer(event: KeyPressEvent) -> None:
+        fill(model.other_answer())
+
+    @keys.add("down", filter=free & ~menu & ~asked)
     def _why_next(event: KeyPressEvent) -> None:
         seats = [shown.seat for shown in model.seats()]
         if not seats:
@@ -104,7 +122,7 @@ def build_key_bindings(model: TableModel, line: Buffer, actions: Actions) -> Key
         else:
             model.why = seats[(seats.index(model.why) + 1) % len(seats)]
 
-    @keys.add("up", filter=free & ~menu)
+    @keys.add("up", filter=free & ~menu & ~asked)
     def _why_previous(event: KeyPressEvent) -> None:
         seats = [shown.seat for shown in model.seats()]
         if not seats:

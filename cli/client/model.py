@@ -30,6 +30,7 @@ from condottiere.peer.controller import Snapshot, starved
 from condottiere.peer.driver import TableEvent
 
 __all__ = [
+    "Answer",
     "Banner",
     "Ending",
     "Lobby",
@@ -157,6 +158,8 @@ class Presence(Enum):
     """Seated; the table waits for this seat to say it is ready."""
     READY = "ready"
     """Seated and ready."""
+    ASKING = "asks for a seat"
+    """A joiner this player (the table's creator) is to admit or refuse."""
 
 
 @dataclass(frozen=True)
@@ -181,10 +184,32 @@ class Lobby:
     """The edition and the house rules."""
     rows: tuple[LobbyRow, ...]
     free: int
-    """Seats nobody has joined for yet."""
+    """Seats nobody has joined (or been admitted) for yet."""
     join: tuple[tuple[str, str], ...]
     """How others join, and the command: by the table's name (when it is advertised on the
     LAN), by this peer's address."""
+
+    @property
+    def asking(self) -> tuple[LobbyRow, ...]:
+        """The joiners waiting for this player to admit or refuse them, in the order they
+        came."""
+        return tuple(row for row in self.rows if row.presence is Presence.ASKING)
+
+
+class Answer(Enum):
+    """What the table's creator says to a joiner who asks for a seat."""
+
+    ADMIT = "admit"
+    REFUSE = "refuse"
+
+    def line(self, row: LobbyRow) -> str:
+        """The command that says it to ``row``'s joiner (named by the fingerprint, which two
+        joiners never share).
+
+        >>> Answer.REFUSE.line(LobbyRow(None, "bob", "aaaa-bbbb", Presence.ASKING, False))
+        'refuse aaaa-bbbb'
+        """
+        return f"{self.value} {row.fingerprint}"
 
 
 PROTOCOL_STEPS = ("keys", "shuffle", "shares", "coin_commit", "coin_escrow", "coin_reveal")
@@ -348,7 +373,9 @@ class TableModel:
         names = distinct_names([printable(player.name) or "?" for player in snapshot.players])
         rows = []
         for player, name in zip(snapshot.players, names, strict=True):
-            if player.seat is None:
+            if player.asking:
+                presence = Presence.ASKING
+            elif player.seat is None:
                 presence = Presence.JOINED
             else:
                 presence = Presence.NOT_READY if player.seat in not_ready else Presence.READY
@@ -359,8 +386,62 @@ class TableModel:
             join.append(("by name", f"condottiere play --join {printable(snapshot.table_name)}"))
         if self.address:
             join.append(("by address", f"condottiere play --join {self.address}"))
-        free = max(0, snapshot.seats - len(snapshot.players))
+        taken = sum(1 for player in snapshot.players if not player.asking)
+        free = max(0, snapshot.seats - taken)
         return Lobby(title, told, tuple(rows), free, tuple(join))
+
+    def asking(self) -> tuple[LobbyRow, ...]:
+        """The joiners waiting for this player (the table's creator) to admit or refuse
+        them; none elsewhere."""
+        lobby = self.lobby()
+        return () if lobby is None else lobby.asking
+
+    def answers(self) -> tuple[str, ...]:
+        """Every line the keys may put on the command line for the joiners who ask: admit,
+        then refuse, of each."""
+        return tuple(answer.line(row) for row in self.asking() for answer in Answer)
+
+    def answering(self) -> tuple[Answer, LobbyRow] | None:
+        """The answer on the command line and the joiner it is for, if the line holds one
+        the keys put there."""
+        for row in self.asking():
+            for answer in Answer:
+                if self.line == answer.line(row):
+                    return answer, row
+        return None
+
+    def step_asking(self, delta: int) -> str | None:
+        """Put the answer to the joiner ``delta`` rows on from the one on the command line
+        (the first or last when it holds none) on the line, keeping the answer (admit at
+        first); its text, or None when nobody asks."""
+        rows = self.asking()
+        if not rows:
+            return None
+        held = self.answering()
+        if held is None:
+            answer, index = Answer.ADMIT, 0 if delta > 0 else -1
+        else:
+            answer, index = held[0], rows.index(held[1]) + delta
+        self.line = answer.line(rows[index % len(rows)])
+        return self.line
+
+    def other_answer(self) -> str | None:
+        """Turn the answer on the command line into the other one (admit, refuse) to the
+        same joiner; its text, or None when the line holds no answer."""
+        held = self.answering()
+        if held is None:
+            return None
+        answer = Answer.REFUSE if held[0] is Answer.ADMIT else Answer.ADMIT
+        self.line = answer.line(held[1])
+        return self.line
+
+    def joiner(self, who: str) -> LobbyRow | None:
+        """The one joiner who asks that ``who`` names (its name, whatever the case, or its
+        key's fingerprint); None when none or several do."""
+        wanted = who.strip().casefold()
+        named = [row for row in self.asking()
+                 if wanted in (row.name.casefold(), row.fingerprint)]  # fmt: skip
+        return named[0] if len(named) == 1 else None
 
     # ------------------------------------------------------------------ now
 
@@ -401,14 +482,19 @@ class TableModel:
                 f"{printable(why)}; they may have answered already", Tone.WAIT, since,
             )  # fmt: skip
         if waiting.kind == "seating":
-            seated = len(snapshot.players)
+            asking = sum(1 for player in snapshot.players if player.asking)
+            here = f"{len(snapshot.players) - asking} of {snapshot.seats} here"
             detail = (
                 "Compare each key's fingerprint aloud with the one its player's screen shows"
             )
-            return Banner(
-                f"Waiting for players to join: {seated} of {snapshot.seats} here", detail,
-                Tone.WAIT, since,
-            )  # fmt: skip
+            if asking:
+                who = "1 player asks" if asking == 1 else f"{asking} players ask"
+                return Banner(
+                    f"{who} for a seat ({here}): admit or refuse them",
+                    "Compare the fingerprint aloud; 'admit NAME' or 'refuse NAME', or ↑↓ ←→ Enter",
+                    Tone.TURN, since,
+                )  # fmt: skip
+            return Banner(f"Waiting for players to join: {here}", detail, Tone.WAIT, since)
         if waiting.kind == "ready":
             return Banner(f"Waiting for {names} to be ready", "", Tone.WAIT, since)
         if waiting.kind in PROTOCOL_STEPS:

@@ -35,6 +35,8 @@ KEYS_TURN = ("←→ choose", "Enter play", "Tab moves", "↑↓ why a row is wo
 KEYS_WAIT = ("type a move or 'say TEXT'", "↑↓ why a row is worth what", "? help", "^T chat")
 KEYS_WATCH = ("watching, without a seat", "↑↓ why a row is worth what", "PgUp/PgDn log",
               "? help")  # fmt: skip
+KEYS_ASKED = ("↑↓ pick who asks", "←→ admit/refuse", "Enter send",
+              "or type 'admit NAME'", "? help")  # fmt: skip
 KEYS_STOP = "^C stop"
 """Always shown while the game goes on, after the keys that fit."""
 KEYS_OVER = "q leave · PgUp/PgDn log · ? help"
@@ -51,6 +53,16 @@ HELP = (
     "  Ctrl-T or 'say TEXT' chats with the table. PgUp/PgDn scroll the log.",
     "  Ctrl-C stops this client; the game is saved: run the same command again to take it up.",
     "  'why N' explains seat N's row; 'help' or ? shows this page; q or Esc closes it.",
+    "",
+    "Who sits at your table",
+    "  At a table you created (unless 'play --open' seats the first who ask), each player who"
+    " asks for a seat is a row of the lobby marked 'asks for a seat', with the key's"
+    " fingerprint: compare it aloud with the one on their screen. 'admit NAME' seats them,"
+    " 'refuse NAME' never does (NAME: their name, or their fingerprint when two share a"
+    " name). Or, with the command line empty, ↑/↓ pick a row that asks and put 'admit"
+    " FINGERPRINT' on the line, ←/→ turn it into 'refuse' and back, and Enter sends it. What"
+    " was decided goes in the log; an answer the table cannot take changes nothing and says"
+    " why.",
     "",
     "The screen",
     "  Top: what happens now, and for how long the table has waited. In the middle: the"
@@ -138,16 +150,25 @@ def hand_lines(model: TableModel, width: int, height: int = 2) -> list[Line]:
 
 # ---------------------------------------------------------------------- lobby
 
+PRESENCE_STYLES = {
+    Presence.JOINED: "class:detail",
+    Presence.READY: "class:turn",
+    Presence.NOT_READY: "class:alert",
+    Presence.ASKING: "class:command",
+}
+
 
 def lobby_lines(model: TableModel, width: int, height: int) -> list[Line]:
     """Before the game begins (while the table fills), in place of the board: the table (its
     name, game, edition and house rules), everyone at it with the fingerprint of their key
-    (for people to compare aloud) and where they stand (joined, ready or not), the seats
-    still free, and the exact commands others join with, by the table's name and by this
+    (for people to compare aloud) and where they stand (joined, ready or not, asking this
+    player, the table's creator, for a seat: the row the keys picked shown reversed), the
+    seats still free, and the exact commands others join with, by the table's name and by this
     peer's address."""
     lobby = model.lobby()
     if lobby is None:
         return []
+    held = model.answering()
     lines: list[Line] = [
         [("class:title", " " + fit(lobby.title, width - 1))],
         [("class:detail", " " + fit(lobby.rules, width - 1))],
@@ -158,10 +179,12 @@ def lobby_lines(model: TableModel, width: int, height: int) -> list[Line]:
         seat = "-" if row.seat is None else str(row.seat)
         mark = ("", " ") if shown is None else (f"class:seat.{shown.seat} bold", shown.mark)
         name = fit(row.name + (" (you)" if row.you else ""), 16)
-        style = "class:detail" if row.presence is Presence.JOINED else (
-            "class:turn" if row.presence is Presence.READY else "class:alert")  # fmt: skip
-        lines.append([("", f"   {seat:<4} "), mark, ("", f" {name:<16} "),
-                      ("", f"{row.fingerprint:<26}"), (style, row.presence.value)])  # fmt: skip
+        style = PRESENCE_STYLES[row.presence]
+        presence, picked = row.presence.value, ""
+        if held is not None and held[1] == row:
+            presence, picked = f"{presence}: {held[0].value}?", " reverse"
+        lines.append([("", f"   {seat:<4} "), mark, (picked, f" {name:<16} "),
+                      (picked, f"{row.fingerprint:<26}"), (style + picked, presence)])  # fmt: skip
     if lobby.free:
         free = "1 seat free" if lobby.free == 1 else f"{lobby.free} seats free"
         lines.append([("class:empty", f"   ·      {free}: waiting for players to join")])
@@ -284,6 +307,8 @@ def placeholder(model: TableModel) -> str:
         return "the game is over: q leaves"
     if model.watching:
         return "you are watching: nothing to type (Ctrl-C leaves)"
+    if model.asking():
+        return "someone asks for a seat: 'admit NAME' or 'refuse NAME' (or ↑↓ ←→ Enter)"
     if model.my_turn:
         return "your move: type it (Tab lists them), or use the keys below"
     return "type a move when it is your turn, or 'say' something"
@@ -297,6 +322,8 @@ def _keys(model: TableModel, width: int) -> str:
     keys: tuple[str, ...]
     if model.watching:
         keys = KEYS_WATCH
+    elif model.asking():
+        keys = KEYS_ASKED
     elif not model.my_turn:
         keys = KEYS_WAIT
     else:
@@ -319,6 +346,11 @@ def status_line(model: TableModel, width: int) -> Line:
     if message is not None:
         style = "class:alert" if message.error else "class:detail"
         return [(style, " " + fit(message.text, width - 1))]
+    held = model.answering()
+    if held is not None:
+        answer, row = held
+        text = f"Enter: {answer.value} {row.name} ({row.fingerprint}) · ←→ admit/refuse · Esc"
+        return [("class:command", " " + fit(text, width - 1))]
     suggestion = model.suggestion()
     if suggestion is not None:
         effect = model.effect(suggestion)

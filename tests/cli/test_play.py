@@ -47,6 +47,21 @@ def test_a_table_open_to_other_terminals_here_only_is_not_advertised(tmp_path: P
     assert chosen.open_to_others and chosen.placement is None
 
 
+def test_a_table_left_to_others_asks_its_player_to_admit_each_unless_open(tmp_path: Path) -> None:
+    listening = settings(tmp_path, "--listen", "127.0.0.1")
+    assert listening.open_to_others and not listening.open_seating
+    assert not settings(tmp_path).open_seating  # bots only: admitted by key, nobody asks
+    opened = settings(tmp_path, "--listen", "127.0.0.1", "--open")
+    assert opened.open_to_others and opened.open_seating
+
+
+@pytest.mark.parametrize("joining", ["--join", "--watch"])
+def test_open_is_the_hosts_choice_not_a_joiners(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, joining: str
+) -> None:
+    assert "--open" in refusal(capsys, tmp_path, joining, "Friday", "--open")
+
+
 def test_a_table_is_joined_by_name_through_the_lan_or_by_address_without_it(
     tmp_path: Path,
 ) -> None:

@@ -207,3 +207,65 @@ def test_a_refused_line_is_replaced_by_what_is_typed_next_and_enter_leaves_no_me
             await running
 
     asyncio.run(scenario())
+
+
+def test_the_creator_refuses_one_of_two_bobs_with_the_keys_and_admits_the_other_by_name(
+    tmp_path: Path,
+) -> None:
+    """ada's two-seat table is not open: two players called bob ask for a seat. Naming
+    'bob' is refused (two joiners are called so) and nothing changes; the keys pick the
+    first and refuse him; 'admit bob' then names one joiner and seats him: the deal begins."""
+
+    async def scenario() -> None:
+        host = Node(Store(tmp_path / "host"), open_seating=False)
+        guests = [Node(Store(tmp_path / f"bob{n}")) for n in (1, 2)]
+        for node in (host, *guests):
+            await node.start(resume=False)
+        try:
+            await host.host_table(TableSpec("zman", 2, (), "Friday", "ada", ""))
+            with create_pipe_input() as pipe:
+                model = TableModel()
+                client = ClientApp(host.controller, model, input=pipe, output=DummyOutput())
+                running = asyncio.create_task(client.run())
+                for guest in guests:
+                    await guest.join_table(host.address, "bob")
+                await until(lambda: len(model.asking()) == 2, "two bobs asking")
+                # in the order the host heard them ask
+                first, second = (row.fingerprint for row in model.asking())
+                assert {first, second} == {g.identity.public.fingerprint() for g in guests}
+                screen = "\n".join(draw(client.application))
+                assert screen.count("asks for a seat") >= 2 and first in screen
+
+                pipe.send_text("admit bob\r")
+                await until(lambda: model.message is not None, "the refusal")
+                assert model.message is not None and model.message.error
+                assert model.message.text == (
+                    "cannot admit bob: 2 joiners are called 'bob': name one by its fingerprint")
+                assert client.line.text == "admit bob" and len(model.asking()) == 2
+                assert host.pending_joiners() == [("bob", first), ("bob", second)]
+
+                client.line.reset()
+                pipe.send_text("\x1b[B")  # ↓: the first who asks
+                await until(lambda: client.line.text == f"admit {first}", "the first picked")
+                pipe.send_text("\x1b[C")  # →: refuse instead
+                await until(lambda: client.line.text == f"refuse {first}", "the refusal picked")
+                pipe.send_text("\r")
+                await until(lambda: len(model.asking()) == 1, "the first bob refused")
+                assert any(f"You refused bob ({first}) a seat" in line.text
+                           for line in model.log())  # fmt: skip
+
+                pipe.send_text("admit bob\r")
+                await until(lambda: model.snapshot is not None and model.snapshot.seat == 0,
+                            "the table seated")  # fmt: skip
+                assert model.snapshot is not None
+                seated = [(p.seat, p.fingerprint) for p in model.snapshot.players]
+                assert seated == [(0, host.identity.public.fingerprint()), (1, second)]
+                assert any(f"You admitted bob ({second})" in line.text for line in model.log())
+                assert model.message is None
+                pipe.send_text("\x03")
+                assert await asyncio.wait_for(running, WAIT_SECONDS) is Outcome.STOPPED
+        finally:
+            for node in (*guests, host):
+                await node.stop()
+
+    asyncio.run(scenario())

@@ -7,8 +7,14 @@ from __future__ import annotations
 import pytest
 
 from condottiere.bots import GreedyBot, play_out
-from condottiere.cli.client.model import TableModel, Tone
-from condottiere.cli.client.views import board_lines, hand_lines, lobby_lines, plain
+from condottiere.cli.client.model import Answer, Presence, TableModel, Tone
+from condottiere.cli.client.views import (
+    board_lines,
+    hand_lines,
+    lobby_lines,
+    plain,
+    status_line,
+)
 from condottiere.crypto import Identity
 from condottiere.games.condottiere import REGIONS, Game
 from condottiere.games.condottiere.board import ADJACENT, connected_groups
@@ -297,3 +303,80 @@ def test_the_move_menu_is_offered_on_an_empty_line_only_when_tab_asks_for_it() -
     assert [c.text for c in tab] == [str(move) for move in model.view.legal_moves]  # type: ignore[union-attr]
     typed = completer.get_completions(Document("pa"), CompleteEvent(text_inserted=True))
     assert [c.text for c in typed] == ["pass"]
+
+
+# ------------------------------------------------------------------ admission
+
+
+def asked_table(*names: str) -> tuple[TableModel, list[Identity]]:
+    """ada's three-seat table that is not open, with a joiner asking for a seat under each
+    of ``names``, as ada's screen shows it."""
+    from tests.peer.test_lobby import join_of
+
+    ada = Identity.generate()
+    table = Table.create(ada, TableSpec("zman", 3, (), "Friday", "ada", ""), MemoryKeeper())
+    table.lobby.open = False
+    joiners = [Identity.generate() for _ in names]
+    for joiner, name in zip(joiners, names, strict=True):
+        table.lobby.add_join(join_of(table.lobby, joiner, name))
+    model = TableModel()
+    model.fingerprint = ada.public.fingerprint()
+    model.update(snapshot_of(table, 0.0), None, tuple(table.events), {})
+    return model, joiners
+
+
+def test_a_joiner_who_asks_for_a_seat_is_a_lobby_row_with_its_fingerprint_and_takes_no_seat(
+) -> None:
+    model, (bob,) = asked_table("bob")
+    banner = model.banner()
+    assert banner.headline == "1 player asks for a seat (1 of 3 here): admit or refuse them"
+    assert banner.tone is Tone.TURN and "'admit NAME'" in banner.detail
+    lobby = model.lobby()
+    assert lobby is not None and lobby.free == 2
+    assert [(row.name, row.fingerprint, row.presence) for row in lobby.asking] == [
+        ("bob", bob.public.fingerprint(), Presence.ASKING)]
+    shown = plain(lobby_lines(model, 80, 12)).splitlines()
+    assert shown[4].split() == ["-", "bob", bob.public.fingerprint(), "asks", "for", "a", "seat"]
+    assert "2 seats free" in shown[5]
+
+
+def test_the_keys_pick_a_joiner_who_asks_and_turn_admit_into_refuse_and_back() -> None:
+    model, (bob, cy) = asked_table("bob", "cy")
+    first, second = (f"admit {joiner.public.fingerprint()}" for joiner in (bob, cy))
+    assert model.answering() is None and model.other_answer() is None
+    assert model.step_asking(+1) == first
+    assert model.step_asking(+1) == second
+    assert model.other_answer() == f"refuse {cy.public.fingerprint()}"
+    assert model.step_asking(+1) == f"refuse {bob.public.fingerprint()}"  # the answer is kept
+    assert model.other_answer() == first
+    assert model.step_asking(-1) == second
+    held = model.answering()
+    assert held is not None and held == (Answer.ADMIT, model.asking()[1])
+    drawn = lobby_lines(model, 80, 12)
+    picked = [line for line in drawn if any("reverse" in style for style, _ in line)]
+    assert [plain([line]).split()[1] for line in picked] == ["cy"]
+    assert plain(picked).endswith("asks for a seat: admit?")
+    assert plain([status_line(model, 80)]).startswith(
+        f" Enter: admit cy ({cy.public.fingerprint()})")
+
+
+def test_a_joiner_is_named_by_name_or_fingerprint_and_two_of_one_name_by_fingerprint_only(
+) -> None:
+    model, (_, other, _) = asked_table("bob", "Bob", "cy")
+    assert model.joiner("CY") == model.asking()[2]
+    assert model.joiner("bob") is None  # two joiners are called bob
+    assert model.joiner(other.public.fingerprint()) == model.asking()[1]
+    assert model.joiner("dan") is None
+
+
+def test_nobody_asks_at_an_open_table_and_the_keys_explain_rows_as_before() -> None:
+    from tests.peer.test_lobby import join_of
+
+    ada = Identity.generate()
+    table = Table.create(ada, TableSpec("zman", 3, (), "Friday", "ada", ""), MemoryKeeper())
+    table.lobby.add_join(join_of(table.lobby, Identity.generate(), "bob"))
+    model = TableModel()
+    model.update(snapshot_of(table, 0.0), None, tuple(table.events), {})
+    lobby = model.lobby()
+    assert lobby is not None and lobby.asking == () and lobby.free == 1
+    assert model.answers() == () and model.step_asking(+1) is None

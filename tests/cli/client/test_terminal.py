@@ -244,12 +244,16 @@ def check_the_end(screen: str) -> None:
     assert "q leave" in lines[-1]
 
 
-def test_the_lobby_shows_every_seat_with_its_fingerprint_and_how_to_join(tmp_path: Path) -> None:
-    """Two people and a bot at a four-seat table on the LAN (zeroconf on 127.0.0.1): the
+def test_the_lobby_shows_every_seat_with_its_fingerprint_and_the_host_admits_a_joiner(
+    tmp_path: Path,
+) -> None:
+    """Two people and a bot at a three-seat table on the LAN (zeroconf on 127.0.0.1): the
     host's screen shows the table, its edition and house rules, each seat's fingerprint and
     whether it is here, the free seat, and the commands that join it by name and by address;
-    a second person joins by name from another terminal and both screens list the same
-    players with the same fingerprints."""
+    a second person joins by name from another terminal and asks for a seat: the host's
+    lobby shows her name and key fingerprint (the one her own screen shows) and that she
+    asks; the host picks her row with ↓ and admits her with Enter, and the game goes on (both
+    are dealt a hand)."""
     name = f"condottiere-test-{os.getpid()}-{uuid.uuid4().hex[:8]}"
     (tmp_path / "ada").mkdir()
     (tmp_path / "bea").mkdir()
@@ -258,35 +262,44 @@ def test_the_lobby_shows_every_seat_with_its_fingerprint_and_how_to_join(tmp_pat
     table = f"Friday{uuid.uuid4().hex[:6]}"
     play = [sys.executable, "-m", "condottiere.cli.main", "play", "--interface", "127.0.0.1"]
     try:
-        host.run([*play, "--seats", "4", "--bots", "greedy", "--edition", "ffg", "--option",
+        host.run([*play, "--seats", "3", "--bots", "greedy", "--edition", "ffg", "--option",
                   "sieges", "--name", table, "--player", "ada", "--data",
                   str(tmp_path / "ada" / "data")], REPO)  # fmt: skip
         screen = host.wait_for(lambda s: "Join by address:" in s and "Sforza" in s
                                and "Orsini" not in s, "the host's lobby", timeout=120)  # fmt: skip
         lines = screen.splitlines()
         assert all(len(line) <= 80 for line in lines)
-        assert f" Table '{table}' · Condottiere · 4 seats" in screen
+        assert f" Table '{table}' · Condottiere · 3 seats" in screen
         assert "(ffg) · house rules: sieges" in screen
         assert f"Join by name:    condottiere play --join {table}" in screen
         address = re.search(r"Join by address: condottiere play --join (127\.0\.0\.1:\d+)", screen)
         assert address is not None, screen
         ada = lobby_row(screen, "ada (you)")
         assert lobby_row(screen, "Sforza")[1] != ada[1]
-        assert "2 seats free" in screen
+        assert "1 seat free" in screen
 
         guest.run([*play, "--join", table, "--player", "bea", "--data",
                    str(tmp_path / "bea" / "data")], REPO)  # fmt: skip
-        seen = guest.wait_for(lambda s: "bea (you)" in s and "1 seat free" in s,
+        seen = guest.wait_for(lambda s: "bea (you)" in s and " ada " in s,
                               "the joiner's lobby", timeout=120)  # fmt: skip
         assert lobby_row(seen, "ada") == ada[:1] + ada[1:]
         assert f"Join by address: condottiere play --join {address.group(1)}" not in seen
         bea = lobby_row(seen, "bea (you)")
-        again = host.wait_for(lambda s: "1 seat free" in s, "bea at the host's table", 60)
-        assert lobby_row(again, "bea") == bea
-        assert lobby_row(again, "Sforza") == lobby_row(seen, "Sforza")
+        asked = host.wait_for(lambda s: "asks for a seat" in s, "bea asking the host", 120)
+        assert lobby_row(asked, "bea") == (bea[0], bea[1], "asks for a seat")
+        assert "1 seat free" in asked  # asking takes no seat
+        assert f"bea ({bea[1]}) asks for a seat" in asked  # in the log too
+
+        host.keys("Down")
+        picked = host.wait_for(lambda s: f"Enter: admit bea ({bea[1]})" in s, "bea picked", 60)
+        assert lobby_row(picked, "bea")[2] == "asks for a seat: admit?"
+        host.keys("Enter")
+        for terminal, who in ((host, "the host"), (guest, "the joiner")):
+            terminal.wait_for(lambda s: re.search(r" Hand \([1-9]\d*\)", s) is not None,
+                              f"{who}'s hand: the game goes on", timeout=300)  # fmt: skip
         for terminal in (guest, host):
             terminal.keys("C-c")
-            terminal.wait_for(lambda _, t=terminal: t.exit_status() is not None, "the stop")
+            terminal.wait_for(lambda _, t=terminal: t.exit_status() is not None, "the stop", 120)
             assert "Traceback" not in terminal.text()
     finally:
         guest.close()
