@@ -6,7 +6,8 @@ A strategy has a ``name`` and a ``choose(game, seat)`` method returning one of
 - ``random``: :class:`RandomBot`, uniform among the legal moves;
 - ``greedy``: :class:`GreedyBot`, one move of look-ahead and a few rules of thumb;
 - ``ismcts``: :class:`IsmctsBot`, information-set Monte Carlo tree search from its own seat's
-  view (it never reads another hand), 400 iterations a move unless given a :class:`Budget`.
+  view (it never reads another hand), the game's own number of iterations a move (Condottiere
+  400, Captains 120) unless given a :class:`Budget`.
 
 >>> from condottiere.games.condottiere import Game
 >>> game = Game.new("zman", players=3, seed=11)

@@ -22,10 +22,12 @@ from condottiere.games.condottiere import strength as rules_strength
 from condottiere.games.condottiere.board import largest_group
 from condottiere.games.condottiere.cards import FLAT_BONUS, MERCENARY_VALUE
 
-__all__ = ["PLAYOUT_MOVES", "board_rewards", "playout_move", "rewards"]
+__all__ = ["ITERATIONS", "PLAYOUT_MOVES", "board_rewards", "playout_move", "rewards"]
 
 PLAYOUT_MOVES = 400
 """A playout longer than this is cut and evaluated where it stands."""
+ITERATIONS = 400
+"""The search's iterations a move when it is given no budget."""
 BOARD_SHARPNESS = 3.0
 """How sharply :func:`board_rewards` favours the seat closest to victory."""
 MARKER_BONUS = 0.1

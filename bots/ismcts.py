@@ -26,7 +26,8 @@ Nothing in the search knows a game's rules: legal moves, moves played, samples a
 view come from the game's state; the playout move and the rewards from its policy.
 
 The move played is the root's most visited. The budget is a number of iterations (the
-default, so a seed replays a game exactly) or seconds per move (:class:`Budget`).
+default, so a seed replays a game exactly: each game's policy names how many) or seconds per
+move (:class:`Budget`).
 
 >>> from condottiere.games.condottiere import Game
 >>> game = Game.setup("zman", players=2, hands=[["10", "3", "turncoat"], ["5", "6"]], first=1,
@@ -49,7 +50,7 @@ from typing import Any
 from condottiere.bots.policies import Searchable, policy_for
 from condottiere.bots.strategy import NotYourTurnError
 
-__all__ = ["DEFAULT_BUDGET", "Budget", "IsmctsBot"]
+__all__ = ["Budget", "IsmctsBot"]
 
 EXPLORATION = 0.7
 """UCB1's exploration constant; rewards lie in [0, 1]."""
@@ -73,10 +74,6 @@ class Budget:
             raise ValueError("iterations must be 1 or more")
         if self.seconds is not None and not self.seconds > 0:
             raise ValueError("seconds must be more than 0")
-
-
-DEFAULT_BUDGET = Budget(iterations=400)
-"""The default: a fixed number of iterations, so a seed replays a game exactly."""
 
 
 class _Node:
@@ -115,7 +112,8 @@ class IsmctsBot:
     name = "ismcts"
 
     def __init__(self, seed: int = 0, budget: Budget | None = None) -> None:
-        self.budget = budget or DEFAULT_BUDGET
+        self.budget = budget
+        """None: the game's own number of iterations a move (its policy's ``iterations``)."""
         self._rng = random.Random(seed)
         self._view: Searchable | None = None
         self._header: dict[str, object] = {}
@@ -139,9 +137,10 @@ class IsmctsBot:
         prior = policy.default_move
         self._default = None if prior is None else prior(view, seat, moves)
         root = _Node(None, seat, None)
-        seconds = self.budget.seconds
+        budget = self.budget or Budget(iterations=policy.iterations)
+        seconds = budget.seconds
         started = time.perf_counter()
-        limit = self.budget.iterations
+        limit = budget.iterations
         iterations = 0
         while limit is None or iterations < limit:
             self._iterate(view, root)

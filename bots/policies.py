@@ -4,7 +4,7 @@ may run. One :class:`Policy` per game, found by the type of the game's state.
 
 >>> from condottiere.games.captains import Game
 >>> policy_for(Game.new(2, seed=1)).playout_moves
-400
+60
 """
 
 from __future__ import annotations
@@ -49,12 +49,15 @@ class Searchable(Protocol):
 
 @dataclass(frozen=True)
 class Policy:
-    """One game's playout move, rewards in [0, 1] per seat, playout length, and the moves
-    worth searching among the legal ones (all of them unless the game says otherwise)."""
+    """One game's playout move, rewards in [0, 1] per seat, playout length, the search's
+    default number of iterations a move, and the moves worth searching among the legal ones
+    (all of them unless the game says otherwise)."""
 
     playout_move: Callable[[Any, int, Sequence[Any], random.Random], Any]
     rewards: Callable[[Any], list[float]]
     playout_moves: int
+    iterations: int
+    """Iterations a move when the bot is given no budget (a seed then replays a game)."""
     candidates: Callable[[Any, Sequence[Any]], Sequence[Any]] = lambda game, legal: legal
     default_move: Callable[[Any, int, Sequence[Any]], Any] | None = None
     """The move the game's rules of thumb would play, which the search keeps unless another
@@ -66,11 +69,13 @@ POLICIES: dict[type, Policy] = {
         condottiere_policy.playout_move,
         condottiere_policy.rewards,
         condottiere_policy.PLAYOUT_MOVES,
+        condottiere_policy.ITERATIONS,
     ),
     CaptainsGame: Policy(
         captains_policy.playout_move,
         captains_policy.rewards,
         captains_policy.PLAYOUT_MOVES,
+        captains_policy.ITERATIONS,
         captains_policy.candidates,
         captains_policy.default_move,
     ),

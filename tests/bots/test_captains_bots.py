@@ -67,3 +67,35 @@ def test_ismcts_reads_only_what_its_seat_sees() -> None:
 def test_the_search_has_no_policy_for_a_game_it_does_not_know() -> None:
     with pytest.raises(ValueError, match="no policy"):
         policy_for(object())
+
+
+def test_ismcts_without_a_budget_runs_the_games_own_number_of_iterations() -> None:
+    from condottiere.bots import captains_policy, condottiere_policy
+    from condottiere.games.condottiere import Game as CondottiereGame
+
+    captains = Game.new(3, seed=4)
+    rng = random.Random(4)
+    while captains.to_act is not None and captains.phase != Phase.RECRUIT:
+        captains.play(rng.choice(captains.legal_moves()))
+    assert policy_for(captains).iterations == captains_policy.ITERATIONS
+    bot = IsmctsBot(5)
+    bot.choose(captains, captains.to_act)
+    assert 1 <= bot.last_iterations <= captains_policy.ITERATIONS
+    condottiere = CondottiereGame.new("zman", players=3, seed=11)
+    assert policy_for(condottiere).iterations == condottiere_policy.ITERATIONS
+    assert captains_policy.ITERATIONS < condottiere_policy.ITERATIONS
+
+
+def test_a_captains_playout_is_cut_at_its_move_limit_and_scored_by_the_estimate() -> None:
+    from condottiere.bots import captains_policy
+    from condottiere.bots.ismcts import _play_out
+
+    def moves_played(game: Game) -> int:
+        return sum(1 for event in game.record()["events"] if event[0] == "move")
+
+    game = Game.new(3, seed=9)
+    values = _play_out(game, random.Random(9))
+    assert game.phase != Phase.OVER
+    assert moves_played(game) == captains_policy.PLAYOUT_MOVES
+    assert values == captains_policy.rewards(game)
+    assert sum(values) == pytest.approx(1.0) and all(0 < value < 1 for value in values)
