@@ -37,8 +37,10 @@ plays no more, and the game goes on without it: its hand leaves the game unseen,
 no more, and at each deal the others stand in for its decryption shares (every remaining seat
 publishes its part, from its piece of the leaver's backed-up secret, with a proof; the parts
 are combined, the leaver's secret is never rebuilt). With one seat left, that seat wins by
-forfeit. Before the game is dealt, or once a second seat is gone (the stand-in needs every
-other seat), the table stops as abandoned, naming the seat.
+forfeit. Before the game is dealt, the seats still at the table start again without it (the
+keys and their backups made among them alone, the game made without it). Once a second seat
+is gone after the deal (the stand-in needs every other seat), the table stops as abandoned,
+naming the seat.
 
 Each entry names the step it answers. An entry answering a later step waits its turn; one
 answering a step that did not wait for its author is refused as out of turn (or stale, if
