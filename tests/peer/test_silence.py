@@ -17,6 +17,7 @@ from condottiere.peer.entries import LogEntry
 from condottiere.peer.lobby import Deadlines, TableSpec
 from condottiere.peer.record import verify
 from condottiere.peer.silence import Departure, Verdict, silence_verdict
+from condottiere.v1 import log_pb2
 from tests.peer.tables import Harness
 
 LATE = 10_000.0
@@ -28,10 +29,15 @@ class Departing(Harness):
     whatever it signed that no live peer held yet never leaves it (as with kill -9)."""
 
     def __init__(
-        self, *args: object, doomed: tuple[int, StepKind] | None = None, **kwargs: object
+        self,
+        *args: object,
+        doomed: tuple[int, StepKind] | None = None,
+        politely: bool = False,
+        **kwargs: object,
     ) -> None:
         """``doomed``: (seat, step) kills that seat when it is about to sign its first entry
-        of a step of that kind."""
+        of a step of that kind (``politely``: once it has signed a leave)."""
+        self.politely = politely
         self.dead: set[int] = set()
         self.sent: set[bytes] = set()
         self.withheld: set[bytes] = set()
@@ -48,6 +54,8 @@ class Departing(Harness):
         class Dying(Table):
             def _make(self, step: Step) -> bool:
                 if step.kind == kind and seat not in harness.dead:
+                    if harness.politely:
+                        self._publish(log_pb2.Leave(reason="called away"))
                     harness.kill(seat)
                 if seat in harness.dead:
                     return False
@@ -435,3 +443,14 @@ def test_at_five_seats_a_seat_is_out_only_once_every_other_seat_stated_it_silent
         assert out == [voters == 4] * 4, (voters, out)  # a majority of 3 is not enough
     harness.run()
     assert len({t.record_hash() for t in harness.live()}) == 1
+
+
+def test_a_polite_leave_at_the_backups_needs_no_statement_and_the_others_start_again() -> None:
+    harness = Departing("zman", 4, seed=9, doomed=(3, StepKind.DEALINGS), politely=True)
+    harness.run(patient=lambda table: table.game is None)  # no statement before the deal
+    live = harness.live()
+    for table in live:
+        assert table.halt is None and table.audited and table.cards is not None
+        assert table.out[3].waited is None and table.out[3].reason == "called away"
+        assert table.dealer is not None and table.dealer.members == (0, 1, 2)
+    assert len({t.record_hash() for t in live}) == 1
