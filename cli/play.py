@@ -226,7 +226,7 @@ async def _play(settings: PlaySettings, store: Store, out: TextIO) -> int:
     for line in [*_farewell(model, outcome, settings.data), *verdict]:
         print(line, file=out)
     halted = model.snapshot is not None and model.snapshot.halt is not None
-    if verdict and verdict[-1] != "verdict: FAIR":
+    if verdict and not verdict[-1].startswith("verdict: FAIR"):
         return 1
     return 3 if halted else 0 if outcome is Outcome.LEFT else 130
 

@@ -90,16 +90,23 @@ class Dealer:
         seat: int | None,
         decks: Sequence[Sequence[str]],
         secrets: Sequence[int] | None = None,
+        members: Sequence[int] | None = None,
     ) -> None:
         self.seats = seats
-        self.seat = seat
+        self.members = tuple(range(seats)) if members is None else tuple(members)
+        """The seats that take part in the decks, in order: every seat, but for the seats
+        that left before the first deal (the decks are keyed among the others). The decks
+        number them 0, 1, ...: seat ``members[i]`` is the decks' seat ``i``."""
+        self.seat = seat if seat in self.members else None
+        self.index = None if self.seat is None else self.members.index(self.seat)
+        """This seat's number in the decks."""
         self.decks = [
-            Deck.watch(_deck_context(table_id, index), seats, cards)
-            if seat is None
+            Deck.watch(_deck_context(table_id, index), len(self.members), cards)
+            if self.index is None
             else Deck(
                 _deck_context(table_id, index),
-                seats,
-                seat,
+                len(self.members),
+                self.index,
                 cards,
                 None if secrets is None else secrets[index],
             )
@@ -119,11 +126,27 @@ class Dealer:
         self.box_keys: list[BoxKey] = []
         """Every seat's box key (tables of :data:`MIN_BACKUP_SEATS` seats or more)."""
         self.dealings: dict[tuple[int, int], Dealing] = {}
-        """(dealer, deck) -> its dealing of that deck's secret."""
+        """(dealer, deck) -> its dealing of that deck's secret (the dealer by its number in
+        the decks)."""
         self.pieces: dict[tuple[int, int], int] = {}
-        """(dealer, deck) -> this seat's piece of the dealer's secret, opened and checked."""
+        """(dealer, deck) -> this seat's piece of the dealer's secret, opened and checked (the
+        dealer by its number in the decks)."""
         self.stand_ins: dict[int, list[tuple[int, StandInBatch]]] = {}
-        """Seat -> its verified stand-in batches (deck, batch) for the deal under way."""
+        """A member's number in the decks -> its verified stand-in batches (deck, batch) for
+        the deal under way."""
+
+    def _at(self, seat: int) -> int:
+        """``seat``'s number in the decks (see :attr:`members`)."""
+        return self.members.index(seat)
+
+    def _blame_deck(self, exc: VerificationError, detail: str = "") -> Rejection:
+        """The blame a deck's verification error puts on its seat (named as the table does)."""
+        return _blame(self.members[exc.seat], Reason.BAD_PROOF, detail + exc.reason)
+
+    @property
+    def started(self) -> bool:
+        """Whether the decks have started (every member's key is in)."""
+        return all(deck.round >= 0 for deck in self.decks)
 
     # -- keys ------------------------------------------------------------------------------
 
@@ -135,10 +158,10 @@ class Dealer:
         return [deck.announcement.encode() for deck in self.decks]
 
     def accept_keys(self, announcements: Sequence[Sequence[bytes]]) -> None:
-        """Every seat's announcements (seat by seat, one per deck); :class:`Rejection` if one is
-        malformed or its proof does not verify."""
+        """Every member's announcements (member by member, one per deck); :class:`Rejection`
+        if one is malformed or its proof does not verify."""
         decoded: list[list[KeyAnnouncement]] = []
-        for seat, encoded in enumerate(announcements):
+        for seat, encoded in zip(self.members, announcements, strict=True):
             if len(encoded) != len(self.decks):
                 raise _blame(seat, Reason.UNEXPECTED, f"{len(self.decks)} keys expected")
             try:
@@ -152,7 +175,7 @@ class Dealer:
             for index, deck in enumerate(self.decks):
                 deck.accept_keys([keys[index] for keys in decoded])
         except VerificationError as exc:
-            raise _blame(exc.seat, Reason.BAD_PROOF, exc.reason) from None
+            raise self._blame_deck(exc) from None
 
     # -- shuffles --------------------------------------------------------------------------
 
@@ -187,7 +210,8 @@ class Dealer:
         return self.decks[index].ready
 
     def next_shuffler(self, index: int) -> int | None:
-        return self.decks[index].next_shuffler
+        shuffler = self.decks[index].next_shuffler
+        return None if shuffler is None else self.members[shuffler]
 
     def round(self, index: int) -> int:
         return self.decks[index].round
@@ -214,25 +238,29 @@ class Dealer:
         try:
             # the verification checks every point (or the step was verified before)
             step = ShuffleStep.decode(body.step, len(deck.cards), check_points=False)
-            deck.accept_shuffle(seat, step, verify=verify)
+            deck.accept_shuffle(self._at(seat), step, verify=verify)
         except DecodeError as exc:
             raise _blame(seat, Reason.BAD_PROOF, f"shuffle step: {exc}") from None
         except VerificationError as exc:
-            raise _blame(exc.seat, Reason.BAD_PROOF, exc.reason) from None
+            raise self._blame_deck(exc) from None
 
     # -- deals -----------------------------------------------------------------------------
 
     def sharers(self, draws: Sequence[Draw]) -> list[int]:
         """The seats that must publish shares for these deals: all but a sole owner."""
         owners = {draw.deal.seat for draw in draws}
-        return [seat for seat in range(self.seats) if owners - {seat}]
+        return [seat for seat in self.members if owners - {seat}]
 
     def _expected(self, seat: int, draws: Sequence[Draw]) -> list[_Batch]:
-        """The share batches ``seat`` owes for these deals: (deck, round, owner, positions)."""
+        """The share batches ``seat`` owes for these deals: (deck, round, owner, positions),
+        the owner by its number in the decks."""
+        if seat not in self.members:
+            return []
         wanted: dict[tuple[int, int], list[int]] = {}
         for draw in draws:
             if draw.deal.seat != seat:
-                wanted.setdefault((draw.pile, draw.deal.seat), []).extend(draw.positions)
+                owner = self._at(draw.deal.seat)
+                wanted.setdefault((draw.pile, owner), []).extend(draw.positions)
         return [
             (index, self.decks[index].round, owner, tuple(positions))
             for (index, owner), positions in sorted(wanted.items())
@@ -273,19 +301,19 @@ class Dealer:
                     seat,
                     Reason.UNEXPECTED,
                     f"shares of deck {index}, round {round_}, positions {positions[0]}-"
-                    f"{positions[-1]} for seat {owner} expected",
+                    f"{positions[-1]} for seat {self.members[owner]} expected",
                 )
             batches.append((index, batch))
         checked = []
         for index, batch in batches:  # every batch checked before any is recorded
-            verify = not trusted and batch.owner == self.seat
+            verify = not trusted and batch.owner == self.index
             try:
-                checks = self.decks[index].check_shares(seat, batch, verify=verify)
+                checks = self.decks[index].check_shares(self._at(seat), batch, verify=verify)
             except VerificationError as exc:
-                raise _blame(exc.seat, Reason.BAD_PROOF, exc.reason) from None
+                raise self._blame_deck(exc) from None
             checked.append((index, batch, checks, verify))
         for index, batch, checks, verified in checked:
-            self.decks[index].record_shares(seat, batch, checks, verified)
+            self.decks[index].record_shares(self._at(seat), batch, checks, verified)
 
     def check_shares(self, body: log_pb2.Shares) -> None:
         """Verify every still-unchecked share of an entry this dealer accepted (evidence that
@@ -298,7 +326,7 @@ class Dealer:
             try:
                 self.decks[item.deck].verify_pending(slots)
             except VerificationError as exc:
-                raise _blame(exc.seat, Reason.BAD_PROOF, exc.reason) from None
+                raise self._blame_deck(exc) from None
 
     def verify_some(self, slots: int) -> bool:
         """Verify the unchecked shares of up to ``slots`` cards (work a peer does while it
@@ -310,7 +338,7 @@ class Dealer:
                 try:
                     deck.verify_pending(pending[:slots])
                 except VerificationError as exc:
-                    raise _blame(exc.seat, Reason.BAD_PROOF, exc.reason) from None
+                    raise self._blame_deck(exc) from None
                 return len(pending) > slots or any(d.pending() for d in self.decks[index + 1 :])
         return False
 
@@ -330,7 +358,7 @@ class Dealer:
             try:
                 name = deck.open(slot)
             except VerificationError as exc:
-                raise _blame(exc.seat, Reason.BAD_PROOF, exc.reason) from None
+                raise self._blame_deck(exc) from None
             self.mine[(index, slot)] = name
             names.append(name)
         return tuple(names)
@@ -398,9 +426,9 @@ class Dealer:
                         f"reveals {reveal.slot}, not a hidden card of its hand",
                     )
                 try:
-                    name = self.decks[item.deck].check_reveal(seat, reveal)
+                    name = self.decks[item.deck].check_reveal(self._at(seat), reveal)
                 except VerificationError as exc:
-                    raise _blame(exc.seat, Reason.BAD_PROOF, exc.reason) from None
+                    raise self._blame_deck(exc) from None
                 showing.reveals.append((item.deck, reveal))
             else:
                 raise _blame(seat, Reason.UNEXPECTED, "a shown card names no slot")
@@ -423,7 +451,7 @@ class Dealer:
         """Record a checked move's cards: shown face up, out of the hand or kept."""
         seat = showing.seat
         for index, reveal in showing.reveals:
-            self.decks[index].accept_reveal(seat, reveal)
+            self.decks[index].accept_reveal(self._at(seat), reveal)
         for card, name in showing.cards:
             self.face_up[card] = name
         shown = {card for card, _ in showing.cards}
@@ -467,10 +495,10 @@ class Dealer:
         return [encode_scalar(secret) for secret in secrets]
 
     def audit(self, secrets: Sequence[Sequence[bytes]]) -> dict[Card, str]:
-        """Check the whole game from every seat's secrets; every card of every deck by slot.
-        :class:`Rejection` names the seat that cheated."""
+        """Check the whole game from every member's secrets (member by member); every card of
+        every deck by slot. :class:`Rejection` names the seat that cheated."""
         decoded: list[list[int]] = []
-        for seat, encoded in enumerate(secrets):
+        for seat, encoded in zip(self.members, secrets, strict=True):
             try:
                 decoded.append([decode_scalar(data) for data in encoded])
             except DecodeError as exc:
@@ -482,7 +510,7 @@ class Dealer:
             try:
                 found = deck.audit([seat_secrets[index] for seat_secrets in decoded])
             except VerificationError as exc:
-                raise _blame(exc.seat, Reason.BAD_PROOF, f"audit: {exc.reason}") from None
+                raise self._blame_deck(exc, "audit: ") from None
             cards.update(((index, slot), name) for slot, name in found.items())
         return cards
 
@@ -494,24 +522,25 @@ class Dealer:
             raise _blame(seat, Reason.UNEXPECTED, f"{len(self.decks)} secrets expected")
         for deck, encoded in zip(self.decks, secrets, strict=True):
             try:
-                deck.audit_seat(seat, decode_scalar(encoded))
+                deck.audit_seat(self._at(seat), decode_scalar(encoded))
             except DecodeError as exc:
                 raise _blame(seat, Reason.BAD_PROOF, f"audit secret: {exc}") from None
             except VerificationError as exc:
-                raise _blame(exc.seat, Reason.BAD_PROOF, f"audit: {exc.reason}") from None
+                raise self._blame_deck(exc, "audit: ") from None
 
 
     # -- backups of the deck secrets, and standing in for a seat that left --------------
 
     @property
     def backed_up(self) -> bool:
-        """Whether this table backs its deck secrets up (three seats or more)."""
-        return self.seats >= MIN_BACKUP_SEATS
+        """Whether this table backs its deck secrets up (three members or more)."""
+        return len(self.members) >= MIN_BACKUP_SEATS
 
     def accept_box_keys(self, encoded: Sequence[bytes]) -> None:
-        """Every seat's box key (seat by seat); :class:`Rejection` names a malformed one."""
+        """Every member's box key (member by member); :class:`Rejection` names a malformed
+        one."""
         keys = []
-        for seat, data in enumerate(encoded):
+        for seat, data in zip(self.members, encoded, strict=True):
             try:
                 keys.append(BoxKey.decode(data))
             except DecodeError as exc:
@@ -520,9 +549,9 @@ class Dealer:
 
     def make_dealings(self) -> list[bytes]:
         """This seat's dealing of each deck's secret (deterministic: made again alike)."""
-        assert self.seat is not None
+        assert self.index is not None
         return [
-            make_dealing(deck.secret, self.box_keys, Context(deck.table, 0, self.seat)).encode()
+            make_dealing(deck.secret, self.box_keys, Context(deck.table, 0, self.index)).encode()
             for deck in self.decks
         ]
 
@@ -530,24 +559,26 @@ class Dealer:
         self, seat: int, encoded: Sequence[bytes], box: BoxSecret | None
     ) -> list[int]:
         """Record ``seat``'s dealings (:class:`Rejection` if malformed); with this seat's box
-        secret, open and check its pieces: the decks whose piece fails (to complain of)."""
+        secret, open and check its pieces: the decks whose piece fails (to complain of).
+        (The dealings and pieces are kept by the dealers' numbers in the decks.)"""
+        dealer = self._at(seat)
         if len(encoded) != len(self.decks):
             raise _blame(seat, Reason.UNEXPECTED, f"{len(self.decks)} dealings expected")
         dealings = []
         for data in encoded:
             try:
-                dealings.append(Dealing.decode(data, self.seats))
+                dealings.append(Dealing.decode(data, len(self.members)))
             except DecodeError as exc:
                 raise _blame(seat, Reason.BAD_PROOF, f"dealing: {exc}") from None
         bad = []
         for index, (deck, dealing) in enumerate(zip(self.decks, dealings, strict=True)):
-            self.dealings[(seat, index)] = dealing
-            if box is None or self.seat is None or self.seat == seat:
+            self.dealings[(dealer, index)] = dealing
+            if box is None or self.index is None or self.index == dealer:
                 continue
-            context = Context(deck.table, 0, seat)
+            context = Context(deck.table, 0, dealer)
             try:
-                self.pieces[(seat, index)] = open_piece(
-                    dealing, deck.keys[seat], box, self.seat, context
+                self.pieces[(dealer, index)] = open_piece(
+                    dealing, deck.keys[dealer], box, self.index, context
                 )
             except VerificationError:
                 bad.append(index)
@@ -556,14 +587,14 @@ class Dealer:
     def answer(self, recipient: int, index: int) -> bytes:
         """This seat's answer to ``recipient``'s complaint about its dealing of deck
         ``index``: the piece and the box's ephemeral secret."""
-        assert self.seat is not None
+        assert self.index is not None
         deck = self.decks[index]
-        context = Context(deck.table, 0, self.seat)
-        return answer_complaint(deck.secret, self.box_keys, recipient, context).encode()
+        context = Context(deck.table, 0, self.index)
+        return answer_complaint(deck.secret, self.box_keys, self._at(recipient), context).encode()
 
     def settle(self, dealer: int, complainer: int, index: int, answer: bytes | None) -> Rejection:
         """The blame a complaint ends with (see ``crypto.settle_complaint``)."""
-        deck = self.decks[index]
+        deck, dealer, complainer = self.decks[index], self._at(dealer), self._at(complainer)
         try:
             decoded = None if answer is None else ComplaintAnswer.decode(answer)
         except DecodeError:
@@ -578,15 +609,16 @@ class Dealer:
                 Context(deck.table, 0, dealer),
             )
         except VerificationError as exc:
-            return _blame(exc.seat, Reason.BAD_PROOF, exc.reason)
+            return self._blame_deck(exc)
 
     def drop_seat(self, seat: int) -> None:
         """``seat`` left: it shuffles no more (see ``Deck.drop_seat``)."""
         for deck in self.decks:
-            deck.drop_seat(seat)
+            deck.drop_seat(self._at(seat))
 
     def owed(self, leaver: int, draws: Sequence[Draw]) -> list[tuple[int, dict[int, int]]]:
-        """The cards of these deals that need ``leaver``'s share: (deck, position -> owner)."""
+        """The cards of these deals that need ``leaver``'s share: (deck, position -> owner,
+        by its number in the decks); none for a seat that left before the first deal."""
         owed: dict[int, dict[int, int]] = {}
         for index, _, owner, positions in self._expected(leaver, draws):
             owed.setdefault(index, {}).update(dict.fromkeys(positions, owner))
@@ -594,13 +626,14 @@ class Dealer:
 
     def make_stand_in(self, leaver: int, draws: Sequence[Draw]) -> list[log_pb2.DeckStandIn]:
         """This seat's parts of ``leaver``'s shares of these deals' cards, with proofs."""
-        assert self.seat is not None
+        assert self.index is not None
         batches = []
+        gone = self._at(leaver)
         for index, owners in self.owed(leaver, draws):
             deck = self.decks[index]
             cards = {position: deck.cards[position] for position in owners}
-            context = Context(deck.table, deck.round, self.seat)
-            batch = make_stand_in(self.pieces[(leaver, index)], leaver, cards, context)
+            context = Context(deck.table, deck.round, self.index)
+            batch = make_stand_in(self.pieces[(gone, index)], gone, cards, context)
             batches.append(log_pb2.DeckStandIn(deck=index, batch=batch.encode()))
         return batches
 
@@ -613,19 +646,21 @@ class Dealer:
         if body.leaver != leaver or [item.deck for item in body.batches] != [i for i, _ in owed]:
             raise _blame(seat, Reason.UNEXPECTED, f"stand-in parts for seat {leaver} expected")
         checked = []
+        gone, member = self._at(leaver), self._at(seat)
         for item, (index, owners) in zip(body.batches, owed, strict=True):
             deck = self.decks[index]
             try:
                 batch = StandInBatch.decode(item.batch)
-                key = verification_key(self.dealings[(leaver, index)], deck.keys[leaver], seat)
+                key = verification_key(self.dealings[(gone, index)], deck.keys[gone], member)
                 cards = {position: deck.cards[position] for position in owners}
-                verify_stand_in(batch, leaver, key, cards, Context(deck.table, deck.round, seat))
+                context = Context(deck.table, deck.round, member)
+                verify_stand_in(batch, gone, key, cards, context)
             except DecodeError as exc:
                 raise _blame(seat, Reason.BAD_PROOF, f"stand-in parts: {exc}") from None
             except VerificationError as exc:
-                raise _blame(exc.seat, Reason.BAD_PROOF, exc.reason) from None
+                raise self._blame_deck(exc) from None
             checked.append((index, batch))
-        self.stand_ins[seat] = checked
+        self.stand_ins[member] = checked
 
     def complete_stand_in(self, leaver: int, draws: Sequence[Draw]) -> None:
         """Combine every other seat's verified parts into ``leaver``'s shares of these deals'
@@ -637,8 +672,8 @@ class Dealer:
                 for deck_index, batch in checked
                 if deck_index == index
             }
-            shares: dict[int, Point] = combine_stand_in(batches, self.seats)
-            self.decks[index].record_stand_in(leaver, shares, owners)
+            shares: dict[int, Point] = combine_stand_in(batches, len(self.members))
+            self.decks[index].record_stand_in(self._at(leaver), shares, owners)
         self.stand_ins = {}
 
 

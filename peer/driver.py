@@ -37,8 +37,10 @@ plays no more, and the game goes on without it: its hand leaves the game unseen,
 no more, and at each deal the others stand in for its decryption shares (every remaining seat
 publishes its part, from its piece of the leaver's backed-up secret, with a proof; the parts
 are combined, the leaver's secret is never rebuilt). With one seat left, that seat wins by
-forfeit. Before the game is dealt, or once a second seat is gone (the stand-in needs every
-other seat), the table stops as abandoned, naming the seat.
+forfeit. Before the game is dealt, the seats still at the table start again without it (the
+keys and their backups made among them alone, the game made without it). Once a second seat
+is gone after the deal (the stand-in needs every other seat), the table stops as abandoned,
+naming the seat.
 
 Each entry names the step it answers. An entry answering a later step waits its turn; one
 answering a step that did not wait for its author is refused as out of turn (or stale, if
@@ -386,6 +388,8 @@ class Table:
         """Steps ended by a departure: answers to them that came are no one's fault."""
         self._removing: set[int] = set()
         """Seats out at a deal's shares: they leave the game once that deal is dealt."""
+        self._before_deal: set[int] = set()
+        """Seats put out before the game was dealt: the decks are keyed without them."""
         self._bad_pieces: list[tuple[int, int]] = []
         """(dealer, deck) of every piece sealed to this seat that did not open or check."""
         self._restoring = True  # the definition is kept by whoever made or received it
@@ -532,7 +536,7 @@ class Table:
         if step is None or self.dealer is None:
             return None
         if step.kind == StepKind.SHUFFLE:
-            n = self.spec.seats
+            n = len(self.dealer.members)
             return step.deck * n + (self.dealer.next_shuffler(step.deck) or 0), n * len(
                 self.dealer.decks
             )
@@ -1252,14 +1256,19 @@ class Table:
         return None if kept is None else crypto.decode_scalar(kept)
 
     def _own_dealer(self) -> Dealer:
+        """The decks of the seats still at the table when the keys were made (a seat out
+        before the deal takes no part: :meth:`_without_before_the_deal`)."""
         if self.dealer is None:
-            seat = self.seat
+            seat = None if self.seat in self._before_deal else self.seat
             secrets = None
             if seat is not None:
                 kept = [self.keeper.secret(f"deck/{i}") for i in range(len(self._decks()))]
                 if all(kept):
                     secrets = [crypto.decode_scalar(value or b"") for value in kept]
-            self.dealer = Dealer(self.table_id, self.spec.seats, seat, self._decks(), secrets)
+            members = [s for s in range(self.spec.seats) if s not in self._before_deal]
+            self.dealer = Dealer(
+                self.table_id, self.spec.seats, seat, self._decks(), secrets, members
+            )
             if seat is not None and secrets is None:
                 if any(entry.kind == StepKind.KEYS for entry in self.logs.log(self.me)):
                     self._lost_deck_secrets(seat)  # and the new ones are never kept
@@ -1306,7 +1315,7 @@ class Table:
         elif kind == StepKind.KEYS:
             if len(body.announcements) != len(self._decks()):
                 raise Rejection(Reason.UNEXPECTED, f"{len(self._decks())} keys expected")
-            backed_up = self.spec.seats >= crypto.MIN_BACKUP_SEATS
+            backed_up = len(self._remaining_authors()) >= crypto.MIN_BACKUP_SEATS
             if backed_up != bool(body.box_key):
                 raise Rejection(Reason.UNEXPECTED, "a box key comes with the keys at 3 seats+")
         elif kind == StepKind.DEALINGS:
@@ -1315,8 +1324,9 @@ class Table:
             for index in self.dealer.accept_dealings(seat, body.dealings, box):
                 self._bad_pieces.append((seat, index))
         elif kind == StepKind.PIECE_CHECKS:
+            assert self.dealer is not None
             for complaint in body.complaints:
-                if not (0 <= complaint.dealer < self.spec.seats and complaint.dealer != seat
+                if not (complaint.dealer in self.dealer.members and complaint.dealer != seat
                         and 0 <= complaint.deck < len(self._decks())):  # fmt: skip
                     raise Rejection(Reason.UNEXPECTED, "a complaint about no other seat's deck")
         elif kind == StepKind.PIECE_ANSWERS:
@@ -1397,19 +1407,20 @@ class Table:
             self._next_step(StepKind.READY, self.seating)
         elif step.kind == StepKind.READY:
             self._say("ready", "everyone is ready: the deck is being prepared")
-            self._next_step(StepKind.KEYS, self.seating)
+            self._next_step(StepKind.KEYS, self._remaining_authors())
         elif step.kind == StepKind.KEYS:
             dealer = self._own_dealer()
             if self.halt is not None:  # it lost its deck secrets (see _own_dealer)
                 return True
-            dealer.accept_keys([list(step.answers[a].body.announcements) for a in self.seating])
+            members = self._remaining_authors()
+            dealer.accept_keys([list(step.answers[a].body.announcements) for a in members])
             if dealer.backed_up:
-                dealer.accept_box_keys([step.answers[a].body.box_key for a in self.seating])
-                self._next_step(StepKind.DEALINGS, self.seating)
+                dealer.accept_box_keys([step.answers[a].body.box_key for a in members])
+                self._next_step(StepKind.DEALINGS, members)
             else:
                 self._start_game()
         elif step.kind == StepKind.DEALINGS:
-            self._next_step(StepKind.PIECE_CHECKS, self.seating)
+            self._next_step(StepKind.PIECE_CHECKS, step.authors)
         elif step.kind == StepKind.PIECE_CHECKS:
             complaints = tuple(sorted(
                 (self.seating.index(author), c.dealer, c.deck)
@@ -1509,11 +1520,15 @@ class Table:
         return f"the game is over: {winners} won ({outcome.how})"
 
     def _start_game(self) -> None:
+        """Make the game for the table's seating, without the seats put out before the deal
+        (the game's rules go on without them as with any leaver)."""
         table = self.spec.rules
         self.game = (
             self.rules.for_spectator(table) if self.seat is None else self.rules.for_seat(table,
                                                                                       self.seat)
         )  # fmt: skip
+        for seat in sorted(self.out):
+            self.game.remove_seat(seat)
         self._next_game_step()
 
     def _settle_complaints(self, step: Step) -> None:
@@ -1734,7 +1749,11 @@ class Table:
     def _audit(self, step: Step) -> None:
         dealer = self.dealer
         assert dealer is not None
-        if self.out:
+        if not dealer.started:
+            self.step = None
+            self._say("audit", "no card was dealt: there is nothing to audit")
+            return
+        if any(seat in dealer.members for seat in self.out):
             for author, entry in step.answers.items():
                 seat = self.seat_of(author)
                 assert seat is not None
@@ -1747,7 +1766,7 @@ class Table:
                 f"every share they gave; the cards themselves cannot be named without {gone}",
             )
             return
-        secrets = [list(step.answers[a].body.secrets) for a in self.seating]
+        secrets = [list(step.answers[a].body.secrets) for a in self._remaining_authors()]
         self.cards = dealer.audit(secrets)
         self.step = None
         self._say("audit", "audit passed: every shuffle, share and card checks out")
@@ -1818,13 +1837,13 @@ class Table:
             step.authors = tuple(a for a in step.authors if a != author)
             self._say("leave", f"{name} has left: the audit goes on without {name}", seat)
             return True
+        if game is None:
+            return self._without_before_the_deal(step, departure)
         dealer = self.dealer
-        stand_in = dealer is not None and dealer.backed_up and len(self.out) == 1
-        if game is None or (len(remaining) > 1 and not stand_in):
-            why = (
-                "before a card was dealt" if game is None else
-                "a second seat gone: the others cannot open cards without both shares"
-            )  # fmt: skip
+        assert dealer is not None
+        stand_in = dealer.backed_up and len(set(self.out) & set(dealer.members)) == 1
+        if len(remaining) > 1 and not stand_in:
+            why = "a second seat gone: the others cannot open cards without both shares"
             self.halt = Halt(
                 f"abandoned: {departure.words(self.who(author))} ({why}); the record is kept",
                 author,
@@ -1834,7 +1853,6 @@ class Table:
             )
             self._say("halt", self.halt.detail, seat)
             return True
-        assert dealer is not None
         dealer.drop_seat(seat)
         if step.kind == StepKind.SHARES and len(remaining) > 1:
             # the deal under way is dealt as the game asked; the others stand in for its
@@ -1855,6 +1873,36 @@ class Table:
             seat,
         )
         self._next_game_step()
+        return True
+
+    def _without_before_the_deal(self, step: Step, departure: Departure) -> bool:
+        """A seat out before the game was dealt: nothing secret depends on it yet, so the
+        seats still at the table start again without it, from the start (a seat out at
+        the start) or from the keys (at the keys and the backups of the keys): the decks
+        are keyed and their secrets backed up among them alone, and the game is made
+        without it. With one seat left, that seat wins by forfeit. True (the table
+        changed)."""
+        seat = departure.seat
+        author = self.seating[seat]
+        name = self.lobby.names.get(author, "?")
+        words = departure.words(self.who(author))
+        self._ended.add(step.number)
+        if len(self.seating) - len(self.out) == 1:
+            self._own_dealer()  # the decks as they were: the audit has nothing dealt to check
+            self._say("leave", f"{name} has left before the deal ({words})", seat)
+            self._start_game()
+            return True
+        self._before_deal.add(seat)
+        self.dealer = None
+        self._bad_pieces.clear()
+        again = StepKind.READY if step.kind == StepKind.READY else StepKind.KEYS
+        self._say(
+            "leave",
+            f"{name} has left before the deal ({words}): the game goes on without {name}; "
+            f"{'the start' if again == StepKind.READY else 'the keys'} again without {name}",
+            seat,
+        )
+        self._next_step(again, self._remaining_authors())
         return True
 
     # ------------------------------------------------------------------ evidence and blame

@@ -177,9 +177,12 @@ class Verdict:
 
     def verdict_words(self) -> str:
         """``FAIR``, ``FORFEIT …``, ``ABANDONED …`` or ``NOT SHOWN FAIR``."""
-        if self.fair:
-            return "FAIR"
         table = self.table
+        if self.fair:
+            if self.departures:  # seats out before the deal: every card is audited all the same
+                gone = " and ".join(table.who(table.seating[d.seat]) for d in self.departures)
+                return f"FAIR, played without {gone} (out before the deal)"
+            return "FAIR"
         if self.halt is not None and self.halt.departure is not None:
             return f"ABANDONED by {table.who(self.halt.author)}"
         if self.audited_without_leavers:
@@ -187,6 +190,9 @@ class Verdict:
             outcome = None if table.game is None else table.game.outcome
             how = "FORFEIT" if outcome is not None and outcome.kind is OutcomeKind.FORFEIT else (
                 "FINISHED")  # fmt: skip
+            dealer = table.dealer
+            if dealer is not None and not dealer.dealt:
+                return f"{how} without {gone}: nothing unfair found (no card was dealt)"
             return (
                 f"{how} without {gone}: nothing unfair found (the cards cannot be named "
                 f"without the secrets of {gone})"

@@ -4,17 +4,20 @@ leave, a forfeit, an abandoned table, and what ``verify`` says of each record.""
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Callable
 
 import pytest
 
+from condottiere.crypto import Identity
 from condottiere.interface import OutcomeKind
-from condottiere.peer.driver import Step, StepKind, Table
+from condottiere.peer.driver import MemoryKeeper, Step, StepKind, Table
 from condottiere.peer.entries import LogEntry
 from condottiere.peer.lobby import Deadlines, TableSpec
 from condottiere.peer.record import verify
 from condottiere.peer.silence import Departure, Verdict, silence_verdict
+from condottiere.v1 import log_pb2
 from tests.peer.tables import Harness
 
 LATE = 10_000.0
@@ -26,10 +29,15 @@ class Departing(Harness):
     whatever it signed that no live peer held yet never leaves it (as with kill -9)."""
 
     def __init__(
-        self, *args: object, doomed: tuple[int, StepKind] | None = None, **kwargs: object
+        self,
+        *args: object,
+        doomed: tuple[int, StepKind] | None = None,
+        politely: bool = False,
+        **kwargs: object,
     ) -> None:
         """``doomed``: (seat, step) kills that seat when it is about to sign its first entry
-        of a step of that kind."""
+        of a step of that kind (``politely``: once it has signed a leave)."""
+        self.politely = politely
         self.dead: set[int] = set()
         self.sent: set[bytes] = set()
         self.withheld: set[bytes] = set()
@@ -46,6 +54,8 @@ class Departing(Harness):
         class Dying(Table):
             def _make(self, step: Step) -> bool:
                 if step.kind == kind and seat not in harness.dead:
+                    if harness.politely:
+                        self._publish(log_pb2.Leave(reason="called away"))
                     harness.kill(seat)
                 if seat in harness.dead:
                     return False
@@ -186,27 +196,87 @@ def test_a_seat_silent_at_a_move_of_a_two_seat_game_loses_by_forfeit_on_every_pe
     assert "forfeit" in text and "seat 1 (seat1) silent at a move" in text, text
 
 
+@pytest.mark.parametrize("seats", [3, 4])
 @pytest.mark.parametrize("kind", [StepKind.KEYS, StepKind.DEALINGS, StepKind.PIECE_CHECKS])
-def test_a_table_whose_seat_is_silent_before_the_deal_is_abandoned_naming_it(
-    kind: StepKind,
+def test_a_seat_silent_before_the_deal_is_out_and_the_others_key_the_decks_again_and_finish(
+    kind: StepKind, seats: int
 ) -> None:
-    harness = Departing("zman", 3, seed=4, doomed=(2, kind))
+    victim = seats - 1
+    harness = Departing("zman", seats, seed=4, doomed=(victim, kind))
     harness.run(until=lambda: bool(harness.dead))
-    first, second = harness.live()
+    first, *others = harness.live()
     assert first.declare_silent(LATE)
     harness.deliver()
-    assert first.halt is None and not first.out, "one statement of two puts nobody out"
-    assert second.declare_silent(LATE)
+    assert first.halt is None and not first.out, "one statement is not every other seat's"
+    for other in others:
+        assert other.declare_silent(LATE)
     harness.deliver()
     for table in harness.live():
-        assert table.halt is not None and table.halt.abandoned and not table.halt.cheat
-        assert table.halt.seat == 2 and len(table.halt.evidence) == 2
-        assert f"seat 2 (seat2) silent at {kind.words}" in table.halt.detail
-        assert "signed by seats 0, 1" in table.halt.detail
-    entries = [e.signed for a in first.logs.authors for e in first.logs.log(a)]
-    text = "\n".join(verify(entries).lines())
-    assert f"abandoned: seat 2 (seat2) silent at {kind.words} for" in text, text
-    assert "signed by seats 0, 1" in text
+        assert list(table.out) == [victim] and table.halt is None
+        assert [e.kind for e in table.logs.log(table.me)].count("keys") == 2, "keyed again"
+        assert any("has left before the deal" in e.text for e in table.events)
+    harness.run()
+    live = harness.live()
+    for table in live:
+        assert table.halt is None and not table.refusals, (table.halt, table.refusals)
+        assert table.audited and table.cards is not None, "every card audited: none was its"
+        assert table.dealer is not None and victim not in table.dealer.members
+        assert table.game is not None and victim in table.game.departed
+        assert not any("stood in for" in e.text for e in table.events)
+    assert len({t.record_hash() for t in live}) == 1
+    witness = live[0]
+    entries = [e.signed for a in witness.logs.authors for e in witness.logs.log(a)]
+    verdict = verify(entries)
+    assert verdict.table.record_hash() == witness.record_hash()
+    text = "\n".join(verdict.lines())
+    assert f"left: seat {victim} (seat{victim}) silent at {kind.words} for" in text, text
+    assert "signed by seats " + ", ".join(str(s) for s in range(victim)) in text, text
+    assert f"verdict: FAIR, played without seat {victim} (seat{victim})" in text, text
+    signed = [e.signed for a in witness.logs.authors for e in witness.logs.log(a)]
+    for seed in range(3):  # a watcher fed every entry at once, in any order, ends alike
+        random.Random(seed).shuffle(signed)
+        fresh = Table(Identity.generate(), witness.lobby.definition, MemoryKeeper())
+        for data in signed:
+            fresh.receive(data)
+        assert fresh.record_hash() == witness.record_hash() and fresh.cards is not None
+    kept = harness.keepers[0]
+    restored = Table.restore(witness.identity, kept, list(kept.entries))
+    assert restored.record_hash() == witness.record_hash() and restored.audited
+
+
+def test_a_seat_silent_at_the_keys_of_a_two_seat_game_loses_by_forfeit_with_nothing_dealt() -> None:
+    harness = Departing("zman-duel", 2, seed=4, doomed=(1, StepKind.KEYS))
+    harness.run()
+    table = harness.tables[0]
+    assert table.halt is None and table.over and not table.refusals
+    assert table.game is not None and table.game.outcome is not None
+    assert table.game.outcome.kind is OutcomeKind.FORFEIT and table.game.outcome.winners == (0,)
+    assert table.dealer is not None and not table.dealer.dealt
+    text = "\n".join(verify([e.signed for a in table.logs.authors
+                             for e in table.logs.log(a)]).lines())  # fmt: skip
+    assert "verdict: FORFEIT without seat 1 (seat1): nothing unfair found (no card was dealt)" in (
+        text), text  # fmt: skip
+
+
+def test_a_second_seat_silent_at_the_keys_again_leaves_the_last_one_the_winner() -> None:
+    harnesses: list[Departing] = []
+
+    class SilentAtTheSecondKeys(Table):
+        def _make(self, step: Step) -> bool:
+            dead = harnesses[0].dead if harnesses else set()
+            if step.kind == StepKind.KEYS and self.out and 1 not in dead:
+                harnesses[0].kill(1)
+            return 1 not in dead and super()._make(step)
+
+    harness = Departing("zman", 3, seed=5, doomed=(2, StepKind.KEYS),
+                        kinds={1: SilentAtTheSecondKeys})  # fmt: skip
+    harnesses.append(harness)
+    harness.run()
+    table = harness.tables[0]
+    assert table.halt is None and not table.refusals and sorted(table.out) == [1, 2]
+    assert table.game is not None and table.game.outcome is not None
+    assert table.game.outcome.kind is OutcomeKind.FORFEIT and table.game.outcome.winners == (0,)
+    assert "seat 1 (seat1) silent at the keys" in table.out[1].words(table.who(table.seating[1]))
 
 
 def waits_for_move_of(harness: Harness, seat: int) -> bool:
@@ -373,3 +443,14 @@ def test_at_five_seats_a_seat_is_out_only_once_every_other_seat_stated_it_silent
         assert out == [voters == 4] * 4, (voters, out)  # a majority of 3 is not enough
     harness.run()
     assert len({t.record_hash() for t in harness.live()}) == 1
+
+
+def test_a_polite_leave_at_the_backups_needs_no_statement_and_the_others_start_again() -> None:
+    harness = Departing("zman", 4, seed=9, doomed=(3, StepKind.DEALINGS), politely=True)
+    harness.run(patient=lambda table: table.game is None)  # no statement before the deal
+    live = harness.live()
+    for table in live:
+        assert table.halt is None and table.audited and table.cards is not None
+        assert table.out[3].waited is None and table.out[3].reason == "called away"
+        assert table.dealer is not None and table.dealer.members == (0, 1, 2)
+    assert len({t.record_hash() for t in live}) == 1
