@@ -265,6 +265,7 @@ _STEP_WORDS = {
     StepKind.SHUFFLE: "a shuffle",
     StepKind.SHARES: "the shares",
     StepKind.COIN_COMMIT: "a coin commitment",
+    StepKind.COIN_ESCROW: "a coin escrow",
     StepKind.COIN_REVEAL: "a coin reveal",
     StepKind.MOVE: "a move",
     StepKind.AUDIT: "the audit",

@@ -454,3 +454,8 @@ def test_a_polite_leave_at_the_backups_needs_no_statement_and_the_others_start_a
         assert table.out[3].waited is None and table.out[3].reason == "called away"
         assert table.dealer is not None and table.dealer.members == (0, 1, 2)
     assert len({t.record_hash() for t in live}) == 1
+
+
+@pytest.mark.parametrize("kind", list(StepKind))
+def test_every_step_a_seat_can_be_silent_at_is_told_in_words(kind: StepKind) -> None:
+    assert kind.words and not kind.words.startswith("StepKind")
