@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.parsing import parsed
+
 ROOT = Path(__file__).resolve().parent.parent
 GAME_INTERFACE = ("condottiere.interface",)
 """The game interface and its registry: all the platform may know of games."""
@@ -58,7 +60,7 @@ def _modules(package: str) -> Iterator[tuple[str, Path]]:
 def _imports(module: str, path: Path) -> Iterator[tuple[int, str]]:
     """Every module ``module`` imports, with its line (relative imports resolved)."""
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+    for node in ast.walk(parsed(path)):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 yield node.lineno, alias.name

@@ -130,7 +130,9 @@ def test_a_peer_that_sends_junk_is_read_no_faster_than_its_junk_allowance(
         for index in range(count):
             await hostile.send(b"junk %d" % index)
         await until(lambda: victim.wire.refused["malformed"] >= count, 60, "the junk read")
-        assert time.monotonic() - started >= 0.9 * extra / JUNK_PER_SECOND
+        # The reader sleeps off its debt before its next read, so the last batch of junk may
+        # be read ahead of its allowance: most of the extra, not all, is paced.
+        assert time.monotonic() - started >= 0.75 * extra / JUNK_PER_SECOND
         await _close(victim, hostile)
 
     asyncio.run(scenario())

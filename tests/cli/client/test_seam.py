@@ -31,6 +31,7 @@ from condottiere.peer.driver import MemoryKeeper, Table
 from condottiere.peer.lobby import TableSpec
 from tests.cli.client.scenes import model_of_game, model_of_table
 from tests.cli.client.screen import screen_of
+from tests.parsing import parsed
 from tests.peer.tables import Harness
 
 SHELL = Path(condottiere.cli.client.__file__).parent
@@ -39,7 +40,7 @@ SEAM = Path(condottiere.interface.screen.__file__)
 def imports(path: Path) -> set[str]:
     """Every module ``path`` imports by name (``from package import module`` included)."""
     found = set()
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+    for node in ast.walk(parsed(path)):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
