@@ -39,15 +39,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import TextIO
-
-from openskill.models import PlackettLuce, PlackettLuceRating
+from typing import TYPE_CHECKING, TextIO
 
 from condottiere.cli.arguments import default_data
 from condottiere.crypto import Identity, PublicIdentity
 from condottiere.interface import Outcome
 from condottiere.peer.record import Verdict, load, verify
 from condottiere.peer.store import DATABASE, Store
+
+if TYPE_CHECKING:
+    from openskill.models import PlackettLuce, PlackettLuceRating
 
 __all__ = [
     "GameFacts",
@@ -123,6 +124,12 @@ def _why_not(verdict: Verdict) -> str:
     return "; ".join(reasons) or lines[-1]
 
 
+def _rating_model() -> PlackettLuce:
+    from openskill.models import PlackettLuce  # only when standings are made: a quick start
+
+    return PlackettLuce()
+
+
 @dataclass
 class Player:
     """One key's night."""
@@ -154,7 +161,7 @@ class Standings:
     abandoned: int = 0
     """Games counted that a seat left before their end (they count only its leaving)."""
     refused: list[tuple[Path, str]] = field(default_factory=list)
-    model: PlackettLuce = field(default_factory=PlackettLuce)
+    model: PlackettLuce = field(default_factory=_rating_model)
 
     def add(self, path: Path, facts: GameFacts) -> None:
         """Count one game (once per table)."""

@@ -91,69 +91,17 @@ def run_table(
     edition: str, seats: int, seed: int, folder: Path, python: str = sys.executable
 ) -> Run:
     """One game between ``seats`` peer processes; its figures from their traces."""
-    command = [python, "-m", "condottiere.cli.main"]
-    traces = [folder / f"trace{seat}.jsonl" for seat in range(seats)]
-    common = ["--strategy", "greedy", "--new", "--coin-timeout", "60", "--interface", "127.0.0.1"]
     launched = time.time()
-    output = folder / "host.log"
-    with output.open("w") as log:
-        host = subprocess.Popen(
-            [
-                *command,
-                "host",
-                "--edition",
-                edition,
-                "--seats",
-                str(seats),
-                "--seed",
-                str(seed),
-                "--data",
-                str(folder / "seat0"),
-                "--trace",
-                str(traces[0]),
-                *common,
-            ],
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-    processes = [host]
+    processes, traces = launch_traced(
+        edition, seats, seed, folder, peer_options=["--coin-timeout", "60"], python=python
+    )
     try:
-        address = ""
-        deadline = time.monotonic() + 30
-        while not address and time.monotonic() < deadline:
-            for line in output.read_text().splitlines():
-                if line.startswith("listening on "):
-                    address = line.split()[2]
-            time.sleep(0.01)
-        for seat in range(1, seats):
-            processes.append(
-                subprocess.Popen(
-                    [
-                        *command,
-                        "bot",
-                        "--join",
-                        address,
-                        "--seed",
-                        str(seed + seat),
-                        "--data",
-                        str(folder / f"seat{seat}"),
-                        "--trace",
-                        str(traces[seat]),
-                        *common,
-                    ],
-                    stdout=subprocess.DEVNULL,
-                    stderr=subprocess.STDOUT,
-                )
-            )
         for process in processes:
             if process.wait(timeout=GAME_SECONDS) != 0:
                 raise RuntimeError(f"a peer exited with {process.returncode}")
     finally:
-        for process in processes:
-            if process.poll() is None:
-                process.kill()
-                process.wait()
-    lines = [[json.loads(line) for line in path.read_text().splitlines()] for path in traces]
+        stop_all(processes)
+    lines = read_traces(traces)
     dealt = max(next(e["t"] for e in trace if e["what"] == "dealt") for trace in lines)
     audited = max(next(e["t"] for e in trace if e["what"] == "audited") for trace in lines)
     submitted = {e["turn"]: e["t"] for trace in lines for e in trace if e["what"] == "submit"}
@@ -372,18 +320,25 @@ LEAVER_DEADLINE = 3
 
 
 def launch_traced(
-    edition: str, seats: int, seed: int, folder: Path, extra: Sequence[str]
+    edition: str,
+    seats: int,
+    seed: int,
+    folder: Path,
+    host_options: Sequence[str] = (),
+    peer_options: Sequence[str] = (),
+    python: str = sys.executable,
 ) -> tuple[list[subprocess.Popen[bytes]], list[Path]]:
-    """A host and ``seats - 1`` greedy bot peers with traces (the host also given
-    ``extra``); the processes (the caller stops them) and their trace files."""
-    command = [sys.executable, "-m", "condottiere.cli.main"]
+    """A host and ``seats - 1`` greedy bot peers run by ``python``, with traces (the host
+    also given ``host_options``, every peer ``peer_options``); the processes (the caller
+    stops them) and their trace files."""
+    command = [python, "-m", "condottiere.cli.main"]
     traces = [folder / f"trace{seat}.jsonl" for seat in range(seats)]
-    common = ["--strategy", "greedy", "--new", "--interface", "127.0.0.1"]
+    common = ["--strategy", "greedy", "--new", "--interface", "127.0.0.1", *peer_options]
     output = folder / "host.log"
     with output.open("w") as log:
         host = subprocess.Popen(
             [*command, "host", "--edition", edition, "--seats", str(seats), "--seed", str(seed),
-             "--data", str(folder / "seat0"), "--trace", str(traces[0]), *common, *extra],
+             "--data", str(folder / "seat0"), "--trace", str(traces[0]), *common, *host_options],
             stdout=log, stderr=subprocess.STDOUT,
         )  # fmt: skip
     processes = [host]
@@ -471,7 +426,6 @@ def leaver_figures(edition: str, sizes: Sequence[int]) -> None:
     """Print the figures of ``--leavers`` (see the module)."""
     deadline = ["--step-deadline", str(LEAVER_DEADLINE), "--bot-move-deadline",
                 str(LEAVER_DEADLINE), "--coin-timeout", str(LEAVER_DEADLINE)]  # fmt: skip
-    print(f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}")
     print("the backup of the deck secrets at the deal (s), beside its crypto floor")
     print(f"{'seats':>5} {'backup s':>9} {'floor s':>8} {'ratio':>6} {'dealt s':>8}")
     for seats in sizes:
