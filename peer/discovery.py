@@ -196,8 +196,10 @@ class Browser:
         self._browser: AsyncServiceBrowser | None = None
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._change = asyncio.Event()
+        self._started = 0.0
 
     async def start(self) -> None:
+        self._started = asyncio.get_running_loop().time()
         self._browser = AsyncServiceBrowser(
             self._lan.zeroconf.zeroconf, [SERVICE_TYPE], handlers=[self._on_change]
         )
@@ -218,6 +220,20 @@ class Browser:
     async def changes(self) -> None:
         """Return at the next change of :attr:`sightings`."""
         await self._change.wait()
+
+    async def settle(self, quiet: float, limit: float, *, browsed: float = 0.0) -> None:
+        """Wait until every service seen is resolved and nothing changed for ``quiet``
+        seconds, and the browser has browsed at least ``browsed`` seconds (a second query
+        round gives answers lost or late in the first another chance); at most ``limit``."""
+        loop = asyncio.get_running_loop()
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(limit):
+                while True:
+                    try:
+                        await asyncio.wait_for(self.changes(), quiet)
+                    except TimeoutError:
+                        if not self._tasks and loop.time() - self._started >= browsed:
+                            return
 
     async def wait_for(self, found: Callable[[], bool], timeout: float) -> bool:
         """Wait (at most ``timeout`` seconds) until ``found()``; whether it is."""

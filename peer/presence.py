@@ -33,10 +33,17 @@ from condottiere.peer.discovery import (
 from condottiere.peer.lobby import PROTOCOL
 from condottiere.peer.node import Node
 
-__all__ = ["MAX_LEARNED", "SETTLE_SECONDS", "Presence", "advert_of"]
+__all__ = ["MAX_LEARNED", "SETTLE_BROWSED", "SETTLE_LIMIT", "SETTLE_SECONDS", "Presence",
+           "advert_of"]
 
 MAX_LEARNED = 64
-SETTLE_SECONDS = 0.3
+SETTLE_SECONDS = 0.5
+"""Once a table of the name asked for is seen: how long nothing else may change on the LAN
+before the name is taken as settled (a second table of that name may answer too)..."""
+SETTLE_BROWSED = 1.5
+"""... after at least this long browsing (the browser's second query round) ..."""
+SETTLE_LIMIT = 3.0
+"""... and at most this long."""
 """After a named table is first seen, how long to wait for others of the same name."""
 
 
@@ -95,7 +102,7 @@ class Presence:
             return bool(named(self.browser.listings(), query))
 
         if await self.browser.wait_for(named_one, timeout):
-            await asyncio.sleep(SETTLE_SECONDS)  # a second table of that name may answer too
+            await self.browser.settle(SETTLE_SECONDS, SETTLE_LIMIT, browsed=SETTLE_BROWSED)
         else:
             interface = self.lan.interface
             seen = len(self.browser.listings())
