@@ -1,0 +1,157 @@
+"""Profile a whole game between peer processes: where the peers' CPU goes, by kind of work.
+
+Issue 23 sets a 6-bot ``zman`` game at 6 s median on this 2-core machine; ``bench_net.py``
+shows a game runs at about its shuffle chains' floor. This script shows what the peers do
+with their time: it plays one game (``bench_net.launch_traced``: a host and greedy bot peers
+on loopback), every peer run under the sampling profiler py-spy (all threads, the crypto
+worker threads included, sampled while running, not while idle), then sorts every sample by
+its innermost frame of the project or of a library into kinds of work:
+
+- **curve arithmetic**: libsodium's scalar multiplications and point operations (PyNaCl);
+- **hashing** (Fiat-Shamir challenges, points hashed from card labels, signatures' digests);
+- **signatures and sealing** (``cryptography``'s Ed25519, X25519 boxes);
+- **proof bookkeeping**: the project's crypto code around the arithmetic (``crypto/``);
+- **protobuf**, **gRPC**, **zeroconf**, **event loop** (asyncio), **imports** (start-up);
+- **platform** (``peer/``, ``cli/``), **rules and bots** (``games/``, ``bots/``);
+- **other**; and **waiting**: a thread blocked in the kernel that the sampler caught (the
+  event loop's ``select``, the worker threads' queue), not work.
+
+It prints the game's wall time, every peer's samples, the share of each kind, and the
+functions that took most samples. py-spy must be installed (``pip install py-spy``: it is not
+a dependency of the project); it needs to read the peers' memory (root, or ptrace allowed).
+
+Usage: ``.venv/bin/python scripts/profile_game.py [--seats 6] [--seed 1] [--rate 200]
+[--top 15]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import stat
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from bench_net import GAME_SECONDS, launch_traced, stop_all
+
+WAITS = ("EpollSelector.select", "Condition.wait", "_worker (concurrent/futures/thread.py:81)",
+         "Event.wait", "Thread.run", "_wait_for_tstate_lock")
+"""Innermost frames of a thread that waits (py-spy ``--nonblocking`` may sample one as running
+while it blocks in the kernel)."""
+
+KINDS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("imports", ("<frozen importlib", "_find_and_load", "_call_with_frames_removed")),
+    ("curve arithmetic", ("nacl/bindings/crypto_scalarmult", "nacl/bindings/crypto_core")),
+    ("hashing", ("hashlib", "_hashlib", "blake2")),
+    ("signatures and sealing", ("cryptography/", "nacl/public", "nacl/bindings/crypto_box",
+                                "nacl/bindings/crypto_sign")),
+    ("protobuf", ("google/protobuf",)),
+    ("gRPC", ("grpc/", "grpc\\")),
+    ("zeroconf", ("zeroconf/",)),
+    ("proof bookkeeping", ("(crypto/", "condottiere/crypto/")),
+    ("rules and bots", ("(games/", "(bots/", "condottiere/games/", "condottiere/bots/")),
+    ("platform", ("(peer/", "(cli/", "(interface/", "condottiere/peer/", "condottiere/cli/",
+                  "condottiere/interface/")),
+    ("event loop", ("asyncio/",)),
+)  # fmt: skip
+"""Kinds of work, each by the marks of its files (the first kind a frame matches wins; an
+import is counted as an import whatever it runs)."""
+
+
+def kind_of(stack: Sequence[str]) -> str:
+    """The kind of the sample whose frames, outermost first, are ``stack``."""
+    if any(stack[-1].startswith(wait) for wait in WAITS):
+        return "waiting"
+    if any(mark in frame for frame in stack for mark in KINDS[0][1]):
+        return KINDS[0][0]
+    for frame in reversed(stack):
+        for name, marks in KINDS[1:]:
+            if any(mark in frame for mark in marks):
+                return name
+    return "other"
+
+
+def read_raw(path: Path) -> Iterable[tuple[list[str], int]]:
+    """py-spy's raw (collapsed) format: ``frame;frame;... count`` per line."""
+    for line in path.read_text(errors="replace").splitlines():
+        stack, _, count = line.rpartition(" ")
+        if stack and count.isdigit():
+            yield stack.split(";"), int(count)
+
+
+def wrapper(folder: Path, spy: str, rate: int) -> str:
+    """A script that runs its arguments with this Python under py-spy, one output per peer."""
+    script = folder / "profiled-python"
+    script.write_text(
+        "#!/bin/sh\n"
+        f'exec {spy} record --nonblocking --format raw --rate {rate} '
+        f'--output "{folder}/profile.$$.txt" -- {sys.executable} "$@"\n'
+    )
+    script.chmod(script.stat().st_mode | stat.S_IXUSR)
+    return str(script)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seats", type=int, default=6, help="seats (default 6)")
+    parser.add_argument("--edition", default="zman", help="edition (default zman)")
+    parser.add_argument("--seed", type=int, default=1, help="the host's seed (default 1)")
+    parser.add_argument("--rate", type=int, default=200, help="samples a second (default 200)")
+    parser.add_argument("--top", type=int, default=15, help="functions listed (default 15)")
+    args = parser.parse_args(argv)
+    spy = shutil.which("py-spy") or shutil.which("py-spy", path=os.path.dirname(sys.executable))
+    if spy is None:
+        print("py-spy is not installed: pip install py-spy (then run this again)")
+        return 2
+    with tempfile.TemporaryDirectory(prefix="profile-game-") as name:
+        folder = Path(name)
+        python = wrapper(folder, spy, args.rate)
+        started = time.monotonic()
+        processes, _ = launch_traced(
+            args.edition, args.seats, args.seed, folder,
+            peer_options=["--coin-timeout", "60"], python=python,
+        )  # fmt: skip
+        try:
+            for process in processes:
+                if process.wait(timeout=GAME_SECONDS) != 0:
+                    print(f"a peer exited with {process.returncode}; see {folder}/host.log")
+                    return 1
+        finally:
+            stop_all(processes)
+        wall = time.monotonic() - started
+        time.sleep(1)  # py-spy writes its file once its process has exited
+        kinds: Counter[str] = Counter()
+        functions: Counter[str] = Counter()
+        per_peer = []
+        for path in sorted(folder.glob("profile.*.txt")):
+            samples = 0
+            for stack, count in read_raw(path):
+                samples += count
+                kind = kind_of(stack)
+                kinds[kind] += count
+                functions[f"{kind}: {stack[-1]}"] += count
+            per_peer.append(samples)
+    total = sum(kinds.values())
+    if not total:
+        print("py-spy recorded nothing (is reading other processes' memory allowed?)")
+        return 1
+    print(f"{args.seats}-seat {args.edition} game (seed {args.seed}): {wall:.1f} s from launch to "
+          f"every peer's exit, under the profiler")  # fmt: skip
+    print(f"samples per peer at {args.rate}/s: {', '.join(str(n) for n in per_peer)} "
+          f"({total / args.rate:.1f} s of CPU in all, {os.cpu_count()} cores)")  # fmt: skip
+    print(f"{'kind of work':<24} {'share':>6} {'CPU s':>7}")
+    for name, count in kinds.most_common():
+        print(f"{name:<24} {count / total:>6.1%} {count / args.rate:>7.2f}")
+    print(f"\nthe {args.top} functions with most samples (innermost frame):")
+    for function, count in functions.most_common(args.top):
+        print(f"{count / total:>6.1%}  {function[:100]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
