@@ -928,15 +928,29 @@ class Deck:
             search, card, plan.positions, self._search_items(plan), self._context(plan.round, seat)
         )
 
-    def accept_search_blinding(self, seat: int, blinding: SearchBlinding) -> None:
+    def accept_search_blinding(
+        self,
+        seat: int,
+        blinding: SearchBlinding,
+        *,
+        card: str | None = None,
+        positions: Iterable[int] | None = None,
+    ) -> None:
         """Verify ``seat``'s blinding step and record it. The first blinding of a search number
-        starts that search (card, positions); every later one must be of the same. A caller
-        checks that the first is the search the game asked for (:attr:`SearchBlinding.card`,
-        :attr:`SearchBlinding.positions`); :class:`VerificationError` names ``seat`` for a
-        blinding of another round, card or positions, of positions dealt or out of the deck,
-        a second blinding, one after the openings began, or a proof that does not verify."""
+        starts that search (card, positions); every later one must be of the same. ``card``
+        and ``positions``, when given, are the search the game asked for (usually the card it
+        names and :meth:`undealt`): a blinding of anything else is blamed on ``seat``.
+        :class:`VerificationError` names ``seat`` for a blinding of another round, card or
+        positions, of positions dealt or out of the deck, a second blinding, one after the
+        openings began, or a proof that does not verify."""
         if not 0 <= seat < self.seats:
             raise ValueError(f"no seat {seat}")
+        if card is not None and blinding.card != card:
+            raise VerificationError(
+                seat, f"searches for {blinding.card!r} where {card!r} was named"
+            )
+        if positions is not None and blinding.positions != tuple(sorted(set(positions))):
+            raise VerificationError(seat, "searches other positions than the pile's")
         if seat in self._gone:
             raise VerificationError(seat, "blinds a search after it left the table")
         if blinding.round != self.round:
@@ -1047,6 +1061,8 @@ class Deck:
         missing = []
         for seat in range(self.seats):
             points: Sequence[Point] | None = known.openings.get(seat)
+            if seat in given and seat not in self._gone:
+                raise ValueError(f"seat {seat} is at the table: it opens for itself")
             if points is None and seat in given:
                 stood_in = given[seat]
                 if set(stood_in) != set(range(len(combined))):
