@@ -221,6 +221,10 @@ class Claim:
     card: str
 
 
+_Opened = PhysicalCard | None
+"""A card a sealed share opened on this deck (None on every deck but the viewer's)."""
+
+
 @dataclass(slots=True)
 class _Search:
     """One search of the pile for a named card (see :mod:`~condottiere.crypto.pet`)."""
@@ -295,6 +299,7 @@ class Deck:
         self.codebook = Codebook(cards)
         if not self.codebook.cards:
             raise ValueError("a deck needs at least one card")
+        self._points = dict(zip(self.codebook.cards, self.codebook.points, strict=True))
         self._secret: int | None = None
         self._announcement: KeyAnnouncement | None = None
         if seat is not None:
@@ -312,7 +317,9 @@ class Deck:
         """Seats that left: they shuffle no more (:meth:`drop_seat`)."""
         self._chains: dict[int, tuple[int, ...]] = {}
         """Each round's shufflers in order, where not every seat."""
-        self._checked_sealed: dict[Slot, tuple[tuple[int, SealedShare], PhysicalCard | None]] = {}
+        self._checked_sealed: dict[Slot, tuple[tuple[int, SealedShare, Holding], _Opened]] = {}
+        """Sealed shares checked (:meth:`check_sealed_share`) and not accepted yet: who sealed
+        which, what it held then, and the card it opened on this deck."""
         self._searches: dict[int, _Search] = {}
 
     @classmethod
@@ -815,8 +822,9 @@ class Deck:
         for a share of a card it does not hold, to a seat that is not playing, or whose proof
         does not verify; the viewer's own deck also names the seat of a bad public share of
         the card (verified here, if it was not yet)."""
-        card = self._checked_sealed_share(seat, share)
-        self._checked_sealed[share.slot] = ((seat, share), card)
+        holding = self._sealer_holding(seat, share)
+        card = self._opened_by(seat, share, holding)
+        self._checked_sealed[share.slot] = ((seat, share, holding), card)
 
     def accept_sealed_share(self, seat: int, share: SealedShare, *, handed: bool) -> str | None:
         """Check ``seat``'s sealed share (as :meth:`check_sealed_share`) and record it: the
@@ -826,11 +834,12 @@ class Deck:
 
         Returns the card's name on the viewer's own deck, None on every other.
         """
+        holding = self._sealer_holding(seat, share)
         checked = self._checked_sealed.pop(share.slot, None)
-        if checked is not None and checked[0] == (seat, share):
+        if checked is not None and checked[0] == (seat, share, holding):
             card = checked[1]
         else:
-            card = self._checked_sealed_share(seat, share)
+            card = self._opened_by(seat, share, holding)
         record = self._round_of(share.slot)
         record.sealed.append((seat, share, handed))
         if handed:
@@ -840,13 +849,14 @@ class Deck:
         record.seen[share.slot.position] = card
         return card.name
 
-    def _checked_sealed_share(self, seat: int, share: SealedShare) -> PhysicalCard | None:
+    def _sealer_holding(self, seat: int, share: SealedShare) -> Holding:
+        """How ``seat`` holds the card it seals in ``share``, after every check but the
+        proof's; :class:`VerificationError` naming ``seat`` if it may not seal it."""
         if not 0 <= seat < self.seats:
             raise ValueError(f"no seat {seat}")
         if seat in self._gone:
             raise VerificationError(seat, "seals a card after it left the table")
         try:
-            record = self._round_of(share.slot)
             holding = self._sealable(share.slot, share.viewer)
         except ValueError as exc:
             raise VerificationError(seat, f"seals a card it cannot: {exc}") from None
@@ -855,10 +865,16 @@ class Deck:
         missing = self.missing_shares(share.slot)
         if missing:
             raise ValueError(f"{share.slot} still needs shares from seats {missing}")
+        return holding[1]
+
+    def _opened_by(self, seat: int, share: SealedShare, holding: Holding) -> _Opened:
+        """Verify the proof of ``seat``'s ``share`` (it holds the card as ``holding``); the
+        card, on the viewer's deck."""
+        record = self._round_of(share.slot)
         ciphertext = record.deck[share.slot.position]
         context = self._context(share.slot.round, seat)
         viewer_key = self.keys[share.viewer]
-        verify_sealed(share, self.keys[seat], holding[1], ciphertext, viewer_key, context)
+        verify_sealed(share, self.keys[seat], holding, ciphertext, viewer_key, context)
         if share.viewer != self.seat:
             return None
         self.verify_pending([share.slot])
@@ -907,7 +923,7 @@ class Deck:
 
     def _search_items(self, plan: _Search) -> list[tuple[Ciphertext, Point]]:
         deck = self._rounds[plan.round].deck
-        return [(deck[p], self.codebook.point_of(copy)) for p, copy in plan.tests]
+        return [(deck[p], self._points[copy]) for p, copy in plan.tests]
 
     def make_search_blinding(
         self, search: int, card: str, positions: Iterable[int]

@@ -382,6 +382,17 @@ def test_check_records_nothing_and_accept_after_it_gives_the_card() -> None:
     assert table.decks[1].owner_of(slot) == 1
 
 
+def test_a_share_checked_before_the_table_changed_is_checked_again_when_accepted() -> None:
+    table, hands = dealt_table()
+    slot = hands[0][0]
+    look = table.decks[0].make_sealed_share(slot, 2)
+    table.decks[1].check_sealed_share(0, look)
+    table.decks[1].drop_seat(2)
+    with pytest.raises(VerificationError, match="left") as err:
+        table.decks[1].accept_sealed_share(0, look, handed=False)
+    assert err.value.seat == 0
+
+
 @pytest.mark.parametrize(
     ("slot", "viewer", "why"),
     [
