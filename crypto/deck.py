@@ -42,6 +42,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from condottiere.crypto.cards import Codebook, PhysicalCard
 from condottiere.crypto.codec import (
@@ -221,6 +222,8 @@ class Claim:
     card: str
 
 
+_Made = TypeVar("_Made", SealedShare, SearchBlinding, SearchOpening)
+
 _Opened = PhysicalCard | None
 """A card a sealed share opened on this deck (None on every deck but the viewer's)."""
 
@@ -321,6 +324,8 @@ class Deck:
         """Sealed shares checked (:meth:`check_sealed_share`) and not accepted yet: who sealed
         which, what it held then, and the card it opened on this deck."""
         self._searches: dict[int, _Search] = {}
+        self._made: list[SealedShare | SearchBlinding | SearchOpening] = []
+        """What this seat made last of each kind: its own proofs need no second check."""
 
     @classmethod
     def watch(cls, table: bytes, seats: int, cards: Iterable[str]) -> Deck:
@@ -790,14 +795,16 @@ class Deck:
         missing = self.missing_shares(slot)
         if missing:
             raise ValueError(f"{slot} still needs shares from seats {missing}")
-        return seal_share(
-            self.secret,
-            holding[1],
-            self._round_of(slot).deck[slot.position],
-            slot,
-            viewer,
-            self.keys[viewer],
-            self._context(slot.round, seat),
+        return self._keep(
+            seal_share(
+                self.secret,
+                holding[1],
+                self._round_of(slot).deck[slot.position],
+                slot,
+                viewer,
+                self.keys[viewer],
+                self._context(slot.round, seat),
+            )
         )
 
     def _sealable(
@@ -813,6 +820,14 @@ class Deck:
         if holding is not None and holding[0] == viewer:
             raise ValueError(f"seat {viewer} holds {slot} itself")
         return holding
+
+    def _keep(self, made: _Made) -> _Made:
+        """Remember ``made``, this seat's own, so that accepting it checks no proof again."""
+        self._made = [m for m in self._made if type(m) is not type(made)] + [made]
+        return made
+
+    def _made_here(self, seat: int, value: SealedShare | SearchBlinding | SearchOpening) -> bool:
+        return seat == self.seat and value in self._made
 
     def check_sealed_share(self, seat: int, share: SealedShare) -> None:
         """Check ``seat``'s sealed share as :meth:`accept_sealed_share` does, recording nothing
@@ -874,7 +889,8 @@ class Deck:
         ciphertext = record.deck[share.slot.position]
         context = self._context(share.slot.round, seat)
         viewer_key = self.keys[share.viewer]
-        verify_sealed(share, self.keys[seat], holding, ciphertext, viewer_key, context)
+        if not self._made_here(seat, share):
+            verify_sealed(share, self.keys[seat], holding, ciphertext, viewer_key, context)
         if share.viewer != self.seat:
             return None
         self.verify_pending([share.slot])
@@ -940,9 +956,9 @@ class Deck:
                 raise ValueError(f"search {search} is of another card, round or positions")
             if known.combined is not None:
                 raise ValueError(f"search {search} is past its blinding")
-        return make_blinding(
-            search, card, plan.positions, self._search_items(plan), self._context(plan.round, seat)
-        )
+        items = self._search_items(plan)
+        context = self._context(plan.round, seat)
+        return self._keep(make_blinding(search, card, plan.positions, items, context))
 
     def accept_search_blinding(
         self,
@@ -986,7 +1002,8 @@ class Deck:
             raise VerificationError(seat, f"blinds search {blinding.search} after its openings")
         if seat in known.blindings:
             raise VerificationError(seat, f"blinds search {blinding.search} twice")
-        verify_blinding(blinding, self._search_items(plan), self._context(plan.round, seat))
+        if not self._made_here(seat, blinding):
+            verify_blinding(blinding, self._search_items(plan), self._context(plan.round, seat))
         known.blindings[seat] = blinding
         self._searches[blinding.search] = known
 
@@ -1031,7 +1048,9 @@ class Deck:
             raise ValueError(f"search {search} is of round {known.round}, which is over")
         combined = self._combined(search)
         context = self._context(known.round, seat)
-        return make_search_opening(self.secret, search, known.header, combined, context)
+        return self._keep(
+            make_search_opening(self.secret, search, known.header, combined, context)
+        )
 
     def accept_search_opening(self, seat: int, opening: SearchOpening) -> None:
         """Verify ``seat``'s opening of a search and record it; :class:`VerificationError`
@@ -1050,7 +1069,8 @@ class Deck:
             raise VerificationError(seat, f"opens search {opening.search} twice")
         combined = self._combined(opening.search)
         context = self._context(known.round, seat)
-        verify_search_opening(opening, self.keys[seat], known.header, combined, context)
+        if not self._made_here(seat, opening):
+            verify_search_opening(opening, self.keys[seat], known.header, combined, context)
         known.openings[seat] = opening.points
 
     def missing_openings(self, search: int) -> list[int]:
