@@ -859,6 +859,7 @@ class Deck:
         record.sealed.append((seat, share, handed))
         if handed:
             record.handed[share.slot.position] = (share.viewer, share)
+            self._checked.pop(share.slot, None)  # a reveal checked before is the old holder's
         if card is None:
             return None
         record.seen[share.slot.position] = card

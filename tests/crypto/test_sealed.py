@@ -393,6 +393,17 @@ def test_a_share_checked_before_the_table_changed_is_checked_again_when_accepted
     assert err.value.seat == 0
 
 
+def test_a_reveal_checked_before_its_card_was_handed_on_is_refused_when_accepted() -> None:
+    table, hands = dealt_table()
+    slot = hands[0][0]
+    reveal = table.decks[0].make_reveal(slot)
+    table.decks[2].check_reveal(0, reveal)
+    table.seal(0, slot, 1, handed=True)
+    with pytest.raises(VerificationError, match="handed on") as err:
+        table.decks[2].accept_reveal(0, reveal)
+    assert err.value.seat == 0
+
+
 @pytest.mark.parametrize(
     ("slot", "viewer", "why"),
     [
