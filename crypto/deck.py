@@ -361,7 +361,7 @@ class Deck:
             raise ValueError("a deck that only watches makes nothing")
         return self.seat
 
-    # -- state ---------------------------------------------------------------------------------
+    # -- state -------------------------------------------------------------------------------------
 
     def _context(self, round_: int, seat: int) -> Context:
         return Context(self.table, round_, seat)
@@ -463,7 +463,7 @@ class Deck:
         )
         return None if card is None else card.name
 
-    # -- keys ----------------------------------------------------------------------------------
+    # -- keys --------------------------------------------------------------------------------------
 
     def accept_keys(self, announcements: Sequence[KeyAnnouncement]) -> None:
         """Check every seat's key proof (seat ``i`` is the i-th) and start the first deck."""
@@ -489,7 +489,7 @@ class Deck:
             raise ValueError("the deck starts once every seat's key is in")
         return self.joint_key
 
-    # -- shuffle -------------------------------------------------------------------------------
+    # -- shuffle -----------------------------------------------------------------------------------
 
     def make_shuffle(self) -> ShuffleStep:
         """This seat's shuffle of the current deck, with its proof (to publish, then accept)."""
@@ -544,7 +544,7 @@ class Deck:
         self._made_step = None
         self._current().steps.append(step.deck)
 
-    # -- deal ----------------------------------------------------------------------------------
+    # -- deal --------------------------------------------------------------------------------------
 
     def make_shares(self, owner: int, positions: Iterable[int]) -> ShareBatch:
         """This seat's shares of the current round's cards at ``positions``, dealt to ``owner``."""
@@ -678,7 +678,7 @@ class Deck:
             raise RuntimeError("a verified card decrypts to no card of the deck")
         return card
 
-    # -- face up -------------------------------------------------------------------------------
+    # -- face up -----------------------------------------------------------------------------------
 
     def make_reveal(self, slot: Slot) -> Reveal:
         """Show this seat's card at ``slot`` to everyone: its share with proof, and the card.
@@ -778,7 +778,7 @@ class Deck:
             )
         return card
 
-    # -- one seat's view -------------------------------------------------------------------
+    # -- one seat's view ---------------------------------------------------------------------------
 
     def make_sealed_share(self, slot: Slot, viewer: int) -> SealedShare:
         """The hidden part of the card at ``slot``, which this seat holds, sealed to ``viewer``
@@ -898,7 +898,7 @@ class Deck:
         public = record.shares[share.slot.position].values()
         return self._card(unblind(ciphertext, [*public, unseal(share, self.secret)]))
 
-    # -- search --------------------------------------------------------------------------------
+    # -- search ------------------------------------------------------------------------------------
 
     def undealt(self) -> tuple[int, ...]:
         """The positions of the current round's deck dealt to nobody and not taken out by a
@@ -1136,7 +1136,7 @@ class Deck:
         record.revealed[position] = card
         return card.name
 
-    # -- reshuffle -----------------------------------------------------------------------------
+    # -- reshuffle ---------------------------------------------------------------------------------
 
     def reshuffle(self, hidden: Sequence[Slot], face_up: Sequence[Slot]) -> None:
         """Start a new round from ``hidden`` cards (kept hidden) and ``face_up`` (revealed) ones.
@@ -1171,7 +1171,7 @@ class Deck:
         if self._gone:
             self._chains[self.round] = tuple(s for s in range(self.seats) if s not in self._gone)
 
-    # -- audit ---------------------------------------------------------------------------------
+    # -- audit -------------------------------------------------------------------------------------
 
     def audit(self, secrets: Sequence[int], claims: Iterable[Claim] = ()) -> dict[Slot, str]:
         """Check the whole game once every seat has revealed its secret; return every card.
