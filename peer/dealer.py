@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import secrets
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from condottiere.crypto import (
@@ -134,6 +134,8 @@ class Dealer:
         self.stand_ins: dict[int, list[tuple[int, StandInBatch]]] = {}
         """A member's number in the decks -> its verified stand-in batches (deck, batch) for
         the deal under way."""
+        self.rekeys: dict[int, StandInBatch] = {}
+        """A member's number in the decks -> its verified parts for the re-keying under way."""
 
     def _at(self, seat: int) -> int:
         """``seat``'s number in the decks (see :attr:`members`)."""
@@ -258,6 +260,9 @@ class Dealer:
             return []
         wanted: dict[tuple[int, int], list[int]] = {}
         for draw in draws:
+            deck = self.decks[draw.pile]
+            if self._at(seat) not in deck.members_of(deck.round):
+                continue  # a round keyed without it (see rekeying)
             if draw.deal.seat != seat:
                 owner = self._at(draw.deal.seat)
                 wanted.setdefault((draw.pile, owner), []).extend(draw.positions)
@@ -675,6 +680,68 @@ class Dealer:
             shares: dict[int, Point] = combine_stand_in(batches, len(self.members))
             self.decks[index].record_stand_in(self._at(leaver), shares, owners)
         self.stand_ins = {}
+
+    # -- re-keying a pile formed again after a seat left -----------------------------------
+
+    def rekeying(self, index: int) -> int | None:
+        """The seat that left whose key deck ``index``'s new round still waits to have taken
+        off the hidden cards that came back (see ``Deck.rekey_owed``); None once the round is
+        keyed by the seats still there alone."""
+        owed = self.decks[index].rekey_owed()
+        return self.members[min(owed)] if owed else None
+
+    def make_rekey(self, index: int, leaver: int) -> bytes:
+        """This seat's parts of ``leaver``'s shares of the cards deck ``index``'s new round owes
+        it, with proofs (an encoded ``StandInBatch``)."""
+        assert self.index is not None
+        deck, gone = self.decks[index], self._at(leaver)
+        context = Context(deck.table, deck.round, self.index)
+        cards = deck.rekey_owed()[gone]
+        return make_stand_in(self.pieces[(gone, index)], gone, cards, context).encode()
+
+    def accept_rekey(self, seat: int, leaver: int, index: int, body: log_pb2.Rekey) -> None:
+        """Verify ``seat``'s parts for re-keying deck ``index`` without ``leaver``, against its
+        verification key in ``leaver``'s dealing; :class:`Rejection` blames ``seat``."""
+        deck = self.decks[index]
+        if (body.deck, body.round, body.leaver) != (index, deck.round, leaver):
+            raise _blame(
+                seat, Reason.UNEXPECTED, f"parts to re-key deck {index}, round {deck.round}, "
+                f"without seat {leaver} expected"
+            )  # fmt: skip
+        gone, member = self._at(leaver), self._at(seat)
+        try:
+            batch = StandInBatch.decode(body.batch)
+            key = verification_key(self.dealings[(gone, index)], deck.keys[gone], member)
+            context = Context(deck.table, deck.round, member)
+            verify_stand_in(batch, gone, key, deck.rekey_owed()[gone], context)
+        except DecodeError as exc:
+            raise _blame(seat, Reason.BAD_PROOF, f"re-key parts: {exc}") from None
+        except VerificationError as exc:
+            raise self._blame_deck(exc, "re-key: ") from None
+        self.rekeys[member] = batch
+
+    def complete_rekey(self, index: int, leaver: int) -> None:
+        """Combine every other seat's verified parts into ``leaver``'s shares of the cards
+        that came back into deck ``index``, and take its key off them."""
+        shares = combine_stand_in(self.rekeys, len(self.members))
+        self.decks[index].rekey(self._at(leaver), shares)
+        self.rekeys = {}
+
+    def audit_rekeyed(self, secrets: Mapping[int, Sequence[bytes]]) -> dict[Card, str]:
+        """Check whole every round keyed after a seat left, from the secrets of the seats that
+        stayed (seat -> one secret per deck, each already checked by :meth:`audit_seat`);
+        the cards of those rounds by slot. :class:`Rejection` names the seat that cheated."""
+        cards: dict[Card, str] = {}
+        for index, deck in enumerate(self.decks):
+            by_member = {
+                self._at(seat): decode_scalar(encoded[index]) for seat, encoded in secrets.items()
+            }
+            try:
+                found = deck.audit_rekeyed(by_member)
+            except VerificationError as exc:
+                raise self._blame_deck(exc, "audit: ") from None
+            cards.update(((index, slot), name) for slot, name in found.items())
+        return cards
 
 
 def _deck_context(table_id: bytes, index: int) -> bytes:

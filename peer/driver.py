@@ -26,6 +26,9 @@ coin_reveal           every committer: its value (see :mod:`condottiere.peer.coi
 move                  the seat the engine waits for: a move and the cards it shows
 stand_in              every seat still at the table, at a deal after a seat left: its parts
                       of the leaver's shares of the cards dealt, with proofs
+rekey                 every seat still at the table, when a deck is formed again after a seat
+                      left: its parts of the leaver's shares of the hidden cards that come
+                      back, with proofs (the deck's new round is keyed without the leaver)
 audit                 every seat, at the end: its deck secrets, to audit the game
 ====================  ==========================================================
 
@@ -36,11 +39,13 @@ table has (see :mod:`condottiere.peer.silence`), or where its log says it leaves
 plays no more, and the game goes on without it: its hand leaves the game unseen, it shuffles
 no more, and at each deal the others stand in for its decryption shares (every remaining seat
 publishes its part, from its piece of the leaver's backed-up secret, with a proof; the parts
-are combined, the leaver's secret is never rebuilt). With one seat left, that seat wins by
-forfeit. Before the game is dealt, the seats still at the table start again without it (the
-keys and their backups made among them alone, the game made without it). Once a second seat
-is gone after the deal (the stand-in needs every other seat), the table stops as abandoned,
-naming the seat.
+are combined, the leaver's secret is never rebuilt), until its deck is formed again: then the
+others take the leaver's key off the hidden cards that come back the same way (a ``rekey``
+step), and the deck's new round is keyed, shuffled and dealt by them alone. With one seat
+left, that seat wins by forfeit. Before the game is dealt, the seats still at the table
+start again without it (the keys and their backups made among them alone, the game made
+without it). Once a second seat is gone after the deal (the stand-in needs every other seat),
+the table stops as abandoned, naming the seat.
 
 Each entry names the step it answers. An entry answering a later step waits its turn; one
 answering a step that did not wait for its author is refused as out of turn (or stale, if
@@ -251,6 +256,7 @@ class StepKind(StrEnum):
     PIECE_CHECKS = "piece_checks"
     PIECE_ANSWERS = "piece_answers"
     STAND_IN = "stand_in"
+    REKEY = "rekey"
 
     @property
     def words(self) -> str:
@@ -273,6 +279,7 @@ _STEP_WORDS = {
     StepKind.PIECE_CHECKS: "the check of the backups",
     StepKind.PIECE_ANSWERS: "answering a complaint",
     StepKind.STAND_IN: "a stand-in",
+    StepKind.REKEY: "the re-keying of a deck",
 }
 
 
@@ -288,7 +295,7 @@ class Step:
     draws: tuple[Draw, ...] = ()
     flip: Flip | None = None
     leaver: int | None = None
-    """The seat a stand-in step stands in for."""
+    """The seat a stand-in or re-key step stands in for."""
     complaints: tuple[tuple[int, int, int], ...] = ()
     """(complainer, dealer, deck) of every complaint a step of answers waits for."""
 
@@ -330,6 +337,9 @@ class Table:
         """Entries appended to the logs since the owner last took them (see :meth:`drain`)."""
         self.cards: dict[Card, str] | None = None
         """Every card of the game by slot, once the audit is through."""
+        self.rekeyed_cards: dict[Card, str] = {}
+        """At a table a seat left: the cards of the decks keyed again without it, by slot,
+        once the audit has checked them whole from the secrets of the seats that stayed."""
         self.flips: list[tuple[Flip, int]] = []
         """Every coin flip decided, and the seat it gave."""
         self.defer_costly = False
@@ -528,6 +538,7 @@ class Table:
             StepKind.PIECE_CHECKS: f"{names} to check their pieces of the backups",
             StepKind.PIECE_ANSWERS: f"{names} to answer a complaint about a backup",
             StepKind.STAND_IN: f"{names} to stand in for a seat that left",
+            StepKind.REKEY: f"{names} to re-key deck {step.deck + 1} without a seat that left",
         }[step.kind]
         return step.kind, seats, text
 
@@ -1167,6 +1178,15 @@ class Table:
                 leaver=step.leaver,
                 batches=self._own_dealer().make_stand_in(step.leaver, step.draws),
             )
+        elif kind == StepKind.REKEY:
+            assert step.leaver is not None
+            dealer = self._own_dealer()
+            body = log_pb2.Rekey(
+                deck=step.deck,
+                round=dealer.round(step.deck),
+                leaver=step.leaver,
+                batch=dealer.make_rekey(step.deck, step.leaver),
+            )
         else:
             made = self._make_game_part(step)
             if made is None:
@@ -1337,6 +1357,9 @@ class Table:
         elif kind == StepKind.STAND_IN:
             assert self.dealer is not None and seat is not None and step.leaver is not None
             self.dealer.accept_stand_in(seat, step.leaver, body, step.draws)
+        elif kind == StepKind.REKEY:
+            assert self.dealer is not None and seat is not None and step.leaver is not None
+            self.dealer.accept_rekey(seat, step.leaver, step.deck, body)
         elif kind == StepKind.SHUFFLE:
             assert self.dealer is not None and seat is not None
             trusted = author == self.me or entry.hash in self._verified
@@ -1442,6 +1465,15 @@ class Table:
             self.dealer.complete_stand_in(step.leaver, step.draws)
             self._say("deal", f"the others stood in for {self.who(self.seating[step.leaver])}")
             self._finish_deal(step.draws)
+        elif step.kind == StepKind.REKEY:
+            assert self.dealer is not None and step.leaver is not None
+            self.dealer.complete_rekey(step.deck, step.leaver)
+            self._say(
+                "shuffle",
+                f"deck {step.deck + 1} is keyed again without "
+                f"{self.who(self.seating[step.leaver])}: its cards no longer need it",
+            )
+            self._next_game_step()
         elif step.kind == StepKind.SHUFFLE:
             self._next_game_step()
         elif step.kind == StepKind.SHARES:
@@ -1492,6 +1524,8 @@ class Table:
             if isinstance(waiting, Deal):
                 draws = game.pending_draws()
                 dealer.sync(draws, sizes)
+                if self._rekey(draws):
+                    return
                 for draw in draws:
                     shuffler = dealer.next_shuffler(draw.pile)
                     if shuffler is not None:
@@ -1556,6 +1590,20 @@ class Table:
             if dealer.owed(leaver, draws):
                 self._next_step(
                     StepKind.STAND_IN, self._remaining_authors(), draws=draws, leaver=leaver
+                )
+                return True
+        return False
+
+    def _rekey(self, draws: Sequence[Draw]) -> bool:
+        """Start a re-key step when a pile these deals take from was formed again with hidden
+        cards still under the key of a seat that left; True if one."""
+        dealer = self.dealer
+        assert dealer is not None
+        for draw in draws:
+            leaver = dealer.rekeying(draw.pile)
+            if leaver is not None:
+                self._next_step(
+                    StepKind.REKEY, self._remaining_authors(), deck=draw.pile, leaver=leaver
                 )
                 return True
         return False
@@ -1755,16 +1803,26 @@ class Table:
             self._say("audit", "no card was dealt: there is nothing to audit")
             return
         if any(seat in dealer.members for seat in self.out):
+            stayed: dict[int, list[bytes]] = {}
             for author, entry in step.answers.items():
                 seat = self.seat_of(author)
                 assert seat is not None
                 dealer.audit_seat(seat, list(entry.body.secrets))
+                stayed[seat] = list(entry.body.secrets)
+            rekeyed = self.rekeyed_cards = dealer.audit_rekeyed(stayed)
             self.step = None
             gone = " and ".join(self.lobby.names.get(self.seating[s], "?") for s in self.out)
+            whole = (
+                f"; every shuffle, share and card of the decks keyed again without {gone} "
+                f"checks out ({len(rekeyed)} cards)"
+                if rekeyed
+                else ""
+            )
             self._say(
                 "audit",
                 "audit passed for the seats that stayed: their secrets match their keys and "
-                f"every share they gave; the cards themselves cannot be named without {gone}",
+                f"every share they gave{whole}; the cards dealt before cannot be named "
+                f"without {gone}",
             )
             return
         secrets = [list(step.answers[a].body.secrets) for a in self._remaining_authors()]
