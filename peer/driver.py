@@ -29,6 +29,9 @@ stand_in              every seat still at the table, at a deal after a seat left
 rekey                 every seat still at the table, when a deck is formed again after a seat
                       left: its parts of the leaver's shares of the hidden cards that come
                       back, with proofs (the deck's new round is keyed without the leaver)
+redealing             (three seats or more still there) every seat, once its deck is re-keyed:
+                      its secret backed up again among them alone, then piece_checks (and
+                      piece_answers) as for the first backup
 audit                 every seat, at the end: its deck secrets, to audit the game
 ====================  ==========================================================
 
@@ -41,11 +44,14 @@ no more, and at each deal the others stand in for its decryption shares (every r
 publishes its part, from its piece of the leaver's backed-up secret, with a proof; the parts
 are combined, the leaver's secret is never rebuilt), until its deck is formed again: then the
 others take the leaver's key off the hidden cards that come back the same way (a ``rekey``
-step), and the deck's new round is keyed, shuffled and dealt by them alone. With one seat
-left, that seat wins by forfeit. Before the game is dealt, the seats still at the table
+step), and the deck's new round is keyed, shuffled and dealt by them alone; at three seats
+or more still there, they back their secrets up again among themselves (a ``redealing``
+step), so that a second leaver is covered as the first was. With one seat left, that seat
+wins by forfeit. Before the game is dealt, the seats still at the table
 start again without it (the keys and their backups made among them alone, the game made
-without it). Once a second seat is gone after the deal (the stand-in needs every other seat),
-the table stops as abandoned, naming the seat.
+without it). Once a second seat is gone after the deal before the others backed their
+secrets up again without the first (the stand-in needs every other seat), the table stops as
+abandoned, naming the seat.
 
 Each entry names the step it answers. An entry answering a later step waits its turn; one
 answering a step that did not wait for its author is refused as out of turn (or stale, if
@@ -257,6 +263,7 @@ class StepKind(StrEnum):
     PIECE_ANSWERS = "piece_answers"
     STAND_IN = "stand_in"
     REKEY = "rekey"
+    REDEALING = "redealing"
 
     @property
     def words(self) -> str:
@@ -280,6 +287,7 @@ _STEP_WORDS = {
     StepKind.PIECE_ANSWERS: "answering a complaint",
     StepKind.STAND_IN: "a stand-in",
     StepKind.REKEY: "the re-keying of a deck",
+    StepKind.REDEALING: "the new backup of the keys",
 }
 
 
@@ -539,6 +547,7 @@ class Table:
             StepKind.PIECE_ANSWERS: f"{names} to answer a complaint about a backup",
             StepKind.STAND_IN: f"{names} to stand in for a seat that left",
             StepKind.REKEY: f"{names} to re-key deck {step.deck + 1} without a seat that left",
+            StepKind.REDEALING: f"the new backups of the keys of {names}",
         }[step.kind]
         return step.kind, seats, text
 
@@ -1178,6 +1187,8 @@ class Table:
                 leaver=step.leaver,
                 batches=self._own_dealer().make_stand_in(step.leaver, step.draws),
             )
+        elif kind == StepKind.REDEALING:
+            body = self._own_dealer().make_redealing(step.deck)
         elif kind == StepKind.REKEY:
             assert step.leaver is not None
             dealer = self._own_dealer()
@@ -1360,6 +1371,13 @@ class Table:
         elif kind == StepKind.REKEY:
             assert self.dealer is not None and seat is not None and step.leaver is not None
             self.dealer.accept_rekey(seat, step.leaver, step.deck, body)
+        elif kind == StepKind.REDEALING:
+            assert self.dealer is not None and seat is not None
+            if body.deck != step.deck:
+                raise Rejection(Reason.UNEXPECTED, f"a new backup of deck {step.deck} expected")
+            box = self._box() if self.seat is not None and author != self.me else None
+            if self.dealer.accept_redealing(seat, body, box):
+                self._bad_pieces.append((seat, body.deck))
         elif kind == StepKind.SHUFFLE:
             assert self.dealer is not None and seat is not None
             trusted = author == self.me or entry.hash in self._verified
@@ -1451,7 +1469,9 @@ class Table:
                 for author, entry in step.answers.items()
                 for c in entry.body.complaints
             ))  # fmt: skip
-            if not complaints:
+            if not complaints and self.game is not None:  # a new backup after a re-key
+                self._next_game_step()
+            elif not complaints:
                 self._start_game()
             else:
                 accused = sorted({dealer for _, dealer, _ in complaints})
@@ -1465,6 +1485,8 @@ class Table:
             self.dealer.complete_stand_in(step.leaver, step.draws)
             self._say("deal", f"the others stood in for {self.who(self.seating[step.leaver])}")
             self._finish_deal(step.draws)
+        elif step.kind == StepKind.REDEALING:
+            self._next_step(StepKind.PIECE_CHECKS, step.authors)
         elif step.kind == StepKind.REKEY:
             assert self.dealer is not None and step.leaver is not None
             self.dealer.complete_rekey(step.deck, step.leaver)
@@ -1524,7 +1546,7 @@ class Table:
             if isinstance(waiting, Deal):
                 draws = game.pending_draws()
                 dealer.sync(draws, sizes)
-                if self._rekey(draws):
+                if self._rekey(draws) or self._redeal(draws):
                     return
                 for draw in draws:
                     shuffler = dealer.next_shuffler(draw.pile)
@@ -1574,10 +1596,11 @@ class Table:
         answers = step.answers[self.seating[dealer]].body.answers
         answer = next(a.answer for a in answers if (a.recipient, a.deck) == (complainer, index))
         rejection = self.dealer.settle(dealer, complainer, index, answer)
-        dealt = next(e for e in self.logs.log(self.seating[dealer]) if e.kind == "dealings")
-        complaint = next(
+        backup = StepKind.DEALINGS if self.game is None else StepKind.REDEALING
+        dealt = [e for e in self.logs.log(self.seating[dealer]) if e.kind == backup][-1]
+        complaint = [
             e for e in self.logs.log(self.seating[complainer]) if e.kind == "piece_checks"
-        )
+        ][-1]
         evidence = (dealt.signed, complaint.signed, step.answers[self.seating[dealer]].signed)
         self._stop(Rejection(rejection.reason, rejection.detail, seat=rejection.seat,
                              evidence=evidence))  # fmt: skip
@@ -1605,6 +1628,20 @@ class Table:
                 self._next_step(
                     StepKind.REKEY, self._remaining_authors(), deck=draw.pile, leaver=leaver
                 )
+                return True
+        return False
+
+    def _redeal(self, draws: Sequence[Draw]) -> bool:
+        """Start a new backup step when a pile these deals take from was re-keyed and its
+        members (three or more) still back their secrets up with a seat that left; True if
+        one."""
+        dealer = self.dealer
+        assert dealer is not None
+        for draw in draws:
+            seats = dealer.redealt(draw.pile)
+            if seats is not None:
+                self._bad_pieces.clear()
+                self._next_step(StepKind.REDEALING, self._seat_authors(seats), deck=draw.pile)
                 return True
         return False
 
@@ -1900,7 +1937,7 @@ class Table:
             return self._without_before_the_deal(step, departure)
         dealer = self.dealer
         assert dealer is not None
-        stand_in = dealer.backed_up and len(set(self.out) & set(dealer.members)) == 1
+        stand_in = dealer.covered(seat, self.out)
         if len(remaining) > 1 and not stand_in:
             why = "a second seat gone: the others cannot open cards without both shares"
             self.halt = Halt(

@@ -16,7 +16,7 @@ from condottiere import crypto
 from condottiere.crypto import Identity
 from condottiere.interface import OutcomeKind
 from condottiere.peer.driver import MemoryKeeper, StepKind, Table
-from condottiere.peer.entries import Reason
+from condottiere.peer.entries import Reason, read_entry
 from condottiere.peer.record import verify
 from condottiere.v1 import log_pb2
 from tests.peer.test_silence import Departing, waits_for_move_of
@@ -152,3 +152,84 @@ def test_a_seat_silent_at_the_rekey_of_a_four_seat_game_abandons_the_table_namin
         assert halt is not None and halt.abandoned and halt.seat == 2, halt
         assert "silent at the re-keying of a deck" in halt.detail, halt.detail
     assert len({t.record_hash() for t in live}) == 1
+
+
+def backed_up_again(harness: Departing) -> bool:
+    """Every live seat has backed its secret up again (after a re-key), and the game waits for
+    seat 2's move."""
+    return all(
+        "redealing" in [e.kind for e in t.logs.log(t.me)] for t in harness.live()
+    ) and waits_for_move_of(harness, 2)
+
+
+def first_leave_then_backed_up_again(seed: int) -> Departing:
+    """A four-seat game whose seat 3 is silent at a move, played until the three others have
+    backed their secrets up again and seat 2 is to move (or the game ended before)."""
+    harness = Departing("zman", 4, seed=seed)
+    harness.run(until=lambda: waits_for_move_of(harness, 3))
+    harness.kill(3)
+    harness.run(until=lambda: backed_up_again(harness))
+    return harness
+
+
+def test_a_second_leaver_after_the_new_backups_is_covered_and_the_two_others_finish() -> None:
+    for attempt in range(ATTEMPTS):
+        harness = first_leave_then_backed_up_again(seed=40 + attempt)
+        if backed_up_again(harness):
+            break
+    else:
+        raise AssertionError(f"no game of {ATTEMPTS} reshuffled after the first leave")
+    for table in harness.live():  # each seat's new dealing is among the three still there
+        dealer = table.dealer
+        assert dealer is not None and dealer.dealt_among[(0, 0)][0] == (0, 1, 2)
+    harness.kill(2)
+    harness.run()
+    live = harness.live()
+    for table in live:
+        assert table.halt is None and not table.refusals, (table.halt, table.refusals)
+        assert table.audited and sorted(table.out) == [2, 3]
+        assert any("seat2 has left: the game goes on" in e.text for e in table.events)
+    assert len({t.record_hash() for t in live}) == 1
+    witness = live[0]
+    text = "\n".join(
+        verify([e.signed for a in witness.logs.authors for e in witness.logs.log(a)]).lines()
+    )
+    assert "left: seat 3 (seat3) silent at a move" in text, text
+    assert "left: seat 2 (seat2) silent at a move" in text, text
+
+
+def test_a_second_leaver_before_the_next_reshuffle_still_abandons_a_four_seat_table() -> None:
+    harness = Departing("zman", 4, seed=5)
+    harness.run(until=lambda: waits_for_move_of(harness, 3))
+    harness.kill(3)
+    harness.run(until=lambda: waits_for_move_of(harness, 2))
+    if any("rekey" in kinds_signed(t) for t in harness.live()):
+        pytest.skip("the deck was re-keyed before seat 2 moved again")
+    harness.kill(2)
+    harness.run()
+    for table in harness.live():
+        halt = table.halt
+        assert halt is not None and halt.abandoned and halt.seat == 2, halt
+
+
+class SwappedNewBoxes(Forging):
+    """Its new backup after a re-key seals the first two recipients' pieces in each other's
+    boxes."""
+
+    kind = log_pb2.Redealing
+
+    def forge(self, body: Any) -> Message:
+        dealing = crypto.Dealing.decode(body.dealing, 3)
+        swapped = crypto.Dealing(dealing.commitments, dealing.boxes[::-1])
+        return log_pb2.Redealing(deck=body.deck, round=body.round, dealing=swapped.encode())
+
+
+def test_a_bad_piece_in_a_new_backup_is_complained_of_and_its_dealer_blamed() -> None:
+    harness = after_a_leave(4, StepKind.MOVE, seed=50, kinds={0: SwappedNewBoxes})
+    for table in harness.live():
+        halt = table.halt
+        assert halt is not None and halt.reason is Reason.BAD_PROOF and halt.seat == 0, halt
+        assert "is not what it sealed" in halt.detail or "sealed for another" in halt.detail
+        assert len(halt.evidence) == 3  # the new dealing, the complaint and the answer
+        kinds = [read_entry(e).kind for e in halt.evidence]
+        assert kinds == ["redealing", "piece_checks", "piece_answers"], kinds
