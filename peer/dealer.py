@@ -12,7 +12,12 @@ deck slots ``(deck, Slot(round, position))``:
 - when a pile is formed again (a new epoch), every slot in no hand goes back into it:
   hidden slots as their ciphertexts (they stay hidden), face-up ones as fresh encryptions of
   their known cards, and the undealt rest of the round too; whole hands whose seats the
-  engine emptied go back with them. Nothing hidden is ever revealed by a reshuffle.
+  engine emptied go back with them. Nothing hidden is ever revealed by a reshuffle;
+- after a seat left, a pile formed again is keyed by the seats still there alone: their parts
+  of the leaver's shares take its key off the hidden cards that come back
+  (:meth:`Dealer.rekeying`, then ``make_rekey``, ``accept_rekey``, ``complete_rekey``), and at
+  three seats or more they back their secrets up again among themselves
+  (:meth:`Dealer.redealt`).
 
 The dealer is deterministic: every peer, fed the same entries, tracks the same slots. It
 checks what others show but decides nothing about the rules: the engine does.
