@@ -56,7 +56,16 @@ from condottiere.crypto.codec import (
 from condottiere.crypto.context import Context
 from condottiere.crypto.elgamal import Ciphertext, decrypt, trivial
 from condottiere.crypto.errors import DecodeError, VerificationError
-from condottiere.crypto.group import POINT_BYTES, GroupError, L, Point, mul_base, random_scalar
+from condottiere.crypto.group import (
+    POINT_BYTES,
+    GroupError,
+    L,
+    Point,
+    mul_base,
+    random_scalar,
+    sub,
+    sum_points,
+)
 from condottiere.crypto.keys import KeyAnnouncement, joint_key, prove_key
 from condottiere.crypto.pet import (
     SearchBlinding,
@@ -267,6 +276,14 @@ class _Round:
     """Cards this seat learned from a share sealed to it."""
     taken: set[int] = field(default_factory=set)
     """Positions whose card a search took out of the pile (face up: in ``revealed``)."""
+    members: tuple[int, ...] | None = None
+    """The seats whose keys the round's cards are under (None: every seat); a round started
+    after a seat left is keyed by the seats still there (:meth:`Deck.rekey`)."""
+    key: Point | None = None
+    """The round's joint key, where :attr:`members` is not every seat."""
+    owed: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    """Leaver -> the starting positions still under its key (hidden cards that came back
+    from a round it was a member of), until the others take its key off them."""
 
     @property
     def deck(self) -> tuple[Ciphertext, ...]:
@@ -386,6 +403,14 @@ class Deck:
     def _chain(self) -> tuple[int, ...]:
         return self._chains.get(self.round, tuple(range(self.seats)))
 
+    def members_of(self, round_: int) -> tuple[int, ...]:
+        """The seats whose keys the cards of ``round_`` are under (every seat, unless the
+        round was keyed after a seat left)."""
+        if not 0 <= round_ < len(self._rounds):
+            raise ValueError(f"no round {round_} yet")
+        members = self._rounds[round_].members
+        return tuple(range(self.seats)) if members is None else members
+
     def drop_seat(self, seat: int) -> None:
         """``seat`` left the table: it shuffles no more, from the current round's chain on
         (if it had not shuffled it yet) and in every later round. Its decryption shares of
@@ -450,7 +475,7 @@ class Deck:
         record = self._round_of(slot)
         have = record.shares.get(slot.position, {})
         owner = record.owners.get(slot.position)
-        return [s for s in range(self.seats) if s != owner and s not in have]
+        return [s for s in self.members_of(slot.round) if s != owner and s not in have]
 
     def known_card(self, slot: Slot) -> str | None:
         """The card at ``slot`` if this seat knows it (opened it, saw it revealed or taken out
@@ -489,18 +514,25 @@ class Deck:
             raise ValueError("the deck starts once every seat's key is in")
         return self.joint_key
 
-    # -- shuffle -----------------------------------------------------------------------------------
+    def _round_key(self) -> Point:
+        """The current round's joint key (see :attr:`_Round.key`)."""
+        key = self._current().key
+        return self._key() if key is None else key
+
+    # -- shuffle -------------------------------------------------------------------------------
 
     def make_shuffle(self) -> ShuffleStep:
         """This seat's shuffle of the current deck, with its proof (to publish, then accept)."""
         seat = self._own()
         if self.next_shuffler != seat:
             raise ValueError(f"seat {seat} is not the one to shuffle now")
+        if self._current().owed:
+            raise ValueError("the deck is shuffled once the seats that left are keyed out")
         ahead, self._ahead = self._ahead, None
         if ahead is not None and ahead[0] == self.cards:
             self._made_step = ahead[1]
         else:
-            deck, proof = shuffle(self.cards, self._key(), self._context(self.round, seat))
+            deck, proof = shuffle(self.cards, self._round_key(), self._context(self.round, seat))
             self._made_step = ShuffleStep(tuple(deck), proof)
         return self._made_step
 
@@ -523,7 +555,7 @@ class Deck:
         seat = self._own()
         if len(step.deck) != len(self.cards):
             raise ValueError("a step of another deck")
-        deck, proof = shuffle(step.deck, self._key(), self._context(self.round, seat))
+        deck, proof = shuffle(step.deck, self._round_key(), self._context(self.round, seat))
         made = ShuffleStep(tuple(deck), proof)
         self._ahead = (step.deck, made)
         return made
@@ -534,13 +566,13 @@ class Deck:
         ``verify=False`` skips the proof, for a step this seat already verified once (a peer
         rebuilding its deck from its own store after a restart).
         """
-        if seat != self.next_shuffler:
+        if seat != self.next_shuffler or self._current().owed:
             raise VerificationError(seat, "shuffled out of turn")
         if len(step.deck) != len(self.cards):
             raise VerificationError(seat, "shuffle step has the wrong number of cards")
         if verify and step is not self._made_step:  # a step made here needs no second check
             context = self._context(self.round, seat)
-            verify_shuffle(self.cards, step.deck, self._key(), step.proof, context)
+            verify_shuffle(self.cards, step.deck, self._round_key(), step.proof, context)
         self._made_step = None
         self._current().steps.append(step.deck)
 
@@ -598,6 +630,8 @@ class Deck:
             raise VerificationError(seat, f"shares for round {batch.round}, which is over")
         if batch.round != self.round or not self.ready:
             raise VerificationError(seat, f"shares for round {batch.round}, which is not dealt")
+        if seat not in self.members_of(batch.round):
+            raise VerificationError(seat, f"shares for round {batch.round}, keyed without it")
         record = self._rounds[batch.round]
         context = self._context(batch.round, seat)
         checks = []
@@ -1147,6 +1181,12 @@ class Deck:
         encryptions of their known points; every other card (in hands) stays
         out. The new deck lists the hidden cards, then the face-up ones, in the
         order given; then every seat shuffles it again.
+
+        After a seat left (:meth:`drop_seat`), the new round is keyed by the seats still
+        there alone: face-up cards come back under their joint key, and each hidden card
+        that came from a round the leaver was a member of waits until the others take the
+        leaver's key off it (:meth:`rekey_owed`, :meth:`rekey`); the round is shuffled
+        after that, by them alone, and its cards never need the leaver again.
         """
         if not self.ready:
             raise ValueError("a reshuffle starts from a shuffled deck")
@@ -1157,23 +1197,91 @@ class Deck:
             raise ValueError("a reshuffle needs at least one card")
         if self._returned.intersection(slots):
             raise ValueError(f"{sorted(self._returned.intersection(slots))} already went back")
+        members, key = self._members_now()
         start: list[Ciphertext] = []
         sources: list[Slot | PhysicalCard] = []
+        owed: dict[int, list[int]] = {}
         for slot in hidden:
             start.append(self._round_of(slot).deck[slot.position])
             sources.append(slot)
+            keyed_by = set(self.members_of(slot.round))
+            for leaver in sorted(keyed_by - set(members) if members is not None else ()):
+                owed.setdefault(leaver, []).append(len(start) - 1)
         for slot in face_up:
             card = self._round_of(slot).revealed.get(slot.position)
             if card is None:
                 raise ValueError(f"{slot} was never revealed, so it cannot come back face up")
-            start.append(trivial(self.codebook.point_of(card), self._key()))
+            start.append(trivial(self.codebook.point_of(card), key))
             sources.append(card)
         self._returned.update(slots)
-        self._rounds.append(_Round(sources=tuple(sources), steps=[tuple(start)]))
+        self._rounds.append(
+            _Round(
+                sources=tuple(sources),
+                steps=[tuple(start)],
+                members=members,
+                key=None if members is None else key,
+                owed={leaver: tuple(positions) for leaver, positions in owed.items()},
+            )
+        )
         if self._gone:
             self._chains[self.round] = tuple(s for s in range(self.seats) if s not in self._gone)
 
-    # -- audit -------------------------------------------------------------------------------------
+    def _members_now(self) -> tuple[tuple[int, ...] | None, Point]:
+        """The members of a round started now, and their joint key: None and the deck's
+        joint key while every seat is there."""
+        if not self._gone:
+            return None, self._key()
+        members = tuple(s for s in range(self.seats) if s not in self._gone)
+        return members, sum_points(self.keys[s] for s in members)
+
+    # -- re-keying after a seat left -----------------------------------------------------------
+
+    def rekey_owed(self) -> dict[int, dict[int, Ciphertext]]:
+        """The current round's starting cards still under a leaver's key: leaver -> position
+        -> ciphertext (empty once the round is keyed by the seats still there alone). For
+        each, every other member publishes its stand-in part (``crypto.make_stand_in``),
+        and the parts combined give the leaver's share ``x_L·a`` (:meth:`rekey`)."""
+        record = self._current()
+        return {
+            leaver: {position: record.steps[0][position] for position in positions}
+            for leaver, positions in sorted(record.owed.items())
+        }
+
+    def rekey(self, leaver: int, shares: Mapping[int, Point]) -> None:
+        """Take ``leaver``'s key off the current round's starting cards it is owed for:
+        ``shares`` gives ``x_L·a`` for each of them (position -> share, combined from the
+        others' verified stand-in parts), and each card ``(a, b)`` becomes ``(a, b - x_L·a)``,
+        the same card under the joint key of the seats still there. Nothing else changes:
+        no card's point is ever seen.
+
+        >>> from condottiere.crypto.group import mul
+        >>> decks = [Deck(b"r", 3, seat, ["1", "2", "3"]) for seat in range(3)]
+        >>> x = [d.secret for d in decks]
+        >>> for d in decks: d.accept_keys([e.announcement for e in decks])
+        >>> for seat in range(3):
+        ...     step = decks[seat].make_shuffle()
+        ...     for d in decks: d.accept_shuffle(seat, step)
+        >>> for d in decks: d.drop_seat(2)
+        >>> for d in decks: d.reshuffle([Slot(0, 0), Slot(0, 1), Slot(0, 2)], [])
+        >>> owed = decks[0].rekey_owed()[2]
+        >>> for d in decks: d.rekey(2, {p: mul(x[2], c[0]) for p, c in owed.items()})
+        >>> decks[0].rekey_owed(), decks[0].next_shuffler, decks[0].members_of(1)
+        ({}, 0, (0, 1))
+        """
+        record = self._current()
+        positions = record.owed.get(leaver)
+        if positions is None:
+            raise ValueError(f"round {self.round} owes nothing to seat {leaver}")
+        if sorted(shares) != list(positions):
+            raise ValueError(f"seat {leaver}'s shares of exactly positions {list(positions)}")
+        start = list(record.steps[0])
+        for position in positions:
+            a, b = start[position]
+            start[position] = (a, sub(b, shares[position]))
+        record.steps[0] = tuple(start)
+        del record.owed[leaver]
+
+    # -- audit ---------------------------------------------------------------------------------
 
     def audit(self, secrets: Sequence[int], claims: Iterable[Claim] = ()) -> dict[Slot, str]:
         """Check the whole game once every seat has revealed its secret; return every card.
@@ -1188,25 +1296,10 @@ class Deck:
         for seat, secret in enumerate(secrets):
             if not 0 < secret < L or mul_base(secret) != self.keys[seat]:
                 raise VerificationError(seat, "revealed secret does not match its public key")
-        whole = sum(secrets) % L
         cards: dict[Slot, PhysicalCard] = {}
         for round_, record in enumerate(self._rounds):
             sources = [s if isinstance(s, PhysicalCard) else cards[s] for s in record.sources]
-            expected = Counter(sources)
-            decoded: list[PhysicalCard | None] = list(sources)
-            for seat, deck in enumerate(record.steps[1:]):
-                decoded = [self._decrypted_card(c, whole) for c in deck]
-                if None in decoded:
-                    raise VerificationError(
-                        seat,
-                        f"shuffle of round {round_} changed the cards: one is no card of the deck",
-                    )
-                if Counter(decoded) != expected:
-                    raise VerificationError(seat, f"shuffle of round {round_} changed the cards")
-            for position, (ciphertext, card) in enumerate(zip(record.deck, decoded, strict=True)):
-                assert card is not None
-                cards[Slot(round_, position)] = card
-                self._audit_slot(record, position, ciphertext, card, secrets)
+            self._audit_round(round_, dict(enumerate(secrets)), sources, cards)
         for claim in claims:
             actual = cards.get(claim.slot)
             if actual is None:
@@ -1224,6 +1317,58 @@ class Deck:
                 raise VerificationError(
                     claim.seat, f"claimed {claim.card!r} at {claim.slot}, but it is {actual.name!r}"
                 )
+        return {slot: card.name for slot, card in cards.items()}
+
+    def _audit_round(
+        self,
+        round_: int,
+        secrets: Mapping[int, int],
+        start: Sequence[PhysicalCard | None],
+        cards: dict[Slot, PhysicalCard],
+    ) -> None:
+        """Check round ``round_`` with the secrets of its members, its starting deck holding
+        ``start`` (a card the audit cannot name is None): each shuffle step only moved cards,
+        every share, reveal and opening; its cards go into ``cards``."""
+        record = self._rounds[round_]
+        whole = sum(secrets[seat] for seat in self.members_of(round_)) % L
+        chain = self._chains.get(round_, tuple(range(self.seats)))
+        expected = Counter(start)
+        decoded: list[PhysicalCard | None] = list(start)
+        for seat, deck in zip(chain, record.steps[1:], strict=False):
+            decoded = [self._decrypted_card(c, whole) for c in deck]
+            if None in decoded and None not in expected:
+                raise VerificationError(
+                    seat,
+                    f"shuffle of round {round_} changed the cards: one is no card of the deck",
+                )
+            if Counter(decoded) != expected:
+                raise VerificationError(seat, f"shuffle of round {round_} changed the cards")
+            expected = Counter(decoded)
+        for position, (ciphertext, card) in enumerate(zip(record.deck, decoded, strict=True)):
+            if card is not None:
+                cards[Slot(round_, position)] = card
+                self._audit_slot(record, position, ciphertext, card, secrets)
+
+    def audit_rekeyed(self, secrets: Mapping[int, int]) -> dict[Slot, str]:
+        """Check every round keyed after a seat left whose members' secrets are all in
+        ``secrets`` (seat -> secret, each checked against its key), as :meth:`audit` checks
+        every round (the audit of a table a seat left, whose secret went with it: the rounds
+        keyed without it can still be checked whole); their cards by slot. A card that came
+        back hidden from a round keyed with the leaver is named by its decryption here."""
+        for seat, secret in secrets.items():
+            if not 0 < secret < L or mul_base(secret) != self.keys[seat]:
+                raise VerificationError(seat, "revealed secret does not match its public key")
+        cards: dict[Slot, PhysicalCard] = {}
+        for round_, record in enumerate(self._rounds):
+            members = record.members
+            if members is None or record.owed or not set(members) <= set(secrets):
+                continue
+            whole = sum(secrets[seat] for seat in members) % L
+            start = [
+                source if isinstance(source, PhysicalCard) else self._decrypted_card(c, whole)
+                for source, c in zip(record.sources, record.steps[0], strict=True)
+            ]
+            self._audit_round(round_, secrets, start, cards)
         return {slot: card.name for slot, card in cards.items()}
 
     def audit_seat(self, seat: int, secret: int) -> None:
@@ -1254,7 +1399,7 @@ class Deck:
         position: int,
         ciphertext: Ciphertext,
         card: PhysicalCard,
-        secrets: Sequence[int],
+        secrets: Mapping[int, int],
     ) -> None:
         for seat, share in record.shares.get(position, {}).items():
             if share != share_point(secrets[seat], ciphertext):

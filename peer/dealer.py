@@ -12,7 +12,12 @@ deck slots ``(deck, Slot(round, position))``:
 - when a pile is formed again (a new epoch), every slot in no hand goes back into it:
   hidden slots as their ciphertexts (they stay hidden), face-up ones as fresh encryptions of
   their known cards, and the undealt rest of the round too; whole hands whose seats the
-  engine emptied go back with them. Nothing hidden is ever revealed by a reshuffle.
+  engine emptied go back with them. Nothing hidden is ever revealed by a reshuffle;
+- after a seat left, a pile formed again is keyed by the seats still there alone: their parts
+  of the leaver's shares take its key off the hidden cards that come back
+  (:meth:`Dealer.rekeying`, then ``make_rekey``, ``accept_rekey``, ``complete_rekey``), and at
+  three seats or more they back their secrets up again among themselves
+  (:meth:`Dealer.redealt`).
 
 The dealer is deterministic: every peer, fed the same entries, tracks the same slots. It
 checks what others show but decides nothing about the rules: the engine does.
@@ -22,7 +27,7 @@ from __future__ import annotations
 
 import secrets
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from condottiere.crypto import (
@@ -131,13 +136,29 @@ class Dealer:
         self.pieces: dict[tuple[int, int], int] = {}
         """(dealer, deck) -> this seat's piece of the dealer's secret, opened and checked (the
         dealer by its number in the decks)."""
+        self.dealt_among: dict[tuple[int, int], tuple[tuple[int, ...], int]] = {}
+        """(dealer, deck) -> the members its dealing is among (by their numbers in the decks;
+        the dealing numbers them 0, 1, ... in this order) and the round it was made for:
+        every member and round 0 unless it was dealt again (:meth:`make_redealing`)."""
         self.stand_ins: dict[int, list[tuple[int, StandInBatch]]] = {}
         """A member's number in the decks -> its verified stand-in batches (deck, batch) for
         the deal under way."""
+        self.rekeys: dict[int, StandInBatch] = {}
+        """A member's number in the decks -> its verified parts for the re-keying under way."""
 
     def _at(self, seat: int) -> int:
         """``seat``'s number in the decks (see :attr:`members`)."""
         return self.members.index(seat)
+
+    def _among(self, dealer: int, index: int) -> tuple[tuple[int, ...], int]:
+        """The members ``dealer``'s dealing of deck ``index`` is among, and its round (see
+        :attr:`dealt_among`)."""
+        return self.dealt_among.get((dealer, index), (tuple(range(len(self.members))), 0))
+
+    def _blame_backup(self, exc: VerificationError, holders: Sequence[int]) -> Rejection:
+        """The blame of a backup's verification error, whose seat is numbered in the dealing
+        (see :attr:`dealt_among`)."""
+        return _blame(self.members[holders[exc.seat]], Reason.BAD_PROOF, exc.reason)
 
     def _blame_deck(self, exc: VerificationError, detail: str = "") -> Rejection:
         """The blame a deck's verification error puts on its seat (named as the table does)."""
@@ -258,6 +279,9 @@ class Dealer:
             return []
         wanted: dict[tuple[int, int], list[int]] = {}
         for draw in draws:
+            deck = self.decks[draw.pile]
+            if self._at(seat) not in deck.members_of(deck.round):
+                continue  # a round keyed without it (see rekeying)
             if draw.deal.seat != seat:
                 owner = self._at(draw.deal.seat)
                 wanted.setdefault((draw.pile, owner), []).extend(draw.positions)
@@ -589,12 +613,16 @@ class Dealer:
         ``index``: the piece and the box's ephemeral secret."""
         assert self.index is not None
         deck = self.decks[index]
-        context = Context(deck.table, 0, self.index)
-        return answer_complaint(deck.secret, self.box_keys, self._at(recipient), context).encode()
+        holders, round_ = self._among(self.index, index)
+        keys = [self.box_keys[member] for member in holders]
+        context = Context(deck.table, round_, holders.index(self.index))
+        to = holders.index(self._at(recipient))
+        return answer_complaint(deck.secret, keys, to, context).encode()
 
     def settle(self, dealer: int, complainer: int, index: int, answer: bytes | None) -> Rejection:
         """The blame a complaint ends with (see ``crypto.settle_complaint``)."""
         deck, dealer, complainer = self.decks[index], self._at(dealer), self._at(complainer)
+        holders, round_ = self._among(dealer, index)
         try:
             decoded = None if answer is None else ComplaintAnswer.decode(answer)
         except DecodeError:
@@ -603,13 +631,13 @@ class Dealer:
             settle_complaint(
                 self.dealings[(dealer, index)],
                 deck.keys[dealer],
-                self.box_keys,
-                complainer,
+                [self.box_keys[member] for member in holders],
+                holders.index(complainer),
                 decoded,
-                Context(deck.table, 0, dealer),
+                Context(deck.table, round_, holders.index(dealer)),
             )
         except VerificationError as exc:
-            return self._blame_deck(exc)
+            return self._blame_backup(exc, holders)
 
     def drop_seat(self, seat: int) -> None:
         """``seat`` left: it shuffles no more (see ``Deck.drop_seat``)."""
@@ -631,9 +659,11 @@ class Dealer:
         gone = self._at(leaver)
         for index, owners in self.owed(leaver, draws):
             deck = self.decks[index]
+            holders, _ = self._among(gone, index)
             cards = {position: deck.cards[position] for position in owners}
-            context = Context(deck.table, deck.round, self.index)
-            batch = make_stand_in(self.pieces[(gone, index)], gone, cards, context)
+            context = Context(deck.table, deck.round, holders.index(self.index))
+            piece = self.pieces[(gone, index)]
+            batch = make_stand_in(piece, holders.index(gone), cards, context)
             batches.append(log_pb2.DeckStandIn(deck=index, batch=batch.encode()))
         return batches
 
@@ -649,32 +679,179 @@ class Dealer:
         gone, member = self._at(leaver), self._at(seat)
         for item, (index, owners) in zip(body.batches, owed, strict=True):
             deck = self.decks[index]
+            holders, _ = self._among(gone, index)
             try:
                 batch = StandInBatch.decode(item.batch)
-                key = verification_key(self.dealings[(gone, index)], deck.keys[gone], member)
+                key = verification_key(
+                    self.dealings[(gone, index)], deck.keys[gone], holders.index(member)
+                )
                 cards = {position: deck.cards[position] for position in owners}
-                context = Context(deck.table, deck.round, member)
-                verify_stand_in(batch, gone, key, cards, context)
+                context = Context(deck.table, deck.round, holders.index(member))
+                verify_stand_in(batch, holders.index(gone), key, cards, context)
             except DecodeError as exc:
                 raise _blame(seat, Reason.BAD_PROOF, f"stand-in parts: {exc}") from None
             except VerificationError as exc:
-                raise self._blame_deck(exc) from None
+                raise self._blame_backup(exc, holders) from None
             checked.append((index, batch))
         self.stand_ins[member] = checked
 
     def complete_stand_in(self, leaver: int, draws: Sequence[Draw]) -> None:
         """Combine every other seat's verified parts into ``leaver``'s shares of these deals'
         cards, and record them as its shares."""
+        gone = self._at(leaver)
         for index, owners in self.owed(leaver, draws):
+            holders, _ = self._among(gone, index)
             batches = {
-                seat: batch
-                for seat, checked in self.stand_ins.items()
+                holders.index(member): batch
+                for member, checked in self.stand_ins.items()
                 for deck_index, batch in checked
                 if deck_index == index
             }
-            shares: dict[int, Point] = combine_stand_in(batches, len(self.members))
-            self.decks[index].record_stand_in(self._at(leaver), shares, owners)
+            shares: dict[int, Point] = combine_stand_in(batches, len(holders))
+            self.decks[index].record_stand_in(gone, shares, owners)
         self.stand_ins = {}
+
+    # -- re-keying a pile formed again after a seat left -----------------------------------
+
+    def rekeying(self, index: int) -> int | None:
+        """The seat that left whose key deck ``index``'s new round still waits to have taken
+        off the hidden cards that came back (see ``Deck.rekey_owed``); None once the round is
+        keyed by the seats still there alone."""
+        owed = self.decks[index].rekey_owed()
+        return self.members[min(owed)] if owed else None
+
+    def make_rekey(self, index: int, leaver: int) -> bytes:
+        """This seat's parts of ``leaver``'s shares of the cards deck ``index``'s new round owes
+        it, with proofs (an encoded ``StandInBatch``)."""
+        assert self.index is not None
+        deck, gone = self.decks[index], self._at(leaver)
+        holders, _ = self._among(gone, index)
+        context = Context(deck.table, deck.round, holders.index(self.index))
+        cards = deck.rekey_owed()[gone]
+        piece = self.pieces[(gone, index)]
+        return make_stand_in(piece, holders.index(gone), cards, context).encode()
+
+    def accept_rekey(self, seat: int, leaver: int, index: int, body: log_pb2.Rekey) -> None:
+        """Verify ``seat``'s parts for re-keying deck ``index`` without ``leaver``, against its
+        verification key in ``leaver``'s dealing; :class:`Rejection` blames ``seat``."""
+        deck = self.decks[index]
+        if (body.deck, body.round, body.leaver) != (index, deck.round, leaver):
+            raise _blame(
+                seat, Reason.UNEXPECTED, f"parts to re-key deck {index}, round {deck.round}, "
+                f"without seat {leaver} expected"
+            )  # fmt: skip
+        gone, member = self._at(leaver), self._at(seat)
+        holders, _ = self._among(gone, index)
+        at = holders.index(member)
+        try:
+            batch = StandInBatch.decode(body.batch)
+            key = verification_key(self.dealings[(gone, index)], deck.keys[gone], at)
+            context = Context(deck.table, deck.round, at)
+            verify_stand_in(batch, holders.index(gone), key, deck.rekey_owed()[gone], context)
+        except DecodeError as exc:
+            raise _blame(seat, Reason.BAD_PROOF, f"re-key parts: {exc}") from None
+        except VerificationError as exc:
+            raise _blame(seat, Reason.BAD_PROOF, f"re-key: {exc.reason}") from None
+        self.rekeys[at] = batch
+
+    def complete_rekey(self, index: int, leaver: int) -> None:
+        """Combine every other seat's verified parts into ``leaver``'s shares of the cards
+        that came back into deck ``index``, and take its key off them."""
+        gone = self._at(leaver)
+        shares = combine_stand_in(self.rekeys, len(self._among(gone, index)[0]))
+        self.decks[index].rekey(gone, shares)
+        self.rekeys = {}
+
+    def redealt(self, index: int) -> tuple[int, ...] | None:
+        """The seats that back their secrets of deck ``index`` up again among themselves once
+        its round is keyed without the seats that left (three or more, the round's members);
+        None where the backups are among them already, or they are too few."""
+        deck = self.decks[index]
+        members = deck.members_of(deck.round)
+        if len(members) < MIN_BACKUP_SEATS or deck.rekey_owed():
+            return None
+        if all(self._among(member, index)[0] == members for member in members):
+            return None
+        return tuple(self.members[member] for member in members)
+
+    def make_redealing(self, index: int) -> log_pb2.Redealing:
+        """This seat's secret of deck ``index`` backed up again among the members of its
+        re-keyed round (deterministic, as the first dealing)."""
+        assert self.index is not None
+        deck = self.decks[index]
+        members = deck.members_of(deck.round)
+        keys = [self.box_keys[member] for member in members]
+        context = Context(deck.table, deck.round, members.index(self.index))
+        dealing = make_dealing(deck.secret, keys, context).encode()
+        return log_pb2.Redealing(deck=index, round=deck.round, dealing=dealing)
+
+    def accept_redealing(
+        self, seat: int, body: log_pb2.Redealing, box: BoxSecret | None
+    ) -> bool:
+        """Record ``seat``'s new dealing of a deck (:class:`Rejection` if it is not one for the
+        deck's current round); with this seat's box secret, open and check its piece: True
+        when it fails (to complain of, as of a first dealing's)."""
+        index = body.deck
+        if not 0 <= index < len(self.decks) or body.round != self.decks[index].round:
+            raise _blame(seat, Reason.UNEXPECTED, "a new backup of another deck or round")
+        deck, dealer = self.decks[index], self._at(seat)
+        members = deck.members_of(deck.round)
+        try:
+            dealing = Dealing.decode(body.dealing, len(members))
+        except DecodeError as exc:
+            raise _blame(seat, Reason.BAD_PROOF, f"dealing: {exc}") from None
+        self.dealings[(dealer, index)] = dealing
+        self.dealt_among[(dealer, index)] = (members, deck.round)
+        self.pieces.pop((dealer, index), None)
+        if box is None or self.index is None or self.index == dealer:
+            return False
+        context = Context(deck.table, deck.round, members.index(dealer))
+        try:
+            self.pieces[(dealer, index)] = open_piece(
+                dealing, deck.keys[dealer], box, members.index(self.index), context
+            )
+        except VerificationError:
+            return True
+        return False
+
+    def covered(self, seat: int, out: Collection[int]) -> bool:
+        """Whether the seats still at the table can act for ``seat`` (just put out; ``out``
+        holds every seat out, ``seat`` too): for every deck, ``seat``'s backup is among three
+        members or more, every other of them still at the table, and no hidden card still in
+        play is under the key of a seat gone before (only its own backup's members' keys)."""
+        if seat not in self.members or not self.backed_up:
+            return False
+        gone = self._at(seat)
+        for index, deck in enumerate(self.decks):
+            holders, _ = self._among(gone, index)
+            if gone not in holders or any(
+                self.members[m] in out for m in holders if m != gone
+            ):
+                return False
+            hidden = {slot for hand in self.hands[:seat] + self.hands[seat + 1:]
+                      for i, slot in hand if i == index} | self._out[index]  # fmt: skip
+            hidden |= {Slot(deck.round, p) for p in range(self._dealt[index], len(deck.cards))}
+            keyed = {deck.members_of(slot.round) for slot in hidden
+                     if (index, slot) not in self.face_up}  # fmt: skip
+            if any(not set(members) <= set(holders) for members in keyed):
+                return False
+        return True
+
+    def audit_rekeyed(self, secrets: Mapping[int, Sequence[bytes]]) -> dict[Card, str]:
+        """Check whole every round keyed after a seat left, from the secrets of the seats that
+        stayed (seat -> one secret per deck, each already checked by :meth:`audit_seat`);
+        the cards of those rounds by slot. :class:`Rejection` names the seat that cheated."""
+        cards: dict[Card, str] = {}
+        for index, deck in enumerate(self.decks):
+            by_member = {
+                self._at(seat): decode_scalar(encoded[index]) for seat, encoded in secrets.items()
+            }
+            try:
+                found = deck.audit_rekeyed(by_member)
+            except VerificationError as exc:
+                raise self._blame_deck(exc, "audit: ") from None
+            cards.update(((index, slot), name) for slot, name in found.items())
+        return cards
 
 
 def _deck_context(table_id: bytes, index: int) -> bytes:

@@ -26,6 +26,12 @@ coin_reveal           every committer: its value (see :mod:`condottiere.peer.coi
 move                  the seat the engine waits for: a move and the cards it shows
 stand_in              every seat still at the table, at a deal after a seat left: its parts
                       of the leaver's shares of the cards dealt, with proofs
+rekey                 every seat still at the table, when a deck is formed again after a seat
+                      left: its parts of the leaver's shares of the hidden cards that come
+                      back, with proofs (the deck's new round is keyed without the leaver)
+redealing             (three seats or more still there) every seat, once its deck is re-keyed:
+                      its secret backed up again among them alone, then piece_checks (and
+                      piece_answers) as for the first backup
 audit                 every seat, at the end: its deck secrets, to audit the game
 ====================  ==========================================================
 
@@ -36,11 +42,16 @@ table has (see :mod:`condottiere.peer.silence`), or where its log says it leaves
 plays no more, and the game goes on without it: its hand leaves the game unseen, it shuffles
 no more, and at each deal the others stand in for its decryption shares (every remaining seat
 publishes its part, from its piece of the leaver's backed-up secret, with a proof; the parts
-are combined, the leaver's secret is never rebuilt). With one seat left, that seat wins by
-forfeit. Before the game is dealt, the seats still at the table start again without it (the
-keys and their backups made among them alone, the game made without it). Once a second seat
-is gone after the deal (the stand-in needs every other seat), the table stops as abandoned,
-naming the seat.
+are combined, the leaver's secret is never rebuilt), until its deck is formed again: then the
+others take the leaver's key off the hidden cards that come back the same way (a ``rekey``
+step), and the deck's new round is keyed, shuffled and dealt by them alone; at three seats
+or more still there, they back their secrets up again among themselves (a ``redealing``
+step), so that a second leaver is covered as the first was. With one seat left, that seat
+wins by forfeit. Before the game is dealt, the seats still at the table
+start again without it (the keys and their backups made among them alone, the game made
+without it). Once a second seat is gone after the deal before the others backed their
+secrets up again without the first (the stand-in needs every other seat), the table stops as
+abandoned, naming the seat.
 
 Each entry names the step it answers. An entry answering a later step waits its turn; one
 answering a step that did not wait for its author is refused as out of turn (or stale, if
@@ -251,6 +262,8 @@ class StepKind(StrEnum):
     PIECE_CHECKS = "piece_checks"
     PIECE_ANSWERS = "piece_answers"
     STAND_IN = "stand_in"
+    REKEY = "rekey"
+    REDEALING = "redealing"
 
     @property
     def words(self) -> str:
@@ -273,6 +286,8 @@ _STEP_WORDS = {
     StepKind.PIECE_CHECKS: "the check of the backups",
     StepKind.PIECE_ANSWERS: "answering a complaint",
     StepKind.STAND_IN: "a stand-in",
+    StepKind.REKEY: "the re-keying of a deck",
+    StepKind.REDEALING: "the new backup of the keys",
 }
 
 
@@ -288,7 +303,7 @@ class Step:
     draws: tuple[Draw, ...] = ()
     flip: Flip | None = None
     leaver: int | None = None
-    """The seat a stand-in step stands in for."""
+    """The seat a stand-in or re-key step stands in for."""
     complaints: tuple[tuple[int, int, int], ...] = ()
     """(complainer, dealer, deck) of every complaint a step of answers waits for."""
 
@@ -330,6 +345,9 @@ class Table:
         """Entries appended to the logs since the owner last took them (see :meth:`drain`)."""
         self.cards: dict[Card, str] | None = None
         """Every card of the game by slot, once the audit is through."""
+        self.rekeyed_cards: dict[Card, str] = {}
+        """At a table a seat left: the cards of the decks keyed again without it, by slot,
+        once the audit has checked them whole from the secrets of the seats that stayed."""
         self.flips: list[tuple[Flip, int]] = []
         """Every coin flip decided, and the seat it gave."""
         self.defer_costly = False
@@ -528,6 +546,8 @@ class Table:
             StepKind.PIECE_CHECKS: f"{names} to check their pieces of the backups",
             StepKind.PIECE_ANSWERS: f"{names} to answer a complaint about a backup",
             StepKind.STAND_IN: f"{names} to stand in for a seat that left",
+            StepKind.REKEY: f"{names} to re-key deck {step.deck + 1} without a seat that left",
+            StepKind.REDEALING: f"the new backups of the keys of {names}",
         }[step.kind]
         return step.kind, seats, text
 
@@ -1167,6 +1187,17 @@ class Table:
                 leaver=step.leaver,
                 batches=self._own_dealer().make_stand_in(step.leaver, step.draws),
             )
+        elif kind == StepKind.REDEALING:
+            body = self._own_dealer().make_redealing(step.deck)
+        elif kind == StepKind.REKEY:
+            assert step.leaver is not None
+            dealer = self._own_dealer()
+            body = log_pb2.Rekey(
+                deck=step.deck,
+                round=dealer.round(step.deck),
+                leaver=step.leaver,
+                batch=dealer.make_rekey(step.deck, step.leaver),
+            )
         else:
             made = self._make_game_part(step)
             if made is None:
@@ -1337,6 +1368,16 @@ class Table:
         elif kind == StepKind.STAND_IN:
             assert self.dealer is not None and seat is not None and step.leaver is not None
             self.dealer.accept_stand_in(seat, step.leaver, body, step.draws)
+        elif kind == StepKind.REKEY:
+            assert self.dealer is not None and seat is not None and step.leaver is not None
+            self.dealer.accept_rekey(seat, step.leaver, step.deck, body)
+        elif kind == StepKind.REDEALING:
+            assert self.dealer is not None and seat is not None
+            if body.deck != step.deck:
+                raise Rejection(Reason.UNEXPECTED, f"a new backup of deck {step.deck} expected")
+            box = self._box() if self.seat is not None and author != self.me else None
+            if self.dealer.accept_redealing(seat, body, box):
+                self._bad_pieces.append((seat, body.deck))
         elif kind == StepKind.SHUFFLE:
             assert self.dealer is not None and seat is not None
             trusted = author == self.me or entry.hash in self._verified
@@ -1428,7 +1469,9 @@ class Table:
                 for author, entry in step.answers.items()
                 for c in entry.body.complaints
             ))  # fmt: skip
-            if not complaints:
+            if not complaints and self.game is not None:  # a new backup after a re-key
+                self._next_game_step()
+            elif not complaints:
                 self._start_game()
             else:
                 accused = sorted({dealer for _, dealer, _ in complaints})
@@ -1442,6 +1485,17 @@ class Table:
             self.dealer.complete_stand_in(step.leaver, step.draws)
             self._say("deal", f"the others stood in for {self.who(self.seating[step.leaver])}")
             self._finish_deal(step.draws)
+        elif step.kind == StepKind.REDEALING:
+            self._next_step(StepKind.PIECE_CHECKS, step.authors)
+        elif step.kind == StepKind.REKEY:
+            assert self.dealer is not None and step.leaver is not None
+            self.dealer.complete_rekey(step.deck, step.leaver)
+            self._say(
+                "shuffle",
+                f"deck {step.deck + 1} is keyed again without "
+                f"{self.who(self.seating[step.leaver])}: its cards no longer need it",
+            )
+            self._next_game_step()
         elif step.kind == StepKind.SHUFFLE:
             self._next_game_step()
         elif step.kind == StepKind.SHARES:
@@ -1492,6 +1546,8 @@ class Table:
             if isinstance(waiting, Deal):
                 draws = game.pending_draws()
                 dealer.sync(draws, sizes)
+                if self._rekey(draws) or self._redeal(draws):
+                    return
                 for draw in draws:
                     shuffler = dealer.next_shuffler(draw.pile)
                     if shuffler is not None:
@@ -1540,10 +1596,11 @@ class Table:
         answers = step.answers[self.seating[dealer]].body.answers
         answer = next(a.answer for a in answers if (a.recipient, a.deck) == (complainer, index))
         rejection = self.dealer.settle(dealer, complainer, index, answer)
-        dealt = next(e for e in self.logs.log(self.seating[dealer]) if e.kind == "dealings")
-        complaint = next(
+        backup = StepKind.DEALINGS if self.game is None else StepKind.REDEALING
+        dealt = [e for e in self.logs.log(self.seating[dealer]) if e.kind == backup][-1]
+        complaint = [
             e for e in self.logs.log(self.seating[complainer]) if e.kind == "piece_checks"
-        )
+        ][-1]
         evidence = (dealt.signed, complaint.signed, step.answers[self.seating[dealer]].signed)
         self._stop(Rejection(rejection.reason, rejection.detail, seat=rejection.seat,
                              evidence=evidence))  # fmt: skip
@@ -1557,6 +1614,34 @@ class Table:
                 self._next_step(
                     StepKind.STAND_IN, self._remaining_authors(), draws=draws, leaver=leaver
                 )
+                return True
+        return False
+
+    def _rekey(self, draws: Sequence[Draw]) -> bool:
+        """Start a re-key step when a pile these deals take from was formed again with hidden
+        cards still under the key of a seat that left; True if one."""
+        dealer = self.dealer
+        assert dealer is not None
+        for draw in draws:
+            leaver = dealer.rekeying(draw.pile)
+            if leaver is not None:
+                self._next_step(
+                    StepKind.REKEY, self._remaining_authors(), deck=draw.pile, leaver=leaver
+                )
+                return True
+        return False
+
+    def _redeal(self, draws: Sequence[Draw]) -> bool:
+        """Start a new backup step when a pile these deals take from was re-keyed and its
+        members (three or more) still back their secrets up with a seat that left; True if
+        one."""
+        dealer = self.dealer
+        assert dealer is not None
+        for draw in draws:
+            seats = dealer.redealt(draw.pile)
+            if seats is not None:
+                self._bad_pieces.clear()
+                self._next_step(StepKind.REDEALING, self._seat_authors(seats), deck=draw.pile)
                 return True
         return False
 
@@ -1755,16 +1840,26 @@ class Table:
             self._say("audit", "no card was dealt: there is nothing to audit")
             return
         if any(seat in dealer.members for seat in self.out):
+            stayed: dict[int, list[bytes]] = {}
             for author, entry in step.answers.items():
                 seat = self.seat_of(author)
                 assert seat is not None
                 dealer.audit_seat(seat, list(entry.body.secrets))
+                stayed[seat] = list(entry.body.secrets)
+            rekeyed = self.rekeyed_cards = dealer.audit_rekeyed(stayed)
             self.step = None
             gone = " and ".join(self.lobby.names.get(self.seating[s], "?") for s in self.out)
+            whole = (
+                f"; every shuffle, share and card of the decks keyed again without {gone} "
+                f"checks out ({len(rekeyed)} cards)"
+                if rekeyed
+                else ""
+            )
             self._say(
                 "audit",
                 "audit passed for the seats that stayed: their secrets match their keys and "
-                f"every share they gave; the cards themselves cannot be named without {gone}",
+                f"every share they gave{whole}; the cards dealt before cannot be named "
+                f"without {gone}",
             )
             return
         secrets = [list(step.answers[a].body.secrets) for a in self._remaining_authors()]
@@ -1842,7 +1937,7 @@ class Table:
             return self._without_before_the_deal(step, departure)
         dealer = self.dealer
         assert dealer is not None
-        stand_in = dealer.backed_up and len(set(self.out) & set(dealer.members)) == 1
+        stand_in = dealer.covered(seat, self.out)
         if len(remaining) > 1 and not stand_in:
             why = "a second seat gone: the others cannot open cards without both shares"
             self.halt = Halt(

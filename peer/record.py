@@ -166,6 +166,12 @@ class Verdict:
         if self.missing_audits:
             missing = ", ".join(table.who(author) for author in self.missing_audits)
             lines.append(f"no audit secrets from {missing}: the cards cannot be audited")
+        if self.audited_without_leavers and table.rekeyed_cards:
+            gone = " and ".join(table.who(table.seating[d.seat]) for d in self.departures)
+            lines.append(
+                f"audit of the decks keyed again without {gone}: every shuffle, share and card "
+                f"checks out ({len(table.rekeyed_cards)} cards)"
+            )
         if self.replayed is not None:
             lines.append(
                 f"audit: every shuffle, share and card checks out; the game replays with "

@@ -31,7 +31,11 @@ With ``--leavers`` it measures instead what a table pays to survive a seat that 
   process (one seat's dealings and checks, the seats working side by side on the cores);
 - the time from a leaver's deadline to the game going on: a seat killed once the hands are
   dealt, the others' wait for it past the table's step deadline until their next step (the
-  statements, the verdict, and the stand-in where a deal needs the leaver's shares).
+  statements, the verdict, and the stand-in where a deal needs the leaver's shares);
+- in the same games (three seats or more), the re-key step at the next reshuffle, at the host:
+  from the step to the next one (every remaining seat's parts of the leaver's shares of the
+  hidden cards that come back, verified, combined and taken off the cards), beside its crypto
+  floor for the same number of cards measured in this process.
 
 Usage: ``.venv/bin/python scripts/bench_net.py [--seats 2,4,6] [--games N] [--edition ID]
 [--leavers]``
@@ -447,6 +451,7 @@ def leaver_figures(edition: str, sizes: Sequence[int]) -> None:
               f"{dealt - launched:>8.2f}")  # fmt: skip
     print(f"\nfrom a leaver's deadline ({LEAVER_DEADLINE} s) to the game going on (s), at the host")
     print(f"{'seats':>5} {'step':>12} {'waited s':>9} {'went on s':>10}")
+    rekeys: list[tuple[int, float, int]] = []
     for seats in [n for n in sizes if n >= 2]:
         with tempfile.TemporaryDirectory() as folder:
             processes, traces = launch_traced(edition, seats, 1, Path(folder), deadline)
@@ -459,6 +464,7 @@ def leaver_figures(edition: str, sizes: Sequence[int]) -> None:
             finally:
                 stop_all(processes)
             host = read_traces(traces)[0]
+            rekeyed = rekeyed_cards(Path(folder) / "seat0")
         dealt_at = next(e["t"] for e in host if e["what"] == "dealt")
         ends = [e for e in host if e["what"] in ("step", "audited", "stop") and e["t"] >= dealt_at]  # type: ignore[operator]
         waits = [
@@ -468,6 +474,71 @@ def leaver_figures(edition: str, sizes: Sequence[int]) -> None:
         ]
         waited, kind = max(waits)
         print(f"{seats:>5} {kind:>12} {waited:>9.2f} {waited - LEAVER_DEADLINE:>10.2f}")
+        rekeys += [(seats, took, rekeyed) for took, kind in waits if kind == "rekey"][:1]
+    if any(seats >= 3 for seats in sizes):
+        print("\nthe re-key step at the next reshuffle after the leave (s), at the host, beside "
+              "its crypto floor")  # fmt: skip
+        print(f"{'seats':>5} {'cards':>6} {'re-key s':>9} {'floor s':>8} {'ratio':>6}")
+        for seats, took, cards in rekeys:
+            floor = rekey_floor(seats, cards)
+            print(f"{seats:>5} {cards:>6} {took:>9.3f} {floor:>8.4f} {took / floor:>6.1f}")
+        done = {seats for seats, _, _ in rekeys}
+        for seats in sorted(n for n in sizes if n >= 3 and n not in done):
+            print(f"{seats:>5} {'no reshuffle came before the game ended':>40}")
+
+
+def rekeyed_cards(data: Path) -> int:
+    """How many cards the host's first re-key took the leaver's key off (from the record the
+    host wrote); 0 if it re-keyed none."""
+    from condottiere.crypto import StandInBatch
+    from condottiere.peer.entries import read_entry
+    from condottiere.peer.record import load
+
+    summary = json.loads((data / "last-game.json").read_text())
+    for signed in load(Path(summary["record"])):
+        entry = read_entry(signed)
+        if entry.kind == "rekey":
+            return len(StandInBatch.decode(entry.body.batch).positions)
+    return 0
+
+
+def rekey_floor(seats: int, cards: int, repeat: int = 5) -> float:
+    """The crypto of a re-key of ``cards`` hidden cards after the last seat left, done here:
+    one remaining seat's parts with their proofs, then the other remaining seats' parts
+    verified, all combined and taken off the cards (each seat does this side by side with
+    the others, so one seat's work is the floor)."""
+    from condottiere import crypto
+    from condottiere.crypto.elgamal import encrypt
+
+    table = b"bench-rekey"
+    leaver, remaining = seats - 1, range(seats - 1)
+    boxes = [crypto.BoxSecret.generate() for _ in range(seats)]
+    secret = crypto.random_scalar()
+    key = crypto.mul_base(secret)
+    dealt_by = crypto.Context(table, 0, leaver)
+    dealing = crypto.make_dealing(secret, [box.public for box in boxes], dealt_by)
+    pieces = [crypto.open_piece(dealing, key, boxes[j], j, dealt_by) for j in remaining]
+    checks = [crypto.verification_key(dealing, key, j) for j in remaining]
+    joint = crypto.mul_base(crypto.random_scalar())
+    deck = {
+        position: encrypt(crypto.hash_to_point(b"bench", bytes([position % 256])), joint,
+                          crypto.random_scalar())
+        for position in range(cards)
+    }  # fmt: skip
+    by = [crypto.Context(table, 1, j) for j in remaining]
+    batches = {j: crypto.make_stand_in(pieces[j], leaver, deck, by[j]) for j in remaining}
+    timings = []
+    for _ in range(repeat):
+        began = time.perf_counter()
+        crypto.make_stand_in(pieces[0], leaver, deck, by[0]).encode()
+        received = {j: crypto.StandInBatch.decode(batch.encode()) for j, batch in batches.items()}
+        for j in remaining[1:]:
+            crypto.verify_stand_in(received[j], leaver, checks[j], deck, by[j])
+        shares = crypto.combine_stand_in(received, seats)
+        for position, (_, b) in deck.items():
+            crypto.sub(b, shares[position])
+        timings.append(time.perf_counter() - began)
+    return min(timings)
 
 
 def median_floor(counts: Counter[str], repeat: int = 3) -> float:

@@ -201,3 +201,82 @@ def test_a_bot_paused_past_its_deadline_loses_by_forfeit_without_anyone_waiting_
         (result,) = finish(peers, [host])
         assert result["halt"] is None and result["winners"] == [0]
         assert "FORFEIT" in verify(str(result["record"]))
+
+
+
+def start_with_a_person(
+    peers: Peers, root: Path, seats: int, seed: int
+) -> tuple[list[PeerProcess], PeerProcess]:
+    """A host and ``seats - 2`` bot peers, played by ``greedy``, and a person (carl) at the
+    plain console of a ``join`` peer, whom the test types for: the bots' peers, and carl's."""
+    host = peers.start(
+        ["host", "--edition", "zman", "--seats", str(seats), "--strategy", "greedy",
+         "--name", f"polite-{seats}", "--seed", str(seed), *DEADLINES, *COIN],
+        root / "seat0",
+    )  # fmt: skip
+    address = host.address()
+    host.wait_for("hosting", 20)
+    table = [host]
+    for seat in range(1, seats - 1):
+        table.append(peers.start(
+            ["bot", "--join", address, "--player", f"bot{seat}", "--strategy", "greedy",
+             "--seed", str(seed + seat), *COIN],
+            root / f"seat{seat}",
+        ))  # fmt: skip
+        host.wait_for(rf"waiting  bot{seat} ", 30)  # seated in this order: carl last
+    carl = peers.start(
+        ["join", address, "--player", "carl", *COIN], root / "carl", console=True
+    )
+    return table, carl
+
+
+def test_a_person_who_leaves_politely_mid_game_lets_the_three_others_finish_alike(
+    tmp_path: Path,
+) -> None:
+    """Carl types ``leave`` at his first turn of a four-seat game: nobody states him silent
+    (the leave is read at once), and the three bots finish the game with one record hash."""
+    with peers_in(tmp_path) as peers:
+        bots, carl = start_with_a_person(peers, tmp_path, 4, seed=7)
+        carl.wait_for(r"^moves: ", GAME_SECONDS)
+        carl.type("leave")
+        carl.wait_for("you are leaving the table", 20)
+        results = finish(peers, bots)
+        assert all(r["halt"] is None and r["audited"] for r in results), peers.outputs(bots)
+        assert len({str(r["record_hash"]) for r in results}) == 1
+        assert len({str(r["winners"]) for r in results}) == 1
+        assert len({json.dumps(r["state"], sort_keys=True) for r in results}) == 1
+        text = verify(str(results[0]["record"]))
+        left = re.search(r"left: seat (\d) \(carl\) left at a move \(left from the console\)",
+                         text)  # fmt: skip
+        assert left is not None, text
+        seat = left.group(1)
+        assert "silent" not in text, "a polite leave needs no statement"
+        assert re.search(rf"verdict: (FINISHED|FORFEIT) without seat {seat} \(carl\)", text)
+
+
+def test_a_seat_killed_before_a_reshuffle_is_keyed_out_of_the_deck_by_the_others(
+    tmp_path: Path,
+) -> None:
+    """A three-seat ``ffg`` game (four connected regions or six to win: it lasts several
+    rounds, and each round forms the deck again) whose bot is killed at its second move: the
+    next round's deck is keyed again by the two others alone (a ``rekey`` step, then their
+    shuffles), they finish with one record hash, and ``verify`` checks the re-keyed rounds
+    whole."""
+    with peers_in(tmp_path) as peers:
+        table = start_table(peers, tmp_path, "ffg", 3, seed=8, strategies={2: DYING}, traced=1)
+        victim = table[2]
+        assert peers.wait_for_exit(victim, GAME_SECONDS) == -signal.SIGKILL
+        wait_step(tmp_path / "trace", "rekey")
+        survivors = table[:2]
+        results = finish(peers, survivors)
+        assert all(r["halt"] is None and r["audited"] for r in results), peers.outputs(survivors)
+        assert len({str(r["record_hash"]) for r in results}) == 1
+        assert len({json.dumps(r["state"], sort_keys=True) for r in results}) == 1
+        text = verify(str(results[0]["record"]))
+        left = re.search(r"left: seat (\d) \(bot2\) silent at a move", text)
+        assert left is not None, text
+        assert re.search(
+            rf"audit of the decks keyed again without seat {left.group(1)} \(bot2\): every "
+            r"shuffle, share and card checks out \(\d+ cards\)",
+            text,
+        ), text

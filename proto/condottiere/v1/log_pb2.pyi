@@ -130,6 +130,8 @@ class Entry(_message.Message):
     PIECE_CHECKS_FIELD_NUMBER: _builtins.int
     PIECE_ANSWERS_FIELD_NUMBER: _builtins.int
     STAND_IN_FIELD_NUMBER: _builtins.int
+    REKEY_FIELD_NUMBER: _builtins.int
+    REDEALING_FIELD_NUMBER: _builtins.int
     COIN_ESCROW_FIELD_NUMBER: _builtins.int
     table_id: _builtins.bytes
     """32 bytes: the hash of the table's definition (TableDefinition)"""
@@ -186,6 +188,10 @@ class Entry(_message.Message):
     @_builtins.property
     def stand_in(self) -> Global___StandIn: ...
     @_builtins.property
+    def rekey(self) -> Global___Rekey: ...
+    @_builtins.property
+    def redealing(self) -> Global___Redealing: ...
+    @_builtins.property
     def coin_escrow(self) -> Global___CoinEscrow: ...
     def __init__(
         self,
@@ -216,13 +222,15 @@ class Entry(_message.Message):
         piece_checks: Global___PieceChecks | None = ...,
         piece_answers: Global___PieceAnswers | None = ...,
         stand_in: Global___StandIn | None = ...,
+        rekey: Global___Rekey | None = ...,
+        redealing: Global___Redealing | None = ...,
         coin_escrow: Global___CoinEscrow | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["audit", b"audit", "body", b"body", "chat", b"chat", "coin_close", b"coin_close", "coin_commit", b"coin_commit", "coin_escrow", b"coin_escrow", "coin_reveal", b"coin_reveal", "dealings", b"dealings", "evidence", b"evidence", "join", b"join", "keys", b"keys", "leave", b"leave", "move", b"move", "piece_answers", b"piece_answers", "piece_checks", b"piece_checks", "ready", b"ready", "seating", b"seating", "shares", b"shares", "shuffle", b"shuffle", "silence", b"silence", "stand_in", b"stand_in", "table", b"table"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["audit", b"audit", "body", b"body", "chat", b"chat", "coin_close", b"coin_close", "coin_commit", b"coin_commit", "coin_escrow", b"coin_escrow", "coin_reveal", b"coin_reveal", "dealings", b"dealings", "evidence", b"evidence", "join", b"join", "keys", b"keys", "leave", b"leave", "move", b"move", "piece_answers", b"piece_answers", "piece_checks", b"piece_checks", "ready", b"ready", "redealing", b"redealing", "rekey", b"rekey", "seating", b"seating", "shares", b"shares", "shuffle", b"shuffle", "silence", b"silence", "stand_in", b"stand_in", "table", b"table"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["audit", b"audit", "author", b"author", "body", b"body", "chat", b"chat", "coin_close", b"coin_close", "coin_commit", b"coin_commit", "coin_escrow", b"coin_escrow", "coin_reveal", b"coin_reveal", "dealings", b"dealings", "evidence", b"evidence", "heads", b"heads", "join", b"join", "keys", b"keys", "leave", b"leave", "move", b"move", "piece_answers", b"piece_answers", "piece_checks", b"piece_checks", "previous", b"previous", "ready", b"ready", "seating", b"seating", "seq", b"seq", "shares", b"shares", "shuffle", b"shuffle", "silence", b"silence", "stand_in", b"stand_in", "step", b"step", "table", b"table", "table_id", b"table_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["audit", b"audit", "author", b"author", "body", b"body", "chat", b"chat", "coin_close", b"coin_close", "coin_commit", b"coin_commit", "coin_escrow", b"coin_escrow", "coin_reveal", b"coin_reveal", "dealings", b"dealings", "evidence", b"evidence", "heads", b"heads", "join", b"join", "keys", b"keys", "leave", b"leave", "move", b"move", "piece_answers", b"piece_answers", "piece_checks", b"piece_checks", "previous", b"previous", "ready", b"ready", "redealing", b"redealing", "rekey", b"rekey", "seating", b"seating", "seq", b"seq", "shares", b"shares", "shuffle", b"shuffle", "silence", b"silence", "stand_in", b"stand_in", "step", b"step", "table", b"table", "table_id", b"table_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_body: _TypeAlias = _typing.Literal["table", "join", "seating", "ready", "keys", "shuffle", "shares", "move", "coin_commit", "coin_reveal", "coin_close", "chat", "leave", "audit", "evidence", "silence", "dealings", "piece_checks", "piece_answers", "stand_in", "coin_escrow"]  # noqa: Y015
+    _WhichOneofReturnType_body: _TypeAlias = _typing.Literal["table", "join", "seating", "ready", "keys", "shuffle", "shares", "move", "coin_commit", "coin_reveal", "coin_close", "chat", "leave", "audit", "evidence", "silence", "dealings", "piece_checks", "piece_answers", "stand_in", "rekey", "redealing", "coin_escrow"]  # noqa: Y015
     _WhichOneofArgType_body: _TypeAlias = _typing.Literal["body", b"body"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_body) -> _WhichOneofReturnType_body | None: ...
 
@@ -589,6 +597,74 @@ class DeckStandIn(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___DeckStandIn: _TypeAlias = DeckStandIn  # noqa: Y015
+
+@_typing.final
+class Rekey(_message.Message):
+    """Every seat still at the table, when a deck is formed again after a seat left and before
+    it is shuffled: its parts of the leaver's decryption shares of the hidden cards that come
+    back, with their proofs; combined, they take the leaver's key off those cards, and the
+    deck's new round is keyed, shuffled and dealt by the seats still there alone.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    DECK_FIELD_NUMBER: _builtins.int
+    ROUND_FIELD_NUMBER: _builtins.int
+    LEAVER_FIELD_NUMBER: _builtins.int
+    BATCH_FIELD_NUMBER: _builtins.int
+    deck: _builtins.int
+    round: _builtins.int
+    """the deck's new round"""
+    leaver: _builtins.int
+    batch: _builtins.bytes
+    """crypto StandInBatch, positions of the new round's starting deck"""
+    def __init__(
+        self,
+        *,
+        deck: _builtins.int = ...,
+        round: _builtins.int = ...,
+        leaver: _builtins.int = ...,
+        batch: _builtins.bytes = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["batch", b"batch", "deck", b"deck", "leaver", b"leaver", "round", b"round"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Rekey: _TypeAlias = Rekey  # noqa: Y015
+
+@_typing.final
+class Redealing(_message.Message):
+    """Every seat still at the table, once a deck is re-keyed without a seat that left and three
+    seats or more remain: its secret of that deck backed up again among them alone (so that a
+    second leaver is covered too), checked in PieceChecks as the first backup is.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    DECK_FIELD_NUMBER: _builtins.int
+    ROUND_FIELD_NUMBER: _builtins.int
+    DEALING_FIELD_NUMBER: _builtins.int
+    deck: _builtins.int
+    round: _builtins.int
+    """the deck's re-keyed round"""
+    dealing: _builtins.bytes
+    """crypto Dealing among the round's members, in their order"""
+    def __init__(
+        self,
+        *,
+        deck: _builtins.int = ...,
+        round: _builtins.int = ...,
+        dealing: _builtins.bytes = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["dealing", b"dealing", "deck", b"deck", "round", b"round"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Redealing: _TypeAlias = Redealing  # noqa: Y015
 
 @_typing.final
 class Shuffle(_message.Message):
