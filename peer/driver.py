@@ -552,7 +552,8 @@ class Table:
         return step.kind, seats, text
 
     def progress(self) -> tuple[int, int] | None:
-        """Done and total of the shuffle chain or the deal under way; None otherwise."""
+        """Done and total of the shuffle chain, the deal or the step of a search under way;
+        None otherwise."""
         step = self.step
         if step is None or self.dealer is None:
             return None
@@ -561,7 +562,7 @@ class Table:
             return step.deck * n + (self.dealer.next_shuffler(step.deck) or 0), n * len(
                 self.dealer.decks
             )
-        if step.kind == StepKind.SHARES:
+        if step.kind == StepKind.SHARES or step.kind in SEARCH_STEPS:
             return len(step.answers), len(step.authors)
         return None
 

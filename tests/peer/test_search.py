@@ -6,11 +6,15 @@ plays on to an audit that checks every card."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from condottiere.interface import registry
 from condottiere.peer.driver import StepKind, Table
+from condottiere.peer.entries import LogEntry
+from condottiere.peer.record import export, load, omniscient_record, verify
+from tests.peer.cheats import entries_of
 from tests.peer.searches import GAME, SearchHarness, searched, searches_of
 
 
@@ -45,7 +49,7 @@ def assert_played_out(harness: SearchHarness, tables: list[Table], audited: bool
 
 @pytest.mark.parametrize("found", [True, False])
 def test_a_search_resolves_alike_on_every_peer_and_the_audit_checks_the_card_taken(
-    found: bool,
+    found: bool, tmp_path: Path
 ) -> None:
     harness = searched(3, found=found, seed=20 + 20 * found)
     assert_searched_alike(harness, harness.tables)
@@ -61,10 +65,14 @@ def test_a_search_resolves_alike_on_every_peer_and_the_audit_checks_the_card_tak
         events = [e.text for e in table.events if e.kind == "search"]
         assert events and ("found" in events[0]) is found, events
     assert_played_out(harness, harness.tables, audited=True)
-    for table in harness.tables:  # the audit decrypted the slot taken: it held the captain
+    for index, table in enumerate(harness.tables):
         assert table.cards is not None and table.dealer is not None
-        for card, name in table.dealer.face_up.items():
+        for card, name in table.dealer.face_up.items():  # the slot taken held the captain
             assert table.cards[card] == name
+        verdict = verify(load(export(entries_of(table), tmp_path / f"{index}.cdr")))
+        assert verdict.fair, verdict.lines()
+        assert table.game is not None  # the record replays offline to the same end
+        assert table.rules.replay(omniscient_record(table)).outcome == table.game.outcome
 
 
 @pytest.mark.parametrize("kind", [StepKind.SEARCH_BLINDING, StepKind.SEARCH_OPENING])
@@ -92,3 +100,36 @@ def test_a_search_after_a_seat_left_opens_with_the_others_standing_in() -> None:
         steps = [e for e in table.logs.log(table.me) if e.kind == StepKind.SEARCH_OPENING]
         assert steps and all(e.body.stand_in for e in steps)
     assert_played_out(harness, live, audited=False)
+
+
+class Interrupted(SearchHarness):
+    """Seat 1's peer gets no opening of a search from the others while ``held``."""
+
+    held = True
+
+    def blocked(self, table: Table, entry: LogEntry) -> bool:
+        if self.held and table is self.tables[1] and entry.kind == StepKind.SEARCH_OPENING:
+            return True
+        return super().blocked(table, entry)
+
+
+def test_a_peer_rebuilt_from_its_store_in_the_middle_of_a_search_takes_it_up() -> None:
+    for seed in range(100, 112):
+        harness = Interrupted(3, found=True, seed=seed)
+        harness.run(until=lambda: at_opening(harness.tables[1]))  # noqa: B023
+        if at_opening(harness.tables[1]):
+            break
+    else:
+        raise AssertionError("no search in 12 games")
+    kept = harness.keepers[1]
+    harness.tables[1] = Table.restore(harness.identities[1], kept, list(kept.entries))
+    assert at_opening(harness.tables[1])
+    harness.held = False
+    harness.run()
+    assert_searched_alike(harness, harness.tables)
+    assert len({table.record_hash() for table in harness.tables}) == 1
+    assert all(table.cards is not None for table in harness.tables)
+
+
+def at_opening(table: Table) -> bool:
+    return table.step is not None and table.step.kind == StepKind.SEARCH_OPENING
