@@ -74,6 +74,8 @@ class Showing:
     seat: int
     cards: list[tuple[Card, str]] = field(default_factory=list)
     reveals: list[tuple[int, Reveal]] = field(default_factory=list)
+    received: list[tuple[int, Card]] = field(default_factory=list)
+    """The face-up cards other seats hand to the mover: (giver, card)."""
 
     @property
     def names(self) -> list[str]:
@@ -186,9 +188,9 @@ class Dealer:
             if draw.epoch != self._epochs[draw.pile]:
                 if draw.epoch != self._epochs[draw.pile] + 1:
                     raise RuntimeError(f"deck {draw.pile} skipped an epoch")
-                self._reform(draw.pile, hand_sizes)
+                self._reform(draw.pile, hand_sizes, draw.kept_out)
 
-    def _reform(self, index: int, hand_sizes: Sequence[int]) -> None:
+    def _reform(self, index: int, hand_sizes: Sequence[int], kept_out: Sequence[str]) -> None:
         deck = self.decks[index]
         kept: set[Slot] = set()
         for seat, hand in enumerate(self.hands):
@@ -197,6 +199,12 @@ class Dealer:
                 self.hands[seat] = [card for card in hand if card[0] != index]
             else:
                 kept.update(mine)
+        in_play = Counter(kept_out)
+        for slot in sorted(self._out[index] - kept):
+            name = self.face_up.get((index, slot))
+            if name is not None and in_play[name]:  # face up on the table: it stays there
+                in_play[name] -= 1
+                kept.add(slot)
         returning = sorted(self._out[index] - kept)
         undealt = [Slot(deck.round, p) for p in range(self._dealt[index], len(deck.cards))]
         hidden = [*undealt, *(s for s in returning if (index, s) not in self.face_up)]
@@ -375,7 +383,7 @@ class Dealer:
             chosen = list(hand)
         else:
             chosen = []
-            for name in (*flow.played, *flow.shown):
+            for name in _shown_by(self.seat, flow):
                 candidates = [
                     card for card in hand if card not in chosen and self._name(card) == name
                 ]
@@ -440,12 +448,37 @@ class Dealer:
                 raise _blame(
                     seat, Reason.ILLEGAL, f"shows {len(showing.cards)} of {len(hand)} cards"
                 )
-        elif Counter(showing.names) != Counter((*flow.played, *flow.shown)):
-            wanted = ", ".join((*flow.played, *flow.shown)) or "nothing"
+        elif Counter(showing.names) != Counter(_shown_by(seat, flow)):
+            wanted = ", ".join(_shown_by(seat, flow)) or "nothing"
             raise _blame(
                 seat, Reason.ILLEGAL, f"shows {', '.join(showing.names) or 'nothing'}, not {wanted}"
             )
+        showing.received = self._handed_to(seat, flow)
         return showing
+
+    def _handed_to(self, seat: int, flow: CardFlow) -> list[tuple[int, Card]]:
+        """The cards other seats hand to ``seat``'s move (an offer it accepts), each a card of
+        the giver's hand shown face up before: (giver, card), the lowest slot of each name
+        first (face-up copies are alike). :class:`Rejection` blames ``seat`` for a card that
+        is not there."""
+        received: list[tuple[int, Card]] = []
+        for handed in flow.handed:
+            if handed.giver == seat:
+                continue
+            taken = {card for _, card in received}
+            candidates = sorted(
+                card
+                for card in self.hands[handed.giver]
+                if card not in taken and self.face_up.get(card) == handed.card
+            )
+            if not candidates:
+                raise _blame(
+                    seat,
+                    Reason.ILLEGAL,
+                    f"takes {handed.card}, not a face-up card of seat {handed.giver}'s hand",
+                )
+            received.append((handed.giver, candidates[0]))
+        return received
 
     def apply(self, showing: Showing, flow: CardFlow) -> None:
         """Record a checked move's cards: shown face up, out of the hand or kept."""
@@ -457,8 +490,26 @@ class Dealer:
         shown = {card for card, _ in showing.cards}
         if flow.rest_returned:
             self.hands[seat] = [card for card in self.hands[seat] if card in shown]
-        else:
+        elif flow.whole_hand:
             self.hands[seat] = [card for card in self.hands[seat] if card not in shown]
+        else:  # the played and handed cards leave the hand, the others shown stay in it
+            played = Counter(flow.played)
+            given = [h for h in flow.handed if h.giver == seat]
+            left = set()
+            for card, name in showing.cards:
+                if played[name]:
+                    played[name] -= 1
+                    left.add(card)
+            for handed in given:
+                card = next(
+                    c for c, name in showing.cards if c not in left and name == handed.card
+                )
+                left.add(card)
+                self.hands[handed.receiver].append(card)
+            self.hands[seat] = [card for card in self.hands[seat] if card not in left]
+        for giver, card in showing.received:
+            self.hands[giver].remove(card)
+            self.hands[seat].append(card)
         for name in flow.taken:
             self.hands[seat].append(self._from_table(seat, name))
 
@@ -675,6 +726,11 @@ class Dealer:
             shares: dict[int, Point] = combine_stand_in(batches, len(self.members))
             self.decks[index].record_stand_in(self._at(leaver), shares, owners)
         self.stand_ins = {}
+
+
+def _shown_by(seat: int, flow: CardFlow) -> tuple[str, ...]:
+    """The cards of ``seat``'s hand its move must show: played, shown, and handed away."""
+    return (*flow.played, *flow.shown, *(h.card for h in flow.handed if h.giver == seat))
 
 
 def _deck_context(table_id: bytes, index: int) -> bytes:
