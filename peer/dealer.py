@@ -38,6 +38,7 @@ from condottiere.crypto import (
     KeyAnnouncement,
     Point,
     Reveal,
+    SealedShare,
     ShareBatch,
     ShuffleStep,
     Slot,
@@ -58,7 +59,7 @@ from condottiere.interface import CardFlow, Draw
 from condottiere.peer.entries import Reason, Rejection
 from condottiere.v1 import log_pb2
 
-__all__ = ["Card", "Dealer", "Showing"]
+__all__ = ["Card", "Dealer", "HandShowing", "Showing"]
 
 Card = tuple[int, Slot]
 """A physical card by where it was dealt from: (deck index, slot)."""
@@ -80,6 +81,18 @@ class Showing:
     @property
     def names(self) -> list[str]:
         return [name for _, name in self.cards]
+
+
+@dataclass
+class HandShowing:
+    """A hand shown to one seat, checked and ready to apply (see
+    :meth:`Dealer.check_hand_shown`): each hidden card with its part sealed to the viewer,
+    and the face-up cards."""
+
+    seat: int
+    viewer: int
+    sealed: list[tuple[Card, SealedShare]] = field(default_factory=list)
+    face_up: list[Card] = field(default_factory=list)
 
 
 class Dealer:
@@ -512,6 +525,82 @@ class Dealer:
             self.hands[seat].append(card)
         for name in flow.taken:
             self.hands[seat].append(self._from_table(seat, name))
+
+    # -- a hand shown to one seat ----------------------------------------------------------
+
+    def show_hand(self, viewer: int) -> log_pb2.HandShown:
+        """This seat's whole hand shown to ``viewer`` alone, for its entry: each hidden card's
+        part sealed to the viewer with its proof, each face-up card by its slot."""
+        assert self.seat is not None
+        body = log_pb2.HandShown(viewer=viewer)
+        for index, slot in self.hands[self.seat]:
+            if (index, slot) in self.face_up:
+                at = log_pb2.CardSlot(round=slot.round, position=slot.position)
+                body.face_up.append(log_pb2.FaceUpCard(deck=index, slot=at))
+            else:
+                share = self.decks[index].make_sealed_share(slot, self._at(viewer))
+                body.sealed.append(log_pb2.SealedCard(deck=index, share=share.encode()))
+        return body
+
+    def check_hand_shown(self, seat: int, viewer: int, body: log_pb2.HandShown) -> HandShowing:
+        """Check ``seat``'s hand shown to ``viewer``: every card of its hand once, each hidden
+        one sealed to the viewer with a proof that verifies (the viewer's own dealer opens it
+        here); nothing is recorded (see :meth:`apply_hand_shown`). :class:`Rejection` blames
+        ``seat``."""
+        if body.viewer != viewer:
+            raise _blame(seat, Reason.UNEXPECTED, f"shows its hand to seat {body.viewer}, "
+                         f"not to seat {viewer}")  # fmt: skip
+        showing = HandShowing(seat, viewer)
+        hand = set(self.hands[seat])
+        named: set[Card] = set()
+        for item in body.face_up:
+            card = (item.deck, Slot(item.slot.round, item.slot.position))
+            if card not in hand or card not in self.face_up or card in named:
+                raise _blame(seat, Reason.ILLEGAL, f"names {card[1]}, not a face-up card of "
+                             "its hand (or twice)")  # fmt: skip
+            named.add(card)
+            showing.face_up.append(card)
+        for sealed in body.sealed:
+            if not 0 <= sealed.deck < len(self.decks):
+                raise _blame(seat, Reason.UNEXPECTED, f"there is no deck {sealed.deck}")
+            try:
+                share = SealedShare.decode(sealed.share)
+            except DecodeError as exc:
+                raise _blame(seat, Reason.BAD_PROOF, f"sealed share: {exc}") from None
+            card = (sealed.deck, share.slot)
+            if card not in hand or card in self.face_up or card in named:
+                raise _blame(seat, Reason.ILLEGAL, f"seals {share.slot}, not a hidden card of "
+                             "its hand (or twice)")  # fmt: skip
+            if share.viewer != self._at(viewer):
+                raise _blame(seat, Reason.ILLEGAL, f"seals {share.slot} to another seat than "
+                             f"seat {viewer}")  # fmt: skip
+            try:
+                self.decks[sealed.deck].check_sealed_share(self._at(seat), share)
+            except VerificationError as exc:
+                raise self._blame_deck(exc) from None
+            named.add(card)
+            showing.sealed.append((card, share))
+        if len(named) != len(hand):
+            raise _blame(seat, Reason.ILLEGAL, f"shows {len(named)} of the {len(hand)} cards "
+                         "of its hand")  # fmt: skip
+        return showing
+
+    def apply_hand_shown(self, showing: HandShowing, *, handed: bool) -> tuple[str, ...] | None:
+        """Record a checked hand shown: the viewer knows its cards; with ``handed`` they go
+        to the viewer's hand (hidden cards stay hidden to everyone else). The cards' names
+        on the viewer's dealer, None on every other."""
+        seat, viewer = showing.seat, showing.viewer
+        names = [self.face_up[card] for card in showing.face_up]
+        for (index, _), share in showing.sealed:
+            name = self.decks[index].accept_sealed_share(self._at(seat), share, handed=handed)
+            if name is not None:
+                names.append(name)
+                if handed:
+                    self.mine[(index, share.slot)] = name
+        if handed:
+            self.hands[viewer].extend(self.hands[seat])
+            self.hands[seat] = []
+        return tuple(names) if self.seat == viewer else None
 
     def _from_table(self, seat: int, name: str) -> Card:
         in_hands = {card for hand in self.hands for card in hand}
