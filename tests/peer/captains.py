@@ -52,7 +52,8 @@ class CaptainsHarness(Harness):
         script: Callable[[Table, int], str | None] | None = None,
         kinds: dict[int, type[Table]] | None = None,
     ) -> None:
-        super().__init__("standard", seats, seed=seed, game="captains", kinds=kinds)
+        # (not super(): a subclass may also be a CheatHarness, whose __init__ takes others)
+        Harness.__init__(self, "standard", seats, seed=seed, game="captains", kinds=kinds)
         self.bots = [Looker(seed + seat, searches=searches) for seat in range(seats)]  # type: ignore[misc]
         self.script = script
 
@@ -96,3 +97,14 @@ def shown_steps(table: Table) -> int:
 def in_phase(table: Table, phase: Phase) -> bool:
     game = table.game
     return game is not None and getattr(game, "phase", None) is phase
+
+
+def dealt_to(table: Table) -> dict[tuple[int, Any], int]:
+    """The seat each card (deck, slot) was dealt to, from the game's deals in order."""
+    assert table.game is not None and table.dealer is not None
+    deals = [event for event in table.game.record()["events"] if event[0] == "deal"]
+    return {
+        card: event[1]
+        for event, cards in zip(deals, table.dealer.dealt, strict=True)
+        for card in cards
+    }

@@ -14,6 +14,7 @@ from condottiere.interface import game_named
 from condottiere.peer.driver import Table
 from condottiere.peer.record import load, verify
 from condottiere.peer.store import Store
+from tests.peer.captains import dealt_to
 from tests.peer.processes import PeerProcess, Peers, peers_in
 
 GAME_SECONDS = 420
@@ -81,11 +82,10 @@ def sealed_to_one_seat(table: Table) -> list[tuple[int, SealedShare, set[int]]]:
             for sealed in entry.body.sealed:
                 share = SealedShare.decode(sealed.share)
                 shown.append((sealed.deck, share, giver, entry.body.viewer))
+    dealt = dealt_to(table)
     knowers: dict[tuple[int, Any], set[int]] = {}
     for deck, share, giver, viewer in shown:
-        record = table.dealer.decks[deck]._rounds[share.slot.round]
-        dealt = record.owners[share.slot.position]
-        knowers.setdefault((deck, share.slot), {dealt}).update({giver, viewer})
+        knowers.setdefault((deck, share.slot), {dealt[(deck, share.slot)]}).update({giver, viewer})
     return [(deck, share, knowers[(deck, share.slot)]) for deck, share, _, _ in shown]
 
 
