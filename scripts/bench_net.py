@@ -42,8 +42,9 @@ With ``--game captains`` it measures Condottieri Captains instead (3 seats unles
   with proofs every peer checks) and a search of the deck for a named card (every seat's
   blinding of the pile, then its opening, each checked by every other seat), played in this
   process by greedy bots that look at a hand and search the deck at their first chance: the
-  CPU of every seat's work, the critical path a LAN would see (each step's slowest maker,
-  then its slowest checker), and the floor of exactly the libsodium calls that work made.
+  CPU of every seat's work, and the critical path a LAN would see (each step's slowest maker,
+  then its slowest checker), each beside the CPU of exactly the libsodium calls that work
+  made, made raw (CPU time on both sides, so that the load of a shared machine cancels).
 
 Usage: ``.venv/bin/python scripts/bench_net.py [--seats 2,4,6] [--games N] [--edition ID]
 [--leavers] [--game captains]``
@@ -690,8 +691,9 @@ def captains_figures(sizes: Sequence[int], games: int) -> None:
             floor = median_floor(counts)
             print(f"{seats:>5} {dealt:>8.2f} {floor:>8.2f} {dealt / floor:>6.2f}", flush=True)
     print("\na one-seat reveal (a hand shown to one seat) and a search of the deck, in this")
-    print("process: every seat's CPU beside the floor of the same calls on one core; the")
-    print("critical path a LAN would see beside the floor of its calls spread over the cores")
+    print("process, in CPU seconds (both sides, so that the load of a shared machine cancels):")
+    print("every seat's work, and the critical path a LAN would see, each beside the CPU of")
+    print("exactly its libsodium calls made raw")
     print(f"{'seats':>5} {'work':>7} {'cards':>5} {'cpu s':>7} {'floor s':>8} {'ratio':>6}"
           f" {'LAN s':>7} {'floor s':>8} {'ratio':>6}")  # fmt: skip
     steps = {
@@ -705,14 +707,22 @@ def captains_figures(sizes: Sequence[int], games: int) -> None:
             if not pieces:
                 print(f"{seats:>5} {kind:>7} none came in {max(games, 8)} games")
                 continue
-            cpu = sum(piece.cpu for piece in pieces)
-            floor = statistics.median(floor_seconds(_calls(pieces), 1) for _ in range(3))
             path = lan_path_of(pieces, steps[kind])
-            lan, lan_floor = sum(p.cpu for p in path), median_floor(_calls(path))
+            cpu, lan = sum(p.cpu for p in pieces), sum(p.cpu for p in path)
+            floor, lan_floor = cpu_floor(_calls(pieces)), cpu_floor(_calls(path))
             print(f"{seats:>5} {kind:>7} {pieces[0].cards:>5} {cpu:>7.3f} {floor:>8.4f}"
                   f" {cpu / floor:>6.2f} {lan:>7.3f} {lan_floor:>8.4f} {lan / lan_floor:>6.2f}",
                   flush=True)  # fmt: skip
 
+
+def cpu_floor(counts: Counter[str], repeat: int = 3) -> float:
+    """The median CPU seconds of ``counts``' raw calls, made on this thread."""
+    timings = []
+    for _ in range(repeat):
+        started = time.process_time()
+        floor_seconds(counts, 1)
+        timings.append(time.process_time() - started)
+    return statistics.median(timings)
 
 def median_floor(counts: Counter[str], repeat: int = 3) -> float:
     """The median of ``repeat`` timings of ``counts``' raw calls spread over every core."""
