@@ -12,6 +12,7 @@ import pytest
 from condottiere.peer.driver import StepKind, Table
 from condottiere.peer.entries import LogEntry
 from condottiere.peer.record import export, load, omniscient_record, verify
+from tests.cli.client.scenes import model_of_table
 from tests.peer.cheats import entries_of
 from tests.peer.searches import SearchHarness, searched, searches_of
 
@@ -118,6 +119,21 @@ def test_a_peer_rebuilt_from_its_store_in_the_middle_of_a_search_takes_it_up() -
     assert_searched_alike(harness, harness.tables)
     assert len({table.record_hash() for table in harness.tables}) == 1
     assert all(table.cards is not None for table in harness.tables)
+
+
+def test_a_search_under_way_shows_on_the_client_which_card_is_searched_and_who_is_awaited() -> None:
+    for seed in range(300, 312):
+        harness = Interrupted(3, found=True, seed=seed)
+        harness.run(until=lambda: at_opening(harness.tables[1]))  # noqa: B023
+        if at_opening(harness.tables[1]):
+            break
+    else:
+        raise AssertionError("no search in 12 games")
+    banner = model_of_table(harness, seat=1).banner()
+    _, captain, _ = harness.referee.named[0]
+    assert banner.headline == f"Searching the draw pile for {captain}"
+    assert banner.detail.startswith("Openings from seat0 and seat2: "), banner
+    assert banner.progress == (1, 3)
 
 
 def at_opening(table: Table) -> bool:
