@@ -9,6 +9,9 @@ deck slots ``(deck, Slot(round, position))``:
 - a move shows cards: a hidden slot is revealed (the owner's share with its proof), a slot
   already face up is only named; the slots leave the hand, or stay (retained);
 - a card taken back from the table (a Scarecrow) enters the hand as a face-up slot;
+- a search of a pile for a named card (a plaintext equivalence test over every slot still
+  in the pile) takes the slot found out of the pile, face up into the searcher's hand; the
+  positions of later deals of the same round count only the slots still in the pile;
 - when a pile is formed again (a new epoch), every slot in no hand goes back into it:
   hidden slots as their ciphertexts (they stay hidden), face-up ones as fresh encryptions of
   their known cards, and the undealt rest of the round too; whole hands whose seats the
@@ -43,6 +46,9 @@ from condottiere.crypto import (
     KeyAnnouncement,
     Point,
     Reveal,
+    SealedShare,
+    SearchBlinding,
+    SearchOpening,
     ShareBatch,
     ShuffleStep,
     Slot,
@@ -63,7 +69,7 @@ from condottiere.interface import CardFlow, Draw
 from condottiere.peer.entries import Reason, Rejection
 from condottiere.v1 import log_pb2
 
-__all__ = ["Card", "Dealer", "Showing"]
+__all__ = ["Card", "Dealer", "HandShowing", "Showing"]
 
 Card = tuple[int, Slot]
 """A physical card by where it was dealt from: (deck index, slot)."""
@@ -79,10 +85,24 @@ class Showing:
     seat: int
     cards: list[tuple[Card, str]] = field(default_factory=list)
     reveals: list[tuple[int, Reveal]] = field(default_factory=list)
+    received: list[tuple[int, Card]] = field(default_factory=list)
+    """The face-up cards other seats hand to the mover: (giver, card)."""
 
     @property
     def names(self) -> list[str]:
         return [name for _, name in self.cards]
+
+
+@dataclass
+class HandShowing:
+    """A hand shown to one seat, checked and ready to apply (see
+    :meth:`Dealer.check_hand_shown`): each hidden card with its part sealed to the viewer,
+    and the face-up cards."""
+
+    seat: int
+    viewer: int
+    sealed: list[tuple[Card, SealedShare]] = field(default_factory=list)
+    face_up: list[Card] = field(default_factory=list)
 
 
 class Dealer:
@@ -123,6 +143,9 @@ class Dealer:
         self.mine: dict[Card, str] = {}
         """This seat's own cards, opened privately."""
         self._out: list[set[Slot]] = [set() for _ in decks]
+        self._search: _Search | None = None
+        self._searches = 0
+        """Searches started so far: the next one's number (its proofs are bound to it)."""
         self._dealt = [0] * len(decks)
         self._epochs = [0] * len(decks)
         self._home: dict[int, int] = {}
@@ -207,9 +230,9 @@ class Dealer:
             if draw.epoch != self._epochs[draw.pile]:
                 if draw.epoch != self._epochs[draw.pile] + 1:
                     raise RuntimeError(f"deck {draw.pile} skipped an epoch")
-                self._reform(draw.pile, hand_sizes)
+                self._reform(draw.pile, hand_sizes, draw.kept_out)
 
-    def _reform(self, index: int, hand_sizes: Sequence[int]) -> None:
+    def _reform(self, index: int, hand_sizes: Sequence[int], kept_out: Sequence[str]) -> None:
         deck = self.decks[index]
         kept: set[Slot] = set()
         for seat, hand in enumerate(self.hands):
@@ -218,8 +241,14 @@ class Dealer:
                 self.hands[seat] = [card for card in hand if card[0] != index]
             else:
                 kept.update(mine)
+        in_play = Counter(kept_out)
+        for slot in sorted(self._out[index] - kept):
+            name = self.face_up.get((index, slot))
+            if name is not None and in_play[name]:  # face up on the table: it stays there
+                in_play[name] -= 1
+                kept.add(slot)
         returning = sorted(self._out[index] - kept)
-        undealt = [Slot(deck.round, p) for p in range(self._dealt[index], len(deck.cards))]
+        undealt = [Slot(deck.round, p) for p in self.pile_positions(index)]
         hidden = [*undealt, *(s for s in returning if (index, s) not in self.face_up)]
         face_up = [s for s in returning if (index, s) in self.face_up]
         deck.reshuffle(hidden, face_up)
@@ -284,7 +313,7 @@ class Dealer:
                 continue  # a round keyed without it (see rekeying)
             if draw.deal.seat != seat:
                 owner = self._at(draw.deal.seat)
-                wanted.setdefault((draw.pile, owner), []).extend(draw.positions)
+                wanted.setdefault((draw.pile, owner), []).extend(self._positions(draw))
         return [
             (index, self.decks[index].round, owner, tuple(positions))
             for (index, owner), positions in sorted(wanted.items())
@@ -366,11 +395,22 @@ class Dealer:
                 return len(pending) > slots or any(d.pending() for d in self.decks[index + 1 :])
         return False
 
+    def _positions(self, draw: Draw) -> tuple[int, ...]:
+        """The positions of the current round's deck a draw takes: a draw counts only the
+        cards still in the pile, so the positions searches took out are skipped."""
+        order = self.decks[draw.pile].pile_positions()
+        return tuple(order[k] for k in draw.positions)
+
+    def pile_positions(self, index: int) -> tuple[int, ...]:
+        """The positions of the current round of deck ``index`` still in the pile, in pile
+        order: neither dealt nor taken out by a search."""
+        return self.decks[index].pile_positions()[self._dealt[index] :]
+
     def deal(self, draw: Draw) -> tuple[str, ...] | None:
         """Give the draw's slots to its seat; the card names when the seat is this one."""
         index, seat = draw.pile, draw.deal.seat
         deck = self.decks[index]
-        slots = [Slot(deck.round, position) for position in draw.positions]
+        slots = [Slot(deck.round, position) for position in self._positions(draw)]
         self._dealt[index] = max(self._dealt[index], draw.start + draw.deal.count)
         self._out[index].update(slots)
         self.hands[seat].extend((index, slot) for slot in slots)
@@ -399,7 +439,7 @@ class Dealer:
             chosen = list(hand)
         else:
             chosen = []
-            for name in (*flow.played, *flow.shown):
+            for name in _shown_by(self.seat, flow):
                 candidates = [
                     card for card in hand if card not in chosen and self._name(card) == name
                 ]
@@ -464,12 +504,37 @@ class Dealer:
                 raise _blame(
                     seat, Reason.ILLEGAL, f"shows {len(showing.cards)} of {len(hand)} cards"
                 )
-        elif Counter(showing.names) != Counter((*flow.played, *flow.shown)):
-            wanted = ", ".join((*flow.played, *flow.shown)) or "nothing"
+        elif Counter(showing.names) != Counter(_shown_by(seat, flow)):
+            wanted = ", ".join(_shown_by(seat, flow)) or "nothing"
             raise _blame(
                 seat, Reason.ILLEGAL, f"shows {', '.join(showing.names) or 'nothing'}, not {wanted}"
             )
+        showing.received = self._handed_to(seat, flow)
         return showing
+
+    def _handed_to(self, seat: int, flow: CardFlow) -> list[tuple[int, Card]]:
+        """The cards other seats hand to ``seat``'s move (an offer it accepts), each a card of
+        the giver's hand shown face up before: (giver, card), the lowest slot of each name
+        first (face-up copies are alike). :class:`Rejection` blames ``seat`` for a card that
+        is not there."""
+        received: list[tuple[int, Card]] = []
+        for handed in flow.handed:
+            if handed.giver == seat:
+                continue
+            taken = {card for _, card in received}
+            candidates = sorted(
+                card
+                for card in self.hands[handed.giver]
+                if card not in taken and self.face_up.get(card) == handed.card
+            )
+            if not candidates:
+                raise _blame(
+                    seat,
+                    Reason.ILLEGAL,
+                    f"takes {handed.card}, not a face-up card of seat {handed.giver}'s hand",
+                )
+            received.append((handed.giver, candidates[0]))
+        return received
 
     def apply(self, showing: Showing, flow: CardFlow) -> None:
         """Record a checked move's cards: shown face up, out of the hand or kept."""
@@ -481,10 +546,104 @@ class Dealer:
         shown = {card for card, _ in showing.cards}
         if flow.rest_returned:
             self.hands[seat] = [card for card in self.hands[seat] if card in shown]
-        else:
+        elif flow.whole_hand:
             self.hands[seat] = [card for card in self.hands[seat] if card not in shown]
+        else:  # the played and handed cards leave the hand, the others shown stay in it
+            played = Counter(flow.played)
+            given = [h for h in flow.handed if h.giver == seat]
+            left = set()
+            for card, name in showing.cards:
+                if played[name]:
+                    played[name] -= 1
+                    left.add(card)
+            for handed in given:
+                card = next(
+                    c for c, name in showing.cards if c not in left and name == handed.card
+                )
+                left.add(card)
+                self.hands[handed.receiver].append(card)
+            self.hands[seat] = [card for card in self.hands[seat] if card not in left]
+        for giver, card in showing.received:
+            self.hands[giver].remove(card)
+            self.hands[seat].append(card)
         for name in flow.taken:
             self.hands[seat].append(self._from_table(seat, name))
+
+    # -- a hand shown to one seat ----------------------------------------------------------
+
+    def show_hand(self, viewer: int) -> log_pb2.HandShown:
+        """This seat's whole hand shown to ``viewer`` alone, for its entry: each hidden card's
+        part sealed to the viewer with its proof, each face-up card by its slot."""
+        assert self.seat is not None
+        body = log_pb2.HandShown(viewer=viewer)
+        for index, slot in self.hands[self.seat]:
+            if (index, slot) in self.face_up:
+                at = log_pb2.CardSlot(round=slot.round, position=slot.position)
+                body.face_up.append(log_pb2.FaceUpCard(deck=index, slot=at))
+            else:
+                share = self.decks[index].make_sealed_share(slot, self._at(viewer))
+                body.sealed.append(log_pb2.SealedCard(deck=index, share=share.encode()))
+        return body
+
+    def check_hand_shown(self, seat: int, viewer: int, body: log_pb2.HandShown) -> HandShowing:
+        """Check ``seat``'s hand shown to ``viewer``: every card of its hand once, each hidden
+        one sealed to the viewer with a proof that verifies (the viewer's own dealer opens it
+        here); nothing is recorded (see :meth:`apply_hand_shown`). :class:`Rejection` blames
+        ``seat``."""
+        if body.viewer != viewer:
+            raise _blame(seat, Reason.UNEXPECTED, f"shows its hand to seat {body.viewer}, "
+                         f"not to seat {viewer}")  # fmt: skip
+        showing = HandShowing(seat, viewer)
+        hand = set(self.hands[seat])
+        named: set[Card] = set()
+        for item in body.face_up:
+            card = (item.deck, Slot(item.slot.round, item.slot.position))
+            if card not in hand or card not in self.face_up or card in named:
+                raise _blame(seat, Reason.ILLEGAL, f"names {card[1]}, not a face-up card of "
+                             "its hand (or twice)")  # fmt: skip
+            named.add(card)
+            showing.face_up.append(card)
+        for sealed in body.sealed:
+            if not 0 <= sealed.deck < len(self.decks):
+                raise _blame(seat, Reason.UNEXPECTED, f"there is no deck {sealed.deck}")
+            try:
+                share = SealedShare.decode(sealed.share)
+            except DecodeError as exc:
+                raise _blame(seat, Reason.BAD_PROOF, f"sealed share: {exc}") from None
+            card = (sealed.deck, share.slot)
+            if card not in hand or card in self.face_up or card in named:
+                raise _blame(seat, Reason.ILLEGAL, f"seals {share.slot}, not a hidden card of "
+                             "its hand (or twice)")  # fmt: skip
+            if share.viewer != self._at(viewer):
+                raise _blame(seat, Reason.ILLEGAL, f"seals {share.slot} to another seat than "
+                             f"seat {viewer}")  # fmt: skip
+            try:
+                self.decks[sealed.deck].check_sealed_share(self._at(seat), share)
+            except VerificationError as exc:
+                raise self._blame_deck(exc) from None
+            named.add(card)
+            showing.sealed.append((card, share))
+        if len(named) != len(hand):
+            raise _blame(seat, Reason.ILLEGAL, f"shows {len(named)} of the {len(hand)} cards "
+                         "of its hand")  # fmt: skip
+        return showing
+
+    def apply_hand_shown(self, showing: HandShowing, *, handed: bool) -> tuple[str, ...] | None:
+        """Record a checked hand shown: the viewer knows its cards; with ``handed`` they go
+        to the viewer's hand (hidden cards stay hidden to everyone else). The cards' names
+        on the viewer's dealer, None on every other."""
+        seat, viewer = showing.seat, showing.viewer
+        names = [self.face_up[card] for card in showing.face_up]
+        for (index, _), share in showing.sealed:
+            name = self.decks[index].accept_sealed_share(self._at(seat), share, handed=handed)
+            if name is not None:
+                names.append(name)
+                if handed:
+                    self.mine[(index, share.slot)] = name
+        if handed:
+            self.hands[viewer].extend(self.hands[seat])
+            self.hands[seat] = []
+        return tuple(names) if self.seat == viewer else None
 
     def _from_table(self, seat: int, name: str) -> Card:
         in_hands = {card for hand in self.hands for card in hand}
@@ -552,6 +711,116 @@ class Dealer:
             except VerificationError as exc:
                 raise self._blame_deck(exc, "audit: ") from None
 
+
+    # -- searches of a pile for a named card ---------------------------------------------
+
+    def start_search(self, index: int, card: str) -> None:
+        """Begin a search of deck ``index``'s pile for ``card``, under a new number: every
+        position still in the pile is tested (a search begun before and not finished, cut
+        short by a seat put out, is dropped)."""
+        self._search = _Search(self._searches, index, card, self.pile_positions(index))
+        self._searches += 1
+
+    def _searching(self) -> _Search:
+        if self._search is None:
+            raise ValueError("no search is under way")
+        return self._search
+
+    def make_search_blinding(self) -> bytes:
+        """This seat's blinding of every card still in the pile, with its proofs."""
+        search = self._searching()
+        deck = self.decks[search.index]
+        return deck.make_search_blinding(search.number, search.card, search.positions).encode()
+
+    def accept_search_blinding(self, seat: int, data: bytes) -> None:
+        """Verify and record ``seat``'s blinding; :class:`Rejection` blames it when it is
+        malformed, of another search, or a proof fails."""
+        search = self._searching()
+        deck = self.decks[search.index]
+        try:
+            blinding = SearchBlinding.decode(data)
+        except DecodeError as exc:
+            raise _blame(seat, Reason.BAD_PROOF, f"search blinding: {exc}") from None
+        awaited = (search.number, deck.round, search.card, search.positions)
+        if (blinding.search, blinding.round, blinding.card, blinding.positions) != awaited:
+            raise _blame(
+                seat,
+                Reason.UNEXPECTED,
+                f"a blinding of search {search.number} for {search.card!r} of the "
+                f"{len(search.positions)} cards still in the pile expected",
+            )
+        try:
+            deck.accept_search_blinding(self._at(seat), blinding)
+        except VerificationError as exc:
+            raise self._blame_deck(exc) from None
+
+    def make_search_opening(self, leaver: int | None) -> tuple[bytes, bytes]:
+        """This seat's decryption shares of the combined blindings, with proofs; and with a
+        seat out (``leaver``), its parts of that seat's shares (else empty bytes)."""
+        search = self._searching()
+        deck = self.decks[search.index]
+        opening = deck.make_search_opening(search.number).encode()
+        if leaver is None:
+            return opening, b""
+        assert self.index is not None
+        gone = self._at(leaver)
+        context = Context(deck.table, deck.round, self.index)
+        pairs = deck.search_ciphertexts(search.number)
+        batch = make_stand_in(self.pieces[(gone, search.index)], gone, pairs, context)
+        return opening, batch.encode()
+
+    def accept_search_opening(
+        self, seat: int, data: bytes, stand_in: bytes, leaver: int | None
+    ) -> None:
+        """Verify and record ``seat``'s opening (and its stand-in parts for ``leaver``, the
+        seat out); :class:`Rejection` blames it when either is malformed or fails."""
+        search = self._searching()
+        deck, member = self.decks[search.index], self._at(seat)
+        try:
+            opening = SearchOpening.decode(data)
+            batch = None if leaver is None else StandInBatch.decode(stand_in)
+        except DecodeError as exc:
+            raise _blame(seat, Reason.BAD_PROOF, f"search opening: {exc}") from None
+        if leaver is None and stand_in:
+            raise _blame(seat, Reason.UNEXPECTED, "stand-in parts where no seat is out")
+        if (opening.search, opening.round) != (search.number, deck.round):
+            raise _blame(
+                seat, Reason.UNEXPECTED, f"an opening of search {search.number} expected"
+            )
+        try:
+            if batch is not None:
+                assert leaver is not None
+                gone = self._at(leaver)
+                dealing = self.dealings[(gone, search.index)]
+                key = verification_key(dealing, deck.keys[gone], member)
+                context = Context(deck.table, deck.round, member)
+                pairs = deck.search_ciphertexts(search.number)
+                verify_stand_in(batch, gone, key, pairs, context)
+            deck.accept_search_opening(member, opening)
+        except VerificationError as exc:
+            raise self._blame_deck(exc) from None
+        if batch is not None:
+            search.stand_ins[member] = batch
+
+    def finish_search(self, seat: int, leaver: int | None) -> tuple[str, ...]:
+        """Once every opening is in: ``(card,)`` when the card was found (its slot leaves the
+        pile face up into ``seat``'s hand), ``()`` when it is not in the pile."""
+        search = self._searching()
+        self._search = None
+        deck = self.decks[search.index]
+        stood_in = {}
+        if leaver is not None:
+            stood_in[self._at(leaver)] = combine_stand_in(search.stand_ins, len(self.members))
+        found = deck.search_result(search.number, stood_in)
+        if not found:
+            return ()
+        position = found[0]
+        name = deck.take_out(search.number, position)
+        card = (search.index, Slot(deck.round, position))
+        self._out[search.index].add(card[1])
+        self.face_up[card] = name
+        self.hands[seat].append(card)
+        return (name,)
 
     # -- backups of the deck secrets, and standing in for a seat that left --------------
 
@@ -852,6 +1121,24 @@ class Dealer:
                 raise self._blame_deck(exc, "audit: ") from None
             cards.update(((index, slot), name) for slot, name in found.items())
         return cards
+
+
+@dataclass
+class _Search:
+    """Search number ``number`` of deck ``index``'s pile for ``card``, under way: the
+    positions searched, and the verified stand-in parts for a seat out (by the standing-in
+    seat's number in the decks)."""
+
+    number: int
+    index: int
+    card: str
+    positions: tuple[int, ...]
+    stand_ins: dict[int, StandInBatch] = field(default_factory=dict)
+
+
+def _shown_by(seat: int, flow: CardFlow) -> tuple[str, ...]:
+    """The cards of ``seat``'s hand its move must show: played, shown, and handed away."""
+    return (*flow.played, *flow.shown, *(h.card for h in flow.handed if h.giver == seat))
 
 
 def _deck_context(table_id: bytes, index: int) -> bytes:
