@@ -29,6 +29,10 @@ coin_reveal           every committer: its value (see :mod:`condottiere.peer.coi
 move                  the seat the engine waits for: a move and the cards it shows
 stand_in              every seat still at the table, at a deal after a seat left: its parts
                       of the leaver's shares of the cards dealt, with proofs
+search_blinding       every seat still at the table, when the game searches a pile for a named
+                      card: its blinding of every card still in the pile, with proofs
+search_opening        every seat still at the table: its decryption shares of the combined
+                      blindings, with proofs (and its parts of a seat out's shares)
 audit                 every seat, at the end: its deck secrets, to audit the game
 ====================  ==========================================================
 
@@ -86,6 +90,7 @@ from condottiere.interface import (
     GameState,
     IllegalMoveError,
     InvalidMoveError,
+    SearchDeck,
     SeatToMove,
     ShowHand,
     ToldKind,
@@ -221,8 +226,8 @@ class TableEvent:
     """Something that happened at the table, in players' words."""
 
     kind: str
-    """``join ask seated ready shuffle deal coin move result change chat leave refused halt
-    over audit`` (``ask``: a joiner the creator's owner must admit or refuse); ``move``,
+    """``join ask seated ready shuffle deal search coin move result change chat leave refused
+    halt over audit`` (``ask``: a joiner the creator's owner must admit or refuse); ``move``,
     ``result`` and ``change`` are the game's narration of a move
     (:class:`~condottiere.games.ToldKind`)."""
     text: str
@@ -236,6 +241,10 @@ class Work(StrEnum):
     VERIFY_SHUFFLE = "verify_shuffle"
     MAKE_SHARES = "make_shares"
     CHECK_SHARES = "check_shares"
+    MAKE_BLINDING = "make_blinding"
+    CHECK_BLINDING = "check_blinding"
+    MAKE_OPENING = "make_opening"
+    CHECK_OPENING = "check_opening"
 
 
 class StepKind(StrEnum):
@@ -256,6 +265,8 @@ class StepKind(StrEnum):
     PIECE_ANSWERS = "piece_answers"
     STAND_IN = "stand_in"
     HAND_SHOWN = "hand_shown"
+    SEARCH_BLINDING = "search_blinding"
+    SEARCH_OPENING = "search_opening"
 
     @property
     def words(self) -> str:
@@ -279,7 +290,12 @@ _STEP_WORDS = {
     StepKind.PIECE_ANSWERS: "answering a complaint",
     StepKind.STAND_IN: "a stand-in",
     StepKind.HAND_SHOWN: "showing a hand",
+    StepKind.SEARCH_BLINDING: "the blinding of a search of the deck",
+    StepKind.SEARCH_OPENING: "the opening of a search of the deck",
 }
+SEARCH_STEPS = frozenset({StepKind.SEARCH_BLINDING, StepKind.SEARCH_OPENING})
+"""The steps of a search of a draw pile for a named card (see :meth:`Table._start_search`)."""
+
 
 
 @dataclass
@@ -299,6 +315,8 @@ class Step:
     """(complainer, dealer, deck) of every complaint a step of answers waits for."""
     shown: ShowHand | None = None
     """The hand a hand_shown step shows, and to whom."""
+    search: SearchDeck | None = None
+    """The search of a draw pile the steps of a search are for."""
 
     @property
     def missing(self) -> tuple[bytes, ...]:
@@ -538,11 +556,14 @@ class Table:
             StepKind.STAND_IN: f"{names} to stand in for a seat that left",
             StepKind.HAND_SHOWN: f"{names} to show a hand to "
             + (self.who(self.seating[step.shown.viewer]) if step.shown else "another seat"),
+            StepKind.SEARCH_BLINDING: f"{names} to blind the draw pile for a search",
+            StepKind.SEARCH_OPENING: f"{names} to open the search of the draw pile",
         }[step.kind]
         return step.kind, seats, text
 
     def progress(self) -> tuple[int, int] | None:
-        """Done and total of the shuffle chain or the deal under way; None otherwise."""
+        """Done and total of the shuffle chain, the deal or the step of a search under way;
+        None otherwise."""
         step = self.step
         if step is None or self.dealer is None:
             return None
@@ -551,7 +572,7 @@ class Table:
             return step.deck * n + (self.dealer.next_shuffler(step.deck) or 0), n * len(
                 self.dealer.decks
             )
-        if step.kind == StepKind.SHARES:
+        if step.kind == StepKind.SHARES or step.kind in SEARCH_STEPS:
             return len(step.answers), len(step.authors)
         return None
 
@@ -1231,6 +1252,8 @@ class Table:
         if kind == StepKind.HAND_SHOWN:
             assert step.shown is not None
             return dealer.show_hand(step.shown.viewer)
+        if kind in SEARCH_STEPS:
+            return self._make_search_part(step)
         return None
 
     @contextmanager
@@ -1404,6 +1427,8 @@ class Table:
             self._play(author, entry)
         elif kind == StepKind.HAND_SHOWN:
             self._hand_shown(step, entry)
+        elif kind in SEARCH_STEPS:
+            self._check_search(step, author, entry)
         elif kind == StepKind.AUDIT and len(body.secrets) != len(self._decks()):
             raise Rejection(Reason.UNEXPECTED, f"{len(self._decks())} secrets expected")
 
@@ -1479,6 +1504,10 @@ class Table:
             self._next_step(StepKind.COIN_REVEAL, step.authors, flip=step.flip)
         elif step.kind in (StepKind.MOVE, StepKind.HAND_SHOWN):
             self._next_game_step()
+        elif step.kind == StepKind.SEARCH_BLINDING:
+            self._next_step(StepKind.SEARCH_OPENING, step.authors, search=step.search)
+        elif step.kind == StepKind.SEARCH_OPENING:
+            self._finish_search(step)
         elif step.kind == StepKind.AUDIT:
             self._audit(step)
         return True
@@ -1523,6 +1552,10 @@ class Table:
                     StepKind.HAND_SHOWN, self._seat_authors([waiting.seat]), shown=waiting
                 )
                 return
+            if isinstance(waiting, SearchDeck):
+                if self._start_search(waiting):
+                    return
+                continue
             assert isinstance(waiting, SeatToMove)
             dealer.check_hands(sizes)
             self._next_step(StepKind.MOVE, self._seat_authors([waiting.seat]))
@@ -1653,6 +1686,94 @@ class Table:
             "alone)",
             shown.seat,
         )
+
+    # ------------------------------------------------------------------ searches
+
+    def _start_search(self, search: SearchDeck) -> bool:
+        """Start the search of a draw pile the game waits for: the pile's shuffle chain first,
+        where its round is not shuffled yet (as a deal would), then the blinding step of every
+        seat still at the table. True if a step was started; False when the pile holds no
+        card (the search is settled at once: not found)."""
+        dealer = self.dealer
+        assert dealer is not None
+        shuffler = dealer.next_shuffler(search.pile)
+        if shuffler is not None:
+            self._next_step(StepKind.SHUFFLE, self._seat_authors([shuffler]), deck=search.pile)
+            return True
+        if not dealer.pile_positions(search.pile):
+            self._resolve_search(search, ())
+            return False
+        dealer.start_search(search.pile, search.card)
+        searchers = [seat for seat in dealer.members if seat not in self.out]
+        self._next_step(StepKind.SEARCH_BLINDING, self._seat_authors(searchers), search=search)
+        return True
+
+    def _search_leaver(self) -> int | None:
+        """The seat of the decks that is out: its opening shares are stood in for."""
+        dealer = self.dealer
+        assert dealer is not None
+        return next((seat for seat in sorted(self.out) if seat in dealer.members), None)
+
+    def _make_search_part(self, step: Step) -> Message:
+        dealer, search = self.dealer, step.search
+        assert dealer is not None and search is not None
+        index, round_ = search.pile, dealer.round(search.pile)
+        if step.kind == StepKind.SEARCH_BLINDING:
+            with self._work_timed(Work.MAKE_BLINDING, index, self.seat):
+                blinding = dealer.make_search_blinding()
+            return log_pb2.SearchBlinding(
+                deck=index, round=round_, card=search.card, blinding=blinding
+            )
+        with self._work_timed(Work.MAKE_OPENING, index, self.seat):
+            opening, stand_in = dealer.make_search_opening(self._search_leaver())
+        return log_pb2.SearchOpening(
+            deck=index, round=round_, card=search.card, opening=opening, stand_in=stand_in
+        )
+
+    def _check_search(self, step: Step, author: bytes, entry: LogEntry) -> None:
+        """Check ``author``'s blinding or opening of the search under way (its proofs
+        verified, but for this seat's own); :class:`Rejection` blames it."""
+        dealer, search, seat = self.dealer, step.search, self.seat_of(author)
+        assert dealer is not None and search is not None and seat is not None
+        body = entry.body
+        round_ = dealer.round(search.pile)
+        if (body.deck, body.round, body.card) != (search.pile, round_, search.card):
+            raise Rejection(
+                Reason.UNEXPECTED,
+                f"a search of deck {search.pile}, round {round_}, for {search.card!r} is "
+                f"awaited, not of deck {body.deck}, round {body.round}, for {body.card!r}",
+                seat=seat,
+            )
+        own = author == self.me
+        if step.kind == StepKind.SEARCH_BLINDING:
+            with self._work_timed(Work.CHECK_BLINDING, search.pile, None if own else seat):
+                dealer.accept_search_blinding(seat, body.blinding)
+        else:
+            with self._work_timed(Work.CHECK_OPENING, search.pile, None if own else seat):
+                dealer.accept_search_opening(
+                    seat, body.opening, body.stand_in, self._search_leaver()
+                )
+
+    def _finish_search(self, step: Step) -> None:
+        """Every opening is in: the card found (if any) leaves the pile face up into the
+        searcher's hand, and the game goes on."""
+        dealer, search = self.dealer, step.search
+        assert dealer is not None and search is not None
+        found = dealer.finish_search(search.seat, self._search_leaver())
+        self._resolve_search(search, found)
+        self._next_game_step()
+
+    def _resolve_search(self, search: SearchDeck, found: tuple[str, ...]) -> None:
+        game = self.game
+        assert game is not None
+        game.resolve(found)
+        who = self.who(self.seating[search.seat])
+        text = (
+            f"{who} searched the draw pile for {search.card}: found, face up into the hand"
+            if found
+            else f"{who} searched the draw pile for {search.card}: it is not there"
+        )
+        self._say("search", text, search.seat)
 
     # ------------------------------------------------------------------ coins
 
