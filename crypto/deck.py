@@ -860,6 +860,8 @@ class Deck:
         if handed:
             record.handed[share.slot.position] = (share.viewer, share)
             self._checked.pop(share.slot, None)  # a reveal checked before is the old holder's
+            # a share this seat made before is of a holding that may be gone: check it if it comes
+            self._made = [m for m in self._made if not isinstance(m, SealedShare)]
         if card is None:
             return None
         record.seen[share.slot.position] = card

@@ -946,11 +946,6 @@ class Dealer:
         self.stand_ins = {}
 
 
-def _shown_by(seat: int, flow: CardFlow) -> tuple[str, ...]:
-    """The cards of ``seat``'s hand its move must show: played, shown, and handed away."""
-    return (*flow.played, *flow.shown, *(h.card for h in flow.handed if h.giver == seat))
-
-
 @dataclass
 class _Search:
     """Search number ``number`` of deck ``index``'s pile for ``card``, under way: the
@@ -962,6 +957,11 @@ class _Search:
     card: str
     positions: tuple[int, ...]
     stand_ins: dict[int, StandInBatch] = field(default_factory=dict)
+
+
+def _shown_by(seat: int, flow: CardFlow) -> tuple[str, ...]:
+    """The cards of ``seat``'s hand its move must show: played, shown, and handed away."""
+    return (*flow.played, *flow.shown, *(h.card for h in flow.handed if h.giver == seat))
 
 
 def _deck_context(table_id: bytes, index: int) -> bytes:

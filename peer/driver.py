@@ -264,9 +264,9 @@ class StepKind(StrEnum):
     PIECE_CHECKS = "piece_checks"
     PIECE_ANSWERS = "piece_answers"
     STAND_IN = "stand_in"
-    HAND_SHOWN = "hand_shown"
     SEARCH_BLINDING = "search_blinding"
     SEARCH_OPENING = "search_opening"
+    HAND_SHOWN = "hand_shown"
 
     @property
     def words(self) -> str:
@@ -289,9 +289,9 @@ _STEP_WORDS = {
     StepKind.PIECE_CHECKS: "the check of the backups",
     StepKind.PIECE_ANSWERS: "answering a complaint",
     StepKind.STAND_IN: "a stand-in",
-    StepKind.HAND_SHOWN: "showing a hand",
     StepKind.SEARCH_BLINDING: "the blinding of a search of the deck",
     StepKind.SEARCH_OPENING: "the opening of a search of the deck",
+    StepKind.HAND_SHOWN: "showing a hand",
 }
 SEARCH_STEPS = frozenset({StepKind.SEARCH_BLINDING, StepKind.SEARCH_OPENING})
 """The steps of a search of a draw pile for a named card (see :meth:`Table._start_search`)."""
@@ -313,10 +313,10 @@ class Step:
     """The seat a stand-in step stands in for."""
     complaints: tuple[tuple[int, int, int], ...] = ()
     """(complainer, dealer, deck) of every complaint a step of answers waits for."""
-    shown: ShowHand | None = None
-    """The hand a hand_shown step shows, and to whom."""
     search: SearchDeck | None = None
     """The search of a draw pile the steps of a search are for."""
+    shown: ShowHand | None = None
+    """The hand a hand_shown step shows, and to whom."""
 
     @property
     def missing(self) -> tuple[bytes, ...]:
@@ -554,10 +554,10 @@ class Table:
             StepKind.PIECE_CHECKS: f"{names} to check their pieces of the backups",
             StepKind.PIECE_ANSWERS: f"{names} to answer a complaint about a backup",
             StepKind.STAND_IN: f"{names} to stand in for a seat that left",
-            StepKind.HAND_SHOWN: f"{names} to show a hand to "
-            + (self.who(self.seating[step.shown.viewer]) if step.shown else "another seat"),
             StepKind.SEARCH_BLINDING: f"{names} to blind the draw pile for a search",
             StepKind.SEARCH_OPENING: f"{names} to open the search of the draw pile",
+            StepKind.HAND_SHOWN: f"{names} to show a hand to "
+            + (self.who(self.seating[step.shown.viewer]) if step.shown else "another seat"),
         }[step.kind]
         return step.kind, seats, text
 
@@ -1249,11 +1249,11 @@ class Table:
             )
         if kind == StepKind.AUDIT:
             return log_pb2.AuditReveal(secrets=Dealer.encode_secrets(dealer.secrets()))
+        if kind in SEARCH_STEPS:
+            return self._make_search_part(step)
         if kind == StepKind.HAND_SHOWN:
             assert step.shown is not None
             return dealer.show_hand(step.shown.viewer)
-        if kind in SEARCH_STEPS:
-            return self._make_search_part(step)
         return None
 
     @contextmanager
@@ -1425,10 +1425,10 @@ class Table:
             self._check_reveal(step, author, entry)
         elif kind == StepKind.MOVE:
             self._play(author, entry)
-        elif kind == StepKind.HAND_SHOWN:
-            self._hand_shown(step, entry)
         elif kind in SEARCH_STEPS:
             self._check_search(step, author, entry)
+        elif kind == StepKind.HAND_SHOWN:
+            self._hand_shown(step, entry)
         elif kind == StepKind.AUDIT and len(body.secrets) != len(self._decks()):
             raise Rejection(Reason.UNEXPECTED, f"{len(self._decks())} secrets expected")
 
@@ -1546,16 +1546,16 @@ class Table:
                     return
                 self._deal(draws)
                 continue
+            if isinstance(waiting, SearchDeck):
+                if self._start_search(waiting):
+                    return
+                continue
             if isinstance(waiting, ShowHand):
                 dealer.check_hands(sizes)
                 self._next_step(
                     StepKind.HAND_SHOWN, self._seat_authors([waiting.seat]), shown=waiting
                 )
                 return
-            if isinstance(waiting, SearchDeck):
-                if self._start_search(waiting):
-                    return
-                continue
             assert isinstance(waiting, SeatToMove)
             dealer.check_hands(sizes)
             self._next_step(StepKind.MOVE, self._seat_authors([waiting.seat]))
@@ -1661,32 +1661,6 @@ class Table:
             if told.kind is not ToldKind.DETAIL:
                 self._say(told.kind.value, told.text, told.seat)
 
-    # ------------------------------------------------------------------ a hand shown to one seat
-
-    def _hand_shown(self, step: Step, entry: LogEntry) -> None:
-        """Check the shown seat's answer (every card of its hand, each hidden one's part
-        sealed to the viewer with a proof that verifies), then apply it: the viewer opens
-        the cards, the engine is resolved (with the cards where this table may see them), and
-        with ``handed`` the cards go to the viewer's hand."""
-        game, dealer, shown = self.game, self.dealer, step.shown
-        assert game is not None and dealer is not None and shown is not None
-        showing = dealer.check_hand_shown(shown.seat, shown.viewer, entry.body)
-        opened = dealer.apply_hand_shown(showing, handed=shown.handed)
-        if self.seat == shown.seat:
-            game.resolve(game.hand(shown.seat))
-        elif self.seat == shown.viewer:
-            game.resolve(opened)
-        else:
-            game.resolve(None)
-        giver, viewer = self.who(self.seating[shown.seat]), self.who(self.seating[shown.viewer])
-        what = "hands over" if shown.handed else "shows"
-        self._say(
-            "change",
-            f"{giver} {what} the {shown.count} cards of its hand to {viewer} (seen by {viewer} "
-            "alone)",
-            shown.seat,
-        )
-
     # ------------------------------------------------------------------ searches
 
     def _start_search(self, search: SearchDeck) -> bool:
@@ -1774,6 +1748,32 @@ class Table:
             else f"{who} searched the draw pile for {search.card}: it is not there"
         )
         self._say("search", text, search.seat)
+
+    # ------------------------------------------------------------------ a hand shown to one seat
+
+    def _hand_shown(self, step: Step, entry: LogEntry) -> None:
+        """Check the shown seat's answer (every card of its hand, each hidden one's part
+        sealed to the viewer with a proof that verifies), then apply it: the viewer opens
+        the cards, the engine is resolved (with the cards where this table may see them), and
+        with ``handed`` the cards go to the viewer's hand."""
+        game, dealer, shown = self.game, self.dealer, step.shown
+        assert game is not None and dealer is not None and shown is not None
+        showing = dealer.check_hand_shown(shown.seat, shown.viewer, entry.body)
+        opened = dealer.apply_hand_shown(showing, handed=shown.handed)
+        if self.seat == shown.seat:
+            game.resolve(game.hand(shown.seat))
+        elif self.seat == shown.viewer:
+            game.resolve(opened)
+        else:
+            game.resolve(None)
+        giver, viewer = self.who(self.seating[shown.seat]), self.who(self.seating[shown.viewer])
+        what = "hands over" if shown.handed else "shows"
+        self._say(
+            "change",
+            f"{giver} {what} the {shown.count} cards of its hand to {viewer} (seen by {viewer} "
+            "alone)",
+            shown.seat,
+        )
 
     # ------------------------------------------------------------------ coins
 

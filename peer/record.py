@@ -342,10 +342,10 @@ def _omniscient_events(table: Table) -> Iterator[GameState[Any]]:
             full.resolve(event[3])
         elif kind == "leave":
             full.remove_seat(event[1])
-        elif isinstance(full.waiting, ShowHand):
-            full.resolve(full.hand(full.waiting.seat))
         elif kind == "search":  # (search, seat, card, found): every table resolves it alike
             full.resolve((event[2],) if event[3] else ())
+        elif isinstance(full.waiting, ShowHand):
+            full.resolve(full.hand(full.waiting.seat))
         else:
             moves += 1
             # else the omniscient rules played this move by themselves: a forced one, that

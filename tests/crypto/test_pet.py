@@ -416,3 +416,42 @@ def test_a_seat_that_left_is_stood_in_for_and_the_search_still_finds_the_card(
     assert len(found) == 1
     assert table.decks[1].search_result(5, stood_in) == found
 
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.data())
+def test_searches_take_out_cards_one_after_another_and_deals_skip_them_across_rounds(
+    data: st.DataObject,
+) -> None:
+    """Searches, take-outs and deals interleaved, then a reshuffle and a search of the new
+    round: every search finds the truth, every deal through the pile order opens the card the
+    audit says, and no position is dealt twice."""
+    table = Table.shuffled(2, unique_names(10))
+    truth = table.truth()
+    number = 0
+    for _ in range(data.draw(st.integers(1, 3), label="searches")):
+        pile = table.decks[0].undealt()
+        if not pile:
+            break
+        card = data.draw(st.sampled_from(table.names), label="card")
+        number += 1
+        found = table.search(number, card)
+        assert found == tuple(p for p in pile if truth[Slot(0, p)] == card)
+        for position in found:
+            assert {deck.take_out(number, position) for deck in table.decks} == {card}
+        order = table.decks[0].pile_positions()
+        free = [p for p in order if p in table.decks[0].undealt()]
+        if free:
+            (slot,) = table.deal(number % 2, free[:1])
+            assert table.decks[number % 2].open(slot) == truth[slot]
+    taken = [p for p in range(10) if p not in table.decks[0].pile_positions()]
+    hidden = [Slot(0, p) for p in table.decks[0].undealt()]
+    face_up = [Slot(0, p) for p in taken]
+    for deck in table.decks:
+        deck.reshuffle(hidden, face_up)
+    table.shuffle_all()
+    again = table.truth()
+    names = [again[Slot(1, p)] for p in range(len(hidden) + len(face_up))]
+    card = data.draw(st.sampled_from(names), label="card of round 1")
+    found = table.search(number + 1, card)
+    assert found == tuple(p for p in range(len(names)) if names[p] == card)

@@ -288,6 +288,21 @@ def test_a_share_replayed_after_the_card_came_back_is_refused() -> None:
     assert table.seal(0, slot, 2, handed=False)[2] == table.decks[0].known_card(slot)
 
 
+def test_a_seats_own_hand_over_replayed_after_the_card_came_back_is_refused_on_its_deck_too(
+) -> None:
+    table, hands = dealt_table()
+    slot = hands[0][0]
+    give = table.decks[0].make_sealed_share(slot, 1)
+    for deck in table.decks:
+        deck.accept_sealed_share(0, give, handed=True)
+    table.seal(1, slot, 0, handed=True)
+    for deck in table.decks:
+        with pytest.raises(VerificationError, match="does not verify") as err:
+            deck.accept_sealed_share(0, give, handed=True)
+        assert err.value.seat == 0
+        assert deck.owner_of(slot) == 0
+
+
 def test_a_share_sealed_by_a_seat_that_does_not_hold_the_card_is_refused_naming_it() -> None:
     table, hands = dealt_table()
     slot = hands[0][0]

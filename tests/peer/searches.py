@@ -25,9 +25,9 @@ GAME = "captains"
 VARIANT = "standard"
 SEARCH = next(card for card, kind in CARDS.items() if kind.effect is Effect.SEARCH)
 """New Contract: the event that searches the deck for a captain."""
-OPTIONS: tuple[str, ...] = ()
-"""No `all-draw`: at three seats the draw pile then lasts the whole game (a pile formed again
-would put the captains in play back into it: the dealer follows hands, not the table)."""
+OPTIONS = ("all-draw",)
+"""Every seat draws at each turn: the cards go round faster (New Contract among them), and the
+draw pile is formed again during the game."""
 """Every seat draws at each turn: the cards go round faster, New Contract among them."""
 _AVOIDED_EFFECTS = frozenset({Effect.LOOK, Effect.MUST_ATTACK})
 

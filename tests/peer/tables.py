@@ -7,7 +7,6 @@ from collections.abc import Callable, Sequence
 
 from condottiere.bots import make_bot
 from condottiere.crypto import Identity
-from condottiere.interface import DEFAULT_GAME
 from condottiere.peer.driver import MemoryKeeper, Table
 from condottiere.peer.entries import LogEntry
 from condottiere.peer.lobby import TableSpec
@@ -15,11 +14,8 @@ from condottiere.peer.logs import Suspicion
 
 
 def spec(
-    variant: str,
-    seats: int,
-    options: Sequence[str] = (),
-    address: str = "",
-    game: str = DEFAULT_GAME,
+    variant: str, seats: int, options: Sequence[str] = (), address: str = "",
+    game: str = "condottiere",
 ) -> TableSpec:
     return TableSpec(
         variant=variant, seats=seats, options=tuple(sorted(options)), name="test",
@@ -43,11 +39,11 @@ class Harness:
         seed: int = 0,
         kinds: dict[int, type[Table]] | None = None,
         addressed: bool = False,
-        game: str = DEFAULT_GAME,
+        game: str = "condottiere",
     ) -> None:
         """``kinds`` gives a seat a Table subclass (a peer that misbehaves); with
-        ``addressed``, each seat signs an address (:func:`address_of`), as peers do; ``game``
-        names the game of the table."""
+        ``addressed``, each seat signs an address (:func:`address_of`), as peers do;
+        ``game`` names the game the table plays."""
         kinds = kinds or {}
         self.rng = random.Random(seed)
         self.identities = [Identity.generate() for _ in range(seats)]

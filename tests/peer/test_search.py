@@ -5,26 +5,16 @@ plays on to an audit that checks every card."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from condottiere.interface import registry
 from condottiere.peer.driver import StepKind, Table
 from condottiere.peer.entries import LogEntry
 from condottiere.peer.record import export, load, omniscient_record, verify
+from tests.cli.client.scenes import model_of_table
 from tests.peer.cheats import entries_of
-from tests.peer.searches import GAME, SearchHarness, searched, searches_of
-
-
-@pytest.fixture(autouse=True)
-def captains_at_a_table(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Captains may be played at a table in these tests (the registry offers it to `demo` and
-    `tournament` only until its table plumbing is in)."""
-    if GAME not in registry.TABLE_GAMES:
-        monkeypatch.setattr(registry, "TABLE_GAMES", (*registry.TABLE_GAMES, GAME))
-    yield
+from tests.peer.searches import SearchHarness, searched, searches_of
 
 
 def assert_searched_alike(harness: SearchHarness, tables: list[Table]) -> None:
@@ -131,5 +121,47 @@ def test_a_peer_rebuilt_from_its_store_in_the_middle_of_a_search_takes_it_up() -
     assert all(table.cards is not None for table in harness.tables)
 
 
+def test_a_search_under_way_shows_on_the_client_which_card_is_searched_and_who_is_awaited() -> None:
+    for seed in range(300, 312):
+        harness = Interrupted(3, found=True, seed=seed)
+        harness.run(until=lambda: at_opening(harness.tables[1]))  # noqa: B023
+        if at_opening(harness.tables[1]):
+            break
+    else:
+        raise AssertionError("no search in 12 games")
+    banner = model_of_table(harness, seat=1).banner()
+    _, captain, _ = harness.referee.named[0]
+    assert banner.headline == f"Searching the draw pile for {captain}"
+    assert banner.detail.startswith("Openings from seat0 and seat2: "), banner
+    assert banner.progress == (1, 3)
+
+
 def at_opening(table: Table) -> bool:
     return table.step is not None and table.step.kind == StepKind.SEARCH_OPENING
+
+
+def test_deals_after_a_search_skip_the_slot_taken_until_the_pile_is_formed_again() -> None:
+    for seed in range(200, 212):
+        harness = SearchHarness(3, found=True, seed=seed)
+        searched_early = harness.play_search() and first_round(harness.tables[0])
+        if searched_early:
+            break
+    else:
+        raise AssertionError("no search before the pile was formed again, in 12 games")
+    dealers = [table.dealer for table in harness.tables]
+    assert all(dealer is not None for dealer in dealers)
+    seat, captain, _ = harness.referee.named[0]
+    taken = next(c for c in dealers[0].hands[seat] if dealers[0].face_up.get(c) == captain)
+    dealt_before = len(dealers[0].dealt)
+    assert_played_out(harness, harness.tables, audited=True)
+    for table, dealer in zip(harness.tables, dealers, strict=True):
+        assert dealer is not None and table.cards is not None
+        assert dealer.round(0) > 0, "the pile was never formed again"
+        later = [card for deal in dealer.dealt[dealt_before:] for card in deal]
+        assert taken not in later and len(later) == len(set(later))
+        assert table.cards[taken] == captain
+
+
+def first_round(table: Table) -> bool:
+    """Whether the table's draw pile is still the one first shuffled."""
+    return table.dealer is not None and table.dealer.round(0) == 0

@@ -6,7 +6,6 @@ entry is applied, and ``condottiere verify`` reaches the same verdict."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,19 +14,12 @@ from google.protobuf.message import Message
 
 from condottiere import crypto
 from condottiere.crypto.pet import make_blinding
-from condottiere.interface import SearchDeck, registry
+from condottiere.interface import SearchDeck
 from condottiere.peer.driver import StepKind
 from condottiere.peer.entries import Reason
 from condottiere.v1 import log_pb2
 from tests.peer.cheats import Cheat, CheatHarness, assert_caught
-from tests.peer.searches import CAPTAINS, GAME, cheat_harness, searches_of
-
-
-@pytest.fixture(autouse=True)
-def captains_at_a_table(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    if GAME not in registry.TABLE_GAMES:
-        monkeypatch.setattr(registry, "TABLE_GAMES", (*registry.TABLE_GAMES, GAME))
-    yield
+from tests.peer.searches import CAPTAINS, cheat_harness, searches_of
 
 
 def caught(harness: CheatHarness, halts: bool) -> bool:
