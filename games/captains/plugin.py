@@ -167,9 +167,10 @@ class CaptainsRules:
         }
 
     def screen(self) -> GameScreen:
-        """Captains has no screen in the client yet (the issue that puts it at a LAN table
-        draws it): ValueError, so that a client says so rather than drawing nothing."""
-        raise ValueError("Captains cannot be played in the client yet; try condottiere demo")
+        # Imported when a client asks for it, not by every peer and bot that loads the rules.
+        from condottiere.games.captains.screen import SCREEN
+
+        return SCREEN
 
 
 RULES = CaptainsRules()
