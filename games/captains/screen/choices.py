@@ -21,16 +21,11 @@ from __future__ import annotations
 from condottiere.games.captains.cards import CARDS, FORCE, Effect, card_name
 from condottiere.games.captains.cities import CITIES
 from condottiere.games.captains.events import CONTROL_PRICE, LOSS, THEFT
+from condottiere.games.captains.figures import army, captain_tfr, side_strength, upkeep
 from condottiere.games.captains.game import Battle, SeatView
 from condottiere.games.captains.moves import Bundle, Move, Verb
 from condottiere.games.captains.phase import Phase
-from condottiere.games.captains.screen.scene import (
-    army,
-    captain_tfr,
-    seat_view,
-    side_strength,
-    upkeep,
-)
+from condottiere.games.captains.screen.scene import seat_view
 from condottiere.interface.screen import Choices, Scene, Seats
 
 __all__ = [

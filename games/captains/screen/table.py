@@ -8,6 +8,14 @@ from __future__ import annotations
 
 from condottiere.games.captains.cards import FORCE, card_name
 from condottiere.games.captains.cities import CITIES
+from condottiere.games.captains.figures import (
+    army,
+    captain_tfr,
+    income,
+    neighbours,
+    side_strength,
+    upkeep,
+)
 from condottiere.games.captains.game import TURNS, Battle, SeatView
 from condottiere.games.captains.moves import Move, Verb
 from condottiere.games.captains.phase import Phase
@@ -16,17 +24,10 @@ from condottiere.games.captains.screen.choices import (
     bundle_words,
     keyed,
 )
-from condottiere.games.captains.screen.scene import (
-    army,
-    captain_tfr,
-    neighbours,
-    seat_view,
-    side_strength,
-    upkeep,
-)
+from condottiere.games.captains.screen.scene import seat_view
 from condottiere.interface.screen import Explanation, Line, Scene, SeatShown, cells, crop, fit
 
-__all__ = ["BOARD_LINES", "BOARD_WIDTH", "board", "explain", "income", "rows", "short_city"]
+__all__ = ["BOARD_LINES", "BOARD_WIDTH", "board", "explain", "rows", "short_city"]
 
 BOARD_WIDTH = 44
 """Cells the board takes; the rows take the rest (35 at 80 columns)."""
@@ -40,13 +41,6 @@ BOARD_LINES = 10
 def short_city(city: str | None) -> str:
     """A city state in three letters (``Mil``, ``Pap``); ``-`` before it is picked."""
     return "-" if city is None else CITIES[city].name[:3]
-
-
-def income(view: SeatView, seat: int) -> int:
-    """What ``seat`` collects at the start of its turn."""
-    city = view.cities[seat]
-    extra = CITIES[city].extra_revenue if city else 0
-    return view.provinces[seat] + len(view.revenues[seat]) + extra
 
 
 def _mark(shown: SeatShown | None, seat: int | None) -> tuple[str, str]:

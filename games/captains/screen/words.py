@@ -14,10 +14,11 @@ from typing import Any
 
 from condottiere.games.captains.cards import card_name
 from condottiere.games.captains.cities import CITIES
+from condottiere.games.captains.figures import captain_tfr
 from condottiere.games.captains.game import TURNS, Game
 from condottiere.games.captains.phase import Phase
 from condottiere.games.captains.screen.choices import bundle_words
-from condottiere.games.captains.screen.scene import captain_tfr, seat_view
+from condottiere.games.captains.screen.scene import seat_view
 from condottiere.games.captains.summary import rules_summary
 from condottiere.interface.game import GameState, TableRules
 from condottiere.interface.screen import Scene
