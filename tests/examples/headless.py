@@ -23,16 +23,17 @@ GAME_SECONDS = 180
 
 
 def play_against_python_bots(
-    root: Path, program: Sequence[str], player: str
+    root: Path, program: Sequence[str], player: str, table: Sequence[str] = ("--edition", "zman")
 ) -> tuple[PeerProcess, PeerProcess]:
-    """A Z-Man table of three: seat 0 is a headless peer (``player``) played by ``program``
-    run with the peer's data directory as its last argument; a greedy and a random bot take
-    the other seats. Waits (bounded) until every process has exited with status 0 and checks
-    that every peer ended the same fair game; the host peer and the program."""
+    """A table of three (Z-Man Condottiere unless ``table`` says which, as ``host`` takes
+    it): seat 0 is a headless peer (``player``) played by ``program`` run with the peer's data
+    directory as its last argument; a greedy and a random bot take the other seats. Waits
+    (bounded) until every process has exited with status 0 and checks that every peer ended
+    the same fair game; the host peer and the program."""
     seat = root / "seat0"
     with peers_in(root) as peers:
         host = peers.start(
-            ["host", "--edition", "zman", "--seats", "3", "--player", player, "--headless"], seat
+            ["host", *table, "--seats", "3", "--player", player, "--headless"], seat
         )
         address = host.address()
         host.wait_for("hosting", 20)
