@@ -1,7 +1,9 @@
 """Mental poker and identity for Condottiere: no trusted dealer, every cheat named.
 
 The peer layer needs little more than :class:`Deck` (one per seat: keys,
-shuffle chain, deal, reveal, reshuffle, end-of-game audit), the coin
+shuffle chain, deal, reveal, a card shown or handed to one seat alone
+(:class:`SealedShare`), a search of the pile for a named card
+(:class:`SearchBlinding`, :class:`SearchOpening`), reshuffle, end-of-game audit), the coin
 (:func:`commitment_of`, :func:`outcome`) and :class:`Identity`. Everything that
 travels has canonical bytes (``encode`` / ``decode``); decoding refuses
 malformed input with :class:`DecodeError`, and every check either passes or
@@ -54,7 +56,7 @@ from condottiere.crypto.coin import (
     value_matches,
 )
 from condottiere.crypto.context import Context, challenge
-from condottiere.crypto.deck import Claim, Deck, Reveal, ShareBatch, ShuffleStep, Slot
+from condottiere.crypto.deck import Claim, Deck, Reveal, ShareBatch, ShuffleStep
 from condottiere.crypto.elgamal import Ciphertext, decrypt, encrypt, rerandomise, trivial
 from condottiere.crypto.errors import DecodeError, VerificationError
 from condottiere.crypto.group import (
@@ -85,6 +87,20 @@ from condottiere.crypto.identity import (
     PublicIdentity,
 )
 from condottiere.crypto.keys import KeyAnnouncement, generate_key, joint_key, prove_key, verify_key
+from condottiere.crypto.linear import LinearProof
+from condottiere.crypto.pet import (
+    BlindedTest,
+    SearchBlinding,
+    SearchOpening,
+    search_header,
+)
+from condottiere.crypto.sealed import (
+    Holding,
+    SealedShare,
+    seal_share,
+    unseal,
+    verify_sealed,
+)
 from condottiere.crypto.sealing import (
     BOX_KEY_BYTES,
     BOX_SECRET_BYTES,
@@ -112,6 +128,7 @@ from condottiere.crypto.shuffle import (
     shuffle_with,
     verify_shuffle,
 )
+from condottiere.crypto.slot import Slot
 from condottiere.crypto.standin import (
     StandInBatch,
     StandInPart,
@@ -150,6 +167,7 @@ __all__ = [
     "SECRET_KEY_BYTES",
     "SIGNATURE_BYTES",
     "VALUE_BYTES",
+    "BlindedTest",
     "BoxKey",
     "BoxSecret",
     "Ciphertext",
@@ -163,14 +181,19 @@ __all__ = [
     "DecodeError",
     "DecryptionShare",
     "GroupError",
+    "Holding",
     "Identity",
     "KeyAnnouncement",
     "L",
+    "LinearProof",
     "PhysicalCard",
     "Point",
     "PublicIdentity",
     "Reader",
     "Reveal",
+    "SealedShare",
+    "SearchBlinding",
+    "SearchOpening",
     "ShareBatch",
     "ShareCheck",
     "ShuffleProof",
@@ -225,6 +248,8 @@ __all__ = [
     "recover_value",
     "rerandomise",
     "seal",
+    "seal_share",
+    "search_header",
     "settle_complaint",
     "share_point",
     "shuffle",
@@ -233,9 +258,11 @@ __all__ = [
     "sum_points",
     "trivial",
     "unblind",
+    "unseal",
     "value_matches",
     "verification_key",
     "verify_key",
+    "verify_sealed",
     "verify_share",
     "verify_shares",
     "verify_shuffle",

@@ -12,7 +12,16 @@ accepted (verified, then applied) by every seat, the maker included:
    :meth:`Deck.make_shares`; :meth:`Deck.accept_shares`; the owner then calls
    :meth:`Deck.open` to learn its card privately;
 4. **face up** - the owner publishes :meth:`Deck.make_reveal` (its own share and
-   the card it claims); :meth:`Deck.accept_reveal` tells everyone the card;
+   the card it claims); :meth:`Deck.accept_reveal` tells everyone the card (a card
+   handed to a seat, see 4b, is revealed by its new holder the same way);
+4b. **one seat** - the seat that holds a card publishes :meth:`Deck.make_sealed_share`, its
+   hidden part sealed to one viewer (:mod:`~condottiere.crypto.sealed`);
+   :meth:`Deck.accept_sealed_share` opens the card on the viewer's deck alone, and with
+   ``handed=True`` makes the viewer the card's holder (a card given, a hand conquered);
+4c. **search** - every seat publishes :meth:`Deck.make_search_blinding` for a named card
+   over the undealt pile, then :meth:`Deck.make_search_opening` (a plaintext equivalence
+   test, :mod:`~condottiere.crypto.pet`); :meth:`Deck.search_result` gives the positions
+   that hold it and :meth:`Deck.take_out` takes the card out of the pile, face up;
 5. **reshuffle** - :meth:`Deck.reshuffle` starts a new round from chosen cards
    (hidden ones stay hidden, face-up ones come back as fresh encryptions of
    their known points, kept ones stay out) and the shuffle chain runs again;
@@ -33,7 +42,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 from condottiere.crypto.cards import Codebook, PhysicalCard
 from condottiere.crypto.codec import (
@@ -49,6 +57,26 @@ from condottiere.crypto.elgamal import Ciphertext, decrypt, trivial
 from condottiere.crypto.errors import DecodeError, VerificationError
 from condottiere.crypto.group import POINT_BYTES, GroupError, L, Point, mul_base, random_scalar
 from condottiere.crypto.keys import KeyAnnouncement, joint_key, prove_key
+from condottiere.crypto.pet import (
+    SearchBlinding,
+    SearchOpening,
+    combine,
+    make_blinding,
+    matches,
+    search_header,
+    verify_blinding,
+)
+from condottiere.crypto.pet import make_opening as make_search_opening
+from condottiere.crypto.pet import verify_opening as verify_search_opening
+from condottiere.crypto.sealed import (
+    Holding,
+    SealedShare,
+    make_opening,
+    seal_share,
+    unseal,
+    verify_opening,
+    verify_sealed,
+)
 from condottiere.crypto.shares import (
     DecryptionShare,
     ShareCheck,
@@ -59,15 +87,19 @@ from condottiere.crypto.shares import (
     verify_shares,
 )
 from condottiere.crypto.shuffle import ShuffleProof, shuffle, verify_shuffle
+from condottiere.crypto.slot import Slot
 
-__all__ = ["Claim", "Deck", "Reveal", "ShareBatch", "ShuffleStep", "Slot"]
-
-
-class Slot(NamedTuple):
-    """Where a card was dealt from: a position in the deck of a round."""
-
-    round: int
-    position: int
+__all__ = [
+    "Claim",
+    "Deck",
+    "Reveal",
+    "SealedShare",
+    "SearchBlinding",
+    "SearchOpening",
+    "ShareBatch",
+    "ShuffleStep",
+    "Slot",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +222,23 @@ class Claim:
 
 
 @dataclass(slots=True)
+class _Search:
+    """One search of the pile for a named card (see :mod:`~condottiere.crypto.pet`)."""
+
+    round: int
+    card: str
+    positions: tuple[int, ...]
+    tests: tuple[tuple[int, PhysicalCard], ...]
+    """Each test: a position searched and a copy of the card named."""
+    header: bytes
+    blindings: dict[int, SearchBlinding] = field(default_factory=dict)
+    combined: tuple[Ciphertext, ...] | None = None
+    """The combined pairs, fixed by the first opening made or accepted."""
+    openings: dict[int, tuple[Point, ...]] = field(default_factory=dict)
+    found: dict[int, PhysicalCard] | None = None
+
+
+@dataclass(slots=True)
 class _Round:
     """One deck's life: where its cards came from, each shuffle step, and what was dealt."""
 
@@ -202,6 +251,15 @@ class _Round:
     revealed: dict[int, PhysicalCard] = field(default_factory=dict)
     unchecked: dict[int, dict[int, ShareCheck]] = field(default_factory=dict)
     """Shares recorded without verification: position -> seat -> the check still to run."""
+    handed: dict[int, tuple[int, SealedShare]] = field(default_factory=dict)
+    """Cards handed over: position -> the seat holding it now, and the share it received."""
+    sealed: list[tuple[int, SealedShare, bool]] = field(default_factory=list)
+    """Every share sealed to one seat, with the seat that sealed it and whether it handed the
+    card over (or only showed it)."""
+    seen: dict[int, PhysicalCard] = field(default_factory=dict)
+    """Cards this seat learned from a share sealed to it."""
+    taken: set[int] = field(default_factory=set)
+    """Positions whose card a search took out of the pile (face up: in ``revealed``)."""
 
     @property
     def deck(self) -> tuple[Ciphertext, ...]:
@@ -254,6 +312,8 @@ class Deck:
         """Seats that left: they shuffle no more (:meth:`drop_seat`)."""
         self._chains: dict[int, tuple[int, ...]] = {}
         """Each round's shufflers in order, where not every seat."""
+        self._checked_sealed: dict[Slot, tuple[tuple[int, SealedShare], PhysicalCard | None]] = {}
+        self._searches: dict[int, _Search] = {}
 
     @classmethod
     def watch(cls, table: bytes, seats: int, cards: Iterable[str]) -> Deck:
@@ -354,8 +414,24 @@ class Deck:
         return record
 
     def owner_of(self, slot: Slot) -> int | None:
-        """The seat the card at ``slot`` was dealt to, if any."""
-        return self._round_of(slot).owners.get(slot.position)
+        """The seat that holds the card at ``slot``: the one it was dealt to, or the last one it
+        was handed to (:meth:`accept_sealed_share`); None for a card dealt to nobody."""
+        record = self._round_of(slot)
+        handed = record.handed.get(slot.position)
+        return handed[0] if handed is not None else record.owners.get(slot.position)
+
+    def _holding(self, slot: Slot) -> tuple[int, Holding, SealedShare | None] | None:
+        """Who holds the card at ``slot``, how it knows the card's hidden part, and the share
+        it received the card as (None for the seat it was dealt to); None if nobody does."""
+        record = self._round_of(slot)
+        handed = record.handed.get(slot.position)
+        if handed is not None:
+            holder, share = handed
+            return holder, Holding.received(share), share
+        owner = record.owners.get(slot.position)
+        if owner is None:
+            return None
+        return owner, Holding.dealt(record.deck[slot.position]), None
 
     def missing_shares(self, slot: Slot) -> list[int]:
         """The seats, other than the card's owner, whose share of ``slot`` is not in yet."""
@@ -365,9 +441,14 @@ class Deck:
         return [s for s in range(self.seats) if s != owner and s not in have]
 
     def known_card(self, slot: Slot) -> str | None:
-        """The card at ``slot`` if this seat knows it (opened it, or saw it revealed)."""
+        """The card at ``slot`` if this seat knows it (opened it, saw it revealed or taken out
+        by a search, or was shown it alone: :meth:`accept_sealed_share`)."""
         record = self._round_of(slot)
-        card = record.revealed.get(slot.position) or record.opened.get(slot.position)
+        card = (
+            record.revealed.get(slot.position)
+            or record.opened.get(slot.position)
+            or record.seen.get(slot.position)
+        )
         return None if card is None else card.name
 
     # -- keys ----------------------------------------------------------------------------------
@@ -466,6 +547,8 @@ class Deck:
         for position in ordered:
             if not 0 <= position < len(record.deck):
                 raise ValueError(f"the deck has no position {position}")
+            if position in record.taken:
+                raise ValueError(f"position {position} was taken out of the pile by a search")
             dealt_to = record.owners.get(position, owner)
             if dealt_to != owner:
                 raise ValueError(f"position {position} is dealt to seat {dealt_to}")
@@ -509,6 +592,10 @@ class Deck:
         for position, share in zip(batch.positions, batch.shares, strict=True):
             if position >= len(record.deck):
                 raise VerificationError(seat, f"share for position {position}, beyond the deck")
+            if position in record.taken:
+                raise VerificationError(
+                    seat, f"share for position {position}, taken out of the pile by a search"
+                )
             dealt_to = record.owners.get(position, batch.owner)
             if dealt_to != batch.owner:
                 raise VerificationError(
@@ -557,6 +644,9 @@ class Deck:
         """The card dealt to this seat at ``slot``, from the others' shares and this seat's own."""
         record = self._round_of(slot)
         seat = self._own()
+        seen = record.seen.get(slot.position)
+        if seen is not None and self.owner_of(slot) == seat:
+            return seen.name  # handed to this seat: it opened the card when it received it
         if record.owners.get(slot.position) != seat:
             raise ValueError(f"{slot} is not dealt to seat {seat}")
         missing = self.missing_shares(slot)
@@ -581,13 +671,27 @@ class Deck:
     def make_reveal(self, slot: Slot) -> Reveal:
         """Show this seat's card at ``slot`` to everyone: its share with proof, and the card.
 
+        For a card dealt to this seat the share is its decryption share ``x·a``; for a card
+        handed to it (:meth:`accept_sealed_share`) it is ``x·R`` of the sealed pair
+        ``(R, C)`` it received, which makes the card's hidden part ``C - x·R`` public
+        (:func:`~condottiere.crypto.sealed.make_opening`): the reveal has the same shape and
+        encoding either way, and every deck knows which it is from who holds the card.
+
         A card that went back into the deck is refused (:class:`ValueError`): its share would
-        let anyone decrypt a card that is face down in a later round.
+        let anyone decrypt a card that is face down in a later round; so is a card this seat
+        handed to another.
         """
         seat = self._own()
         record = self._round_of(slot)
         if slot in self._returned:
             raise ValueError(f"{slot} went back into the deck: it is no longer this seat's")
+        holding = self._holding(slot)
+        if holding is None or holding[0] != seat:
+            raise ValueError(f"seat {seat} does not hold {slot}")
+        received = holding[2]
+        if received is not None:
+            opening = make_opening(self.secret, received, self._context(slot.round, seat))
+            return Reveal(slot, record.seen[slot.position].name, opening)
         card = record.opened.get(slot.position)
         if card is None:
             self.open(slot)
@@ -627,30 +731,357 @@ class Deck:
         except ValueError as exc:
             raise VerificationError(seat, f"reveals a card that does not exist: {exc}") from None
         position = reveal.slot.position
-        owner = record.owners.get(position)
-        if owner != seat:
-            raise VerificationError(seat, f"reveals {reveal.slot}, which is not dealt to it")
+        holding = self._holding(reveal.slot)
+        if holding is None or holding[0] != seat:
+            raise VerificationError(
+                seat, f"reveals {reveal.slot}, which is not dealt to it or was handed on"
+            )
         if reveal.slot in self._returned:
             raise VerificationError(seat, f"reveals {reveal.slot}, which went back into the deck")
         missing = self.missing_shares(reveal.slot)
         if missing:
             raise ValueError(f"{reveal.slot} still needs shares from seats {missing}")
-        opened = record.opened.get(position) if seat == self.seat else None
-        if opened is not None:  # this seat's own card: it knows it, and made the share itself
-            if opened.name != reveal.card:
+        received = holding[2]
+        if seat == self.seat:
+            known = record.opened.get(position) if received is None else record.seen[position]
+        else:
+            known = None
+        if known is not None:  # this seat's own card: it knows it, and made the share itself
+            if known.name != reveal.card:
                 raise VerificationError(seat, f"claims {reveal.card!r} at {reveal.slot}")
-            return opened
+            return known
         self.verify_pending([reveal.slot])
         ciphertext = record.deck[position]
         context = self._context(reveal.slot.round, seat)
-        verify_shares([ShareCheck(reveal.share, self.keys[seat], ciphertext, position, context)])
-        shares = [*record.shares[position].values(), reveal.share.share]
-        card = self._card(unblind(ciphertext, shares))
+        if received is None:
+            check = ShareCheck(reveal.share, self.keys[seat], ciphertext, position, context)
+            verify_shares([check])
+            hidden = reveal.share.share
+        else:
+            hidden = verify_opening(reveal.share, self.keys[seat], received, context)
+        card = self._card(unblind(ciphertext, [*record.shares[position].values(), hidden]))
         if card.name != reveal.card:
             raise VerificationError(
                 seat, f"claims {reveal.card!r} at {reveal.slot}, but the card is {card.name!r}"
             )
         return card
+
+    # -- one seat's view -------------------------------------------------------------------
+
+    def make_sealed_share(self, slot: Slot, viewer: int) -> SealedShare:
+        """The hidden part of the card at ``slot``, which this seat holds, sealed to ``viewer``
+        alone (:mod:`~condottiere.crypto.sealed`): to show it the card, or to hand it over
+        (the caller says which when every deck accepts it).
+
+        The card must be dealt whole (every public share in) and still out of the deck; a card
+        known face up to everyone needs no sealing (it is a name, and moves as one).
+        """
+        seat = self._own()
+        holding = self._sealable(slot, viewer)
+        if holding is None or holding[0] != seat:
+            raise ValueError(f"seat {seat} does not hold {slot}")
+        missing = self.missing_shares(slot)
+        if missing:
+            raise ValueError(f"{slot} still needs shares from seats {missing}")
+        return seal_share(
+            self.secret,
+            holding[1],
+            self._round_of(slot).deck[slot.position],
+            slot,
+            viewer,
+            self.keys[viewer],
+            self._context(slot.round, seat),
+        )
+
+    def _sealable(
+        self, slot: Slot, viewer: int
+    ) -> tuple[int, Holding, SealedShare | None] | None:
+        if slot in self._returned:
+            raise ValueError(f"{slot} went back into the deck")
+        if not 0 <= viewer < self.seats:
+            raise ValueError(f"no seat {viewer} to show {slot} to")
+        if viewer in self._gone:
+            raise ValueError(f"seat {viewer} left the table")
+        holding = self._holding(slot)
+        if holding is not None and holding[0] == viewer:
+            raise ValueError(f"seat {viewer} holds {slot} itself")
+        return holding
+
+    def check_sealed_share(self, seat: int, share: SealedShare) -> None:
+        """Check ``seat``'s sealed share as :meth:`accept_sealed_share` does, recording nothing
+        (a move that hands several cards over is checked whole before any is applied; the
+        following :meth:`accept_sealed_share` of the same share checks nothing again, and the
+        viewer's deck opens the card here, once). :class:`VerificationError` names ``seat``
+        for a share of a card it does not hold, to a seat that is not playing, or whose proof
+        does not verify; the viewer's own deck also names the seat of a bad public share of
+        the card (verified here, if it was not yet)."""
+        card = self._checked_sealed_share(seat, share)
+        self._checked_sealed[share.slot] = ((seat, share), card)
+
+    def accept_sealed_share(self, seat: int, share: SealedShare, *, handed: bool) -> str | None:
+        """Check ``seat``'s sealed share (as :meth:`check_sealed_share`) and record it: the
+        viewer now knows the card (:meth:`known_card`); with ``handed`` the card is the
+        viewer's from now on (:meth:`owner_of`, :meth:`make_reveal`, and the next
+        :meth:`make_sealed_share` follow it), without it the share is only a look.
+
+        Returns the card's name on the viewer's own deck, None on every other.
+        """
+        checked = self._checked_sealed.pop(share.slot, None)
+        if checked is not None and checked[0] == (seat, share):
+            card = checked[1]
+        else:
+            card = self._checked_sealed_share(seat, share)
+        record = self._round_of(share.slot)
+        record.sealed.append((seat, share, handed))
+        if handed:
+            record.handed[share.slot.position] = (share.viewer, share)
+        if card is None:
+            return None
+        record.seen[share.slot.position] = card
+        return card.name
+
+    def _checked_sealed_share(self, seat: int, share: SealedShare) -> PhysicalCard | None:
+        if not 0 <= seat < self.seats:
+            raise ValueError(f"no seat {seat}")
+        if seat in self._gone:
+            raise VerificationError(seat, "seals a card after it left the table")
+        try:
+            record = self._round_of(share.slot)
+            holding = self._sealable(share.slot, share.viewer)
+        except ValueError as exc:
+            raise VerificationError(seat, f"seals a card it cannot: {exc}") from None
+        if holding is None or holding[0] != seat:
+            raise VerificationError(seat, f"seals {share.slot}, which it does not hold")
+        missing = self.missing_shares(share.slot)
+        if missing:
+            raise ValueError(f"{share.slot} still needs shares from seats {missing}")
+        ciphertext = record.deck[share.slot.position]
+        context = self._context(share.slot.round, seat)
+        viewer_key = self.keys[share.viewer]
+        verify_sealed(share, self.keys[seat], holding[1], ciphertext, viewer_key, context)
+        if share.viewer != self.seat:
+            return None
+        self.verify_pending([share.slot])
+        public = record.shares[share.slot.position].values()
+        return self._card(unblind(ciphertext, [*public, unseal(share, self.secret)]))
+
+    # -- search --------------------------------------------------------------------------------
+
+    def undealt(self) -> tuple[int, ...]:
+        """The positions of the current round's deck dealt to nobody and not taken out by a
+        search: the pile a search looks through."""
+        record = self._current()
+        return tuple(
+            p for p in range(len(record.deck)) if p not in record.owners and p not in record.taken
+        )
+
+    def pile_positions(self) -> tuple[int, ...]:
+        """The current round's positions in pile order, leaving out the cards searches took
+        out: a deal's ``i``-th card counted in that order (as games count them once a search
+        took a card) is at position ``pile_positions()[i]``."""
+        record = self._current()
+        return tuple(p for p in range(len(record.deck)) if p not in record.taken)
+
+    def _search_plan(self, search: int, card: str, positions: Iterable[int]) -> _Search:
+        """The search these parameters start, checked against the current round (ValueError)."""
+        if not 0 <= search < 2**32:
+            raise ValueError(f"a search number is a u32, not {search}")
+        if not self.ready:
+            raise ValueError("a search looks through a shuffled deck")
+        record = self._current()
+        ordered = tuple(sorted(set(positions)))
+        if not ordered:
+            raise ValueError("a search needs at least one position")
+        for position in ordered:
+            if not 0 <= position < len(record.deck):
+                raise ValueError(f"the deck has no position {position}")
+            if position in record.owners:
+                raise ValueError(f"position {position} is dealt to seat {record.owners[position]}")
+            if position in record.taken:
+                raise ValueError(f"position {position} was taken out by a search")
+        copies = [c for c in self.codebook.cards if c.name == card]
+        if not copies:
+            raise ValueError(f"the deck has no card {card!r}")
+        tests = tuple((position, copy) for position in ordered for copy in copies)
+        return _Search(self.round, card, ordered, tests, search_header(search, card, ordered))
+
+    def _search_items(self, plan: _Search) -> list[tuple[Ciphertext, Point]]:
+        deck = self._rounds[plan.round].deck
+        return [(deck[p], self.codebook.point_of(copy)) for p, copy in plan.tests]
+
+    def make_search_blinding(
+        self, search: int, card: str, positions: Iterable[int]
+    ) -> SearchBlinding:
+        """This seat's blinding step of search number ``search`` of the current round's pile
+        for ``card``, over ``positions`` (each dealt to nobody and not taken out: usually
+        :meth:`undealt`). ``search`` numbers the game's searches (each a new number, the same
+        on every peer): every proof is bound to it."""
+        seat = self._own()
+        plan = self._search_plan(search, card, positions)
+        known = self._searches.get(search)
+        if known is not None:
+            if (known.round, known.card, known.positions) != (plan.round, card, plan.positions):
+                raise ValueError(f"search {search} is of another card, round or positions")
+            if known.combined is not None:
+                raise ValueError(f"search {search} is past its blinding")
+        return make_blinding(
+            search, card, plan.positions, self._search_items(plan), self._context(plan.round, seat)
+        )
+
+    def accept_search_blinding(self, seat: int, blinding: SearchBlinding) -> None:
+        """Verify ``seat``'s blinding step and record it. The first blinding of a search number
+        starts that search (card, positions); every later one must be of the same. A caller
+        checks that the first is the search the game asked for (:attr:`SearchBlinding.card`,
+        :attr:`SearchBlinding.positions`); :class:`VerificationError` names ``seat`` for a
+        blinding of another round, card or positions, of positions dealt or out of the deck,
+        a second blinding, one after the openings began, or a proof that does not verify."""
+        if not 0 <= seat < self.seats:
+            raise ValueError(f"no seat {seat}")
+        if seat in self._gone:
+            raise VerificationError(seat, "blinds a search after it left the table")
+        if blinding.round != self.round:
+            raise VerificationError(
+                seat, f"blinds a search of round {blinding.round}, not this one"
+            )
+        try:
+            plan = self._search_plan(blinding.search, blinding.card, blinding.positions)
+        except ValueError as exc:
+            raise VerificationError(seat, f"blinds a search that cannot be: {exc}") from None
+        known = self._searches.get(blinding.search, plan)
+        if (known.round, known.card, known.positions) != (plan.round, plan.card, plan.positions):
+            raise VerificationError(
+                seat, f"blinds search {blinding.search} for another card or other positions"
+            )
+        if known.combined is not None:
+            raise VerificationError(seat, f"blinds search {blinding.search} after its openings")
+        if seat in known.blindings:
+            raise VerificationError(seat, f"blinds search {blinding.search} twice")
+        verify_blinding(blinding, self._search_items(plan), self._context(plan.round, seat))
+        known.blindings[seat] = blinding
+        self._searches[blinding.search] = known
+
+    def _search(self, search: int) -> _Search:
+        known = self._searches.get(search)
+        if known is None:
+            raise ValueError(f"search {search} has not started")
+        return known
+
+    def missing_blindings(self, search: int) -> list[int]:
+        """The seats still at the table whose blinding of ``search`` is not in yet."""
+        known = self._search(search)
+        if known.combined is not None:
+            return []
+        return [
+            s for s in range(self.seats) if s not in self._gone and s not in known.blindings
+        ]
+
+    def search_ciphertexts(self, search: int) -> dict[int, Ciphertext]:
+        """The combined pairs ``(A*, B*)`` of ``search``, by test index (position by position,
+        every copy of the card at each), once every blinding is in: what a seat that left is
+        stood in for over (:func:`~condottiere.crypto.standin.make_stand_in` with these as the
+        cards, its parts then combined into that seat's shares for :meth:`search_result`).
+        Fixes the search's blinders: no blinding is accepted after this."""
+        return dict(enumerate(self._combined(search)))
+
+    def _combined(self, search: int) -> tuple[Ciphertext, ...]:
+        known = self._search(search)
+        if known.combined is None:
+            missing = self.missing_blindings(search)
+            if missing:
+                raise ValueError(f"search {search} still needs blindings from seats {missing}")
+            known.combined = combine([known.blindings[s] for s in sorted(known.blindings)])
+        return known.combined
+
+    def make_search_opening(self, search: int) -> SearchOpening:
+        """This seat's decryption shares of the combined pairs of ``search``, with proofs, once
+        every blinding is in."""
+        seat = self._own()
+        known = self._search(search)
+        if known.round != self.round:
+            raise ValueError(f"search {search} is of round {known.round}, which is over")
+        combined = self._combined(search)
+        context = self._context(known.round, seat)
+        return make_search_opening(self.secret, search, known.header, combined, context)
+
+    def accept_search_opening(self, seat: int, opening: SearchOpening) -> None:
+        """Verify ``seat``'s opening of a search and record it; :class:`VerificationError`
+        names ``seat`` for an opening of a search not started, of another round, a second
+        one, or one whose shares do not verify."""
+        if not 0 <= seat < self.seats:
+            raise ValueError(f"no seat {seat}")
+        if seat in self._gone:
+            raise VerificationError(seat, "opens a search after it left the table")
+        known = self._searches.get(opening.search)
+        if known is None:
+            raise VerificationError(seat, f"opens search {opening.search}, which never started")
+        if opening.round != known.round or known.round != self.round:
+            raise VerificationError(seat, f"opens search {opening.search} in another round")
+        if seat in known.openings:
+            raise VerificationError(seat, f"opens search {opening.search} twice")
+        combined = self._combined(opening.search)
+        context = self._context(known.round, seat)
+        verify_search_opening(opening, self.keys[seat], known.header, combined, context)
+        known.openings[seat] = opening.points
+
+    def missing_openings(self, search: int) -> list[int]:
+        """The seats whose opening of ``search`` is not in (those that left among them: their
+        shares come from stand-in parts, see :meth:`search_result`)."""
+        known = self._search(search)
+        return [s for s in range(self.seats) if s not in known.openings]
+
+    def search_result(
+        self, search: int, stand_ins: Mapping[int, Mapping[int, Point]] | None = None
+    ) -> tuple[int, ...]:
+        """The positions of ``search`` that hold the card named, once every seat's opening is
+        in: from the seats still at the table their :meth:`accept_search_opening`, for each
+        seat that left ``stand_ins[seat]`` (test index -> that seat's share, combined from the
+        others' stand-in parts over :meth:`search_ciphertexts`, verified by the caller with
+        :func:`~condottiere.crypto.standin.verify_stand_in`). The result is fixed once given.
+        """
+        known = self._search(search)
+        if known.found is not None:
+            return tuple(sorted(known.found))
+        combined = self._combined(search)
+        given = stand_ins or {}
+        shares: list[Sequence[Point]] = []
+        missing = []
+        for seat in range(self.seats):
+            points: Sequence[Point] | None = known.openings.get(seat)
+            if points is None and seat in given:
+                stood_in = given[seat]
+                if set(stood_in) != set(range(len(combined))):
+                    raise ValueError(f"stand-in shares for seat {seat} do not cover every test")
+                points = [stood_in[index] for index in range(len(combined))]
+            if points is None:
+                missing.append(seat)
+            else:
+                shares.append(points)
+        if missing:
+            raise ValueError(f"search {search} still needs openings from seats {missing}")
+        hits = matches(combined, shares)
+        known.found = {
+            position: copy for (position, copy), hit in zip(known.tests, hits, strict=True) if hit
+        }
+        return tuple(sorted(known.found))
+
+    def take_out(self, search: int, position: int) -> str:
+        """Take the card ``search`` found at ``position`` out of the pile, face up: every deck
+        knows it (:meth:`known_card`), no deal gives it, and :meth:`pile_positions` leaves it
+        out; the order of the rest stays as it was, secret. Returns its name."""
+        known = self._search(search)
+        if known.found is None:
+            raise ValueError(f"search {search} has no result yet")
+        if position not in known.found:
+            raise ValueError(f"search {search} found nothing at position {position}")
+        if known.round != self.round:
+            raise ValueError(f"search {search} is of round {known.round}, which is over")
+        record = self._current()
+        if position in record.taken:
+            raise ValueError(f"position {position} is already out of the pile")
+        card = known.found[position]
+        record.taken.add(position)
+        record.revealed[position] = card
+        return card.name
 
     # -- reshuffle -----------------------------------------------------------------------------
 
@@ -725,8 +1156,14 @@ class Deck:
             actual = cards.get(claim.slot)
             if actual is None:
                 raise VerificationError(claim.seat, f"claims {claim.slot}, not in the game")
-            owner = self._rounds[claim.slot.round].owners.get(claim.slot.position)
-            if owner is not None and owner != claim.seat:
+            record = self._rounds[claim.slot.round]
+            owner = record.owners.get(claim.slot.position)
+            holders = {owner} | {
+                share.viewer
+                for _, share, handed in record.sealed
+                if handed and share.slot == claim.slot
+            }
+            if owner is not None and claim.seat not in holders:
                 raise VerificationError(claim.seat, f"claims {claim.slot}, dealt to seat {owner}")
             if actual.name != claim.card:
                 raise VerificationError(
@@ -771,3 +1208,10 @@ class Deck:
         for known in (record.revealed.get(position), record.opened.get(position)):
             if owner is not None and known is not None and known != card:
                 raise VerificationError(owner, f"position {position} was shown as {known}")
+        for seat, sealed, _ in record.sealed:
+            if sealed.slot.position != position or owner is None:
+                continue
+            if unseal(sealed, secrets[sealed.viewer]) != share_point(secrets[owner], ciphertext):
+                raise VerificationError(
+                    seat, f"sealed a wrong share of position {position} to seat {sealed.viewer}"
+                )

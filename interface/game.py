@@ -146,6 +146,9 @@ class Draw:
     pile: int
     epoch: int
     start: int
+    kept_out: tuple[str, ...] = ()
+    """The face-up cards out of every hand that stay out when this epoch forms the pile
+    (cards in play on the table), by name; every other card out of the hands goes back in."""
 
     @property
     def positions(self) -> range:

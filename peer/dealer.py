@@ -38,6 +38,7 @@ from condottiere.crypto import (
     KeyAnnouncement,
     Point,
     Reveal,
+    SealedShare,
     ShareBatch,
     ShuffleStep,
     Slot,
@@ -58,7 +59,7 @@ from condottiere.interface import CardFlow, Draw
 from condottiere.peer.entries import Reason, Rejection
 from condottiere.v1 import log_pb2
 
-__all__ = ["Card", "Dealer", "Showing"]
+__all__ = ["Card", "Dealer", "HandShowing", "Showing"]
 
 Card = tuple[int, Slot]
 """A physical card by where it was dealt from: (deck index, slot)."""
@@ -74,10 +75,24 @@ class Showing:
     seat: int
     cards: list[tuple[Card, str]] = field(default_factory=list)
     reveals: list[tuple[int, Reveal]] = field(default_factory=list)
+    received: list[tuple[int, Card]] = field(default_factory=list)
+    """The face-up cards other seats hand to the mover: (giver, card)."""
 
     @property
     def names(self) -> list[str]:
         return [name for _, name in self.cards]
+
+
+@dataclass
+class HandShowing:
+    """A hand shown to one seat, checked and ready to apply (see
+    :meth:`Dealer.check_hand_shown`): each hidden card with its part sealed to the viewer,
+    and the face-up cards."""
+
+    seat: int
+    viewer: int
+    sealed: list[tuple[Card, SealedShare]] = field(default_factory=list)
+    face_up: list[Card] = field(default_factory=list)
 
 
 class Dealer:
@@ -186,9 +201,9 @@ class Dealer:
             if draw.epoch != self._epochs[draw.pile]:
                 if draw.epoch != self._epochs[draw.pile] + 1:
                     raise RuntimeError(f"deck {draw.pile} skipped an epoch")
-                self._reform(draw.pile, hand_sizes)
+                self._reform(draw.pile, hand_sizes, draw.kept_out)
 
-    def _reform(self, index: int, hand_sizes: Sequence[int]) -> None:
+    def _reform(self, index: int, hand_sizes: Sequence[int], kept_out: Sequence[str]) -> None:
         deck = self.decks[index]
         kept: set[Slot] = set()
         for seat, hand in enumerate(self.hands):
@@ -197,6 +212,12 @@ class Dealer:
                 self.hands[seat] = [card for card in hand if card[0] != index]
             else:
                 kept.update(mine)
+        in_play = Counter(kept_out)
+        for slot in sorted(self._out[index] - kept):
+            name = self.face_up.get((index, slot))
+            if name is not None and in_play[name]:  # face up on the table: it stays there
+                in_play[name] -= 1
+                kept.add(slot)
         returning = sorted(self._out[index] - kept)
         undealt = [Slot(deck.round, p) for p in range(self._dealt[index], len(deck.cards))]
         hidden = [*undealt, *(s for s in returning if (index, s) not in self.face_up)]
@@ -375,7 +396,7 @@ class Dealer:
             chosen = list(hand)
         else:
             chosen = []
-            for name in (*flow.played, *flow.shown):
+            for name in _shown_by(self.seat, flow):
                 candidates = [
                     card for card in hand if card not in chosen and self._name(card) == name
                 ]
@@ -440,12 +461,37 @@ class Dealer:
                 raise _blame(
                     seat, Reason.ILLEGAL, f"shows {len(showing.cards)} of {len(hand)} cards"
                 )
-        elif Counter(showing.names) != Counter((*flow.played, *flow.shown)):
-            wanted = ", ".join((*flow.played, *flow.shown)) or "nothing"
+        elif Counter(showing.names) != Counter(_shown_by(seat, flow)):
+            wanted = ", ".join(_shown_by(seat, flow)) or "nothing"
             raise _blame(
                 seat, Reason.ILLEGAL, f"shows {', '.join(showing.names) or 'nothing'}, not {wanted}"
             )
+        showing.received = self._handed_to(seat, flow)
         return showing
+
+    def _handed_to(self, seat: int, flow: CardFlow) -> list[tuple[int, Card]]:
+        """The cards other seats hand to ``seat``'s move (an offer it accepts), each a card of
+        the giver's hand shown face up before: (giver, card), the lowest slot of each name
+        first (face-up copies are alike). :class:`Rejection` blames ``seat`` for a card that
+        is not there."""
+        received: list[tuple[int, Card]] = []
+        for handed in flow.handed:
+            if handed.giver == seat:
+                continue
+            taken = {card for _, card in received}
+            candidates = sorted(
+                card
+                for card in self.hands[handed.giver]
+                if card not in taken and self.face_up.get(card) == handed.card
+            )
+            if not candidates:
+                raise _blame(
+                    seat,
+                    Reason.ILLEGAL,
+                    f"takes {handed.card}, not a face-up card of seat {handed.giver}'s hand",
+                )
+            received.append((handed.giver, candidates[0]))
+        return received
 
     def apply(self, showing: Showing, flow: CardFlow) -> None:
         """Record a checked move's cards: shown face up, out of the hand or kept."""
@@ -457,10 +503,104 @@ class Dealer:
         shown = {card for card, _ in showing.cards}
         if flow.rest_returned:
             self.hands[seat] = [card for card in self.hands[seat] if card in shown]
-        else:
+        elif flow.whole_hand:
             self.hands[seat] = [card for card in self.hands[seat] if card not in shown]
+        else:  # the played and handed cards leave the hand, the others shown stay in it
+            played = Counter(flow.played)
+            given = [h for h in flow.handed if h.giver == seat]
+            left = set()
+            for card, name in showing.cards:
+                if played[name]:
+                    played[name] -= 1
+                    left.add(card)
+            for handed in given:
+                card = next(
+                    c for c, name in showing.cards if c not in left and name == handed.card
+                )
+                left.add(card)
+                self.hands[handed.receiver].append(card)
+            self.hands[seat] = [card for card in self.hands[seat] if card not in left]
+        for giver, card in showing.received:
+            self.hands[giver].remove(card)
+            self.hands[seat].append(card)
         for name in flow.taken:
             self.hands[seat].append(self._from_table(seat, name))
+
+    # -- a hand shown to one seat ----------------------------------------------------------
+
+    def show_hand(self, viewer: int) -> log_pb2.HandShown:
+        """This seat's whole hand shown to ``viewer`` alone, for its entry: each hidden card's
+        part sealed to the viewer with its proof, each face-up card by its slot."""
+        assert self.seat is not None
+        body = log_pb2.HandShown(viewer=viewer)
+        for index, slot in self.hands[self.seat]:
+            if (index, slot) in self.face_up:
+                at = log_pb2.CardSlot(round=slot.round, position=slot.position)
+                body.face_up.append(log_pb2.FaceUpCard(deck=index, slot=at))
+            else:
+                share = self.decks[index].make_sealed_share(slot, self._at(viewer))
+                body.sealed.append(log_pb2.SealedCard(deck=index, share=share.encode()))
+        return body
+
+    def check_hand_shown(self, seat: int, viewer: int, body: log_pb2.HandShown) -> HandShowing:
+        """Check ``seat``'s hand shown to ``viewer``: every card of its hand once, each hidden
+        one sealed to the viewer with a proof that verifies (the viewer's own dealer opens it
+        here); nothing is recorded (see :meth:`apply_hand_shown`). :class:`Rejection` blames
+        ``seat``."""
+        if body.viewer != viewer:
+            raise _blame(seat, Reason.UNEXPECTED, f"shows its hand to seat {body.viewer}, "
+                         f"not to seat {viewer}")  # fmt: skip
+        showing = HandShowing(seat, viewer)
+        hand = set(self.hands[seat])
+        named: set[Card] = set()
+        for item in body.face_up:
+            card = (item.deck, Slot(item.slot.round, item.slot.position))
+            if card not in hand or card not in self.face_up or card in named:
+                raise _blame(seat, Reason.ILLEGAL, f"names {card[1]}, not a face-up card of "
+                             "its hand (or twice)")  # fmt: skip
+            named.add(card)
+            showing.face_up.append(card)
+        for sealed in body.sealed:
+            if not 0 <= sealed.deck < len(self.decks):
+                raise _blame(seat, Reason.UNEXPECTED, f"there is no deck {sealed.deck}")
+            try:
+                share = SealedShare.decode(sealed.share)
+            except DecodeError as exc:
+                raise _blame(seat, Reason.BAD_PROOF, f"sealed share: {exc}") from None
+            card = (sealed.deck, share.slot)
+            if card not in hand or card in self.face_up or card in named:
+                raise _blame(seat, Reason.ILLEGAL, f"seals {share.slot}, not a hidden card of "
+                             "its hand (or twice)")  # fmt: skip
+            if share.viewer != self._at(viewer):
+                raise _blame(seat, Reason.ILLEGAL, f"seals {share.slot} to another seat than "
+                             f"seat {viewer}")  # fmt: skip
+            try:
+                self.decks[sealed.deck].check_sealed_share(self._at(seat), share)
+            except VerificationError as exc:
+                raise self._blame_deck(exc) from None
+            named.add(card)
+            showing.sealed.append((card, share))
+        if len(named) != len(hand):
+            raise _blame(seat, Reason.ILLEGAL, f"shows {len(named)} of the {len(hand)} cards "
+                         "of its hand")  # fmt: skip
+        return showing
+
+    def apply_hand_shown(self, showing: HandShowing, *, handed: bool) -> tuple[str, ...] | None:
+        """Record a checked hand shown: the viewer knows its cards; with ``handed`` they go
+        to the viewer's hand (hidden cards stay hidden to everyone else). The cards' names
+        on the viewer's dealer, None on every other."""
+        seat, viewer = showing.seat, showing.viewer
+        names = [self.face_up[card] for card in showing.face_up]
+        for (index, _), share in showing.sealed:
+            name = self.decks[index].accept_sealed_share(self._at(seat), share, handed=handed)
+            if name is not None:
+                names.append(name)
+                if handed:
+                    self.mine[(index, share.slot)] = name
+        if handed:
+            self.hands[viewer].extend(self.hands[seat])
+            self.hands[seat] = []
+        return tuple(names) if self.seat == viewer else None
 
     def _from_table(self, seat: int, name: str) -> Card:
         in_hands = {card for hand in self.hands for card in hand}
@@ -675,6 +815,11 @@ class Dealer:
             shares: dict[int, Point] = combine_stand_in(batches, len(self.members))
             self.decks[index].record_stand_in(self._at(leaver), shares, owners)
         self.stand_ins = {}
+
+
+def _shown_by(seat: int, flow: CardFlow) -> tuple[str, ...]:
+    """The cards of ``seat``'s hand its move must show: played, shown, and handed away."""
+    return (*flow.played, *flow.shown, *(h.card for h in flow.handed if h.giver == seat))
 
 
 def _deck_context(table_id: bytes, index: int) -> bytes:

@@ -20,6 +20,9 @@ piece_answers         a dealer complained about: the piece and its box's ephemer
                       (then the dealer, or the complainer of a false complaint, is blamed)
 shuffle               one seat re-encrypts and permutes a deck, with a proof
 shares                every seat but a deal's owner: decryption shares of its cards
+hand_shown            the seat whose hand the game shows to one other seat (the viewer):
+                      for each hidden card, its part sealed to the viewer with a proof, the
+                      face-up ones named (with ``handed``, the cards go to the viewer's hand)
 coin_commit           every committer: a commitment to a value (a fair choice)
 coin_escrow           every committer (three or more): its value shared among the others
 coin_reveal           every committer: its value (see :mod:`condottiere.peer.coin`)
@@ -84,6 +87,7 @@ from condottiere.interface import (
     IllegalMoveError,
     InvalidMoveError,
     SeatToMove,
+    ShowHand,
     ToldKind,
 )
 from condottiere.peer.coin import Coin, Flip, blamed, box_secret_of
@@ -251,6 +255,7 @@ class StepKind(StrEnum):
     PIECE_CHECKS = "piece_checks"
     PIECE_ANSWERS = "piece_answers"
     STAND_IN = "stand_in"
+    HAND_SHOWN = "hand_shown"
 
     @property
     def words(self) -> str:
@@ -273,6 +278,7 @@ _STEP_WORDS = {
     StepKind.PIECE_CHECKS: "the check of the backups",
     StepKind.PIECE_ANSWERS: "answering a complaint",
     StepKind.STAND_IN: "a stand-in",
+    StepKind.HAND_SHOWN: "showing a hand",
 }
 
 
@@ -291,6 +297,8 @@ class Step:
     """The seat a stand-in step stands in for."""
     complaints: tuple[tuple[int, int, int], ...] = ()
     """(complainer, dealer, deck) of every complaint a step of answers waits for."""
+    shown: ShowHand | None = None
+    """The hand a hand_shown step shows, and to whom."""
 
     @property
     def missing(self) -> tuple[bytes, ...]:
@@ -528,6 +536,8 @@ class Table:
             StepKind.PIECE_CHECKS: f"{names} to check their pieces of the backups",
             StepKind.PIECE_ANSWERS: f"{names} to answer a complaint about a backup",
             StepKind.STAND_IN: f"{names} to stand in for a seat that left",
+            StepKind.HAND_SHOWN: f"{names} to show a hand to "
+            + (self.who(self.seating[step.shown.viewer]) if step.shown else "another seat"),
         }[step.kind]
         return step.kind, seats, text
 
@@ -592,16 +602,12 @@ class Table:
         return appended, suspicions
 
     def public_record(self) -> dict[str, Any]:
-        """The game's record as anyone may see it: deals to a seat are counts."""
+        """The game's record as anyone may see it: deals to a seat, and hands shown to one
+        seat, are counts."""
         if self.game is None:
             return {}
         record = self.game.record()
-        record["events"] = [
-            ["deal", event[1], len(event[2])]
-            if event[0] == "deal" and isinstance(event[2], list)
-            else event
-            for event in record["events"]
-        ]
+        record["events"] = [_public_event(event) for event in record["events"]]
         return record
 
     def record_hash(self) -> str:
@@ -1222,6 +1228,9 @@ class Table:
             )
         if kind == StepKind.AUDIT:
             return log_pb2.AuditReveal(secrets=Dealer.encode_secrets(dealer.secrets()))
+        if kind == StepKind.HAND_SHOWN:
+            assert step.shown is not None
+            return dealer.show_hand(step.shown.viewer)
         return None
 
     @contextmanager
@@ -1393,6 +1402,8 @@ class Table:
             self._check_reveal(step, author, entry)
         elif kind == StepKind.MOVE:
             self._play(author, entry)
+        elif kind == StepKind.HAND_SHOWN:
+            self._hand_shown(step, entry)
         elif kind == StepKind.AUDIT and len(body.secrets) != len(self._decks()):
             raise Rejection(Reason.UNEXPECTED, f"{len(self._decks())} secrets expected")
 
@@ -1466,7 +1477,7 @@ class Table:
                     entry.body.dealing, len(step.flip.committers)
                 )
             self._next_step(StepKind.COIN_REVEAL, step.authors, flip=step.flip)
-        elif step.kind == StepKind.MOVE:
+        elif step.kind in (StepKind.MOVE, StepKind.HAND_SHOWN):
             self._next_game_step()
         elif step.kind == StepKind.AUDIT:
             self._audit(step)
@@ -1506,6 +1517,12 @@ class Table:
                     return
                 self._deal(draws)
                 continue
+            if isinstance(waiting, ShowHand):
+                dealer.check_hands(sizes)
+                self._next_step(
+                    StepKind.HAND_SHOWN, self._seat_authors([waiting.seat]), shown=waiting
+                )
+                return
             assert isinstance(waiting, SeatToMove)
             dealer.check_hands(sizes)
             self._next_step(StepKind.MOVE, self._seat_authors([waiting.seat]))
@@ -1610,6 +1627,32 @@ class Table:
         for told in self.rules.narrate(before, game, move, showing.names, names):
             if told.kind is not ToldKind.DETAIL:
                 self._say(told.kind.value, told.text, told.seat)
+
+    # ------------------------------------------------------------------ a hand shown to one seat
+
+    def _hand_shown(self, step: Step, entry: LogEntry) -> None:
+        """Check the shown seat's answer (every card of its hand, each hidden one's part
+        sealed to the viewer with a proof that verifies), then apply it: the viewer opens
+        the cards, the engine is resolved (with the cards where this table may see them), and
+        with ``handed`` the cards go to the viewer's hand."""
+        game, dealer, shown = self.game, self.dealer, step.shown
+        assert game is not None and dealer is not None and shown is not None
+        showing = dealer.check_hand_shown(shown.seat, shown.viewer, entry.body)
+        opened = dealer.apply_hand_shown(showing, handed=shown.handed)
+        if self.seat == shown.seat:
+            game.resolve(game.hand(shown.seat))
+        elif self.seat == shown.viewer:
+            game.resolve(opened)
+        else:
+            game.resolve(None)
+        giver, viewer = self.who(self.seating[shown.seat]), self.who(self.seating[shown.viewer])
+        what = "hands over" if shown.handed else "shows"
+        self._say(
+            "change",
+            f"{giver} {what} the {shown.count} cards of its hand to {viewer} (seen by {viewer} "
+            "alone)",
+            shown.seat,
+        )
 
     # ------------------------------------------------------------------ coins
 
@@ -2046,6 +2089,17 @@ class _Later(Rejection):
 
     def __init__(self) -> None:
         super().__init__(Reason.UNEXPECTED, "not yet")
+
+
+def _public_event(event: list[Any]) -> list[Any]:
+    """An event of a game's record as anyone may see it: the cards of a deal
+    (``["deal", seat, cards]``) or of a hand shown to one seat (``["show", seat, viewer,
+    cards, handed]``) as their count."""
+    if event[0] == "deal" and isinstance(event[2], list):
+        return ["deal", event[1], len(event[2])]
+    if event[0] == "show" and isinstance(event[3], list):
+        return [*event[:3], len(event[3]), *event[4:]]
+    return event
 
 
 def _coin_secret(flip: Flip) -> str:

@@ -23,7 +23,7 @@ from typing import Any
 from google.protobuf.message import DecodeError
 
 from condottiere.crypto import Identity, PublicIdentity
-from condottiere.interface import Choice, GameState, OutcomeKind
+from condottiere.interface import Choice, GameState, OutcomeKind, ShowHand
 from condottiere.peer.driver import Halt, MemoryKeeper, Refusal, StepKind, Table
 from condottiere.peer.entries import LogEntry, Rejection, read_entry
 from condottiere.peer.silence import Departure
@@ -342,6 +342,8 @@ def _omniscient_events(table: Table) -> Iterator[GameState[Any]]:
             full.resolve(event[3])
         elif kind == "leave":
             full.remove_seat(event[1])
+        elif isinstance(full.waiting, ShowHand):
+            full.resolve(full.hand(full.waiting.seat))
         else:
             moves += 1
             # else the omniscient rules played this move by themselves: a forced one, that

@@ -445,11 +445,17 @@ class Game:
         return (DECK,)
 
     def pending_draws(self) -> tuple[Draw, ...]:
-        """Where the pending deal takes its cards from (positions of this epoch's order)."""
+        """Where the pending deal takes its cards from (positions of this epoch's order), and
+        the cards in play, which a new epoch's pile leaves out."""
         node = self.chance
         if not isinstance(node, Deal):
             return ()
-        return (Draw(node, 0, self._epoch, self._epoch_taken),)
+        in_play = [
+            card
+            for army, revenues in zip(self._army, self._revenues, strict=True)
+            for card in (*army, *(c for attached in army.values() for c in attached), *revenues)
+        ]
+        return (Draw(node, 0, self._epoch, self._epoch_taken, sort_cards(in_play)),)
 
     def knows_hand(self, seat: int) -> bool:
         """Whether this engine sees every card ``seat`` is dealt."""
@@ -483,7 +489,8 @@ class Game:
 
     def card_flow(self, move: Move) -> CardFlow:
         """What ``move`` does to the hidden cards of the mover's hand (and, for an accepted
-        offer, the offering seat's)."""
+        offer, the offering seat's): an offer shows the cards of the hand it gives, so that
+        at the acceptance only the accepting seat's cards are still to be shown."""
         verb = move.verb
         if verb is Verb.MULLIGAN:
             return CardFlow(whole_hand=True)
@@ -493,6 +500,13 @@ class Game:
         if verb in _PLAYED_CARD:
             assert move.card is not None
             return CardFlow(played=(move.card,))
+        if verb is Verb.OFFER:
+            seat = self._to_act
+            assert move.give is not None
+            if seat is None:
+                return CardFlow()
+            # an offer names the cards of the hand it gives, and so shows them (RULES.md 41)
+            return CardFlow(shown=tuple(c for c in move.give.cards if c not in self._army[seat]))
         if verb is Verb.ACCEPT:
             offer, seat = self._offer, self._to_act
             if offer is None or seat is None or self._active is None:

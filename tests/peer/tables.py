@@ -13,10 +13,13 @@ from condottiere.peer.lobby import TableSpec
 from condottiere.peer.logs import Suspicion
 
 
-def spec(variant: str, seats: int, options: Sequence[str] = (), address: str = "") -> TableSpec:
+def spec(
+    variant: str, seats: int, options: Sequence[str] = (), address: str = "",
+    game: str = "condottiere",
+) -> TableSpec:
     return TableSpec(
         variant=variant, seats=seats, options=tuple(sorted(options)), name="test",
-        player="seat0", address=address,
+        player="seat0", address=address, game=game,
     )  # fmt: skip
 
 
@@ -36,16 +39,18 @@ class Harness:
         seed: int = 0,
         kinds: dict[int, type[Table]] | None = None,
         addressed: bool = False,
+        game: str = "condottiere",
     ) -> None:
         """``kinds`` gives a seat a Table subclass (a peer that misbehaves); with
-        ``addressed``, each seat signs an address (:func:`address_of`), as peers do."""
+        ``addressed``, each seat signs an address (:func:`address_of`), as peers do;
+        ``game`` names the game the table plays."""
         kinds = kinds or {}
         self.rng = random.Random(seed)
         self.identities = [Identity.generate() for _ in range(seats)]
         self.keepers = [MemoryKeeper() for _ in range(seats)]
         address = address_of if addressed else (lambda seat: "")
         creator = kinds.get(0, Table).create(
-            self.identities[0], spec(variant, seats, options, address(0)), self.keepers[0]
+            self.identities[0], spec(variant, seats, options, address(0), game), self.keepers[0]
         )
         definition = creator.logs.log(creator.me)[0].signed
         self.tables = [creator]

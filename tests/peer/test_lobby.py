@@ -151,7 +151,7 @@ def test_check_refuses_an_address_over_255_characters() -> None:
 
 @pytest.mark.parametrize("game", ["", "chess", "Condottiere"])
 def test_check_refuses_another_game(game: str) -> None:
-    with pytest.raises(ValueError, match="plays condottiere"):
+    with pytest.raises(ValueError, match="plays captains, condottiere, not"):
         spec_of(game=game).check()
 
 

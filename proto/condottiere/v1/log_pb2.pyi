@@ -31,17 +31,19 @@ class _ProtocolVersion:
 class _ProtocolVersionEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ProtocolVersion.ValueType], _builtins.type):
     DESCRIPTOR: _descriptor.EnumDescriptor
     PROTOCOL_VERSION_UNSPECIFIED: _ProtocolVersion.ValueType  # 0
-    PROTOCOL_VERSION_CURRENT: _ProtocolVersion.ValueType  # 3
+    PROTOCOL_VERSION_CURRENT: _ProtocolVersion.ValueType  # 4
 
 class ProtocolVersion(_ProtocolVersion, metaclass=_ProtocolVersionEnumTypeWrapper):
     """The version of this protocol; peers of different versions do not play together.
     (Also sent in Hello and in the table definition.) Version 2 binds the table id to the
     table's definition (see TableDefinition). Version 3 adds the deadlines of the table
     definition, Join.bot and the Silence statement (a seat that misses a deadline is put out).
+    Version 4 plays games that show a hand to one seat (HandShown), take a named card out of
+    the deck and hand cards between seats (Condottieri Captains).
     """
 
 PROTOCOL_VERSION_UNSPECIFIED: ProtocolVersion.ValueType  # 0
-PROTOCOL_VERSION_CURRENT: ProtocolVersion.ValueType  # 3
+PROTOCOL_VERSION_CURRENT: ProtocolVersion.ValueType  # 4
 Global___ProtocolVersion: _TypeAlias = ProtocolVersion  # noqa: Y015
 
 @_typing.final
@@ -130,6 +132,7 @@ class Entry(_message.Message):
     PIECE_CHECKS_FIELD_NUMBER: _builtins.int
     PIECE_ANSWERS_FIELD_NUMBER: _builtins.int
     STAND_IN_FIELD_NUMBER: _builtins.int
+    HAND_SHOWN_FIELD_NUMBER: _builtins.int
     COIN_ESCROW_FIELD_NUMBER: _builtins.int
     table_id: _builtins.bytes
     """32 bytes: the hash of the table's definition (TableDefinition)"""
@@ -186,6 +189,8 @@ class Entry(_message.Message):
     @_builtins.property
     def stand_in(self) -> Global___StandIn: ...
     @_builtins.property
+    def hand_shown(self) -> Global___HandShown: ...
+    @_builtins.property
     def coin_escrow(self) -> Global___CoinEscrow: ...
     def __init__(
         self,
@@ -216,13 +221,14 @@ class Entry(_message.Message):
         piece_checks: Global___PieceChecks | None = ...,
         piece_answers: Global___PieceAnswers | None = ...,
         stand_in: Global___StandIn | None = ...,
+        hand_shown: Global___HandShown | None = ...,
         coin_escrow: Global___CoinEscrow | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["audit", b"audit", "body", b"body", "chat", b"chat", "coin_close", b"coin_close", "coin_commit", b"coin_commit", "coin_escrow", b"coin_escrow", "coin_reveal", b"coin_reveal", "dealings", b"dealings", "evidence", b"evidence", "join", b"join", "keys", b"keys", "leave", b"leave", "move", b"move", "piece_answers", b"piece_answers", "piece_checks", b"piece_checks", "ready", b"ready", "seating", b"seating", "shares", b"shares", "shuffle", b"shuffle", "silence", b"silence", "stand_in", b"stand_in", "table", b"table"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["audit", b"audit", "body", b"body", "chat", b"chat", "coin_close", b"coin_close", "coin_commit", b"coin_commit", "coin_escrow", b"coin_escrow", "coin_reveal", b"coin_reveal", "dealings", b"dealings", "evidence", b"evidence", "hand_shown", b"hand_shown", "join", b"join", "keys", b"keys", "leave", b"leave", "move", b"move", "piece_answers", b"piece_answers", "piece_checks", b"piece_checks", "ready", b"ready", "seating", b"seating", "shares", b"shares", "shuffle", b"shuffle", "silence", b"silence", "stand_in", b"stand_in", "table", b"table"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["audit", b"audit", "author", b"author", "body", b"body", "chat", b"chat", "coin_close", b"coin_close", "coin_commit", b"coin_commit", "coin_escrow", b"coin_escrow", "coin_reveal", b"coin_reveal", "dealings", b"dealings", "evidence", b"evidence", "heads", b"heads", "join", b"join", "keys", b"keys", "leave", b"leave", "move", b"move", "piece_answers", b"piece_answers", "piece_checks", b"piece_checks", "previous", b"previous", "ready", b"ready", "seating", b"seating", "seq", b"seq", "shares", b"shares", "shuffle", b"shuffle", "silence", b"silence", "stand_in", b"stand_in", "step", b"step", "table", b"table", "table_id", b"table_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["audit", b"audit", "author", b"author", "body", b"body", "chat", b"chat", "coin_close", b"coin_close", "coin_commit", b"coin_commit", "coin_escrow", b"coin_escrow", "coin_reveal", b"coin_reveal", "dealings", b"dealings", "evidence", b"evidence", "hand_shown", b"hand_shown", "heads", b"heads", "join", b"join", "keys", b"keys", "leave", b"leave", "move", b"move", "piece_answers", b"piece_answers", "piece_checks", b"piece_checks", "previous", b"previous", "ready", b"ready", "seating", b"seating", "seq", b"seq", "shares", b"shares", "shuffle", b"shuffle", "silence", b"silence", "stand_in", b"stand_in", "step", b"step", "table", b"table", "table_id", b"table_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_body: _TypeAlias = _typing.Literal["table", "join", "seating", "ready", "keys", "shuffle", "shares", "move", "coin_commit", "coin_reveal", "coin_close", "chat", "leave", "audit", "evidence", "silence", "dealings", "piece_checks", "piece_answers", "stand_in", "coin_escrow"]  # noqa: Y015
+    _WhichOneofReturnType_body: _TypeAlias = _typing.Literal["table", "join", "seating", "ready", "keys", "shuffle", "shares", "move", "coin_commit", "coin_reveal", "coin_close", "chat", "leave", "audit", "evidence", "silence", "dealings", "piece_checks", "piece_answers", "stand_in", "hand_shown", "coin_escrow"]  # noqa: Y015
     _WhichOneofArgType_body: _TypeAlias = _typing.Literal["body", b"body"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_body) -> _WhichOneofReturnType_body | None: ...
 
@@ -747,6 +753,85 @@ class CardSlot(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___CardSlot: _TypeAlias = CardSlot  # noqa: Y015
+
+@_typing.final
+class HandShown(_message.Message):
+    """The seat whose hand the game shows to one other seat (a look at an opponent's hand, or a
+    conquered seat's hand that goes to its conqueror): every card of its hand, each once; for
+    a hidden one, the part of its decryption the viewer lacks, sealed to the viewer with a proof
+    every peer checks (docs/protocol.md, "A hand shown to one seat"); a face-up one by its slot.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    VIEWER_FIELD_NUMBER: _builtins.int
+    SEALED_FIELD_NUMBER: _builtins.int
+    FACE_UP_FIELD_NUMBER: _builtins.int
+    viewer: _builtins.int
+    @_builtins.property
+    def sealed(self) -> _containers.RepeatedCompositeFieldContainer[Global___SealedCard]: ...
+    @_builtins.property
+    def face_up(self) -> _containers.RepeatedCompositeFieldContainer[Global___FaceUpCard]: ...
+    def __init__(
+        self,
+        *,
+        viewer: _builtins.int = ...,
+        sealed: _abc.Iterable[Global___SealedCard] | None = ...,
+        face_up: _abc.Iterable[Global___FaceUpCard] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["face_up", b"face_up", "sealed", b"sealed", "viewer", b"viewer"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___HandShown: _TypeAlias = HandShown  # noqa: Y015
+
+@_typing.final
+class SealedCard(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    DECK_FIELD_NUMBER: _builtins.int
+    SHARE_FIELD_NUMBER: _builtins.int
+    deck: _builtins.int
+    share: _builtins.bytes
+    """crypto SealedShare: the slot, the part sealed to the viewer, its proof"""
+    def __init__(
+        self,
+        *,
+        deck: _builtins.int = ...,
+        share: _builtins.bytes = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["deck", b"deck", "share", b"share"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SealedCard: _TypeAlias = SealedCard  # noqa: Y015
+
+@_typing.final
+class FaceUpCard(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    DECK_FIELD_NUMBER: _builtins.int
+    SLOT_FIELD_NUMBER: _builtins.int
+    deck: _builtins.int
+    @_builtins.property
+    def slot(self) -> Global___CardSlot: ...
+    def __init__(
+        self,
+        *,
+        deck: _builtins.int = ...,
+        slot: Global___CardSlot | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["slot", b"slot"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["deck", b"deck", "slot", b"slot"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___FaceUpCard: _TypeAlias = FaceUpCard  # noqa: Y015
 
 @_typing.final
 class CoinCommit(_message.Message):

@@ -1,0 +1,198 @@
+"""The cheats of a Captains table that the catalogue (``docs/cheats.md``) lists for a hand
+shown to one seat and for trades, each played by a :class:`~tests.peer.cheats.Cheat` table
+that signs its forgery and hands it to the others as any entry, each judged by every honest
+peer and by ``condottiere verify`` on its record."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from google.protobuf.message import Message
+
+from condottiere import crypto
+from condottiere.crypto.group import BASE, add
+from condottiere.games.captains.phase import Phase
+from condottiere.peer.driver import StepKind, Table
+from condottiere.peer.entries import Reason
+from condottiere.v1 import log_pb2
+from tests.peer.captains import CaptainsHarness, in_phase
+from tests.peer.cheats import Cheat, CheatHarness, Witness, assert_caught, forged_move, moves_of
+
+
+class CaptainsCheats(CaptainsHarness, CheatHarness):
+    """A Captains table of :class:`Witness` seats and one :class:`Cheat` (``cheat`` at
+    ``seat``), every seat played by a bot that looks at hands (and never searches the deck)."""
+
+    def __init__(self, seats: int, cheat: type[Cheat], seat: int, seed: int, **kw: Any) -> None:
+        self.forged: dict[bytes, bytes] = {}
+        self.cheater_seat = seat
+        kinds: dict[int, type[Table]] = {s: Witness for s in range(seats)}
+        kinds[seat] = cheat
+        CaptainsHarness.__init__(self, seats, seed, searches=False, kinds=kinds, **kw)
+
+
+def until_cheated(cheat: type[Cheat], seats: int, seed: int, **kw: Any) -> CaptainsCheats:
+    """A game played until the cheater has cheated (keys are new every run, so the game is
+    too: one where the moment never comes is played again)."""
+    for attempt in range(8):
+        harness = CaptainsCheats(seats, cheat, 1, seed + 1000 * attempt, **kw)
+        cheater = harness.cheater
+        harness.play(until=lambda: cheater.cheated)  # noqa: B023 (called within this loop)
+        harness.deliver()
+        if cheater.cheated:
+            return harness
+    raise AssertionError("the cheat never came")
+
+
+def assert_goes_on(harness: CaptainsCheats, moves: int = 3) -> None:
+    """The honest tables go on past the refused entry: more moves, no halt."""
+    pairs = [(witness, moves_of(witness)) for witness in harness.witnesses]
+    harness.play(until=lambda: all(moves_of(w) >= n + moves or w.over for w, n in pairs))
+    for witness in harness.witnesses:
+        assert witness.halt is None
+
+
+# ---------------------------------------------------------------------------- a hand shown
+
+
+class SealsAWrongPart(Cheat):
+    """Showing its hand to one seat, it seals to the viewer a wrong part for a hidden card
+    (the true part plus G: the viewer would open another card), with a proof made for that
+    wrong part."""
+
+    def forge(self, body: Message, step: int) -> Message | None:
+        if not isinstance(body, log_pb2.HandShown) or not body.sealed:
+            return None
+        assert self.dealer is not None
+        item = body.sealed[0]
+        honest = crypto.SealedShare.decode(item.share)
+        deck = self.dealer.decks[item.deck]
+        holding = deck._holding(honest.slot)
+        assert holding is not None
+        true = holding[1]
+        wrong = crypto.Holding(true.base, BASE if true.offset is None else add(true.offset, BASE))
+        context = crypto.Context(deck.table, honest.slot.round, deck.seat or 0)
+        ciphertext = deck._round_of(honest.slot).deck[honest.slot.position]
+        lie = crypto.seal_share(deck.secret, wrong, ciphertext, honest.slot, honest.viewer,
+                                deck.keys[honest.viewer], context)  # fmt: skip
+        forged = log_pb2.HandShown()
+        forged.CopyFrom(body)
+        forged.sealed[0].share = lie.encode()
+        return forged
+
+
+def test_a_wrong_part_sealed_to_the_viewer_halts_every_peer_blaming_the_seat_shown(
+    tmp_path: Path,
+) -> None:
+    harness = until_cheated(SealsAWrongPart, 2, seed=31)
+    assert_caught(harness, Reason.BAD_PROOF, halts=True, record=tmp_path / "r")
+
+
+class ShowsAnotherSeatsCard(Cheat):
+    """Showing its hand, it names a card of another seat's hand among its own."""
+
+    def forge(self, body: Message, step: int) -> Message | None:
+        if not isinstance(body, log_pb2.HandShown):
+            return None
+        assert self.dealer is not None and self.seat is not None
+        others = [c for s, hand in enumerate(self.dealer.hands) if s != self.seat for c in hand]
+        deck, slot = others[0]
+        forged = log_pb2.HandShown()
+        forged.CopyFrom(body)
+        at = log_pb2.CardSlot(round=slot.round, position=slot.position)
+        forged.face_up.append(log_pb2.FaceUpCard(deck=deck, slot=at))
+        return forged
+
+
+def test_a_hand_shown_with_a_card_not_of_the_hand_is_refused_and_the_game_goes_on(
+    tmp_path: Path,
+) -> None:
+    harness = until_cheated(ShowsAnotherSeatsCard, 2, seed=32)
+    assert_caught(harness, Reason.ILLEGAL, halts=False, record=tmp_path / "r")
+    assert_goes_on(harness)
+
+
+class HidesACard(Cheat):
+    """Showing its hand, it leaves a card out (the viewer would not learn the whole hand, or
+    a conqueror not get it)."""
+
+    def forge(self, body: Message, step: int) -> Message | None:
+        if not isinstance(body, log_pb2.HandShown) or not body.sealed:
+            return None
+        forged = log_pb2.HandShown()
+        forged.CopyFrom(body)
+        del forged.sealed[0]
+        return forged
+
+
+def test_a_hand_shown_without_one_of_its_cards_is_refused_and_the_game_goes_on(
+    tmp_path: Path,
+) -> None:
+    harness = until_cheated(HidesACard, 2, seed=33)
+    assert_caught(harness, Reason.ILLEGAL, halts=False, record=tmp_path / "r")
+    assert_goes_on(harness)
+
+
+class GivesAHandItDidNotLose(Cheat):
+    """While the table waits for another seat to show (or hand over) its hand, it answers
+    that step itself with its own hand sealed to the viewer."""
+
+    def _advance(self) -> None:
+        super()._advance()
+        step, dealer = self.step, self.dealer
+        if self.cheated or step is None or step.kind != StepKind.HAND_SHOWN:
+            return
+        assert step.shown is not None and dealer is not None
+        if self.me in step.authors or step.shown.viewer == self.seat:
+            return
+        self.publish_forged(dealer.show_hand(step.shown.viewer), step.number)
+
+
+def test_a_hand_given_by_a_seat_that_did_not_lose_it_is_refused_and_the_game_goes_on(
+    tmp_path: Path,
+) -> None:
+    harness = until_cheated(GivesAHandItDidNotLose, 3, seed=34)
+    assert_caught(harness, Reason.OUT_OF_TURN, halts=False, record=tmp_path / "r",
+                  whole_state=False)  # fmt: skip
+    assert_goes_on(harness)
+
+
+# ---------------------------------------------------------------------------- trades
+
+
+class AcceptsItsOwnOffer(Cheat):
+    """Its offer made, it signs the acceptance itself instead of the seat offered (taking
+    that seat's card, which it shows as it can: not at all)."""
+
+    def _advance(self) -> None:
+        super()._advance()
+        step, game = self.step, self.game
+        if self.cheated or step is None or step.kind != StepKind.MOVE or game is None:
+            return
+        if in_phase(self, Phase.ANSWER) and self.me not in step.authors:
+            self.publish_forged(forged_move(self, "accept"), step.number)
+
+
+def offering_script(table: Table, seat: int) -> str | None:
+    """Seat 1 plays no event, and at its first diplomacy offers a ducat for a province."""
+    if seat != 1 or table.game is None:
+        return None
+    if in_phase(table, Phase.EVENTS):
+        return "done"
+    if in_phase(table, Phase.DIPLOMACY) and not getattr(table, "offered", False):
+        table.offered = True  # type: ignore[attr-defined]
+        return f"offer {1 - seat} give 1d get 1p"
+    return None
+
+
+def test_a_trade_nobody_accepted_is_refused_and_nothing_changes_hands(tmp_path: Path) -> None:
+    harness = until_cheated(AcceptsItsOwnOffer, 2, seed=35, script=offering_script)
+    witness = harness.witnesses[0]
+    assert_caught(harness, Reason.OUT_OF_TURN, halts=False, record=tmp_path / "r",
+                  whole_state=False)  # fmt: skip
+    # the offer still waits for the seat offered: nothing changed hands
+    assert witness.game is not None and in_phase(witness, Phase.ANSWER)
+    assert witness.game.to_act == 0 and witness.step is not None
+    assert witness.step.missing == (witness.me,)
+    assert_goes_on(harness)
