@@ -13,7 +13,7 @@
 - :mod:`~condottiere.games.captains.screen.scene`: the figures every panel draws from.
 
 >>> SCREEN.board_size, SCREEN.verbs[:3]
-((44, 10), ('city', 'keep', 'mulligan'))
+((44, 9), ('city', 'keep', 'mulligan'))
 """
 
 from __future__ import annotations

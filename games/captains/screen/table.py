@@ -34,8 +34,8 @@ BOARD_WIDTH = 44
 ROW_FIGURES = 23
 """Cells a row's figures take after the name: city, provinces, ducats, hand, TFR."""
 HEADER = f"{'city':<4} {'prov':>4}{'duc':>4}{'hand':>5}{'TFR':>4}"
-BOARD_LINES = 10
-"""Lines the board and the rows take: a title, a header and eight seats."""
+BOARD_LINES = 9
+"""Lines the board and the rows take: the rows' header and eight seats."""
 
 
 def short_city(city: str | None) -> str:
@@ -222,13 +222,12 @@ def _neighbours(scene: Scene) -> Line:
 
 
 def rows(scene: Scene, width: int, height: int) -> list[Line]:
-    """A title, then every seat: whose turn it is (``>``), its mark and name, city state,
+    """A header, then every seat: whose turn it is (``>``), its mark and name, city state,
     provinces, ducats, cards in hand and the TFR of its captains in play."""
     view = seat_view(scene)
     name_width = max(4, min(10, width - 3 - ROW_FIGURES))
     lines: list[Line] = [
-        [("class:title", " " + fit(_rows_title(scene), width - 1))],
-        [("class:detail", f"   {'':<{name_width}} {HEADER}")],
+        [("class:title", f"{' Seats':<{3 + name_width}}"), ("class:detail", f" {HEADER}")]
     ]
     for shown in scene.seats:
         seat = shown.seat
@@ -256,16 +255,6 @@ def rows(scene: Scene, width: int, height: int) -> list[Line]:
             line.append(("class:alert", " no link"))
         lines.append(crop(line, width))
     return lines[:height]
-
-
-def _rows_title(scene: Scene) -> str:
-    view = seat_view(scene)
-    active = view.active
-    if view.phase is Phase.OVER:
-        return "The game is over"
-    if active is None:
-        return "Setting up the table"
-    return f"Turn {view.turns[active]} of {TURNS}: {scene.seats.who(active)}"
 
 
 # ---------------------------------------------------------------------- why a row

@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import Any
 
 from condottiere.games.captains.cards import card_name
-from condottiere.games.captains.cities import CITIES
 from condottiere.games.captains.figures import captain_tfr
 from condottiere.games.captains.game import TURNS, Game
 from condottiere.games.captains.phase import Phase
@@ -119,6 +118,9 @@ def headline(scene: Scene, actor: int | None) -> str:
                 " accept or refuse"
             )
         return f"Your turn: {mine}"
+    shown = scene.seats.get(actor)
+    if shown is not None and shown.you:  # the peer plays a seat's only legal move itself
+        return "Your only legal move is played for you"
     who = scene.seats.who(actor)
     return f"{who[:1].upper()}{who[1:]} {theirs}"
 
@@ -136,24 +138,29 @@ def status(scene: Scene) -> str:
 
 
 def standing(scene: Scene) -> tuple[str, ...]:
-    """Each seat's provinces and ducats, the most provinces first."""
+    """Each seat's provinces, the most first, in one sentence; the ducats of the seats tied
+    for the most provinces (they decide between them)."""
     view = seat_view(scene)
+    shown = [seat for seat in scene.seats if seat.seat < view.players]
     order = sorted(
-        (shown for shown in scene.seats if shown.seat < view.players),
-        key=lambda shown: (-view.provinces[shown.seat], -view.ducats[shown.seat], shown.seat),
+        shown,
+        key=lambda seat: (-view.provinces[seat.seat], -view.ducats[seat.seat], seat.seat),
     )
+    most = max((view.provinces[seat.seat] for seat in shown), default=0)
+    tied = sum(1 for seat in shown if view.provinces[seat.seat] == most) > 1
     parts = []
-    for shown in order:
-        seat = shown.seat
-        name = "you" if shown.you else shown.name
-        city = view.cities[seat]
-        where = f" ({CITIES[city].name})" if city else ""
-        gone = " (left)" if seat in view.departed else ""
-        gone = " (defeated)" if seat in view.defeated else gone
-        parts.append(
-            f"{name}{where} {view.provinces[seat]} provinces, {view.ducats[seat]} ducats{gone}"
-        )
-    return (f"Provinces: {'; '.join(parts)}.",)
+    for seat in order:
+        notes = []
+        if tied and view.provinces[seat.seat] == most:
+            notes.append(f"{view.ducats[seat.seat]} ducats")
+        if seat.seat in view.defeated:
+            notes.append("defeated")
+        elif seat.seat in view.departed:
+            notes.append("left")
+        name = "you" if seat.you else seat.name
+        told = f" ({', '.join(notes)})" if notes else ""
+        parts.append(f"{name} {view.provinces[seat.seat]}{told}")
+    return (f"Provinces: {', '.join(parts)}.",)
 
 
 def help_page(table: TableRules, game: GameState[Any] | None) -> tuple[str, ...]:
