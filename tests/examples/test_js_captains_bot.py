@@ -23,6 +23,7 @@ from tests.examples.headless import (
     submitted_moves,
 )
 from tests.peer.processes import PeerProcess, peers_in
+from tests.peer.test_captains_network import assert_same_captains_game
 
 JS_BOT = Path(__file__).resolve().parents[2] / "examples" / "js-captains-bot"
 PACKAGES = ("@grpc/grpc-js", "@grpc/proto-loader")
@@ -67,13 +68,14 @@ def test_the_javascript_captains_bot_plays_a_whole_game_against_python_bots(
     tmp_path: Path,
 ) -> None:
     host, js = play_against_python_bots(
-        tmp_path, [node(), str(JS_BOT / "bot.js")], "js", ("--game", "captains")
-    )
+        tmp_path, [node(), str(JS_BOT / "bot.js")], "js", ("--game", "captains"),
+        assert_same_captains_game,
+    )  # fmt: skip
     submitted = submitted_moves(js)
     assert submitted and submitted == chosen_moves(host), js.output()
     assert not any(line.startswith("refused") for line in js.lines), js.output()
     verbs = {move.split()[0] for move in submitted}
-    assert {"city", "keep", "pay"} <= verbs or {"city", "keep", "done"} <= verbs, verbs
+    assert "city" in verbs and len(verbs) >= 4, verbs  # a keep may be forced: the peer's
     consequences = [line.strip() + "\n" for line in js.lines if line.startswith("  ")]
     assert consequences, f"no result nor change indented under its move:\n{js.output()}"
     assert set(consequences) <= set(host.lines), js.output()
