@@ -466,6 +466,27 @@ def test_a_whole_captains_game_against_a_bot_in_a_real_terminal(tmp_path: Path) 
         record = re.search(r"condottiere verify (\S+\.cdr)", farewell)
         assert record is not None, farewell
         assert verify(load(Path(record.group(1)))).fair
+        captains_replayed(terminal, record.group(1))
     finally:
         terminal.close()
     assert terminal.alive() == []
+
+
+def captains_replayed(terminal: Terminal, record: str) -> None:
+    """``condottiere replay RECORD`` of a Captains game: the city states before the first
+    move, → a move on (the log tells it), End the end with the provinces, q leaves."""
+    terminal.run([sys.executable, "-m", "condottiere.cli.main", "replay", record], REPO)
+    screen = terminal.wait_for(lambda s: headline(s).startswith(" Replay 0/"), "the replay")
+    total = int(re.match(r" Replay 0/(\d+)", headline(screen)).group(1))  # type: ignore[union-attr]
+    assert "City states" in screen and "city prov duc hand TFR" in screen
+    terminal.keys("Right")
+    after = terminal.wait_for(lambda s: headline(s).startswith(" Replay 1/"), "a step forward")
+    assert re.search(r"\b(ada|Sforza) picks \w+", after), after
+    terminal.keys("End")
+    end = terminal.wait_for(lambda s: headline(s).startswith(f" Replay {total}/{total}: Game over"),
+                            "the end")  # fmt: skip
+    assert "Provinces: " in end and "condottiere verify" in end
+    terminal.keys("q")
+    terminal.wait_for(lambda _: terminal.exit_status() is not None, "the replay left")
+    assert terminal.exit_status() == 0
+    assert "verdict: FAIR" in terminal.text()
