@@ -104,6 +104,8 @@ def _domain(view: SeatView, width: int) -> Line:
         f" {provinces} province{'s' if provinces != 1 else ''} · {view.ducats[seat]} ducats"
         f" · +{income(view, seat)} a turn"
     )
+    if seat in view.defeated or seat in view.departed:
+        text = " · defeated" if seat in view.defeated else " · left the table"
     return [("class:title", f" {CITIES[city].name}"), ("", fit(text, width - 1 - cells(city)))]
 
 

@@ -298,6 +298,8 @@ def test_whole_games_of_2_3_and_5_seats_are_played_to_the_end_with_the_keys_at_8
             ending = model.ending()
             assert ending is not None and ending.lines[-1].startswith("Provinces: ")
             assert model.banner().tone is Tone.OVER
+            domain = plain(board_lines(model, BOARD_WIDTH, BOARD_HEIGHT)).splitlines()[0]
+            assert domain.endswith(" · defeated") == (seat in table.game.defeated), domain
         screen = "\n".join(screen_of(table.model(0), 80, 24))
         assert "Game over" in screen and "Provinces: " in screen
     assert asked == ASKED, f"phases never asked: {sorted(ASKED - asked)}"
