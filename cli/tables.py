@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, TextIO
 
 from condottiere.cli.lan import Placement, add_interface_option, placement_from
+from condottiere.interface import DEFAULT_GAME
 
 if TYPE_CHECKING:  # zeroconf is imported when the command runs, not to build the parser
     from condottiere.peer.discovery import Browser, Listing, Sighting
@@ -161,8 +162,8 @@ def _print_all(browser: Browser, out: TextIO, where: str) -> None:
 
 
 def listing_line(listing: Listing) -> str:
-    """One table in one line: name, edition, seats, stage, creator, address, and whether (or
-    why not) it can be joined."""
+    """One table in one line: name, game (but Condottiere's) and edition, seats, stage,
+    creator, address, and whether (or why not) it can be joined."""
     advert = listing.advert
     addresses = listing.addresses
     where = "no address" if not addresses else addresses[0] + (
@@ -177,6 +178,8 @@ def listing_line(listing: Listing) -> str:
     if not advert.edition:
         return f"{advert.name or '?'}  {where}  {status}"
     edition = "+".join((advert.edition, *advert.options))
+    if advert.game and advert.game != DEFAULT_GAME:
+        edition = f"{advert.game} {edition}"
     seats = f"{advert.taken}/{advert.seats} seats"
     return (
         f"{advert.name}  {edition}  {seats}  {advert.stage}  host key {advert.creator}  "

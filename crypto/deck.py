@@ -42,6 +42,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from condottiere.crypto.cards import Codebook, PhysicalCard
 from condottiere.crypto.codec import (
@@ -221,6 +222,12 @@ class Claim:
     card: str
 
 
+_Made = TypeVar("_Made", SealedShare, SearchBlinding, SearchOpening)
+
+_Opened = PhysicalCard | None
+"""A card a sealed share opened on this deck (None on every deck but the viewer's)."""
+
+
 @dataclass(slots=True)
 class _Search:
     """One search of the pile for a named card (see :mod:`~condottiere.crypto.pet`)."""
@@ -295,6 +302,7 @@ class Deck:
         self.codebook = Codebook(cards)
         if not self.codebook.cards:
             raise ValueError("a deck needs at least one card")
+        self._points = dict(zip(self.codebook.cards, self.codebook.points, strict=True))
         self._secret: int | None = None
         self._announcement: KeyAnnouncement | None = None
         if seat is not None:
@@ -312,8 +320,12 @@ class Deck:
         """Seats that left: they shuffle no more (:meth:`drop_seat`)."""
         self._chains: dict[int, tuple[int, ...]] = {}
         """Each round's shufflers in order, where not every seat."""
-        self._checked_sealed: dict[Slot, tuple[tuple[int, SealedShare], PhysicalCard | None]] = {}
+        self._checked_sealed: dict[Slot, tuple[tuple[int, SealedShare, Holding], _Opened]] = {}
+        """Sealed shares checked (:meth:`check_sealed_share`) and not accepted yet: who sealed
+        which, what it held then, and the card it opened on this deck."""
         self._searches: dict[int, _Search] = {}
+        self._made: list[SealedShare | SearchBlinding | SearchOpening] = []
+        """What this seat made last of each kind: its own proofs need no second check."""
 
     @classmethod
     def watch(cls, table: bytes, seats: int, cards: Iterable[str]) -> Deck:
@@ -349,7 +361,7 @@ class Deck:
             raise ValueError("a deck that only watches makes nothing")
         return self.seat
 
-    # -- state ---------------------------------------------------------------------------------
+    # -- state -------------------------------------------------------------------------------------
 
     def _context(self, round_: int, seat: int) -> Context:
         return Context(self.table, round_, seat)
@@ -451,7 +463,7 @@ class Deck:
         )
         return None if card is None else card.name
 
-    # -- keys ----------------------------------------------------------------------------------
+    # -- keys --------------------------------------------------------------------------------------
 
     def accept_keys(self, announcements: Sequence[KeyAnnouncement]) -> None:
         """Check every seat's key proof (seat ``i`` is the i-th) and start the first deck."""
@@ -477,7 +489,7 @@ class Deck:
             raise ValueError("the deck starts once every seat's key is in")
         return self.joint_key
 
-    # -- shuffle -------------------------------------------------------------------------------
+    # -- shuffle -----------------------------------------------------------------------------------
 
     def make_shuffle(self) -> ShuffleStep:
         """This seat's shuffle of the current deck, with its proof (to publish, then accept)."""
@@ -532,7 +544,7 @@ class Deck:
         self._made_step = None
         self._current().steps.append(step.deck)
 
-    # -- deal ----------------------------------------------------------------------------------
+    # -- deal --------------------------------------------------------------------------------------
 
     def make_shares(self, owner: int, positions: Iterable[int]) -> ShareBatch:
         """This seat's shares of the current round's cards at ``positions``, dealt to ``owner``."""
@@ -666,7 +678,7 @@ class Deck:
             raise RuntimeError("a verified card decrypts to no card of the deck")
         return card
 
-    # -- face up -------------------------------------------------------------------------------
+    # -- face up -----------------------------------------------------------------------------------
 
     def make_reveal(self, slot: Slot) -> Reveal:
         """Show this seat's card at ``slot`` to everyone: its share with proof, and the card.
@@ -766,7 +778,7 @@ class Deck:
             )
         return card
 
-    # -- one seat's view -------------------------------------------------------------------
+    # -- one seat's view ---------------------------------------------------------------------------
 
     def make_sealed_share(self, slot: Slot, viewer: int) -> SealedShare:
         """The hidden part of the card at ``slot``, which this seat holds, sealed to ``viewer``
@@ -783,14 +795,16 @@ class Deck:
         missing = self.missing_shares(slot)
         if missing:
             raise ValueError(f"{slot} still needs shares from seats {missing}")
-        return seal_share(
-            self.secret,
-            holding[1],
-            self._round_of(slot).deck[slot.position],
-            slot,
-            viewer,
-            self.keys[viewer],
-            self._context(slot.round, seat),
+        return self._keep(
+            seal_share(
+                self.secret,
+                holding[1],
+                self._round_of(slot).deck[slot.position],
+                slot,
+                viewer,
+                self.keys[viewer],
+                self._context(slot.round, seat),
+            )
         )
 
     def _sealable(
@@ -807,6 +821,14 @@ class Deck:
             raise ValueError(f"seat {viewer} holds {slot} itself")
         return holding
 
+    def _keep(self, made: _Made) -> _Made:
+        """Remember ``made``, this seat's own, so that accepting it checks no proof again."""
+        self._made = [m for m in self._made if type(m) is not type(made)] + [made]
+        return made
+
+    def _made_here(self, seat: int, value: SealedShare | SearchBlinding | SearchOpening) -> bool:
+        return seat == self.seat and value in self._made
+
     def check_sealed_share(self, seat: int, share: SealedShare) -> None:
         """Check ``seat``'s sealed share as :meth:`accept_sealed_share` does, recording nothing
         (a move that hands several cards over is checked whole before any is applied; the
@@ -815,8 +837,9 @@ class Deck:
         for a share of a card it does not hold, to a seat that is not playing, or whose proof
         does not verify; the viewer's own deck also names the seat of a bad public share of
         the card (verified here, if it was not yet)."""
-        card = self._checked_sealed_share(seat, share)
-        self._checked_sealed[share.slot] = ((seat, share), card)
+        holding = self._sealer_holding(seat, share)
+        card = self._opened_by(seat, share, holding)
+        self._checked_sealed[share.slot] = ((seat, share, holding), card)
 
     def accept_sealed_share(self, seat: int, share: SealedShare, *, handed: bool) -> str | None:
         """Check ``seat``'s sealed share (as :meth:`check_sealed_share`) and record it: the
@@ -826,27 +849,32 @@ class Deck:
 
         Returns the card's name on the viewer's own deck, None on every other.
         """
+        holding = self._sealer_holding(seat, share)
         checked = self._checked_sealed.pop(share.slot, None)
-        if checked is not None and checked[0] == (seat, share):
+        if checked is not None and checked[0] == (seat, share, holding):
             card = checked[1]
         else:
-            card = self._checked_sealed_share(seat, share)
+            card = self._opened_by(seat, share, holding)
         record = self._round_of(share.slot)
         record.sealed.append((seat, share, handed))
         if handed:
             record.handed[share.slot.position] = (share.viewer, share)
+            self._checked.pop(share.slot, None)  # a reveal checked before is the old holder's
+            # a share this seat made before is of a holding that may be gone: check it if it comes
+            self._made = [m for m in self._made if not isinstance(m, SealedShare)]
         if card is None:
             return None
         record.seen[share.slot.position] = card
         return card.name
 
-    def _checked_sealed_share(self, seat: int, share: SealedShare) -> PhysicalCard | None:
+    def _sealer_holding(self, seat: int, share: SealedShare) -> Holding:
+        """How ``seat`` holds the card it seals in ``share``, after every check but the
+        proof's; :class:`VerificationError` naming ``seat`` if it may not seal it."""
         if not 0 <= seat < self.seats:
             raise ValueError(f"no seat {seat}")
         if seat in self._gone:
             raise VerificationError(seat, "seals a card after it left the table")
         try:
-            record = self._round_of(share.slot)
             holding = self._sealable(share.slot, share.viewer)
         except ValueError as exc:
             raise VerificationError(seat, f"seals a card it cannot: {exc}") from None
@@ -855,17 +883,24 @@ class Deck:
         missing = self.missing_shares(share.slot)
         if missing:
             raise ValueError(f"{share.slot} still needs shares from seats {missing}")
+        return holding[1]
+
+    def _opened_by(self, seat: int, share: SealedShare, holding: Holding) -> _Opened:
+        """Verify the proof of ``seat``'s ``share`` (it holds the card as ``holding``); the
+        card, on the viewer's deck."""
+        record = self._round_of(share.slot)
         ciphertext = record.deck[share.slot.position]
         context = self._context(share.slot.round, seat)
         viewer_key = self.keys[share.viewer]
-        verify_sealed(share, self.keys[seat], holding[1], ciphertext, viewer_key, context)
+        if not self._made_here(seat, share):
+            verify_sealed(share, self.keys[seat], holding, ciphertext, viewer_key, context)
         if share.viewer != self.seat:
             return None
         self.verify_pending([share.slot])
         public = record.shares[share.slot.position].values()
         return self._card(unblind(ciphertext, [*public, unseal(share, self.secret)]))
 
-    # -- search --------------------------------------------------------------------------------
+    # -- search ------------------------------------------------------------------------------------
 
     def undealt(self) -> tuple[int, ...]:
         """The positions of the current round's deck dealt to nobody and not taken out by a
@@ -907,7 +942,7 @@ class Deck:
 
     def _search_items(self, plan: _Search) -> list[tuple[Ciphertext, Point]]:
         deck = self._rounds[plan.round].deck
-        return [(deck[p], self.codebook.point_of(copy)) for p, copy in plan.tests]
+        return [(deck[p], self._points[copy]) for p, copy in plan.tests]
 
     def make_search_blinding(
         self, search: int, card: str, positions: Iterable[int]
@@ -924,19 +959,33 @@ class Deck:
                 raise ValueError(f"search {search} is of another card, round or positions")
             if known.combined is not None:
                 raise ValueError(f"search {search} is past its blinding")
-        return make_blinding(
-            search, card, plan.positions, self._search_items(plan), self._context(plan.round, seat)
-        )
+        items = self._search_items(plan)
+        context = self._context(plan.round, seat)
+        return self._keep(make_blinding(search, card, plan.positions, items, context))
 
-    def accept_search_blinding(self, seat: int, blinding: SearchBlinding) -> None:
+    def accept_search_blinding(
+        self,
+        seat: int,
+        blinding: SearchBlinding,
+        *,
+        card: str | None = None,
+        positions: Iterable[int] | None = None,
+    ) -> None:
         """Verify ``seat``'s blinding step and record it. The first blinding of a search number
-        starts that search (card, positions); every later one must be of the same. A caller
-        checks that the first is the search the game asked for (:attr:`SearchBlinding.card`,
-        :attr:`SearchBlinding.positions`); :class:`VerificationError` names ``seat`` for a
-        blinding of another round, card or positions, of positions dealt or out of the deck,
-        a second blinding, one after the openings began, or a proof that does not verify."""
+        starts that search (card, positions); every later one must be of the same. ``card``
+        and ``positions``, when given, are the search the game asked for (usually the card it
+        names and :meth:`undealt`): a blinding of anything else is blamed on ``seat``.
+        :class:`VerificationError` names ``seat`` for a blinding of another round, card or
+        positions, of positions dealt or out of the deck, a second blinding, one after the
+        openings began, or a proof that does not verify."""
         if not 0 <= seat < self.seats:
             raise ValueError(f"no seat {seat}")
+        if card is not None and blinding.card != card:
+            raise VerificationError(
+                seat, f"searches for {blinding.card!r} where {card!r} was named"
+            )
+        if positions is not None and blinding.positions != tuple(sorted(set(positions))):
+            raise VerificationError(seat, "searches other positions than the pile's")
         if seat in self._gone:
             raise VerificationError(seat, "blinds a search after it left the table")
         if blinding.round != self.round:
@@ -956,7 +1005,8 @@ class Deck:
             raise VerificationError(seat, f"blinds search {blinding.search} after its openings")
         if seat in known.blindings:
             raise VerificationError(seat, f"blinds search {blinding.search} twice")
-        verify_blinding(blinding, self._search_items(plan), self._context(plan.round, seat))
+        if not self._made_here(seat, blinding):
+            verify_blinding(blinding, self._search_items(plan), self._context(plan.round, seat))
         known.blindings[seat] = blinding
         self._searches[blinding.search] = known
 
@@ -1001,7 +1051,9 @@ class Deck:
             raise ValueError(f"search {search} is of round {known.round}, which is over")
         combined = self._combined(search)
         context = self._context(known.round, seat)
-        return make_search_opening(self.secret, search, known.header, combined, context)
+        return self._keep(
+            make_search_opening(self.secret, search, known.header, combined, context)
+        )
 
     def accept_search_opening(self, seat: int, opening: SearchOpening) -> None:
         """Verify ``seat``'s opening of a search and record it; :class:`VerificationError`
@@ -1020,7 +1072,8 @@ class Deck:
             raise VerificationError(seat, f"opens search {opening.search} twice")
         combined = self._combined(opening.search)
         context = self._context(known.round, seat)
-        verify_search_opening(opening, self.keys[seat], known.header, combined, context)
+        if not self._made_here(seat, opening):
+            verify_search_opening(opening, self.keys[seat], known.header, combined, context)
         known.openings[seat] = opening.points
 
     def missing_openings(self, search: int) -> list[int]:
@@ -1047,6 +1100,8 @@ class Deck:
         missing = []
         for seat in range(self.seats):
             points: Sequence[Point] | None = known.openings.get(seat)
+            if seat in given and seat not in self._gone:
+                raise ValueError(f"seat {seat} is at the table: it opens for itself")
             if points is None and seat in given:
                 stood_in = given[seat]
                 if set(stood_in) != set(range(len(combined))):
@@ -1083,7 +1138,7 @@ class Deck:
         record.revealed[position] = card
         return card.name
 
-    # -- reshuffle -----------------------------------------------------------------------------
+    # -- reshuffle ---------------------------------------------------------------------------------
 
     def reshuffle(self, hidden: Sequence[Slot], face_up: Sequence[Slot]) -> None:
         """Start a new round from ``hidden`` cards (kept hidden) and ``face_up`` (revealed) ones.
@@ -1118,7 +1173,7 @@ class Deck:
         if self._gone:
             self._chains[self.round] = tuple(s for s in range(self.seats) if s not in self._gone)
 
-    # -- audit ---------------------------------------------------------------------------------
+    # -- audit -------------------------------------------------------------------------------------
 
     def audit(self, secrets: Sequence[int], claims: Iterable[Claim] = ()) -> dict[Slot, str]:
         """Check the whole game once every seat has revealed its secret; return every card.

@@ -29,6 +29,11 @@ received, with a Chaum-Pedersen proof (:mod:`~condottiere.crypto.dleq`) that
 ``log_G X_H = log_base (T - offset)`` for ``(base, offset) = (-R, C)``, published in the
 shape of a decryption share.
 
+**What it does not do.** A viewer can always show others what it was shown (it can publish
+``x_V·R`` with the same kind of proof): a look keeps the card from the table, not from a
+viewer that wants to tell. A card held by a seat that left can no longer be opened by
+anyone (its hidden part went with the seat's key); the game puts such a hand out unseen.
+
 The proofs are bound by strong Fiat-Shamir, each under its own domain tag, to the table,
 the round of the card and the seat that makes them (the context), the card's position and
 whole ciphertext, the viewer and its key, the holder's key and holding, and every point

@@ -9,6 +9,9 @@ deck slots ``(deck, Slot(round, position))``:
 - a move shows cards: a hidden slot is revealed (the owner's share with its proof), a slot
   already face up is only named; the slots leave the hand, or stay (retained);
 - a card taken back from the table (a Scarecrow) enters the hand as a face-up slot;
+- a search of a pile for a named card (a plaintext equivalence test over every slot still
+  in the pile) takes the slot found out of the pile, face up into the searcher's hand; the
+  positions of later deals of the same round count only the slots still in the pile;
 - when a pile is formed again (a new epoch), every slot in no hand goes back into it:
   hidden slots as their ciphertexts (they stay hidden), face-up ones as fresh encryptions of
   their known cards, and the undealt rest of the round too; whole hands whose seats the
@@ -39,6 +42,8 @@ from condottiere.crypto import (
     Point,
     Reveal,
     SealedShare,
+    SearchBlinding,
+    SearchOpening,
     ShareBatch,
     ShuffleStep,
     Slot,
@@ -133,6 +138,9 @@ class Dealer:
         self.mine: dict[Card, str] = {}
         """This seat's own cards, opened privately."""
         self._out: list[set[Slot]] = [set() for _ in decks]
+        self._search: _Search | None = None
+        self._searches = 0
+        """Searches started so far: the next one's number (its proofs are bound to it)."""
         self._dealt = [0] * len(decks)
         self._epochs = [0] * len(decks)
         self._home: dict[int, int] = {}
@@ -219,7 +227,7 @@ class Dealer:
                 in_play[name] -= 1
                 kept.add(slot)
         returning = sorted(self._out[index] - kept)
-        undealt = [Slot(deck.round, p) for p in range(self._dealt[index], len(deck.cards))]
+        undealt = [Slot(deck.round, p) for p in self.pile_positions(index)]
         hidden = [*undealt, *(s for s in returning if (index, s) not in self.face_up)]
         face_up = [s for s in returning if (index, s) in self.face_up]
         deck.reshuffle(hidden, face_up)
@@ -281,7 +289,7 @@ class Dealer:
         for draw in draws:
             if draw.deal.seat != seat:
                 owner = self._at(draw.deal.seat)
-                wanted.setdefault((draw.pile, owner), []).extend(draw.positions)
+                wanted.setdefault((draw.pile, owner), []).extend(self._positions(draw))
         return [
             (index, self.decks[index].round, owner, tuple(positions))
             for (index, owner), positions in sorted(wanted.items())
@@ -363,11 +371,22 @@ class Dealer:
                 return len(pending) > slots or any(d.pending() for d in self.decks[index + 1 :])
         return False
 
+    def _positions(self, draw: Draw) -> tuple[int, ...]:
+        """The positions of the current round's deck a draw takes: a draw counts only the
+        cards still in the pile, so the positions searches took out are skipped."""
+        order = self.decks[draw.pile].pile_positions()
+        return tuple(order[k] for k in draw.positions)
+
+    def pile_positions(self, index: int) -> tuple[int, ...]:
+        """The positions of the current round of deck ``index`` still in the pile, in pile
+        order: neither dealt nor taken out by a search."""
+        return self.decks[index].pile_positions()[self._dealt[index] :]
+
     def deal(self, draw: Draw) -> tuple[str, ...] | None:
         """Give the draw's slots to its seat; the card names when the seat is this one."""
         index, seat = draw.pile, draw.deal.seat
         deck = self.decks[index]
-        slots = [Slot(deck.round, position) for position in draw.positions]
+        slots = [Slot(deck.round, position) for position in self._positions(draw)]
         self._dealt[index] = max(self._dealt[index], draw.start + draw.deal.count)
         self._out[index].update(slots)
         self.hands[seat].extend((index, slot) for slot in slots)
@@ -669,6 +688,116 @@ class Dealer:
                 raise self._blame_deck(exc, "audit: ") from None
 
 
+    # -- searches of a pile for a named card ---------------------------------------------
+
+    def start_search(self, index: int, card: str) -> None:
+        """Begin a search of deck ``index``'s pile for ``card``, under a new number: every
+        position still in the pile is tested (a search begun before and not finished, cut
+        short by a seat put out, is dropped)."""
+        self._search = _Search(self._searches, index, card, self.pile_positions(index))
+        self._searches += 1
+
+    def _searching(self) -> _Search:
+        if self._search is None:
+            raise ValueError("no search is under way")
+        return self._search
+
+    def make_search_blinding(self) -> bytes:
+        """This seat's blinding of every card still in the pile, with its proofs."""
+        search = self._searching()
+        deck = self.decks[search.index]
+        return deck.make_search_blinding(search.number, search.card, search.positions).encode()
+
+    def accept_search_blinding(self, seat: int, data: bytes) -> None:
+        """Verify and record ``seat``'s blinding; :class:`Rejection` blames it when it is
+        malformed, of another search, or a proof fails."""
+        search = self._searching()
+        deck = self.decks[search.index]
+        try:
+            blinding = SearchBlinding.decode(data)
+        except DecodeError as exc:
+            raise _blame(seat, Reason.BAD_PROOF, f"search blinding: {exc}") from None
+        awaited = (search.number, deck.round, search.card, search.positions)
+        if (blinding.search, blinding.round, blinding.card, blinding.positions) != awaited:
+            raise _blame(
+                seat,
+                Reason.UNEXPECTED,
+                f"a blinding of search {search.number} for {search.card!r} of the "
+                f"{len(search.positions)} cards still in the pile expected",
+            )
+        try:
+            deck.accept_search_blinding(self._at(seat), blinding)
+        except VerificationError as exc:
+            raise self._blame_deck(exc) from None
+
+    def make_search_opening(self, leaver: int | None) -> tuple[bytes, bytes]:
+        """This seat's decryption shares of the combined blindings, with proofs; and with a
+        seat out (``leaver``), its parts of that seat's shares (else empty bytes)."""
+        search = self._searching()
+        deck = self.decks[search.index]
+        opening = deck.make_search_opening(search.number).encode()
+        if leaver is None:
+            return opening, b""
+        assert self.index is not None
+        gone = self._at(leaver)
+        context = Context(deck.table, deck.round, self.index)
+        pairs = deck.search_ciphertexts(search.number)
+        batch = make_stand_in(self.pieces[(gone, search.index)], gone, pairs, context)
+        return opening, batch.encode()
+
+    def accept_search_opening(
+        self, seat: int, data: bytes, stand_in: bytes, leaver: int | None
+    ) -> None:
+        """Verify and record ``seat``'s opening (and its stand-in parts for ``leaver``, the
+        seat out); :class:`Rejection` blames it when either is malformed or fails."""
+        search = self._searching()
+        deck, member = self.decks[search.index], self._at(seat)
+        try:
+            opening = SearchOpening.decode(data)
+            batch = None if leaver is None else StandInBatch.decode(stand_in)
+        except DecodeError as exc:
+            raise _blame(seat, Reason.BAD_PROOF, f"search opening: {exc}") from None
+        if leaver is None and stand_in:
+            raise _blame(seat, Reason.UNEXPECTED, "stand-in parts where no seat is out")
+        if (opening.search, opening.round) != (search.number, deck.round):
+            raise _blame(
+                seat, Reason.UNEXPECTED, f"an opening of search {search.number} expected"
+            )
+        try:
+            if batch is not None:
+                assert leaver is not None
+                gone = self._at(leaver)
+                dealing = self.dealings[(gone, search.index)]
+                key = verification_key(dealing, deck.keys[gone], member)
+                context = Context(deck.table, deck.round, member)
+                pairs = deck.search_ciphertexts(search.number)
+                verify_stand_in(batch, gone, key, pairs, context)
+            deck.accept_search_opening(member, opening)
+        except VerificationError as exc:
+            raise self._blame_deck(exc) from None
+        if batch is not None:
+            search.stand_ins[member] = batch
+
+    def finish_search(self, seat: int, leaver: int | None) -> tuple[str, ...]:
+        """Once every opening is in: ``(card,)`` when the card was found (its slot leaves the
+        pile face up into ``seat``'s hand), ``()`` when it is not in the pile."""
+        search = self._searching()
+        self._search = None
+        deck = self.decks[search.index]
+        stood_in = {}
+        if leaver is not None:
+            stood_in[self._at(leaver)] = combine_stand_in(search.stand_ins, len(self.members))
+        found = deck.search_result(search.number, stood_in)
+        if not found:
+            return ()
+        position = found[0]
+        name = deck.take_out(search.number, position)
+        card = (search.index, Slot(deck.round, position))
+        self._out[search.index].add(card[1])
+        self.face_up[card] = name
+        self.hands[seat].append(card)
+        return (name,)
+
     # -- backups of the deck secrets, and standing in for a seat that left --------------
 
     @property
@@ -815,6 +944,19 @@ class Dealer:
             shares: dict[int, Point] = combine_stand_in(batches, len(self.members))
             self.decks[index].record_stand_in(self._at(leaver), shares, owners)
         self.stand_ins = {}
+
+
+@dataclass
+class _Search:
+    """Search number ``number`` of deck ``index``'s pile for ``card``, under way: the
+    positions searched, and the verified stand-in parts for a seat out (by the standing-in
+    seat's number in the decks)."""
+
+    number: int
+    index: int
+    card: str
+    positions: tuple[int, ...]
+    stand_ins: dict[int, StandInBatch] = field(default_factory=dict)
 
 
 def _shown_by(seat: int, flow: CardFlow) -> tuple[str, ...]:

@@ -29,6 +29,10 @@ coin_reveal           every committer: its value (see :mod:`condottiere.peer.coi
 move                  the seat the engine waits for: a move and the cards it shows
 stand_in              every seat still at the table, at a deal after a seat left: its parts
                       of the leaver's shares of the cards dealt, with proofs
+search_blinding       every seat still at the table, when the game searches a pile for a named
+                      card: its blinding of every card still in the pile, with proofs
+search_opening        every seat still at the table: its decryption shares of the combined
+                      blindings, with proofs (and its parts of a seat out's shares)
 audit                 every seat, at the end: its deck secrets, to audit the game
 ====================  ==========================================================
 
@@ -86,6 +90,7 @@ from condottiere.interface import (
     GameState,
     IllegalMoveError,
     InvalidMoveError,
+    SearchDeck,
     SeatToMove,
     ShowHand,
     ToldKind,
@@ -221,8 +226,8 @@ class TableEvent:
     """Something that happened at the table, in players' words."""
 
     kind: str
-    """``join ask seated ready shuffle deal coin move result change chat leave refused halt
-    over audit`` (``ask``: a joiner the creator's owner must admit or refuse); ``move``,
+    """``join ask seated ready shuffle deal search coin move result change chat leave refused
+    halt over audit`` (``ask``: a joiner the creator's owner must admit or refuse); ``move``,
     ``result`` and ``change`` are the game's narration of a move
     (:class:`~condottiere.games.ToldKind`)."""
     text: str
@@ -236,6 +241,10 @@ class Work(StrEnum):
     VERIFY_SHUFFLE = "verify_shuffle"
     MAKE_SHARES = "make_shares"
     CHECK_SHARES = "check_shares"
+    MAKE_BLINDING = "make_blinding"
+    CHECK_BLINDING = "check_blinding"
+    MAKE_OPENING = "make_opening"
+    CHECK_OPENING = "check_opening"
 
 
 class StepKind(StrEnum):
@@ -255,6 +264,8 @@ class StepKind(StrEnum):
     PIECE_CHECKS = "piece_checks"
     PIECE_ANSWERS = "piece_answers"
     STAND_IN = "stand_in"
+    SEARCH_BLINDING = "search_blinding"
+    SEARCH_OPENING = "search_opening"
     HAND_SHOWN = "hand_shown"
 
     @property
@@ -278,8 +289,13 @@ _STEP_WORDS = {
     StepKind.PIECE_CHECKS: "the check of the backups",
     StepKind.PIECE_ANSWERS: "answering a complaint",
     StepKind.STAND_IN: "a stand-in",
+    StepKind.SEARCH_BLINDING: "the blinding of a search of the deck",
+    StepKind.SEARCH_OPENING: "the opening of a search of the deck",
     StepKind.HAND_SHOWN: "showing a hand",
 }
+SEARCH_STEPS = frozenset({StepKind.SEARCH_BLINDING, StepKind.SEARCH_OPENING})
+"""The steps of a search of a draw pile for a named card (see :meth:`Table._start_search`)."""
+
 
 
 @dataclass
@@ -297,6 +313,8 @@ class Step:
     """The seat a stand-in step stands in for."""
     complaints: tuple[tuple[int, int, int], ...] = ()
     """(complainer, dealer, deck) of every complaint a step of answers waits for."""
+    search: SearchDeck | None = None
+    """The search of a draw pile the steps of a search are for."""
     shown: ShowHand | None = None
     """The hand a hand_shown step shows, and to whom."""
 
@@ -536,13 +554,16 @@ class Table:
             StepKind.PIECE_CHECKS: f"{names} to check their pieces of the backups",
             StepKind.PIECE_ANSWERS: f"{names} to answer a complaint about a backup",
             StepKind.STAND_IN: f"{names} to stand in for a seat that left",
+            StepKind.SEARCH_BLINDING: f"{names} to blind the draw pile for a search",
+            StepKind.SEARCH_OPENING: f"{names} to open the search of the draw pile",
             StepKind.HAND_SHOWN: f"{names} to show a hand to "
             + (self.who(self.seating[step.shown.viewer]) if step.shown else "another seat"),
         }[step.kind]
         return step.kind, seats, text
 
     def progress(self) -> tuple[int, int] | None:
-        """Done and total of the shuffle chain or the deal under way; None otherwise."""
+        """Done and total of the shuffle chain, the deal or the step of a search under way;
+        None otherwise."""
         step = self.step
         if step is None or self.dealer is None:
             return None
@@ -551,7 +572,7 @@ class Table:
             return step.deck * n + (self.dealer.next_shuffler(step.deck) or 0), n * len(
                 self.dealer.decks
             )
-        if step.kind == StepKind.SHARES:
+        if step.kind == StepKind.SHARES or step.kind in SEARCH_STEPS:
             return len(step.answers), len(step.authors)
         return None
 
@@ -1228,6 +1249,8 @@ class Table:
             )
         if kind == StepKind.AUDIT:
             return log_pb2.AuditReveal(secrets=Dealer.encode_secrets(dealer.secrets()))
+        if kind in SEARCH_STEPS:
+            return self._make_search_part(step)
         if kind == StepKind.HAND_SHOWN:
             assert step.shown is not None
             return dealer.show_hand(step.shown.viewer)
@@ -1402,6 +1425,8 @@ class Table:
             self._check_reveal(step, author, entry)
         elif kind == StepKind.MOVE:
             self._play(author, entry)
+        elif kind in SEARCH_STEPS:
+            self._check_search(step, author, entry)
         elif kind == StepKind.HAND_SHOWN:
             self._hand_shown(step, entry)
         elif kind == StepKind.AUDIT and len(body.secrets) != len(self._decks()):
@@ -1479,6 +1504,10 @@ class Table:
             self._next_step(StepKind.COIN_REVEAL, step.authors, flip=step.flip)
         elif step.kind in (StepKind.MOVE, StepKind.HAND_SHOWN):
             self._next_game_step()
+        elif step.kind == StepKind.SEARCH_BLINDING:
+            self._next_step(StepKind.SEARCH_OPENING, step.authors, search=step.search)
+        elif step.kind == StepKind.SEARCH_OPENING:
+            self._finish_search(step)
         elif step.kind == StepKind.AUDIT:
             self._audit(step)
         return True
@@ -1516,6 +1545,10 @@ class Table:
                 if self._stand_in_for(draws):
                     return
                 self._deal(draws)
+                continue
+            if isinstance(waiting, SearchDeck):
+                if self._start_search(waiting):
+                    return
                 continue
             if isinstance(waiting, ShowHand):
                 dealer.check_hands(sizes)
@@ -1627,6 +1660,94 @@ class Table:
         for told in self.rules.narrate(before, game, move, showing.names, names):
             if told.kind is not ToldKind.DETAIL:
                 self._say(told.kind.value, told.text, told.seat)
+
+    # ------------------------------------------------------------------ searches
+
+    def _start_search(self, search: SearchDeck) -> bool:
+        """Start the search of a draw pile the game waits for: the pile's shuffle chain first,
+        where its round is not shuffled yet (as a deal would), then the blinding step of every
+        seat still at the table. True if a step was started; False when the pile holds no
+        card (the search is settled at once: not found)."""
+        dealer = self.dealer
+        assert dealer is not None
+        shuffler = dealer.next_shuffler(search.pile)
+        if shuffler is not None:
+            self._next_step(StepKind.SHUFFLE, self._seat_authors([shuffler]), deck=search.pile)
+            return True
+        if not dealer.pile_positions(search.pile):
+            self._resolve_search(search, ())
+            return False
+        dealer.start_search(search.pile, search.card)
+        searchers = [seat for seat in dealer.members if seat not in self.out]
+        self._next_step(StepKind.SEARCH_BLINDING, self._seat_authors(searchers), search=search)
+        return True
+
+    def _search_leaver(self) -> int | None:
+        """The seat of the decks that is out: its opening shares are stood in for."""
+        dealer = self.dealer
+        assert dealer is not None
+        return next((seat for seat in sorted(self.out) if seat in dealer.members), None)
+
+    def _make_search_part(self, step: Step) -> Message:
+        dealer, search = self.dealer, step.search
+        assert dealer is not None and search is not None
+        index, round_ = search.pile, dealer.round(search.pile)
+        if step.kind == StepKind.SEARCH_BLINDING:
+            with self._work_timed(Work.MAKE_BLINDING, index, self.seat):
+                blinding = dealer.make_search_blinding()
+            return log_pb2.SearchBlinding(
+                deck=index, round=round_, card=search.card, blinding=blinding
+            )
+        with self._work_timed(Work.MAKE_OPENING, index, self.seat):
+            opening, stand_in = dealer.make_search_opening(self._search_leaver())
+        return log_pb2.SearchOpening(
+            deck=index, round=round_, card=search.card, opening=opening, stand_in=stand_in
+        )
+
+    def _check_search(self, step: Step, author: bytes, entry: LogEntry) -> None:
+        """Check ``author``'s blinding or opening of the search under way (its proofs
+        verified, but for this seat's own); :class:`Rejection` blames it."""
+        dealer, search, seat = self.dealer, step.search, self.seat_of(author)
+        assert dealer is not None and search is not None and seat is not None
+        body = entry.body
+        round_ = dealer.round(search.pile)
+        if (body.deck, body.round, body.card) != (search.pile, round_, search.card):
+            raise Rejection(
+                Reason.UNEXPECTED,
+                f"a search of deck {search.pile}, round {round_}, for {search.card!r} is "
+                f"awaited, not of deck {body.deck}, round {body.round}, for {body.card!r}",
+                seat=seat,
+            )
+        own = author == self.me
+        if step.kind == StepKind.SEARCH_BLINDING:
+            with self._work_timed(Work.CHECK_BLINDING, search.pile, None if own else seat):
+                dealer.accept_search_blinding(seat, body.blinding)
+        else:
+            with self._work_timed(Work.CHECK_OPENING, search.pile, None if own else seat):
+                dealer.accept_search_opening(
+                    seat, body.opening, body.stand_in, self._search_leaver()
+                )
+
+    def _finish_search(self, step: Step) -> None:
+        """Every opening is in: the card found (if any) leaves the pile face up into the
+        searcher's hand, and the game goes on."""
+        dealer, search = self.dealer, step.search
+        assert dealer is not None and search is not None
+        found = dealer.finish_search(search.seat, self._search_leaver())
+        self._resolve_search(search, found)
+        self._next_game_step()
+
+    def _resolve_search(self, search: SearchDeck, found: tuple[str, ...]) -> None:
+        game = self.game
+        assert game is not None
+        game.resolve(found)
+        who = self.who(self.seating[search.seat])
+        text = (
+            f"{who} searched the draw pile for {search.card}: found, face up into the hand"
+            if found
+            else f"{who} searched the draw pile for {search.card}: it is not there"
+        )
+        self._say("search", text, search.seat)
 
     # ------------------------------------------------------------------ a hand shown to one seat
 

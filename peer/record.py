@@ -324,8 +324,8 @@ def replay_states(table: Table) -> list[GameState[Any]]:
 
 
 def _omniscient_events(table: Table) -> Iterator[GameState[Any]]:
-    """The omniscient game after each event of the table's game (a deal, a choice, a move,
-    a seat leaving), the same object each time."""
+    """The omniscient game after each event of the table's game (a deal, a choice, a search
+    of the deck, a move, a seat leaving), the same object each time."""
     game, dealer, cards = table.game, table.dealer, table.cards
     if game is None or dealer is None or cards is None:
         raise ValueError("the game has no audit yet")
@@ -342,6 +342,8 @@ def _omniscient_events(table: Table) -> Iterator[GameState[Any]]:
             full.resolve(event[3])
         elif kind == "leave":
             full.remove_seat(event[1])
+        elif kind == "search":  # (search, seat, card, found): every table resolves it alike
+            full.resolve((event[2],) if event[3] else ())
         elif isinstance(full.waiting, ShowHand):
             full.resolve(full.hand(full.waiting.seat))
         else:

@@ -15,7 +15,16 @@ For a table of ``--seats`` seats and a deck of ``--cards`` cards it times
    one dealer's dealing, and one seat opening and checking the pieces the others dealt it;
 8. the stand-in for a seat that left (:mod:`condottiere.crypto.standin`), over every card of
    the deck: one remaining seat's parts with their proofs, and one remaining seat decoding and
-   verifying the others' parts and combining them into the leaver's shares.
+   verifying the others' parts and combining them into the leaver's shares;
+9. a card shown to one seat (:mod:`condottiere.crypto.sealed`), per card of the deal: its
+   holder sealing its hidden part to the viewer, a bystander checking that from the bytes, the
+   viewer checking it and opening the card; then a card handed over and revealed face up by
+   its new holder (its opening made, and checked by another seat);
+10. a search of the pile for a named card (:mod:`condottiere.crypto.pet`) over piles of
+   ``--search-piles`` cards with ``--search-members`` members (the members work at once, so
+   one member's work is the search's time on a LAN): one member's blinding and opening made,
+   and one member decoding and verifying every other member's blinding and opening and
+   combining them into the result.
 
 Beside each figure it prints its floors (``scripts/floors.py``): the raw libsodium calls the
 work made, counted during an extra untimed run, then timed right after each timed run (so
@@ -29,7 +38,7 @@ sequence, then one seat's shares and one owner's check of its own, beside the fl
 same work.
 
 Usage: ``.venv/bin/python scripts/bench_crypto.py [--seats 6] [--cards 110] [--deal 60]
-[--repeat 5]``
+[--repeat 5] [--search-piles 40,80] [--search-members 2,3,5]``
 """
 
 from __future__ import annotations
@@ -47,7 +56,9 @@ from floors import COLUMNS, CORES, counting, floor_seconds, op_columns
 
 from condottiere.crypto.codec import encode_ciphertexts
 from condottiere.crypto.context import Context
-from condottiere.crypto.deck import Deck, ShareBatch, ShuffleStep
+from condottiere.crypto.deck import Deck, Reveal, ShareBatch, ShuffleStep, Slot
+from condottiere.crypto.pet import SearchBlinding, SearchOpening
+from condottiere.crypto.sealed import SealedShare
 from condottiere.crypto.sealing import BoxSecret
 from condottiere.crypto.shuffle import shuffle, verify_shuffle
 from condottiere.crypto.standin import (
@@ -262,6 +273,154 @@ def backup_rows(decks: list[Deck], repeat: int) -> list[Row]:
     ]
 
 
+def one_seat_rows(seats: int, names: list[str], repeat: int) -> list[Row]:
+    """The figures for one card shown to one seat, at a table of ``seats`` that dealt two
+    cards to seat 0: seat 0 seals its first card to seat 1; seat 2 (a bystander) and seat 1
+    (the viewer, which opens the card) check it from its bytes; then seat 0's second card is
+    handed to seat 1, which reveals it face up, and seat 2 checks the reveal from its bytes."""
+    decks = new_table(seats, names)
+    shuffle_chain(decks)
+    shown, handed = Slot(0, 0), Slot(0, 1)
+    for seat in range(1, seats):
+        batch = decks[seat].make_shares(0, [shown.position, handed.position])
+        for deck in decks:
+            deck.accept_shares(seat, batch)
+    bystander = decks[2] if seats > 2 else None
+    wire = decks[0].make_sealed_share(shown, 1).encode()
+    given = decks[0].make_sealed_share(handed, 1)
+    for deck in decks:
+        deck.accept_sealed_share(0, given, handed=True)
+    reveal = decks[1].make_reveal(handed).encode()
+    checker = decks[0] if bystander is None else bystander
+
+    def sealed_made() -> bytes:
+        return decks[0].make_sealed_share(shown, 1).encode()
+
+    def checked_by(deck: Deck) -> Callable[[], object]:
+        return lambda: deck.check_sealed_share(0, SealedShare.decode(wire))
+
+    def reveal_made() -> bytes:
+        return decks[1].make_reveal(handed).encode()
+
+    def reveal_checked() -> str:
+        return checker.check_reveal(1, Reveal.decode(reveal))
+
+    rows = [measure("9. one seat: a card's part sealed to it", lambda: sealed_made, repeat)]
+    if bystander is not None:
+        rows.append(
+            measure("   checked by a bystander", lambda: checked_by(bystander), repeat)
+        )
+    rows += [
+        measure("   checked and opened by the viewer", lambda: checked_by(decks[1]), repeat),
+        measure("   a handed card's reveal made by its holder", lambda: reveal_made, repeat),
+        measure("   that reveal checked (the card opened)", lambda: reveal_checked, repeat),
+    ]
+    return rows
+
+
+class _SearchTable:
+    """``members`` seats with a shuffled pile of ``pile`` cards, dealt to nobody, and the bytes
+    of every member's blinding of search 1 and of its opening; a fresh deck of seat 0 is built
+    (untimed) for each run that checks them."""
+
+    CARD = "card-3"
+
+    def __init__(self, members: int, pile: int) -> None:
+        self.names = [f"card-{i}" for i in range(pile)]
+        self.decks = new_table(members, self.names)
+        self.steps = []
+        for seat, maker in enumerate(self.decks):
+            step = maker.make_shuffle()
+            for deck in self.decks:
+                deck.accept_shuffle(seat, step)
+            self.steps.append(step)
+        self.positions = self.decks[0].undealt()
+        self.blindings = [
+            deck.make_search_blinding(1, self.CARD, self.positions).encode() for deck in self.decks
+        ]
+        for seat in range(members):
+            for deck in self.decks:
+                deck.accept_search_blinding(seat, SearchBlinding.decode(self.blindings[seat]))
+        self.openings = [deck.make_search_opening(1).encode() for deck in self.decks]
+
+    def made(self) -> Callable[[], object]:
+        """Seat 0 makes its blinding (of another search: search 1 is past its blinding) and
+        its opening of search 1, encoded."""
+        deck = self.decks[0]
+
+        def make() -> tuple[bytes, bytes]:
+            blinding = deck.make_search_blinding(2, self.CARD, self.positions).encode()
+            return blinding, deck.make_search_opening(1).encode()
+
+        return make
+
+    def _member(self, blindings: range) -> Deck:
+        """A fresh deck of seat 0 with the keys and the shuffle (steps it checked before)
+        and the blindings of ``blindings`` in (untimed)."""
+        deck = Deck(TABLE, len(self.decks), 0, self.names, self.decks[0].secret)
+        deck.accept_keys([d.announcement for d in self.decks])
+        for seat, step in enumerate(self.steps):
+            deck.accept_shuffle(seat, step, verify=False)
+        for seat in blindings:
+            deck.accept_search_blinding(seat, SearchBlinding.decode(self.blindings[seat]))
+        return deck
+
+    def blindings_checked(self) -> Callable[[], object]:
+        """Seat 0, its own blinding in, decodes and checks every other member's."""
+        deck = self._member(range(1))
+
+        def check() -> None:
+            for seat in range(1, len(self.decks)):
+                deck.accept_search_blinding(seat, SearchBlinding.decode(self.blindings[seat]))
+
+        return check
+
+    def openings_checked(self) -> Callable[[], object]:
+        """Seat 0, every blinding and its own opening in, decodes and checks every other
+        member's opening, then finds the card."""
+        deck = self._member(range(len(self.decks)))
+        deck.accept_search_opening(0, SearchOpening.decode(self.openings[0]))
+
+        def check() -> tuple[int, ...]:
+            for seat in range(1, len(self.decks)):
+                deck.accept_search_opening(seat, SearchOpening.decode(self.openings[seat]))
+            return deck.search_result(1)
+
+        return check
+
+
+def summed(label: str, parts: list[Row]) -> Row:
+    """One figure made of several measured in turn: run ``i`` is the sum of every part's run
+    ``i`` (and so are its floors and counts)."""
+    counts: Counter[str] = Counter()
+    for part in parts:
+        counts.update(part.counts)
+    return Row(
+        label,
+        [sum(times) for times in zip(*(part.times for part in parts), strict=True)],
+        counts,
+        [sum(f) for f in zip(*(part.floors_one for part in parts), strict=True)],
+        [sum(f) for f in zip(*(part.floors_all for part in parts), strict=True)],
+    )
+
+
+def search_rows(piles: list[int], members: list[int], repeat: int) -> list[Row]:
+    """For each pile size and number of members: one member's blinding and opening made, and
+    one member checking every other member's blinding and opening and finding the card."""
+    rows = []
+    for pile in piles:
+        for count in members:
+            table = _SearchTable(count, pile)
+            label = f"10. search {pile} cards, {count} members"
+            rows.append(measure(f"{label}: one's blinding + opening", table.made, repeat))
+            checked = [
+                measure("blindings", table.blindings_checked, repeat),
+                measure("openings", table.openings_checked, repeat),
+            ]
+            rows.append(summed(f"{' ' * len(label)}  {count - 1} others' checked", checked))
+    return rows
+
+
 def print_table(rows: list[Row]) -> None:
     header = [
         "operation",
@@ -287,6 +446,17 @@ def print_table(rows: list[Row]) -> None:
             print("  ".join("-" * w for w in widths))
 
 
+def _sizes(text: str) -> list[int]:
+    """``40,80`` -> ``[40, 80]``: whole numbers of 2 or more."""
+    try:
+        sizes = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not comma-separated whole numbers: {text!r}") from None
+    if not sizes or min(sizes) < 2:
+        raise argparse.ArgumentTypeError(f"each must be 2 or more: {text!r}")
+    return sizes
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seats", type=int, default=6, help="seats at the table (default 6)")
@@ -296,6 +466,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--no-backup", action="store_true", help="skip the backup and stand-in figures"
     )
+    parser.add_argument(
+        "--search-piles",
+        type=_sizes,
+        default=[40, 80],
+        help="pile sizes searched for a named card, comma-separated (default 40,80)",
+    )
+    parser.add_argument(
+        "--search-members",
+        type=_sizes,
+        default=[2, 3, 5],
+        help="members that search, comma-separated (default 2,3,5)",
+    )
+    parser.add_argument(
+        "--no-one-seat", action="store_true", help="skip the figures of cards shown to one seat"
+    )
+    parser.add_argument("--no-search", action="store_true", help="skip the search figures")
     args = parser.parse_args(argv)
     if args.seats < 2 or args.cards < 1 or not 1 <= args.deal <= args.cards or args.repeat < 1:
         parser.error(
@@ -361,8 +547,14 @@ def main(argv: list[str] | None = None) -> int:
             DEAL_TARGET_S,
         ),
     ]
+    backup = []
     if args.seats >= MIN_BACKUP_SEATS and not args.no_backup:
-        rows.extend(backup_rows(dealt, args.repeat))
+        backup = backup_rows(dealt, args.repeat)
+    one_seat = [] if args.no_one_seat else one_seat_rows(args.seats, names, args.repeat)
+    searches = []
+    if not args.no_search:
+        searches = search_rows(args.search_piles, args.search_members, args.repeat)
+    rows += backup + one_seat + searches
     print()
     print_table(rows)
     print()
@@ -376,8 +568,8 @@ def main(argv: list[str] | None = None) -> int:
         f" one's verification) + one seat's shares + one owner's check = {fmt(lan)};"
         f" floor {fmt(lan_floor)}, ratio {lan / lan_floor:.2f}"
     )
-    if args.seats >= MIN_BACKUP_SEATS and not args.no_backup:
-        made_s, checked_s = (statistics.median(row.times) for row in rows[-2:])
+    if backup:
+        made_s, checked_s = (statistics.median(row.times) for row in backup[-2:])
         print(
             f"A card opened for a seat that left costs each remaining seat about"
             f" {fmt((made_s + checked_s) / args.cards)} (its part, the others' checked,"
@@ -385,6 +577,20 @@ def main(argv: list[str] | None = None) -> int:
         )
     elif args.seats < MIN_BACKUP_SEATS:
         print("With 2 seats nothing is backed up: a seat that leaves forfeits.")
+    if one_seat:
+        made_s, *_, viewer_s, _, _ = (statistics.median(row.times) for row in one_seat)
+        print(
+            f"A card shown to one seat: {fmt(made_s)} for its holder, {fmt(viewer_s)} for the"
+            " viewer to check and open it, while every other seat checks it too."
+        )
+    for made, checked in zip(searches[::2], searches[1::2], strict=True):
+        total = statistics.median(made.times) + statistics.median(checked.times)
+        floor = statistics.median(made.floors_all) + statistics.median(checked.floors_all)
+        print(
+            f"{made.label.split(':')[0].removeprefix('10. ').capitalize()}: one member's work"
+            f" (what the search takes on a LAN, members working at once) {fmt(total)};"
+            f" floor {fmt(floor)}, ratio {total / floor:.2f}"
+        )
     print(
         "Ratios are medians over the runs of time / floor (each run is followed by its floors)."
         f" Targets: the times above for the median, and <= {FLOOR_RATIO_TARGET}x the"

@@ -33,8 +33,21 @@ With ``--leavers`` it measures instead what a table pays to survive a seat that 
   dealt, the others' wait for it past the table's step deadline until their next step (the
   statements, the verdict, and the stand-in where a deal needs the leaver's shares).
 
+With ``--game captains`` it measures Condottieri Captains instead (3 seats unless ``--seats``):
+
+- the time from launching peer processes to the first hand dealt at every peer (keys, the
+  backups, the shuffle chain, the shares), beside the floor of the same work counted in this
+  process (a Captains table played here up to its first hand);
+- a one-seat reveal (a hand shown to one seat: each hidden card's part sealed to the viewer,
+  with proofs every peer checks) and a search of the deck for a named card (every seat's
+  blinding of the pile, then its opening, each checked by every other seat), played in this
+  process by greedy bots that look at a hand and search the deck at their first chance: the
+  CPU of every seat's work, and the critical path a LAN would see (each step's slowest maker,
+  then its slowest checker), each beside the CPU of exactly the libsodium calls that work
+  made, made raw (CPU time on both sides, so that the load of a shared machine cancels).
+
 Usage: ``.venv/bin/python scripts/bench_net.py [--seats 2,4,6] [--games N] [--edition ID]
-[--leavers]``
+[--leavers] [--game captains]``
 """
 
 from __future__ import annotations
@@ -50,17 +63,20 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from floors import CORES, counting, floor_seconds
+from google.protobuf.message import Message
 
 from condottiere.bots import make_bot
 from condottiere.crypto import Identity
 from condottiere.crypto.workers import WORKERS
-from condottiere.peer.driver import MemoryKeeper, Table, Work
+from condottiere.peer.driver import MemoryKeeper, Step, StepKind, Table, Work
+from condottiere.peer.entries import LogEntry
 from condottiere.peer.lobby import TableSpec
 
 TARGETS = {"deal_ratio": 1.3, "p50": 0.005, "p99": 0.030, "game4": 30.0, "game6": 6.0}
@@ -470,6 +486,244 @@ def leaver_figures(edition: str, sizes: Sequence[int]) -> None:
         print(f"{seats:>5} {kind:>12} {waited:>9.2f} {waited - LEAVER_DEADLINE:>10.2f}")
 
 
+# ------------------------------------------------------------------------------ Captains
+
+CAPTAINS = "captains"
+CAPTAINS_VARIANT = "standard"
+SEARCH_WORK = frozenset({Work.MAKE_BLINDING, Work.CHECK_BLINDING, Work.MAKE_OPENING,
+                         Work.CHECK_OPENING})  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One seat's piece of the work of a search or a one-seat reveal."""
+
+    kind: str
+    step: int
+    """The table's step number (a search is a blinding step and the opening step after it)."""
+    seat: int
+    """The seat that did it (its maker, or the checker)."""
+    cards: int
+    """The cards it is about: the pile searched, or the hand shown."""
+    cpu: float
+    calls: Counter[str]
+    """The libsodium calls it made."""
+
+
+class _Costed(Table):
+    """A table in this process that books each piece of its search and reveal work (CPU, and
+    the libsodium calls the ``counting`` block the game runs in counts)."""
+
+    calls: ClassVar[Counter[str]] = Counter()
+    pieces: ClassVar[list[Piece]] = []
+    """The counting block's counter and the game's pieces, set by each game."""
+
+    @contextmanager
+    def _book(self, kind: str, cards: int) -> Iterator[None]:
+        before, started = Counter(self.calls), time.process_time()
+        yield
+        calls = Counter(self.calls)
+        calls.subtract(before)
+        step, seat = self.step, self.seat
+        assert step is not None and seat is not None
+        self.pieces.append(Piece(kind, step.number, seat, cards, time.process_time() - started,
+                                 +calls))  # fmt: skip
+
+    @contextmanager
+    def _work_timed(self, work: Work, deck: int, seat: int | None) -> Iterator[None]:
+        step, dealer = self.step, self.dealer
+        if work not in SEARCH_WORK or seat is None or step is None or step.search is None:
+            yield  # (seat None: this seat's own entry, taken unchecked)
+            return
+        assert dealer is not None
+        with self._book(work.value, len(dealer.pile_positions(step.search.pile))):
+            yield
+
+    def _make_game_part(self, step: Step) -> Message | None:
+        if step.kind != StepKind.HAND_SHOWN or step.shown is None:
+            return super()._make_game_part(step)
+        with self._book("make_reveal", step.shown.count):
+            return super()._make_game_part(step)
+
+    def _hand_shown(self, step: Step, entry: LogEntry) -> None:
+        assert step.shown is not None
+        with self._book("check_reveal", step.shown.count):
+            super()._hand_shown(step, entry)
+
+
+def captains_tables(seats: int, kind: type[Table] = Table) -> list[Table]:
+    """``seats`` tables of a new Captains table in this process (tables of ``kind``)."""
+    identities = [Identity.generate() for _ in range(seats)]
+    spec = TableSpec(CAPTAINS_VARIANT, seats, (), "bench", "p0", "", game=CAPTAINS)
+    tables = [kind.create(identities[0], spec, MemoryKeeper())]
+    definition = tables[0].logs.log(tables[0].me)[0].signed
+    for seat in range(1, seats):
+        tables.append(kind.from_definition(identities[seat], definition, MemoryKeeper()))
+        tables[-1].join(f"p{seat}", "")
+    return tables
+
+
+def _captains_move(game: Any, seat: int, bot: Any) -> Any:
+    """The greedy move, but a search of the deck or a look at a hand whenever one is legal
+    (the work the Captains figures measure)."""
+    from condottiere.games.captains.cards import CARDS, Effect
+
+    wanted = (Effect.SEARCH, Effect.LOOK)
+    for move in game.legal_moves():
+        card = getattr(move, "card", None)
+        if str(move).startswith("event ") and card in CARDS and CARDS[card].effect in wanted:
+            return move
+    return bot.choose(game.copy(), seat)
+
+
+def _play_captains(tables: Sequence[Table], until: Callable[[], bool], seed: int) -> None:
+    """Greedy bots (see :func:`_captains_move`) play until ``until()`` or the game ends."""
+    bots = [make_bot("greedy", seed=seed + seat) for seat in range(len(tables))]
+    while not until() and not all(t.over for t in tables):
+        _exchange(tables)
+        for seat, table in enumerate(tables):
+            game, step = table.game, table.step
+            mine = step is not None and step.kind == "move" and step.missing == (table.me,)
+            if game is not None and mine and not until():
+                table.submit(_captains_move(game, seat, bots[seat]))
+
+
+def captains_deal_in_process(seats: int) -> Counter[str]:
+    """The libsodium calls of a Captains table up to its first hand dealt (keys, backups,
+    the shuffle chain with every verification, the shares and their checks)."""
+    with counting() as counts:
+        tables = captains_tables(seats)
+        _play_captains(tables, lambda: all(t.dealer and t.dealer.dealt for t in tables), 0)
+    return Counter(counts)
+
+
+def captains_work_in_process(seats: int, games: int) -> dict[str, list[Piece]]:
+    """The pieces of work of the first search of the deck and the first one-seat reveal that
+    Captains games in this process come to (at most ``games`` games)."""
+    found: dict[str, list[Piece]] = {}
+    for number in range(games):
+        with counting() as counts:
+            pieces: list[Piece] = []
+            _Costed.calls, _Costed.pieces = counts, pieces
+
+            def both_seen(pieces: list[Piece] = pieces) -> bool:
+                kinds = {piece.kind for piece in pieces}
+                return {"check_opening", "check_reveal"} <= kinds | _seen(found)
+
+            _play_captains(captains_tables(seats, _Costed), both_seen, number)
+        blinding = next((p.step for p in pieces if p.kind == "make_blinding"), None)
+        if "search" not in found and blinding is not None:
+            search = [p for p in pieces if p.step in (blinding, blinding + 1)]
+            if any(p.kind == "check_opening" for p in search):
+                found["search"] = search
+        shown = next((p.step for p in pieces if p.kind == "make_reveal"), None)
+        if "reveal" not in found and shown is not None:
+            found["reveal"] = [p for p in pieces if p.step == shown]
+        if len(found) == 2:
+            break
+    return found
+
+
+def _seen(found: dict[str, list[Piece]]) -> set[str]:
+    return {"check_opening" if kind == "search" else "check_reveal" for kind in found}
+
+
+def lan_path_of(pieces: Sequence[Piece], steps: Sequence[tuple[str, str]]) -> list[Piece]:
+    """The pieces on the critical path a LAN would see, each seat on a machine of its own:
+    for each step, its slowest maker's work, then its slowest checker's (each seat checks
+    the others' parts)."""
+    path = []
+    for make, check in steps:
+        for kind in (make, check):
+            per_seat: dict[int, list[Piece]] = {}
+            for piece in pieces:
+                if piece.kind == kind:
+                    per_seat.setdefault(piece.seat, []).append(piece)
+            if per_seat:
+                path += max(per_seat.values(), key=lambda done: sum(p.cpu for p in done))
+    return path
+
+
+def _calls(pieces: Sequence[Piece]) -> Counter[str]:
+    calls: Counter[str] = Counter()
+    for piece in pieces:
+        calls.update(piece.calls)
+    return calls
+
+
+def captains_deal_seconds(seats: int, seed: int) -> float:
+    """Peer processes at a Captains table: seconds from their launch to the first hand dealt
+    at every peer (the first step after the first shares step, in each peer's trace)."""
+    with tempfile.TemporaryDirectory() as folder:
+        launched = time.time()
+        processes, traces = launch_traced(
+            CAPTAINS_VARIANT, seats, seed, Path(folder), host_options=["--game", CAPTAINS],
+            peer_options=["--coin-timeout", "60"],
+        )  # fmt: skip
+        try:
+            deadline = time.monotonic() + GAME_SECONDS
+            while time.monotonic() < deadline:
+                dealt = [_first_dealt(trace) for trace in read_traces(traces)]
+                if all(moment is not None for moment in dealt):
+                    return max(float(m) for m in dealt if m is not None) - launched
+                time.sleep(0.05)
+            raise RuntimeError("the peers never dealt a hand")
+        finally:
+            stop_all(processes)
+
+
+def _first_dealt(trace: Sequence[dict[str, Any]]) -> float | None:
+    steps = [e for e in trace if e["what"] == "step"]
+    for before, after in itertools.pairwise(steps):
+        if before["kind"] == "shares":
+            return float(after["t"])
+    return None
+
+
+def captains_figures(sizes: Sequence[int], games: int) -> None:
+    """Print the figures of ``--game captains`` (see the module)."""
+    print("Captains: the first hand dealt by peer processes (s), beside its crypto floor")
+    print(f"{'seats':>5} {'dealt s':>8} {'floor s':>8} {'ratio':>6}")
+    for seats in sizes:
+        counts = captains_deal_in_process(seats)
+        for game in range(games):
+            dealt = captains_deal_seconds(seats, game)
+            floor = median_floor(counts)
+            print(f"{seats:>5} {dealt:>8.2f} {floor:>8.2f} {dealt / floor:>6.2f}", flush=True)
+    print("\na one-seat reveal (a hand shown to one seat) and a search of the deck, in this")
+    print("process, in CPU seconds (both sides, so that the load of a shared machine cancels):")
+    print("every seat's work, and the critical path a LAN would see, each beside the CPU of")
+    print("exactly its libsodium calls made raw")
+    print(f"{'seats':>5} {'work':>7} {'cards':>5} {'cpu s':>7} {'floor s':>8} {'ratio':>6}"
+          f" {'LAN s':>7} {'floor s':>8} {'ratio':>6}")  # fmt: skip
+    steps = {
+        "search": [("make_blinding", "check_blinding"), ("make_opening", "check_opening")],
+        "reveal": [("make_reveal", "check_reveal")],
+    }
+    for seats in sizes:
+        found = captains_work_in_process(seats, max(games, 8))
+        for kind in ("reveal", "search"):
+            pieces = found.get(kind)
+            if not pieces:
+                print(f"{seats:>5} {kind:>7} none came in {max(games, 8)} games")
+                continue
+            path = lan_path_of(pieces, steps[kind])
+            cpu, lan = sum(p.cpu for p in pieces), sum(p.cpu for p in path)
+            floor, lan_floor = cpu_floor(_calls(pieces)), cpu_floor(_calls(path))
+            print(f"{seats:>5} {kind:>7} {pieces[0].cards:>5} {cpu:>7.3f} {floor:>8.4f}"
+                  f" {cpu / floor:>6.2f} {lan:>7.3f} {lan_floor:>8.4f} {lan / lan_floor:>6.2f}",
+                  flush=True)  # fmt: skip
+
+
+def cpu_floor(counts: Counter[str], repeat: int = 3) -> float:
+    """The median CPU seconds of ``counts``' raw calls, made on this thread."""
+    timings = []
+    for _ in range(repeat):
+        started = time.process_time()
+        floor_seconds(counts, 1)
+        timings.append(time.process_time() - started)
+    return statistics.median(timings)
+
 def median_floor(counts: Counter[str], repeat: int = 3) -> float:
     """The median of ``repeat`` timings of ``counts``' raw calls spread over every core."""
     return statistics.median(floor_seconds(counts, CORES) for _ in range(repeat))
@@ -508,7 +762,9 @@ def compare(edition: str, seats: int, games: int, other: str) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seats", default="2,4,6", help="table sizes (default 2,4,6)")
+    parser.add_argument(
+        "--seats", help="table sizes (default 2,4,6; with --game captains, 3)"
+    )
     parser.add_argument("--games", type=int, default=3, help="games per size (default 3)")
     parser.add_argument("--edition", default="zman", help="edition (default zman)")
     parser.add_argument(
@@ -519,10 +775,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         " which goes first, each beside this checkout's floor timed right after it",
     )
     parser.add_argument(
+        "--game", choices=("condottiere", CAPTAINS), default="condottiere",
+        help="captains: the deal, a one-seat reveal and a search of the deck of Condottieri"
+        " Captains instead (see the module)",
+    )
+    parser.add_argument(
         "--leavers", action="store_true",
         help="instead, measure the backup at the deal and a leaver's deadline to the game going on",
     )
     args = parser.parse_args(argv)
+    if args.seats is None:
+        args.seats = "3" if args.game == CAPTAINS else "2,4,6"
     try:
         sizes = [int(n) for n in args.seats.split(",")]
     except ValueError:
@@ -533,6 +796,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{CORES} cores, crypto threads {WORKERS}, load {os.getloadavg()[0]:.2f};"
         f" {args.games} game(s) per size; floors spread over {CORES} cores"
     )
+    if args.game == CAPTAINS:
+        captains_figures(sizes, args.games)
+        return 0
     if args.leavers:
         leaver_figures(args.edition, sizes)
         return 0

@@ -24,7 +24,15 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
-from condottiere.interface import Choice, GameState, OutcomeKind, SeatView, TableRules, game_named
+from condottiere.interface import (
+    Choice,
+    GameState,
+    OutcomeKind,
+    SearchDeck,
+    SeatView,
+    TableRules,
+    game_named,
+)
 from condottiere.interface.screen import Choices, GameScreen, Scene, Seats, SeatShown
 from condottiere.peer.controller import Snapshot, starved
 from condottiere.peer.driver import TableEvent
@@ -212,7 +220,10 @@ class Answer(Enum):
         return f"{self.value} {row.fingerprint}"
 
 
-PROTOCOL_STEPS = ("keys", "shuffle", "shares", "coin_commit", "coin_escrow", "coin_reveal")
+PROTOCOL_STEPS = (
+    "keys", "shuffle", "shares", "coin_commit", "coin_escrow", "coin_reveal", "search_blinding",
+    "search_opening",
+)  # fmt: skip
 """The steps of the mental-poker protocol the table may wait for."""
 
 
@@ -523,8 +534,16 @@ class TableModel:
                 f"Decryption shares from {names} (only each card's owner can read it)",
                 Tone.WAIT, since, progress,
             )  # fmt: skip
-        purpose = "a fair draw"
         chance = None if self.game is None else self.game.waiting
+        if kind in ("search_blinding", "search_opening"):
+            card = f"for {chance.card}" if isinstance(chance, SearchDeck) else ""
+            part = "Blindings" if kind == "search_blinding" else "Openings"
+            return Banner(
+                f"Searching the draw pile {card}".rstrip(),
+                f"{part} from {names}: only whether each card is the one named is learned",
+                Tone.WAIT, since, progress,
+            )  # fmt: skip
+        purpose = "a fair draw"
         if isinstance(chance, Choice):
             purpose = f"a fair draw of the {chance.purpose}"
         step = {"coin_commit": "commitments", "coin_escrow": "escrows"}.get(kind, "reveals")

@@ -25,6 +25,7 @@ from typing import Any
 from google.protobuf.message import Message
 
 from condottiere.cli.records import run_verify
+from condottiere.interface import DEFAULT_GAME
 from condottiere.peer.controller import snapshot_of
 from condottiere.peer.driver import MemoryKeeper, Step, Table
 from condottiere.peer.entries import LogEntry, Reason, make_entry
@@ -146,13 +147,20 @@ class CheatHarness(Harness):
     """A table of :class:`Witness` seats and one :class:`Cheat` (``cheat`` at ``seat``)."""
 
     def __init__(
-        self, variant: str, seats: int, cheat: type[Cheat], seat: int, seed: int = 0
+        self,
+        variant: str,
+        seats: int,
+        cheat: type[Cheat],
+        seat: int,
+        seed: int = 0,
+        options: Sequence[str] = (),
+        game: str = DEFAULT_GAME,
     ) -> None:
         self.forged: dict[bytes, bytes] = {}
         self.cheater_seat = seat
         kinds: dict[int, type[Table]] = {s: Witness for s in range(seats)}
         kinds[seat] = cheat
-        super().__init__(variant, seats, seed=seed, kinds=kinds)
+        super().__init__(variant, seats, options, seed=seed, kinds=kinds, game=game)
 
     def deliver(self, shuffle: bool = False, duplicate: bool = False) -> int:
         for table in self.tables:

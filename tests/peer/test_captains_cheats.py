@@ -196,3 +196,62 @@ def test_a_trade_nobody_accepted_is_refused_and_nothing_changes_hands(tmp_path: 
     assert witness.game.to_act == 0 and witness.step is not None
     assert witness.step.missing == (witness.me,)
     assert_goes_on(harness)
+
+
+class GivesAnotherCard(Cheat):
+    """Accepting an offer that asks for a card of its hand, it reveals another card of its
+    hand instead (keeping the one asked for)."""
+
+    def forge(self, body: Message, step: int) -> Message | None:
+        if not isinstance(body, log_pb2.MovePlayed) or body.move != "accept":
+            return None
+        assert self.dealer is not None and self.game is not None and self.seat is not None
+        asked = {c.deck: c for c in body.cards}
+        other = next(
+            card for card in self.dealer.hands[self.seat]
+            if card not in self.dealer.face_up and self.dealer.mine.get(card) not in
+            {crypto.Reveal.decode(c.reveal).card for c in asked.values() if c.reveal}
+        )  # fmt: skip
+        reveal = self.dealer.decks[other[0]].make_reveal(other[1])
+        shown = log_pb2.CardShown(deck=other[0], reveal=reveal.encode())
+        return log_pb2.MovePlayed(turn=body.turn, move=body.move, cards=[shown])
+
+
+class AsksForACard:
+    """Seat 0 plays no event and at its first diplomacy offers a ducat for the first card of
+    seat 1's hand; seat 1 accepts."""
+
+    def __init__(self) -> None:
+        self.harness: CaptainsHarness | None = None
+        self.offered = False
+
+    def __call__(self, table: Table, seat: int) -> str | None:
+        if in_phase(table, Phase.ANSWER) and seat == 1:
+            return "accept"
+        if self.offered or seat != 0:
+            return "done" if in_phase(table, Phase.EVENTS) else None
+        if in_phase(table, Phase.EVENTS):
+            return "done"
+        if in_phase(table, Phase.DIPLOMACY):
+            assert self.harness is not None
+            theirs = self.harness.tables[1].game
+            assert theirs is not None
+            self.offered = True
+            return f"offer 1 give 1d get {theirs.hand(1)[0]}"
+        return None
+
+
+def test_an_acceptance_that_shows_another_card_than_the_one_asked_for_is_refused(
+    tmp_path: Path,
+) -> None:
+    for attempt in range(8):
+        script = AsksForACard()
+        harness = CaptainsCheats(2, GivesAnotherCard, 1, 36 + 1000 * attempt, script=script)
+        script.harness = harness
+        cheater = harness.cheater
+        harness.play(until=lambda: cheater.cheated)  # noqa: B023 (called within this loop)
+        harness.deliver()
+        if cheater.cheated:
+            break
+    assert_caught(harness, Reason.ILLEGAL, halts=False, record=tmp_path / "r")
+    assert_goes_on(harness)

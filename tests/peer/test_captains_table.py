@@ -186,3 +186,19 @@ def test_a_card_handed_to_a_conqueror_is_later_played_face_up_with_an_ordinary_r
     assert any(body.viewer != seat for seat, body in bodies(harness.tables[0], "hand_shown"))
     assert_same_end(harness)
     assert verify(records(harness.tables[0])).fair
+
+
+def test_a_pile_formed_again_leaves_the_cards_in_play_on_the_table() -> None:
+    for seed in range(6):
+        harness = CaptainsHarness(5, 70 + seed, searches=False)
+        harness.play()
+        dealer = harness.tables[0].dealer
+        assert dealer is not None
+        if dealer.decks[0].round > 0:
+            break
+    assert dealer.decks[0].round > 0, "no game formed the pile again"
+    for table in harness.tables:  # the deck's pile holds what the game's does, no card in play
+        assert table.dealer is not None and table.game is not None
+        assert len(table.dealer.pile_positions(0)) == table.game.draw_pile_size  # type: ignore[attr-defined]
+    assert_same_end(harness)
+    assert verify(records(harness.tables[0])).fair

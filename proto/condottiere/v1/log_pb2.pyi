@@ -133,6 +133,8 @@ class Entry(_message.Message):
     PIECE_ANSWERS_FIELD_NUMBER: _builtins.int
     STAND_IN_FIELD_NUMBER: _builtins.int
     HAND_SHOWN_FIELD_NUMBER: _builtins.int
+    SEARCH_BLINDING_FIELD_NUMBER: _builtins.int
+    SEARCH_OPENING_FIELD_NUMBER: _builtins.int
     COIN_ESCROW_FIELD_NUMBER: _builtins.int
     table_id: _builtins.bytes
     """32 bytes: the hash of the table's definition (TableDefinition)"""
@@ -191,6 +193,10 @@ class Entry(_message.Message):
     @_builtins.property
     def hand_shown(self) -> Global___HandShown: ...
     @_builtins.property
+    def search_blinding(self) -> Global___SearchBlinding: ...
+    @_builtins.property
+    def search_opening(self) -> Global___SearchOpening: ...
+    @_builtins.property
     def coin_escrow(self) -> Global___CoinEscrow: ...
     def __init__(
         self,
@@ -222,13 +228,15 @@ class Entry(_message.Message):
         piece_answers: Global___PieceAnswers | None = ...,
         stand_in: Global___StandIn | None = ...,
         hand_shown: Global___HandShown | None = ...,
+        search_blinding: Global___SearchBlinding | None = ...,
+        search_opening: Global___SearchOpening | None = ...,
         coin_escrow: Global___CoinEscrow | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["audit", b"audit", "body", b"body", "chat", b"chat", "coin_close", b"coin_close", "coin_commit", b"coin_commit", "coin_escrow", b"coin_escrow", "coin_reveal", b"coin_reveal", "dealings", b"dealings", "evidence", b"evidence", "hand_shown", b"hand_shown", "join", b"join", "keys", b"keys", "leave", b"leave", "move", b"move", "piece_answers", b"piece_answers", "piece_checks", b"piece_checks", "ready", b"ready", "seating", b"seating", "shares", b"shares", "shuffle", b"shuffle", "silence", b"silence", "stand_in", b"stand_in", "table", b"table"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["audit", b"audit", "body", b"body", "chat", b"chat", "coin_close", b"coin_close", "coin_commit", b"coin_commit", "coin_escrow", b"coin_escrow", "coin_reveal", b"coin_reveal", "dealings", b"dealings", "evidence", b"evidence", "hand_shown", b"hand_shown", "join", b"join", "keys", b"keys", "leave", b"leave", "move", b"move", "piece_answers", b"piece_answers", "piece_checks", b"piece_checks", "ready", b"ready", "search_blinding", b"search_blinding", "search_opening", b"search_opening", "seating", b"seating", "shares", b"shares", "shuffle", b"shuffle", "silence", b"silence", "stand_in", b"stand_in", "table", b"table"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["audit", b"audit", "author", b"author", "body", b"body", "chat", b"chat", "coin_close", b"coin_close", "coin_commit", b"coin_commit", "coin_escrow", b"coin_escrow", "coin_reveal", b"coin_reveal", "dealings", b"dealings", "evidence", b"evidence", "hand_shown", b"hand_shown", "heads", b"heads", "join", b"join", "keys", b"keys", "leave", b"leave", "move", b"move", "piece_answers", b"piece_answers", "piece_checks", b"piece_checks", "previous", b"previous", "ready", b"ready", "seating", b"seating", "seq", b"seq", "shares", b"shares", "shuffle", b"shuffle", "silence", b"silence", "stand_in", b"stand_in", "step", b"step", "table", b"table", "table_id", b"table_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["audit", b"audit", "author", b"author", "body", b"body", "chat", b"chat", "coin_close", b"coin_close", "coin_commit", b"coin_commit", "coin_escrow", b"coin_escrow", "coin_reveal", b"coin_reveal", "dealings", b"dealings", "evidence", b"evidence", "hand_shown", b"hand_shown", "heads", b"heads", "join", b"join", "keys", b"keys", "leave", b"leave", "move", b"move", "piece_answers", b"piece_answers", "piece_checks", b"piece_checks", "previous", b"previous", "ready", b"ready", "search_blinding", b"search_blinding", "search_opening", b"search_opening", "seating", b"seating", "seq", b"seq", "shares", b"shares", "shuffle", b"shuffle", "silence", b"silence", "stand_in", b"stand_in", "step", b"step", "table", b"table", "table_id", b"table_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_body: _TypeAlias = _typing.Literal["table", "join", "seating", "ready", "keys", "shuffle", "shares", "move", "coin_commit", "coin_reveal", "coin_close", "chat", "leave", "audit", "evidence", "silence", "dealings", "piece_checks", "piece_answers", "stand_in", "hand_shown", "coin_escrow"]  # noqa: Y015
+    _WhichOneofReturnType_body: _TypeAlias = _typing.Literal["table", "join", "seating", "ready", "keys", "shuffle", "shares", "move", "coin_commit", "coin_reveal", "coin_close", "chat", "leave", "audit", "evidence", "silence", "dealings", "piece_checks", "piece_answers", "stand_in", "hand_shown", "search_blinding", "search_opening", "coin_escrow"]  # noqa: Y015
     _WhichOneofArgType_body: _TypeAlias = _typing.Literal["body", b"body"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_body) -> _WhichOneofReturnType_body | None: ...
 
@@ -595,6 +603,79 @@ class DeckStandIn(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___DeckStandIn: _TypeAlias = DeckStandIn  # noqa: Y015
+
+@_typing.final
+class SearchBlinding(_message.Message):
+    """Every seat still at the table, when the game searches a draw pile for a named card (a plaintext
+    equivalence test, docs/protocol.md "Searching a pile"): its blinding of every card still in
+    the pile, each ciphertext (a, b) turned into (z·a, z·(b - M)) for the named card's point M
+    and a secret z of its own per card, with proofs that one z was used for both.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    DECK_FIELD_NUMBER: _builtins.int
+    ROUND_FIELD_NUMBER: _builtins.int
+    CARD_FIELD_NUMBER: _builtins.int
+    BLINDING_FIELD_NUMBER: _builtins.int
+    deck: _builtins.int
+    round: _builtins.int
+    card: _builtins.str
+    """the card named (the one the game searches for)"""
+    blinding: _builtins.bytes
+    """crypto SearchBlinding (positions, blinded pairs, proofs)"""
+    def __init__(
+        self,
+        *,
+        deck: _builtins.int = ...,
+        round: _builtins.int = ...,
+        card: _builtins.str = ...,
+        blinding: _builtins.bytes = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["blinding", b"blinding", "card", b"card", "deck", b"deck", "round", b"round"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SearchBlinding: _TypeAlias = SearchBlinding  # noqa: Y015
+
+@_typing.final
+class SearchOpening(_message.Message):
+    """Then every seat still at the table: its decryption shares of the combined blinded pairs,
+    with proofs; with a seat out, also its parts of that seat's shares (as at a stand-in).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    DECK_FIELD_NUMBER: _builtins.int
+    ROUND_FIELD_NUMBER: _builtins.int
+    CARD_FIELD_NUMBER: _builtins.int
+    OPENING_FIELD_NUMBER: _builtins.int
+    STAND_IN_FIELD_NUMBER: _builtins.int
+    deck: _builtins.int
+    round: _builtins.int
+    card: _builtins.str
+    opening: _builtins.bytes
+    """crypto SearchOpening (positions, shares, proofs)"""
+    stand_in: _builtins.bytes
+    """crypto StandInBatch for the seat out, else empty"""
+    def __init__(
+        self,
+        *,
+        deck: _builtins.int = ...,
+        round: _builtins.int = ...,
+        card: _builtins.str = ...,
+        opening: _builtins.bytes = ...,
+        stand_in: _builtins.bytes = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card", "deck", b"deck", "opening", b"opening", "round", b"round", "stand_in", b"stand_in"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SearchOpening: _TypeAlias = SearchOpening  # noqa: Y015
 
 @_typing.final
 class Shuffle(_message.Message):

@@ -1,0 +1,79 @@
+"""Condottieri Captains on the command line: the record of a real game between peer
+processes is verified (every card and every hand shown to one seat checked, the game replayed
+with every hand known), replayed as text with the hands shown told without their cards, and
+a Captains table waiting for players is listed by ``tables`` with its game."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from condottiere.cli.main import main
+from condottiere.peer.record import load, verify
+from tests.peer.processes import peers_in
+from tests.peer.test_captains_network import GAME_SECONDS
+from tests.peer.test_network import stopping_its_bots
+
+
+@pytest.fixture(scope="module")
+def record(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The record of a three-seat Captains game a host played against two bot peers."""
+    root = tmp_path_factory.mktemp("captains")
+    with peers_in(root) as peers:
+        host = peers.start(
+            ["host", "--game", "captains", "--seats", "3", "--strategy", "greedy",
+             "--bots", "greedy,greedy", "--seed", "3"],
+            root / "host",
+        )  # fmt: skip
+        with stopping_its_bots(peers, host):
+            peers.wait_all([host], GAME_SECONDS)
+    return Path(host.result()["record"])
+
+
+def test_a_captains_record_verifies_fair_and_replays_with_every_hand_known(
+    capsys: pytest.CaptureFixture[str], record: Path
+) -> None:
+    assert main(["verify", str(record)]) == 0
+    said = capsys.readouterr().out.splitlines()
+    assert said[-1] == "verdict: FAIR"
+    assert any("the game replays with every hand known" in line for line in said), said
+    verdict = verify(load(record))
+    assert verdict.table.spec.game == "captains" and verdict.replayed is not None
+
+
+def test_a_captains_record_replays_as_text_telling_hands_shown_without_their_cards(
+    capsys: pytest.CaptureFixture[str], record: Path
+) -> None:
+    assert main(["replay", "--text", str(record)]) == 0
+    told = capsys.readouterr().out.splitlines()
+    assert told[-1] == "verdict: FAIR"
+    shown = [line for line in told if " of its hand to " in line]
+    assert shown, "the game showed no hand"
+    assert all(line.endswith("alone)") for line in shown), shown
+    assert main(["replay", str(record)]) == 0  # not a terminal: the same, as text
+    assert capsys.readouterr().out.splitlines()[-1] == "verdict: FAIR"
+
+
+def test_tables_lists_a_captains_table_with_its_game_and_says_it_can_be_joined(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    with peers_in(tmp_path) as peers:
+        host = peers.start(
+            ["host", "--game", "captains", "--seats", "2", "--strategy", "greedy",
+             "--name", "Lucca"],
+            tmp_path / "host",
+        )  # fmt: skip
+        host.wait_for("hosting", 30)
+        capsys.readouterr()
+        assert main(["tables", "--once", "--json", "--wait", "6", "--interface", "127.0.0.1"]) == 0
+        listed = json.loads(capsys.readouterr().out)["tables"]
+        assert main(["tables", "--once", "--wait", "6", "--interface", "127.0.0.1"]) == 0
+        lines = capsys.readouterr().out.splitlines()
+    (lucca,) = [table for table in listed if table["name"] == "Lucca"]
+    assert (lucca["game"], lucca["edition"], lucca["seats"]) == ("captains", "standard", 2)
+    assert lucca["joinable"], lucca["reason"]
+    (line,) = [line for line in lines if line.strip().startswith("Lucca  ")]
+    assert "Lucca  captains standard  1/2 seats  lobby" in line
+    assert "join with: condottiere join Lucca" in line
