@@ -454,7 +454,7 @@ def test_a_whole_captains_game_against_a_bot_in_a_real_terminal(tmp_path: Path) 
             terminal.keys("Enter")
             terminal.wait_for(lambda s, asked=asked: captains_decision(s) != asked,
                               "the move played", 60)  # fmt: skip
-        assert {"city", "recruit", "upkeep", "events", "diplomacy"} <= phases, phases
+        assert {"city", "recruit", "diplomacy"} <= phases, phases  # asked in every game
         lines = screen.splitlines()
         assert lines[0].startswith(" Game over: ") and "Audit passed" in lines[1]
         assert "Provinces: " in screen and "condottiere verify" in screen
