@@ -15,6 +15,8 @@ Command(verb='move', text='Play 10', seat=None)
 2
 >>> parse("admit  1a2b-3c4d ", verbs)
 Command(verb='admit', text='1a2b-3c4d', seat=None)
+>>> parse("refuse", ("accept", "refuse")).verb, parse("refuse bob", ("refuse",)).verb
+('move', 'refuse')
 >>> parse("dance", verbs)
 Traceback (most recent call last):
 ...
@@ -63,6 +65,9 @@ def parse(line: str, verbs: Sequence[str]) -> Command:
     text = line.strip()
     word, _, rest = text.partition(" ")
     word = word.lower()
+    if word in ("admit", "refuse") and rest.strip():
+        # before the moves: a game's bare ``refuse`` (Captains: refuse an offer) is a move
+        return Command(word, rest.strip())
     if word in verbs:
         return Command("move", text)
     if word == "say":

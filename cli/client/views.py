@@ -329,9 +329,10 @@ def _keys(model: TableModel, width: int) -> str:
     else:
         choices = model.choices()
         keys = KEYS_TURN
-        if choices.space is not None:
+        if choices.space is not None or choices.numbered:
             numbers = "1-9/" if choices.numbered else ""
-            keys = (f"{numbers}←→ choose", "Enter play", f"Space {choices.space}", "Tab moves",
+            space = () if choices.space is None else (f"Space {choices.space}",)
+            keys = (f"{numbers}←→ choose", "Enter play", *space, "Tab moves",
                     "↑↓ why", "? help", "^T chat")  # fmt: skip
     shown = list(keys)
     while len(shown) > 1 and cells(" · ".join([*shown, KEYS_STOP])) > width:

@@ -20,7 +20,6 @@ from types import MappingProxyType
 from typing import Any
 
 from google.protobuf.message import Message
-from google.protobuf.struct_pb2 import Struct
 
 from condottiere.games.captains.cards import card_name, sort_cards
 from condottiere.games.captains.game import (
@@ -34,6 +33,7 @@ from condottiere.games.captains.game import (
 from condottiere.games.captains.moves import Move, Verb
 from condottiere.games.captains.narration import narrate, table_words
 from condottiere.games.captains.summary import rules_summary
+from condottiere.games.captains.wire import view_message
 from condottiere.interface.game import GameState, TableRules, Told, Variant
 from condottiere.interface.game import SeatView as AnySeatView
 from condottiere.interface.screen import GameScreen
@@ -109,11 +109,9 @@ class CaptainsRules:
         return narrate(before, after, move, shown, names)
 
     def view_message(self, view: AnySeatView) -> Message:
-        """The view as a ``google.protobuf.Struct`` (its public state and the hand)."""
+        """The view as the controller's ``condottiere.v1.CaptainsView`` (:mod:`.wire`)."""
         assert isinstance(view, SeatView)
-        message = Struct()
-        message.update({**self.public_state(view), "hand": list(view.hand)})
-        return message
+        return view_message(view)
 
     def summary(self, table: TableRules) -> tuple[str, ...]:
         return rules_summary(table.seats, table.options)
@@ -167,9 +165,10 @@ class CaptainsRules:
         }
 
     def screen(self) -> GameScreen:
-        """Captains has no screen in the client yet (the issue that puts it at a LAN table
-        draws it): ValueError, so that a client says so rather than drawing nothing."""
-        raise ValueError("Captains cannot be played in the client yet; try condottiere demo")
+        # Imported when a client asks for it, not by every peer and bot that loads the rules.
+        from condottiere.games.captains.screen import SCREEN
+
+        return SCREEN
 
 
 RULES = CaptainsRules()

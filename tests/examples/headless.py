@@ -4,7 +4,7 @@ record, and a stand-in controller service for what a real peer never serves (ano
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,22 +17,28 @@ from condottiere.peer.controller_service import ADDRESS_FILE, CONTROLLER_HOST
 from condottiere.peer.record import load, verify
 from condottiere.v1 import controller_pb2, controller_pb2_grpc
 from tests.peer.processes import PeerProcess, peers_in
-from tests.peer.test_network import assert_same_game
+from tests.peer.test_network import assert_same_summaries
 
 GAME_SECONDS = 180
 
 
 def play_against_python_bots(
-    root: Path, program: Sequence[str], player: str
+    root: Path,
+    program: Sequence[str],
+    player: str,
+    table: Sequence[str] = ("--edition", "zman"),
+    same_game: Callable[[list[dict[str, Any]]], None] = assert_same_summaries,
 ) -> tuple[PeerProcess, PeerProcess]:
-    """A Z-Man table of three: seat 0 is a headless peer (``player``) played by ``program``
-    run with the peer's data directory as its last argument; a greedy and a random bot take
-    the other seats. Waits (bounded) until every process has exited with status 0 and checks
-    that every peer ended the same fair game; the host peer and the program."""
+    """A table of three (Z-Man Condottiere unless ``table`` says which, as ``host`` takes
+    it): seat 0 is a headless peer (``player``) played by ``program`` run with the peer's data
+    directory as its last argument; a greedy and a random bot take the other seats. Waits
+    (bounded) until every process has exited with status 0 and checks that every peer ended
+    the same fair game (``same_game``, given every peer's summary); the host peer and the
+    program."""
     seat = root / "seat0"
     with peers_in(root) as peers:
         host = peers.start(
-            ["host", "--edition", "zman", "--seats", "3", "--player", player, "--headless"], seat
+            ["host", *table, "--seats", "3", "--player", player, "--headless"], seat
         )
         address = host.address()
         host.wait_for("hosting", 20)
@@ -44,7 +50,7 @@ def play_against_python_bots(
             for number, name in ((1, "greedy"), (2, "random"))
         ]  # fmt: skip
         peers.wait_all([host, bot, *others], GAME_SECONDS)
-    assert_same_game([host, *others])
+    same_game([peer.result() for peer in (host, *others)])
     return host, bot
 
 

@@ -24,7 +24,7 @@ from condottiere.peer.controller_service import ADDRESS_FILE
 from condottiere.peer.lobby import TableSpec
 from condottiere.peer.node import Node
 from condottiere.peer.store import Store
-from condottiere.v1 import controller_pb2, controller_pb2_grpc
+from condottiere.v1 import controller_pb2, controller_pb2_grpc, game_captains_pb2
 
 T = TypeVar("T")
 SECONDS = 60.0
@@ -58,14 +58,16 @@ async def bounded(awaitable: Awaitable[T]) -> T:
 
 
 @asynccontextmanager
-async def two_seats(root: Path, variant: str = "zman-duel") -> AsyncIterator[Table]:
+async def two_seats(
+    root: Path, variant: str = "zman-duel", game: str = "condottiere"
+) -> AsyncIterator[Table]:
     stores = [Store(root / "host"), Store(root / "guest")]
     host, guest = (Node(store) for store in stores)
     guest_bot: asyncio.Task[Snapshot] | None = None
     try:
         await host.start()
         await guest.start()
-        await host.host_table(TableSpec(variant, 2, (), "test", "ada", ""))
+        await host.host_table(TableSpec(variant, 2, (), "test", "ada", "", game=game))
         await guest.join_table(host.address, "bob")
         guest_bot = asyncio.create_task(
             play_seat(guest.controller, GreedyBot(seed=1), log=lambda _: None)
@@ -182,6 +184,38 @@ def test_a_seat_is_shown_its_own_hand_the_public_state_and_its_legal_moves(
                 assert list(row.cards) == list(view.rows[seat])
                 assert row.strength == view.strengths[seat] == row.breakdown[-1].total
             assert not update.HasField("outcome")
+
+    asyncio.run(check())
+
+
+def test_a_captains_seat_is_shown_its_table_typed_in_view_captains_and_plays_over_grpc(
+    tmp_path: Path,
+) -> None:
+    async def check() -> None:
+        async with two_seats(tmp_path, "standard", "captains") as table:
+            update = await bounded(first_turn(table))
+            assert update.game == "captains" and update.variant == "standard"
+            assert update.view.WhichOneof("detail") == "captains"
+            assert update.view.phase == "city"
+            mine = update.view.captains
+            assert len(mine.seats) == 2 and mine.active == -1 and mine.turns_each == 10
+            assert all(move.startswith("city ") for move in update.view.legal_moves)
+            city = update.view.legal_moves[-1].split()[1]
+            reply = await table.stub.Submit(
+                controller_pb2.SubmitRequest(move=f"city {city}"), metadata=table.owner
+            )
+            assert reply.applied, reply.reason
+            seat = update.seat
+
+            async def picked() -> game_captains_pb2.CaptainsSeat:
+                watch = table.stub.Watch(controller_pb2.WatchRequest(), metadata=table.owner)
+                async for later in watch:
+                    if later.view.captains.seats and later.view.captains.seats[seat].city:
+                        return later.view.captains.seats[seat]
+                raise AssertionError("the stream ended before the city state was taken")
+
+            mine_now = await bounded(picked())
+            assert mine_now.city == city and mine_now.provinces >= 5 and mine_now.ducats >= 10
 
     asyncio.run(check())
 

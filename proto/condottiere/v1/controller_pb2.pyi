@@ -12,6 +12,7 @@ peer's token, is refused with UNAUTHENTICATED.
 """
 
 from collections import abc as _abc
+from condottiere.v1 import game_captains_pb2 as _game_captains_pb2
 from condottiere.v1 import game_condottiere_pb2 as _game_condottiere_pb2
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
@@ -395,6 +396,7 @@ class View(_message.Message):
     TO_ACT_FIELD_NUMBER: _builtins.int
     LEGAL_MOVES_FIELD_NUMBER: _builtins.int
     CONDOTTIERE_FIELD_NUMBER: _builtins.int
+    CAPTAINS_FIELD_NUMBER: _builtins.int
     phase: _builtins.str
     """the game's own name for its phase, e.g. "battle" """
     to_act: _builtins.int
@@ -405,6 +407,10 @@ class View(_message.Message):
 
     @_builtins.property
     def condottiere(self) -> _game_condottiere_pb2.CondottiereView: ...
+    @_builtins.property
+    def captains(self) -> _game_captains_pb2.CaptainsView:
+        """Condottieri Captains (game "captains")"""
+
     def __init__(
         self,
         *,
@@ -412,12 +418,13 @@ class View(_message.Message):
         to_act: _builtins.int = ...,
         legal_moves: _abc.Iterable[_builtins.str] | None = ...,
         condottiere: _game_condottiere_pb2.CondottiereView | None = ...,
+        captains: _game_captains_pb2.CaptainsView | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["condottiere", b"condottiere", "detail", b"detail"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["captains", b"captains", "condottiere", b"condottiere", "detail", b"detail"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["condottiere", b"condottiere", "detail", b"detail", "legal_moves", b"legal_moves", "phase", b"phase", "to_act", b"to_act"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["captains", b"captains", "condottiere", b"condottiere", "detail", b"detail", "legal_moves", b"legal_moves", "phase", b"phase", "to_act", b"to_act"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_detail: _TypeAlias = _typing.Literal["condottiere"]  # noqa: Y015
+    _WhichOneofReturnType_detail: _TypeAlias = _typing.Literal["condottiere", "captains"]  # noqa: Y015
     _WhichOneofArgType_detail: _TypeAlias = _typing.Literal["detail", b"detail"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_detail) -> _WhichOneofReturnType_detail | None: ...
 

@@ -71,7 +71,7 @@ class ControllerServicer:
 
     def Submit(self, request, context):
         """Play a move of this seat, in the game's notation (Condottiere: "play 10", "battle Firenze",
-        "pass").
+        "pass"; Captains: "attack gonzaga 1", "play ambush", "done").
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

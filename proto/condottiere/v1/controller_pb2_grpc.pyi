@@ -47,7 +47,7 @@ class ControllerStub:
     """
     Submit: _grpc.UnaryUnaryMultiCallable[_controller_pb2.SubmitRequest, _controller_pb2.SubmitReply]
     """Play a move of this seat, in the game's notation (Condottiere: "play 10", "battle Firenze",
-    "pass").
+    "pass"; Captains: "attack gonzaga 1", "play ambush", "done").
     """
     Chat: _grpc.UnaryUnaryMultiCallable[_controller_pb2.ChatRequest, _controller_pb2.ChatReply]
     """Say something to the table."""
@@ -65,7 +65,7 @@ class ControllerAsyncStub(ControllerStub):
     """
     Submit: _aio.UnaryUnaryMultiCallable[_controller_pb2.SubmitRequest, _controller_pb2.SubmitReply]  # type: ignore[assignment]
     """Play a move of this seat, in the game's notation (Condottiere: "play 10", "battle Firenze",
-    "pass").
+    "pass"; Captains: "attack gonzaga 1", "play ambush", "done").
     """
     Chat: _aio.UnaryUnaryMultiCallable[_controller_pb2.ChatRequest, _controller_pb2.ChatReply]  # type: ignore[assignment]
     """Say something to the table."""
@@ -92,7 +92,7 @@ class ControllerServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_controller_pb2.SubmitReply, _abc.Awaitable[_controller_pb2.SubmitReply]]:
         """Play a move of this seat, in the game's notation (Condottiere: "play 10", "battle Firenze",
-        "pass").
+        "pass"; Captains: "attack gonzaga 1", "play ambush", "done").
         """
 
     @_abc_1.abstractmethod

@@ -1,5 +1,5 @@
-"""Tables for the client's tests: offline games of Condottiere seen as a seat's controller
-would publish them (real engines, real snapshots, the real game screen found through the
+"""Tables for the client's tests: offline games (of Condottiere or Captains) seen as a seat's
+controller would publish them (real engines, real snapshots, the real game screen found through the
 registry), and tables of several in-process peers (:class:`tests.peer.tables.Harness`) when
 the peer layer's own states matter."""
 
@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 
 from condottiere.cli.client.model import TableModel
+from condottiere.games import captains
 from condottiere.games.condottiere import GAME_NAME, Game
 from condottiere.peer.controller import Player, Snapshot, Waiting, snapshot_of
 from condottiere.peer.driver import Halt, TableEvent
@@ -17,7 +18,7 @@ NAMES = ("ada", "bob", "cyd", "dan", "eve", "fay")
 
 
 def snapshot_of_game(
-    game: Game,
+    game: Game | captains.Game,
     seat: int,
     *,
     names: tuple[str, ...] = NAMES,
@@ -25,8 +26,8 @@ def snapshot_of_game(
     halt: Halt | None = None,
     step: int = 20,
 ) -> Snapshot:
-    """What seat ``seat``'s controller would publish of ``game`` (an offline game, which
-    knows every hand): its view, and a table waiting for the seat to act."""
+    """What seat ``seat``'s controller would publish of ``game`` (an offline game that
+    knows ``seat``'s hand): its view, and a table waiting for the seat to act."""
     to_act = game.to_act
     waiting = None
     if halt is None and to_act is not None:
@@ -37,8 +38,8 @@ def snapshot_of_game(
     over = game.phase == "over"
     return Snapshot(
         table_name="test",
-        game=GAME_NAME,
-        variant=game.edition.name,
+        game=GAME_NAME if isinstance(game, Game) else captains.GAME_NAME,
+        variant=game.edition.name if isinstance(game, Game) else "standard",
         seats=game.players,
         seat=seat,
         players=tuple(
@@ -59,7 +60,7 @@ def snapshot_of_game(
 
 
 def model_of_game(
-    game: Game,
+    game: Game | captains.Game,
     seat: int = 0,
     events: tuple[TableEvent, ...] = (),
     *,

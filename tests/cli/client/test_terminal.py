@@ -1,7 +1,7 @@
 """End to end in a real terminal: ``condottiere play`` in a private tmux server, a whole game
-against a bot peer played by sending keys, the screen read with ``capture-pane`` at chosen
-points (the map, the hand, the banner, a refused move, Ctrl-C and the game taken up again,
-the end screen), and the record checked."""
+against a bot peer played by sending keys (Condottiere, and Condottieri Captains), the screen
+read with ``capture-pane`` at chosen points (the map, the hand, the banner, a refused move,
+Ctrl-C and the game taken up again, the end screen), and the record checked."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ import pytest
 
 from condottiere.games.condottiere import REGIONS
 from condottiere.games.condottiere.screen.board import MAP_WIDTH
+from condottiere.interface import TABLE_GAMES
 from condottiere.peer.record import load, verify
 from tests.cli.client.terminal import Terminal, describe
 
@@ -377,3 +378,115 @@ def test_a_spectator_follows_a_game_to_the_end_without_a_hand_and_verifies_it(
         watcher.close()
         host.close()
     assert host.alive() == [] and watcher.alive() == []
+
+
+CAPTAINS_SECONDS = 900
+KEYED_PHASES = frozenset({"recruit", "block", "clash", "hand-limit"})
+"""Where the Captains game is played with the number keys until they choose nothing (the
+cards of the hand, a block), not with Space."""
+CAPTAINS_AT_A_TABLE = pytest.mark.skipif(
+    "captains" not in TABLE_GAMES,
+    reason="Condottieri Captains is not played at a table on this peer yet (TABLE_GAMES)",
+)
+
+
+def captains_decision(screen: str) -> str:
+    """All the screen says of the game but the clock, the command line and the keys: a move
+    played changes it (the log tells the move at least)."""
+    lines = screen.splitlines()
+    return "\n".join([CLOCK.sub("", headline(screen)), *lines[1:-2]])
+
+
+@CAPTAINS_AT_A_TABLE
+def test_a_whole_captains_game_against_a_bot_in_a_real_terminal(tmp_path: Path) -> None:
+    """``condottiere play --game captains`` against a greedy bot peer at 80x24, every move
+    chosen with the keys (the number key 1 the first time a phase comes and while it chooses
+    a card to recruit or play, a block or a discard; else Space where it says what lets the
+    phase go on, else 1, else →) to the end; the screen at each step fits,
+    shows the city state and the rows, and the end says who won with the provinces; the
+    record is verified fair."""
+    terminal = Terminal(f"condottiere-test-{os.getpid()}-{uuid.uuid4().hex[:8]}", tmp_path)
+    command = [
+        "env", "-u", "CONDOTTIERE_INTERFACE",
+        sys.executable, "-m", "condottiere.cli.main", "play", "--game", "captains",
+        "--seats", "2", "--bots", "greedy", "--player", "ada", "--seed", "5",
+        "--data", str(tmp_path / "ada"),
+    ]  # fmt: skip
+    try:
+        terminal.run(command, REPO)
+        screen = terminal.wait_for(my_turn, "first turn", timeout=120)
+        assert headline(screen).startswith(" Your turn: pick your city state"), screen
+        assert "City states" in screen and " 1 " in screen
+        phases: set[str] = set()
+        deadline = time.monotonic() + CAPTAINS_SECONDS
+        while True:
+            assert time.monotonic() < deadline, f"the game did not end:\n{terminal.screen()}"
+            screen = terminal.screen()
+            if "Game over" in headline(screen) and "condottiere verify" in screen:
+                break
+            if not my_turn(screen):
+                time.sleep(0.1)
+                continue
+            if not prompt(screen).startswith("> your move"):  # a line left: Esc clears it
+                terminal.keys("Escape")
+                time.sleep(0.2)
+                continue
+            lines = screen.splitlines()
+            assert len(lines) == 24 and all(len(line) <= 80 for line in lines), screen
+            assert "city prov duc hand TFR" in screen, screen
+            phase = re.search(r"phase: ([\w-]+)", lines[1])
+            first = phase is None or phase.group(1) not in phases
+            if phase is not None:
+                phases.add(phase.group(1))
+            keys = lines[-1]
+            eager = phase is not None and phase.group(1) in KEYED_PHASES
+            if "1-9/" in keys and (first or eager or "Space " not in keys):
+                terminal.keys("1")
+            else:
+                terminal.keys("Space" if "Space " in keys else "Right")
+            try:
+                chosen = terminal.wait_for(
+                    lambda s: s.splitlines()[-1].startswith(" Enter: "), "a choice", 20
+                )
+            except AssertionError:  # the table moved on before the key: look again
+                continue
+            asked = captains_decision(chosen)
+            terminal.keys("Enter")
+            terminal.wait_for(lambda s, asked=asked: captains_decision(s) != asked,
+                              "the move played", 60)  # fmt: skip
+        assert {"city", "recruit", "diplomacy"} <= phases, phases  # asked in every game
+        lines = screen.splitlines()
+        assert lines[0].startswith(" Game over: ") and "Audit passed" in lines[1]
+        assert "Provinces: " in screen and "condottiere verify" in screen
+        terminal.keys("q")
+        terminal.wait_for(lambda _: terminal.exit_status() is not None, "the exit", timeout=60)
+        assert terminal.exit_status() == 0
+        farewell = terminal.text()
+        assert "Traceback" not in farewell
+        record = re.search(r"condottiere verify (\S+\.cdr)", farewell)
+        assert record is not None, farewell
+        assert verify(load(Path(record.group(1)))).fair
+        captains_replayed(terminal, record.group(1))
+    finally:
+        terminal.close()
+    assert terminal.alive() == []
+
+
+def captains_replayed(terminal: Terminal, record: str) -> None:
+    """``condottiere replay RECORD`` of a Captains game: the city states before the first
+    move, → a move on (the log tells it), End the end with the provinces, q leaves."""
+    terminal.run([sys.executable, "-m", "condottiere.cli.main", "replay", record], REPO)
+    screen = terminal.wait_for(lambda s: headline(s).startswith(" Replay 0/"), "the replay")
+    total = int(re.match(r" Replay 0/(\d+)", headline(screen)).group(1))  # type: ignore[union-attr]
+    assert "City states" in screen and "city prov duc hand TFR" in screen
+    terminal.keys("Right")
+    after = terminal.wait_for(lambda s: headline(s).startswith(" Replay 1/"), "a step forward")
+    assert re.search(r"\b(ada|Sforza) picks \w+", after), after
+    terminal.keys("End")
+    end = terminal.wait_for(lambda s: headline(s).startswith(f" Replay {total}/{total}: Game over"),
+                            "the end")  # fmt: skip
+    assert "Provinces: " in end and "condottiere verify" in end
+    terminal.keys("q")
+    terminal.wait_for(lambda _: terminal.exit_status() is not None, "the replay left")
+    assert terminal.exit_status() == 0
+    assert "verdict: FAIR" in terminal.text()
