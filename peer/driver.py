@@ -119,7 +119,18 @@ HALTING = frozenset({Reason.BAD_PROOF, Reason.EQUIVOCATION})
 """Rejections that prove cheating which cannot be undone by waiting for a better entry."""
 MAX_CHAT = 500
 MAX_JOINERS = 64
-"""How many authors a lobby hears of, at most, before its table is seated."""
+"""How many authors a lobby hears of, at most, before its game starts."""
+UNSEATED_ENTRIES = 24
+UNSEATED_BYTES = 64 << 10
+"""What this peer keeps, at most, of the log of an author without a seat while the table
+fills (entries held ahead of a gap included): a join, a few chat lines, a leave; and of a
+seat whose seating has not reached this peer yet, also its ready and its silence
+statements. More is not kept (nobody is blamed: a seat's entries come again once this peer
+sees it seated). With :data:`MAX_JOINERS`, what strangers can make a peer keep before the
+game starts is bounded (about 4 MiB)."""
+LOBBY_ENTRIES = 8
+"""The entries this peer signs, at most, while it has no seat (its join, chat lines, its
+leave): well within what the others keep of it (:data:`UNSEATED_ENTRIES`)."""
 
 
 class Keeper(Protocol):
@@ -217,8 +228,9 @@ class TableEvent:
     """Something that happened at the table, in players' words."""
 
     kind: str
-    """``join ask seated ready shuffle deal coin move result change chat leave refused halt
-    over audit`` (``ask``: a joiner the creator's owner must admit or refuse); ``move``,
+    """``join ask seated ready freed shuffle deal coin move result change chat leave refused
+    halt over audit`` (``ask``: a joiner the creator's owner must admit or refuse; ``freed``:
+    a seat not ready in time, freed for another joiner); ``move``,
     ``result`` and ``change`` are the game's narration of a move
     (:class:`~condottiere.games.ToldKind`)."""
     text: str
@@ -393,6 +405,24 @@ class Table:
         """Seats put out before the game was dealt: the decks are keyed without them."""
         self._bad_pieces: list[tuple[int, int]] = []
         """(dealer, deck) of every piece sealed to this seat that did not open or check."""
+        self.freed: list[tuple[str, Departure]] = []
+        """Every seat freed in the lobby (not ready in time, or left before the start): the
+        name of the player who held it, and how (see :meth:`_free_seat`)."""
+        self._seated_at = 0
+        """The number of the step whose seating holds now: silence statements about earlier
+        steps name seats of a seating that was (before seats were freed)."""
+        self.turned_away: set[bytes] = set()
+        """Authors without a seat some of whose entries were turned away (past the lobby's
+        bound, :data:`UNSEATED_ENTRIES`): a seating may name one of them yet (its entries came
+        before the seating did)."""
+        self.ask_again = False
+        """Set when a seating names an author whose entries were turned away: the owner asks
+        the other peers for every log again (a node follows them anew), then clears it."""
+        self._reseating: int | None = None
+        """The ready step at which a seat was put out, while the table waits for the
+        creator's new seating."""
+        self._freeing: dict[bytes, Departure] = {}
+        """Seats that left at that step (a leave is read once: kept here for the seating)."""
         self._restoring = True  # the definition is kept by whoever made or received it
         self._add(definition)
         self._restoring = False
@@ -512,7 +542,8 @@ class Table:
         seats = tuple(s for s in (self.seat_of(a) for a in step.missing) if s is not None)
         names = ", ".join(self.who(a) for a in step.missing)
         text = {
-            StepKind.SEATING: f"players to join ({len(self.lobby.joins) + 1} of {self.spec.seats})",
+            StepKind.SEATING: "a player to take the freed seat" if self._reseating is not None
+            else f"players to join ({len(self.lobby.joins) + 1} of {self.spec.seats})",
             StepKind.READY: f"{names} to be ready",
             StepKind.KEYS: f"keys from {names}",
             StepKind.SHUFFLE: f"{names} to shuffle deck {step.deck + 1}",
@@ -558,7 +589,7 @@ class Table:
             bot = all(author in self.lobby.bots for author in step.authors)
             return deadlines.bot_move if bot else deadlines.move
         if step.kind == StepKind.READY:
-            return deadlines.move
+            return deadlines.ready
         if step.kind == StepKind.COIN_REVEAL and step.flip and len(step.flip.committers) > 2:
             return None
         return deadlines.step
@@ -648,16 +679,35 @@ class Table:
         author = entry.author
         if author in self.logs.full:
             return Rejection(Reason.TOO_LARGE, "the author's log is full", author=author)
-        if self.seating:
+        if self.lobby.closed:
             if author not in self.seating:
                 return Rejection(
                     Reason.NOT_SEATED, "the author has no seat at this table", author=author
                 )
-        elif author in self.lobby.refused:
+            return None
+        if author in self.lobby.refused:
             return Rejection(Reason.NOT_SEATED, "the author was refused a seat", author=author)
-        elif author not in self.logs.authors and len(self.logs.authors) >= MAX_JOINERS + 1:
+        if author in self.lobby.freed:
+            return Rejection(Reason.NOT_SEATED, "the author's seat was freed", author=author)
+        if author == self.lobby.creator or author in self.seating:
+            return None
+        entries, size = self.logs.kept(author)
+        if not entries and len(self.logs.kept_authors) >= MAX_JOINERS + 1:
             return Rejection(
                 Reason.NOT_SEATED, f"the lobby already holds {MAX_JOINERS} joiners", author=author
+            )
+        full = entries >= UNSEATED_ENTRIES or size + len(entry.signed) > UNSEATED_BYTES
+        if full and entry.seq == self.logs.next_seq(author):
+            self.logs.drop_held(author)  # the entry that fills the gap comes first
+            entries, size = self.logs.kept(author)
+            full = entries >= UNSEATED_ENTRIES or size + len(entry.signed) > UNSEATED_BYTES
+        if full:
+            self.turned_away.add(author)
+            return Rejection(
+                Reason.TOO_LARGE,
+                f"an author without a seat has {UNSEATED_ENTRIES} entries or"
+                f" {UNSEATED_BYTES >> 10} KiB kept here at most",
+                author=author,
             )
         return None
 
@@ -746,6 +796,10 @@ class Table:
         if not text:
             return
         check_text(text, "a chat line", MAX_CHAT)
+        if self.seat is None and len(self.logs.log(self.me)) >= LOBBY_ENTRIES - 1:
+            raise ValueError(
+                f"a player without a seat says at most {LOBBY_ENTRIES - 2} things at a table"
+            )
         self._publish(log_pb2.Chat(text=text))
 
     def leave(self, reason: str = "") -> None:
@@ -887,7 +941,7 @@ class Table:
     def _free(self, entry: LogEntry) -> None:
         kind = entry.kind
         if kind == "join":
-            if self.lobby.seated:
+            if self.lobby.closed:
                 if entry.seq != 0:
                     self._refuse(
                         Rejection(Reason.UNEXPECTED, "asks for a seat again, once seated"),
@@ -931,7 +985,11 @@ class Table:
         self._statements.setdefault((body.seat, body.step), {}).setdefault(entry.author, entry)
 
     def _votes(self, seat: int, number: int) -> dict[int, LogEntry]:
-        """The votes about ``seat`` at step ``number``: every other seat's first statement."""
+        """The votes about ``seat`` at step ``number``: every other seat's first statement
+        (none about a step before the seating that holds now: they name another seating's
+        seats)."""
+        if number < self._seated_at:
+            return {}
         statements = self._statements.get((seat, number), {})
         votes = {}
         for author, entry in statements.items():
@@ -963,7 +1021,12 @@ class Table:
         if seat is None or self._quiet:
             return
         for (silent, number), statements in list(self._statements.items()):
-            if silent == seat and self.halt is None and number < self._step_number():
+            if (
+                silent == seat
+                and self.halt is None
+                and number < self._step_number()
+                and number != self._reseating  # the creator's seating says who is freed
+            ):
                 if self._verdict(silent, number) is Verdict.OUT:
                     departure = self._departure_by_silence(silent, number, "a step it passed")
                     self.out[seat] = departure
@@ -1031,18 +1094,20 @@ class Table:
         for author in self.seating or (self.lobby.creator,):
             if author not in step.missing and self.seat_of(author) not in self.out:
                 self._pending(author, step)
-        if self.seating:
+        if self.lobby.closed:
             for author in self.logs.authors:
                 if author not in self.seating:
                     self._refuse_unseated(author)
 
     def _forget_unseated(self) -> None:
-        """Once seated, keep nothing in memory of the other authors without a seat (their
-        entries stay in the keeper, for the record): their logs and the heads they claimed."""
+        """Once the game starts, keep nothing in memory of the other authors without a seat
+        (their entries stay in the keeper, for the record): their logs and the heads they
+        claimed."""
         for author in self.logs.authors:
             if author not in self.seating and author != self.me:
                 self._refuse_unseated(author)
-                self.logs.forget(author)
+                if author not in self.lobby.freed:  # a seating names it: its join is needed
+                    self.logs.forget(author)
         self.logs.forget_claims(self.seating)
 
     def _refuse_unseated(self, author: bytes) -> None:
@@ -1050,7 +1115,7 @@ class Table:
         cursor = self._cursor.get(author, 0)
         while cursor < len(log):
             entry = log[cursor]
-            if not entry.free:
+            if not entry.free and entry.step not in self._ended:  # else a freed seat's late ready
                 self._refuse(
                     Rejection(Reason.NOT_SEATED, "the author has no seat", author=author), entry
                 )
@@ -1131,7 +1196,7 @@ class Table:
         """Publish this seat's part of ``step`` when it needs no decision; True if done."""
         kind = step.kind
         if kind == StepKind.SEATING:
-            seating = self.lobby.seating_for()
+            seating = self.lobby.seating_for(self._freeing_authors())
             if seating is None:
                 return False
             body: Message = log_pb2.Seating(authors=list(seating))
@@ -1308,8 +1373,15 @@ class Table:
             authors = self.lobby.check_seating(entry)
             if self.lobby.missing_joins(body):
                 raise _Later()  # seated authors not heard of yet: wait for their joins
+            freed = self._check_reseating(authors) if self._reseating is not None else []
             self.lobby.seat(entry, authors)
-            self._forget_unseated()
+            if self.turned_away & set(authors):
+                self.ask_again = True
+            self.turned_away.clear()
+            if freed:
+                self._free_seats(freed, authors)
+            self._seated_at = step.number
+            self.logs.forget_claims((*self.seating, *self.lobby.joins))
         elif kind == StepKind.READY:
             if body.seating != self.lobby.seating_hash:
                 raise Rejection(Reason.UNEXPECTED, "ready for another seating")
@@ -1407,6 +1479,8 @@ class Table:
             self._say("seated", f"the table is full: {names}")
             self._next_step(StepKind.READY, self.seating)
         elif step.kind == StepKind.READY:
+            self.lobby.close()
+            self._forget_unseated()
             self._say("ready", "everyone is ready: the deck is being prepared")
             self._next_step(StepKind.KEYS, self._remaining_authors())
         elif step.kind == StepKind.KEYS:
@@ -1794,7 +1868,10 @@ class Table:
     def _departures(self, step: Step) -> bool:
         """Put out a seat ``step`` waits for that every other seat stated silent; True if one
         was."""
-        for author in step.missing:
+        candidates = step.missing
+        if step.kind == StepKind.READY and self.me in step.answers:
+            candidates = (*candidates, self.me)  # ready too late: the others freed this seat
+        for author in candidates:
             seat = self.seat_of(author)
             if seat is not None and self._verdict(seat, step.number) is Verdict.OUT:
                 return self._put_out(step, self._departure_by_silence(seat, step.number,
@@ -1830,6 +1907,8 @@ class Table:
         can (see the module); True (the table changed)."""
         seat = departure.seat
         author = self.seating[seat]
+        if step.kind == StepKind.READY and self._frees(author):
+            return self._reseat(step, departure)
         self.out[seat] = departure
         name = self.lobby.names.get(author, "?")
         game = self.game
@@ -1875,6 +1954,99 @@ class Table:
         )
         self._next_game_step()
         return True
+
+    def _frees(self, author: bytes) -> bool:
+        """Whether a seat out at the start is freed for another joiner: any seat but the
+        creator's (whose seating it is to make), while the creator is at the table."""
+        creator = self.lobby.creator
+        return author != creator and self.seat_of(creator) not in self.out
+
+    def _reseat(self, step: Step, departure: Departure) -> bool:
+        """A seat was not ready in time (or its player left before the start): the table
+        waits for the creator to seat the next joiner in its place, and in the place of any
+        other seat put out at that step (see :meth:`_check_reseating`). True (the table
+        changed)."""
+        author = self.seating[departure.seat]
+        name = self.lobby.names.get(author, "?")
+        self._ended.add(step.number)
+        self._reseating = step.number
+        if departure.waited is None:
+            self._freeing[author] = departure
+        self._say(
+            "freed",
+            f"{name}'s seat is freed ({departure.words(self.who(author))}): the table seats"
+            " the next player who asks in their place",
+            departure.seat,
+        )
+        self._next_step(StepKind.SEATING, (self.lobby.creator,))
+        return True
+
+    def _freed_departure(self, seat: int) -> Departure | None:
+        """How ``seat`` was put out at the start the table seats again after, if it was."""
+        number, author = self._reseating, self.seating[seat]
+        if number is None or author == self.lobby.creator:
+            return None
+        if author in self._freeing:
+            return self._freeing[author]
+        if self._verdict(seat, number) is Verdict.OUT:
+            return self._departure_by_silence(seat, number, StepKind.READY.words)
+        leave = next((e for e in self.logs.log(author) if e.kind == "leave"), None)
+        if leave is not None:
+            reason = leave.body.reason[:MAX_CHAT]
+            return Departure(
+                seat, number, StepKind.READY.words, None, reason=reason, evidence=(leave.signed,)
+            )
+        return None
+
+    def _freeing_authors(self) -> tuple[bytes, ...]:
+        """The seated authors the creator's next seating frees (see :meth:`_reseat`)."""
+        return tuple(
+            author for seat, author in enumerate(self.seating)
+            if self._freed_departure(seat) is not None
+        )  # fmt: skip
+
+    def _check_reseating(self, authors: tuple[bytes, ...]) -> list[tuple[bytes, Departure]]:
+        """The seats a new seating frees, with how each was put out at the start:
+        :class:`Rejection` unless every seat it gives another author was put out there and
+        every other seat stays where it was; ``_Later`` while the statements that put a seat
+        out are not all here yet."""
+        freed = []
+        for seat, author in enumerate(self.seating):
+            if authors[seat] == author:
+                continue
+            if author == self.lobby.creator or author in authors:
+                raise Rejection(
+                    Reason.UNEXPECTED, "a new seating keeps every seat it does not free in place"
+                )
+            departure = self._freed_departure(seat)
+            if departure is None and (seat, self._reseating) in self._took:
+                raise Rejection(Reason.UNEXPECTED, "a new seating frees a seat that was ready")
+            if departure is None:
+                raise _Later()
+            freed.append((author, departure))
+        if not freed:
+            raise Rejection(Reason.UNEXPECTED, "a new seating frees a seat not ready in time")
+        return freed
+
+    def _free_seats(self, freed: Sequence[tuple[bytes, Departure]],
+                    authors: tuple[bytes, ...]) -> None:  # fmt: skip
+        """Apply a new seating's freed seats (see :meth:`_check_reseating`)."""
+        for author, departure in freed:
+            name = self.lobby.names.get(author, "?")
+            taker = self.lobby.names.get(authors[departure.seat], "?")
+            self.freed.append((name, departure))
+            self.lobby.free(author)
+            words = departure.words(f"seat {departure.seat} ({name})")
+            if author == self.me:
+                self.halt = Halt(
+                    f"this seat was freed for another player: {words}", self.me, departure.seat
+                )
+                self._say("freed", self.halt.detail, departure.seat)
+            else:
+                self._say("freed", f"{taker} takes the seat freed from {name} ({words})",
+                          departure.seat)  # fmt: skip
+        self._reseating = None
+        self._freeing.clear()
 
     def _without_before_the_deal(self, step: Step, departure: Departure) -> bool:
         """A seat out before the game was dealt: nothing secret depends on it yet, so the
