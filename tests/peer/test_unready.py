@@ -263,3 +263,52 @@ def test_a_player_without_a_seat_signs_only_a_few_entries() -> None:
     except ValueError as error:
         assert "at most" in str(error)
     assert said > 0 and len(waiting.logs.log(waiting.me)) <= LOBBY_ENTRIES
+
+
+def test_a_seats_entries_turned_away_before_its_seating_came_are_asked_for_again() -> None:
+    """A fold that gets a seat's log before the creator's: past the bound, the seat's entries
+    are turned away; once the seating names it, the table asks for every log again (a node
+    follows its peers anew) and takes them then."""
+    harness = Harness("zman-duel", 2, seed=10)
+    harness.play()
+    witness = harness.tables[0]
+    seat1 = [e.signed for e in witness.logs.log(harness.tables[1].me)]
+    creator = [e.signed for e in witness.logs.log(witness.me)]
+    assert len(seat1) > UNSEATED_ENTRIES
+    fresh = Table(Identity.generate(), witness.lobby.definition, MemoryKeeper())
+    refused = [fresh.receive(signed) for signed in seat1]
+    assert any(r is not None and r.reason is Reason.TOO_LARGE for r in refused)
+    assert fresh.logs.kept(harness.tables[1].me)[0] <= UNSEATED_ENTRIES
+    assert not fresh.ask_again
+    for signed in creator:
+        fresh.receive(signed)
+    assert fresh.seating == witness.seating and fresh.ask_again
+    feed(fresh, seat1 + creator)
+    assert fresh.record_hash() == witness.record_hash() and fresh.audited
+
+
+class Moving(Table):
+    """A creator whose first new seating gives the freed seat to a joiner but moves the seat
+    it keeps (seat 1 to seat 2)."""
+
+    moved = False
+
+    def _make(self, step: Step) -> bool:
+        if step.kind == StepKind.SEATING and self.seating and not self.moved:
+            self.moved = True
+            joiner = next(a for a in self.lobby.joins if a not in self.seating)
+            authors = [self.seating[0], joiner, self.seating[1]]
+            self._publish(log_pb2.Seating(authors=authors), step.number)
+            return True
+        return super()._make(step)
+
+
+def test_a_new_seating_that_moves_a_seat_it_keeps_is_refused_and_a_proper_one_taken() -> None:
+    harness = Lobby("zman", 3, seed=11, kinds={0: Moving, 2: Unready})
+    creator, seat1, unready = harness.tables
+    carol = harness.add_joiner("carol")
+    harness.state_silent(but=lambda table: table is unready)
+    for table in (creator, seat1, carol):
+        assert table.seating == (creator.me, seat1.me, carol.me)
+        assert any("keeps every seat it does not free in place" in r.detail
+                   for r in table.refusals), table.refusals  # fmt: skip
