@@ -971,6 +971,8 @@ class Table:
         elif kind == "leave" and not self.over:
             self._say("leave", f"{self.who(entry.author)} is leaving the table",
                       self.seat_of(entry.author))
+            if not self.lobby.closed and entry.author not in self.seating:
+                self.lobby.left.add(entry.author)  # a joiner who waited: seated no more
         elif kind == "evidence":
             self._held_evidence.append(entry)
         elif kind == "coin_close":

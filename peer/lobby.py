@@ -223,6 +223,9 @@ class Lobby:
         """Joiners the creator's owner refused: never seated, their join forgotten."""
         self.freed: set[bytes] = set()
         """Authors whose seat was freed (not ready in time): never seated here again."""
+        self.left: set[bytes] = set()
+        """Joiners who said they leave before they were seated: the creator seats them no
+        more (a seating that names one all the same is valid: its leave frees the seat)."""
         self.closed = False
         """The game has started: no joiner is heard of or seated any more."""
 
@@ -304,6 +307,7 @@ class Lobby:
         joiners = [
             a for a in self.joins
             if (self.open or a in self.admitted) and a not in kept and a not in freeing
+            and a not in self.left
         ]
         free = [seat for seat, author in enumerate(kept) if author is None]
         if len(joiners) < len(free):

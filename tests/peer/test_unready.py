@@ -312,3 +312,14 @@ def test_a_new_seating_that_moves_a_seat_it_keeps_is_refused_and_a_proper_one_ta
         assert table.seating == (creator.me, seat1.me, carol.me)
         assert any("keeps every seat it does not free in place" in r.detail
                    for r in table.refusals), table.refusals  # fmt: skip
+
+
+def test_a_joiner_who_left_while_waiting_is_not_given_the_freed_seat() -> None:
+    harness = Lobby("zman-duel", 2, seed=12, kinds={1: Unready})
+    creator, unready = harness.tables
+    gone = harness.add_joiner("gone")
+    gone.leave("tired of waiting")
+    harness.deliver()
+    erin = harness.add_joiner("erin")
+    harness.state_silent(but=lambda table: table is unready)
+    assert creator.seating == erin.seating == (creator.me, erin.me)
