@@ -164,8 +164,12 @@ def snapshot_of(table: Table, since: float) -> Snapshot:
     """The snapshot of ``table`` now (called where the table lives: its thread)."""
     lobby = table.lobby
     authors = table.seating or (lobby.creator, *lobby.joins)
-    if table.seating and not lobby.closed:  # joiners who wait for a seat to be freed
-        authors = (*authors, *(a for a in lobby.joins if a not in table.seating))
+    if table.seating and not lobby.closed:  # seats being freed go; joiners wait for them
+        freeing = table.freeing
+        authors = (
+            *(a for a in table.seating if a not in freeing),
+            *(a for a in lobby.joins if a not in table.seating),
+        )
     asking = set(lobby.pending)
     players = tuple(
         Player(

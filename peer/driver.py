@@ -1198,7 +1198,7 @@ class Table:
         """Publish this seat's part of ``step`` when it needs no decision; True if done."""
         kind = step.kind
         if kind == StepKind.SEATING:
-            seating = self.lobby.seating_for(self._freeing_authors())
+            seating = self.lobby.seating_for(self.freeing)
             if seating is None:
                 return False
             body: Message = log_pb2.Seating(authors=list(seating))
@@ -2000,8 +2000,10 @@ class Table:
             )
         return None
 
-    def _freeing_authors(self) -> tuple[bytes, ...]:
-        """The seated authors the creator's next seating frees (see :meth:`_reseat`)."""
+    @property
+    def freeing(self) -> tuple[bytes, ...]:
+        """The seated authors the creator's next seating frees, as this peer knows them
+        (none unless a seat was put out at the ready step: see :meth:`_reseat`)."""
         return tuple(
             author for seat, author in enumerate(self.seating)
             if self._freed_departure(seat) is not None

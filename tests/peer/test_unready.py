@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from condottiere.bots import make_bot
 from condottiere.crypto import Identity
+from condottiere.peer.controller import snapshot_of
 from condottiere.peer.driver import (
     LOBBY_ENTRIES,
     MAX_JOINERS,
@@ -131,6 +132,8 @@ def test_with_nobody_waiting_the_table_waits_for_a_joiner_to_take_the_freed_seat
     waiting = creator.waiting()
     assert waiting is not None and "a player to take the freed seat" in waiting[2]
     assert any(e.kind == "freed" and "seat1's seat is freed" in e.text for e in creator.events)
+    players = snapshot_of(creator, 0.0).players
+    assert [p.name for p in players] == ["seat0"], "the seat being freed is shown free"
     dave = harness.add_joiner("dave")
     assert creator.seating == dave.seating == (creator.me, dave.me)
     harness.play_on([creator, dave])
