@@ -421,8 +421,6 @@ class Table:
         self._reseating: int | None = None
         """The ready step at which a seat was put out, while the table waits for the
         creator's new seating."""
-        self._freeing: dict[bytes, Departure] = {}
-        """Seats that left at that step (a leave is read once: kept here for the seating)."""
         self._restoring = True  # the definition is kept by whoever made or received it
         self._add(definition)
         self._restoring = False
@@ -1868,12 +1866,13 @@ class Table:
         return mine in votes and self._verdict(seat, step.number) is None
 
     def _departures(self, step: Step) -> bool:
-        """Put out a seat ``step`` waits for that every other seat stated silent; True if one
-        was."""
-        candidates = step.missing
-        if step.kind == StepKind.READY and self.me in step.answers:
-            candidates = (*candidates, self.me)  # ready too late: the others freed this seat
-        for author in candidates:
+        """Put out a seat ``step`` waits for that every other seat stated silent (at the
+        ready step, free the seats put out: :meth:`_freeable`); True if one was."""
+        if step.kind == StepKind.READY and self.seat_of(self.lobby.creator) not in self.out:
+            freeable = self._freeable(step.number)
+            if freeable:
+                return self._reseat(step, freeable)
+        for author in step.missing:
             seat = self.seat_of(author)
             if seat is not None and self._verdict(seat, step.number) is Verdict.OUT:
                 return self._put_out(step, self._departure_by_silence(seat, step.number,
@@ -1910,7 +1909,7 @@ class Table:
         seat = departure.seat
         author = self.seating[seat]
         if step.kind == StepKind.READY and self._frees(author):
-            return self._reseat(step, departure)
+            return self._reseat(step, (seat,))
         self.out[seat] = departure
         name = self.lobby.names.get(author, "?")
         game = self.game
@@ -1963,74 +1962,108 @@ class Table:
         creator = self.lobby.creator
         return author != creator and self.seat_of(creator) not in self.out
 
-    def _reseat(self, step: Step, departure: Departure) -> bool:
-        """A seat was not ready in time (or its player left before the start): the table
-        waits for the creator to seat the next joiner in its place, and in the place of any
-        other seat put out at that step (see :meth:`_check_reseating`). True (the table
-        changed)."""
-        author = self.seating[departure.seat]
-        name = self.lobby.names.get(author, "?")
+    def _freeable(self, number: int) -> tuple[int, ...]:
+        """The seats put out at the ready step ``number``: the largest set of seats (never
+        the creator's) each of which every seat outside it still at the table stated silent
+        there, or whose player said it leaves. Seats silent together need not state each
+        other silent (nobody may be left to); every seat that could have taken one's ready
+        is outside the set and stated it silent, so no peer but theirs went past the step.
+        Statements only add up, so once a seat is in the set it stays in it."""
+        at_table = [s for s in range(len(self.seating)) if s not in self.out]
+        group = {s for s in at_table if self.seating[s] != self.lobby.creator}
+        while True:
+            kept = {
+                seat for seat in group
+                if self._left(seat) or all(
+                    self._stated(voter, seat, number) is False
+                    for voter in at_table if voter not in group and voter != seat
+                )
+            }  # fmt: skip
+            if kept == group:
+                return tuple(sorted(group))
+            group = kept
+
+    def _stated(self, voter: int, seat: int, number: int) -> bool | None:
+        """``voter``'s first statement about ``seat`` at step ``number``: whether it says it
+        holds the seat's answer; None when it stated nothing."""
+        vote = self._votes(seat, number).get(voter)
+        return None if vote is None else bool(vote.body.answered)
+
+    def _left(self, seat: int) -> bool:
+        return any(e.kind == "leave" for e in self.logs.log(self.seating[seat]))
+
+    def _reseat(self, step: Step, seats: Sequence[int]) -> bool:
+        """Seats were not ready in time (or their players left before the start): the table
+        waits for the creator to seat the next joiners in their places (see
+        :meth:`_check_reseating`). True (the table changed)."""
         self._ended.add(step.number)
         self._reseating = step.number
-        if departure.waited is None:
-            self._freeing[author] = departure
-        self._say(
-            "freed",
-            f"{name}'s seat is freed ({departure.words(self.who(author))}): the table seats"
-            " the next player who asks in their place",
-            departure.seat,
-        )
+        for seat in seats:
+            author = self.seating[seat]
+            departure = self._departure_frees(seat, step.number)
+            self._say(
+                "freed",
+                f"{self.lobby.names.get(author, '?')}'s seat is freed"
+                f" ({departure.words(self.who(author))}): the table seats the next player who"
+                " asks in their place",
+                seat,
+            )
         self._next_step(StepKind.SEATING, (self.lobby.creator,))
         return True
 
-    def _freed_departure(self, seat: int) -> Departure | None:
-        """How ``seat`` was put out at the start the table seats again after, if it was."""
-        number, author = self._reseating, self.seating[seat]
-        if number is None or author == self.lobby.creator:
-            return None
-        if author in self._freeing:
-            return self._freeing[author]
-        if self._verdict(seat, number) is Verdict.OUT:
-            return self._departure_by_silence(seat, number, StepKind.READY.words)
-        leave = next((e for e in self.logs.log(author) if e.kind == "leave"), None)
+    @property
+    def freeing(self) -> tuple[bytes, ...]:
+        """The seated authors the creator's next seating frees, as this peer knows them
+        (none unless seats were put out at the ready step: see :meth:`_reseat`)."""
+        if self._reseating is None:
+            return ()
+        return tuple(self.seating[seat] for seat in self._freeable(self._reseating))
+
+    def _check_reseating(self, authors: tuple[bytes, ...]) -> list[tuple[bytes, Departure]]:
+        """The seats a new seating frees, with how each was put out at the start:
+        :class:`Rejection` unless every other seat stays where it was, and every seat it
+        frees was put out there, each stated silent by every seat it does not free (or left);
+        ``_Later`` while statements that may still come are missing."""
+        number = self._reseating
+        assert number is not None
+        freed = [seat for seat, author in enumerate(self.seating) if authors[seat] != author]
+        if not freed:
+            raise Rejection(Reason.UNEXPECTED, "a new seating frees a seat not ready in time")
+        for seat in freed:
+            author = self.seating[seat]
+            if author == self.lobby.creator or author in authors:
+                raise Rejection(
+                    Reason.UNEXPECTED, "a new seating keeps every seat it does not free in place"
+                )
+        voters = [s for s in range(len(self.seating)) if s not in self.out and s not in freed]
+        mine = self.seat
+        for seat in freed:
+            if (
+                mine in voters and (seat, number) in self._took and not self._quiet
+                and self._stated(mine, seat, number) is None
+            ):  # this peer holds its ready: it says so, and the seating can never hold
+                self._publish(log_pb2.Silence(seat=seat, step=number, answered=True))
+        waiting = False
+        for seat in freed:
+            if self._left(seat):
+                continue
+            stated = [self._stated(voter, seat, number) for voter in voters if voter != seat]
+            if any(stated):
+                raise Rejection(Reason.UNEXPECTED, "a new seating frees a seat that was ready")
+            waiting = waiting or None in stated
+        if waiting:
+            raise _Later()
+        return [(self.seating[seat], self._departure_frees(seat, number)) for seat in freed]
+
+    def _departure_frees(self, seat: int, number: int) -> Departure:
+        """How a seat a valid new seating frees was put out at the ready step ``number``."""
+        leave = next((e for e in self.logs.log(self.seating[seat]) if e.kind == "leave"), None)
         if leave is not None:
             reason = leave.body.reason[:MAX_CHAT]
             return Departure(
                 seat, number, StepKind.READY.words, None, reason=reason, evidence=(leave.signed,)
             )
-        return None
-
-    @property
-    def freeing(self) -> tuple[bytes, ...]:
-        """The seated authors the creator's next seating frees, as this peer knows them
-        (none unless a seat was put out at the ready step: see :meth:`_reseat`)."""
-        return tuple(
-            author for seat, author in enumerate(self.seating)
-            if self._freed_departure(seat) is not None
-        )  # fmt: skip
-
-    def _check_reseating(self, authors: tuple[bytes, ...]) -> list[tuple[bytes, Departure]]:
-        """The seats a new seating frees, with how each was put out at the start:
-        :class:`Rejection` unless every seat it gives another author was put out there and
-        every other seat stays where it was; ``_Later`` while the statements that put a seat
-        out are not all here yet."""
-        freed = []
-        for seat, author in enumerate(self.seating):
-            if authors[seat] == author:
-                continue
-            if author == self.lobby.creator or author in authors:
-                raise Rejection(
-                    Reason.UNEXPECTED, "a new seating keeps every seat it does not free in place"
-                )
-            departure = self._freed_departure(seat)
-            if departure is None and (seat, self._reseating) in self._took:
-                raise Rejection(Reason.UNEXPECTED, "a new seating frees a seat that was ready")
-            if departure is None:
-                raise _Later()
-            freed.append((author, departure))
-        if not freed:
-            raise Rejection(Reason.UNEXPECTED, "a new seating frees a seat not ready in time")
-        return freed
+        return self._departure_by_silence(seat, number, StepKind.READY.words)
 
     def _free_seats(self, freed: Sequence[tuple[bytes, Departure]],
                     authors: tuple[bytes, ...]) -> None:  # fmt: skip
@@ -2050,7 +2083,6 @@ class Table:
                 self._say("freed", f"{taker} takes the seat freed from {name} ({words})",
                           departure.seat)  # fmt: skip
         self._reseating = None
-        self._freeing.clear()
 
     def _without_before_the_deal(self, step: Step, departure: Departure) -> bool:
         """A seat out before the game was dealt: nothing secret depends on it yet, so the

@@ -15,8 +15,8 @@ that every seated author asked for a seat. From then on the creator has no more 
 than any other seat: every seated author publishes ``Ready`` naming that seating, and the
 game starts once all are ready.
 
-A seat that is not ready within the definition's ready deadline is *freed*: once every other
-seat has stated it silent (the same statements as at any step,
+A seat that is not ready within the definition's ready deadline is *freed*: once every seat
+outside the seats not ready has stated it silent (the same statements as at any step,
 :mod:`condottiere.peer.silence`), its author is never seated at this table again
 (:meth:`Lobby.free`): the creator seats the next joiner in its place in a new ``Seating``
 that keeps every other seat where it was (or waits for one to ask). Until the game starts

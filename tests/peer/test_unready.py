@@ -326,3 +326,20 @@ def test_a_joiner_who_left_while_waiting_is_not_given_the_freed_seat() -> None:
     erin = harness.add_joiner("erin")
     harness.state_silent(but=lambda table: table is unready)
     assert creator.seating == erin.seating == (creator.me, erin.me)
+
+
+def test_two_seats_never_ready_whose_peers_are_gone_are_both_freed_and_the_game_ends_alike(
+) -> None:
+    """Nobody states the other silent when both peers are gone: the seats still at the table
+    free both together (a seat silent at a later step would wait, as the silence rule says)."""
+    harness = Lobby("zman", 4, seed=13, kinds={2: Unready, 3: Unready})
+    creator, seat1, gone2, gone3 = harness.tables
+    carol, dave = harness.add_joiner("carol"), harness.add_joiner("dave")
+    harness.state_silent(but=lambda table: table in (gone2, gone3))
+    players = (creator, seat1, carol, dave)
+    for table in players:
+        assert table.seating == (creator.me, seat1.me, carol.me, dave.me)
+        assert sorted(d.seat for _, d in table.freed) == [2, 3]
+        assert all(d.signers == (0, 1) for _, d in table.freed)
+    harness.play_on(list(players))
+    assert len({t.record_hash() for t in players}) == 1 and creator.audited
