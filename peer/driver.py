@@ -407,7 +407,7 @@ class Table:
         """(dealer, deck) of every piece sealed to this seat that did not open or check."""
         self.freed: list[tuple[str, Departure]] = []
         """Every seat freed in the lobby (not ready in time, or left before the start): the
-        name of the player who held it, and how (see :meth:`_free_seat`)."""
+        name of the player who held it, and how (see :meth:`_free_seats`)."""
         self._seated_at = 0
         """The number of the step whose seating holds now: silence statements about earlier
         steps name seats of a seating that was (before seats were freed)."""
