@@ -415,6 +415,9 @@ class Table:
         """Authors without a seat some of whose entries were turned away (past the lobby's
         bound, :data:`UNSEATED_ENTRIES`): a seating may name one of them yet (its entries came
         before the seating did)."""
+        self._named: set[bytes] = set()
+        """Every author a seating entry of the creator's names, taken or not yet (its joins
+        may still be on their way): their entries are kept whole."""
         self.ask_again = False
         """Set when a seating names an author whose entries were turned away: the owner asks
         the other peers for every log again (a node follows them anew), then clears it."""
@@ -687,7 +690,7 @@ class Table:
             return Rejection(Reason.NOT_SEATED, "the author was refused a seat", author=author)
         if author in self.lobby.freed:
             return Rejection(Reason.NOT_SEATED, "the author's seat was freed", author=author)
-        if author == self.lobby.creator or author in self.seating:
+        if author == self.lobby.creator or author in self.seating or author in self._named:
             return None
         entries, size = self.logs.kept(author)
         if not entries and len(self.logs.kept_authors) >= MAX_JOINERS + 1:
@@ -912,6 +915,8 @@ class Table:
             if not self._restoring:
                 self.keeper.keep(accepted)
             self.appended.append(accepted)
+            if accepted.kind == StepKind.SEATING and accepted.author == self.lobby.creator:
+                self._named.update(accepted.body.authors)
             if accepted.free:
                 self._free(accepted)
 
@@ -932,6 +937,8 @@ class Table:
         self.keeper.keep_own(entry)
         self.logs.add(entry)
         self.appended.append(entry)
+        if entry.kind == StepKind.SEATING:
+            self._named.update(entry.body.authors)
         if entry.free:
             self._free(entry)
         return entry
@@ -1974,7 +1981,7 @@ class Table:
         while True:
             kept = {
                 seat for seat in group
-                if self._left(seat) or all(
+                if self._left(seat, number) or all(
                     self._stated(voter, seat, number) is False
                     for voter in at_table if voter not in group and voter != seat
                 )
@@ -1989,8 +1996,15 @@ class Table:
         vote = self._votes(seat, number).get(voter)
         return None if vote is None else bool(vote.body.answered)
 
-    def _left(self, seat: int) -> bool:
-        return any(e.kind == "leave" for e in self.logs.log(self.seating[seat]))
+    def _left(self, seat: int, number: int) -> LogEntry | None:
+        """``seat``'s leave, if its player left at the ready step ``number`` (its leave comes
+        before any ready of its to that step: a leave is read where the next answer is)."""
+        for entry in self.logs.log(self.seating[seat]):
+            if entry.kind == StepKind.READY and entry.step == number:
+                return None
+            if entry.kind == "leave":
+                return entry
+        return None
 
     def _reseat(self, step: Step, seats: Sequence[int]) -> bool:
         """Seats were not ready in time (or their players left before the start): the table
@@ -2045,7 +2059,7 @@ class Table:
                 self._publish(log_pb2.Silence(seat=seat, step=number, answered=True))
         waiting = False
         for seat in freed:
-            if self._left(seat):
+            if self._left(seat, number):
                 continue
             stated = [self._stated(voter, seat, number) for voter in voters if voter != seat]
             if any(stated):
@@ -2057,7 +2071,7 @@ class Table:
 
     def _departure_frees(self, seat: int, number: int) -> Departure:
         """How a seat a valid new seating frees was put out at the ready step ``number``."""
-        leave = next((e for e in self.logs.log(self.seating[seat]) if e.kind == "leave"), None)
+        leave = self._left(seat, number)
         if leave is not None:
             reason = leave.body.reason[:MAX_CHAT]
             return Departure(

@@ -272,10 +272,10 @@ def test_a_seats_entries_turned_away_before_its_seating_came_are_asked_for_again
     """A fold that gets a seat's log before the creator's: past the bound, the seat's entries
     are turned away; once the seating names it, the table asks for every log again (a node
     follows its peers anew) and takes them then."""
-    harness = Harness("zman-duel", 2, seed=10)
+    harness = Harness("zman", 3, seed=10)
     harness.play()
     witness = harness.tables[0]
-    seat1 = [e.signed for e in witness.logs.log(harness.tables[1].me)]
+    seat1, seat2 = ([e.signed for e in witness.logs.log(t.me)] for t in harness.tables[1:])
     creator = [e.signed for e in witness.logs.log(witness.me)]
     assert len(seat1) > UNSEATED_ENTRIES
     fresh = Table(Identity.generate(), witness.lobby.definition, MemoryKeeper())
@@ -283,10 +283,10 @@ def test_a_seats_entries_turned_away_before_its_seating_came_are_asked_for_again
     assert any(r is not None and r.reason is Reason.TOO_LARGE for r in refused)
     assert fresh.logs.kept(harness.tables[1].me)[0] <= UNSEATED_ENTRIES
     assert not fresh.ask_again
-    for signed in creator:
+    for signed in [seat2[0], *creator]:  # seat 2's join, then the creator's log
         fresh.receive(signed)
     assert fresh.seating == witness.seating and fresh.ask_again
-    feed(fresh, seat1 + creator)
+    feed(fresh, seat1 + seat2 + creator)
     assert fresh.record_hash() == witness.record_hash() and fresh.audited
 
 
@@ -343,3 +343,23 @@ def test_two_seats_never_ready_whose_peers_are_gone_are_both_freed_and_the_game_
         assert all(d.signers == (0, 1) for _, d in table.freed)
     harness.play_on(list(players))
     assert len({t.record_hash() for t in players}) == 1 and creator.audited
+
+
+def test_a_record_in_the_order_of_its_authors_folds_to_its_end_in_one_pass() -> None:
+    """As a record is written (every author's log whole, the creator's first): the seats'
+    logs come before the seating is taken (its joins are on their way), and each seat's
+    goodbye before the ready step is folded; neither a seat's log past the lobby's bound is
+    turned away, nor a seat that was ready and left at the end is taken for one that left at
+    the start."""
+    harness = Harness("zman", 3, seed=14)
+    harness.play()
+    for table in harness.tables:
+        table.finish()
+    harness.deliver()
+    witness = harness.tables[0]
+    assert all(any(e.kind == "leave" for e in witness.logs.log(t.me)) for t in harness.tables)
+    fresh = Table(Identity.generate(), witness.lobby.definition, MemoryKeeper())
+    for signed in all_entries(witness):
+        assert fresh.receive(signed) is None
+    assert not fresh.freed and fresh.audited
+    assert fresh.record_hash() == witness.record_hash()
