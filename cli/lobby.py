@@ -6,10 +6,12 @@ fingerprint``) and every other screen must show the same beside their name.
 >>> print("\\n".join(lobby_lines("Friday", 3, (
 ...     Player(0, "ada", "1a2b-3c4d-5e6f-7a8b-9c0d", "10.0.0.5:4000"),
 ...     Player(None, "bob", "aaaa-bbbb-cccc-dddd-eeee", "10.0.0.6:4000"),
-... ), me="1a2b-3c4d-5e6f-7a8b-9c0d")))
+... ), me="1a2b-3c4d-5e6f-7a8b-9c0d",
+... freed=("seat 1 (cy) silent at the start for 60 s; signed by seat 0 (not ready in time)",))))
 at the table 'Friday' (2 of 3 seats taken):
   seat 0   ada  1a2b-3c4d-5e6f-7a8b-9c0d  (you)
   waiting  bob  aaaa-bbbb-cccc-dddd-eeee
+  freed: seat 1 (cy) silent at the start for 60 s; signed by seat 0 (not ready in time)
 """
 
 from __future__ import annotations
@@ -22,28 +24,33 @@ from condottiere.peer.controller import Controller, Player
 __all__ = ["lobby_lines", "show_lobby"]
 
 
-def lobby_lines(table: str, seats: int, players: Sequence[Player], me: str) -> list[str]:
+def lobby_lines(
+    table: str, seats: int, players: Sequence[Player], me: str, freed: Sequence[str] = ()
+) -> list[str]:
     """The lobby as lines: each player's seat (or that they ask for one), name and
-    fingerprint."""
+    fingerprint; then each seat freed for another player, and why."""
     width = max((len(player.name) for player in players), default=0)
     lines = [f"at the table {table!r} ({min(len(players), seats)} of {seats} seats taken):"]
     for player in players:
         seat = "waiting" if player.seat is None else f"seat {player.seat}"
         you = "  (you)" if player.fingerprint == me else ""
         lines.append(f"  {seat:7}  {player.name:{width}}  {player.fingerprint}{you}")
+    lines += [f"  freed: {words}" for words in freed]
     return lines
 
 
 async def show_lobby(controller: Controller, me: str, out: TextIO) -> None:
-    """Print the lobby each time someone asks for a seat or is seated, until every seat is
-    given (the last lines printed show the seating)."""
+    """Print the lobby each time someone asks for a seat, is seated, or has their seat freed
+    (not ready in time), until the game starts (the last lines printed show the seating)."""
     shown: list[str] = []
     async for snapshot in controller.changes():
-        lines = lobby_lines(snapshot.table_name, snapshot.seats, snapshot.players, me)
+        lines = lobby_lines(
+            snapshot.table_name, snapshot.seats, snapshot.players, me, snapshot.freed
+        )
         if not shown:
             print(f"deadlines: {snapshot.deadlines.words()}", file=out, flush=True)
         if lines != shown:
             print("\n".join(lines), file=out, flush=True)
             shown = lines
-        if snapshot.players and all(player.seat is not None for player in snapshot.players):
+        if snapshot.stage != "lobby":
             return

@@ -1,6 +1,7 @@
 """The table a command hosts (``host``, ``play``): the options that define it (``--game``,
 ``--edition``, ``--seats``, ``--option``, ``--name``, ``--spectators``, and the deadlines
-``--move-deadline``, ``--step-deadline``, ``--bot-move-deadline``) and the table definition
+``--move-deadline``, ``--step-deadline``, ``--bot-move-deadline``, ``--ready-deadline``) and
+the table definition
 they make.
 
 Every choice and default comes from the game, through the registry
@@ -33,7 +34,7 @@ __all__ = [
 DEFAULT_TABLE_NAME = "condottiere"
 TABLE_OPTIONS = (
     "game", "edition", "seats", "option", "name", "spectators",
-    "move_deadline", "step_deadline", "bot_move_deadline",
+    "move_deadline", "step_deadline", "bot_move_deadline", "ready_deadline",
 )  # fmt: skip
 """The options' destinations; each is None unless given (a joiner takes the host's table, so
 it gives none of them)."""
@@ -106,6 +107,13 @@ def add_table_options(parser: argparse._ActionsContainer) -> None:
         help=f"seconds a bot's seat has for a move (default {defaults.bot_move})",
     )
     parser.add_argument(
+        "--ready-deadline",
+        type=int,
+        metavar="SECONDS",
+        help="seconds a seated player has to be ready before the others free the seat for"
+        f" the next player who asks (default {defaults.ready})",
+    )
+    parser.add_argument(
         "--spectators", action="store_const", const=True,
         help="let anyone on the LAN watch the table ('condottiere watch NAME': the board and"
         " the log, never a hand); by default only its seated players may follow its logs",
@@ -138,8 +146,8 @@ def deadlines_of(args: argparse.Namespace) -> Deadlines:
     """The deadlines the options ask for, the defaults for those not given.
 
     >>> deadlines_of(argparse.Namespace(move_deadline=60, step_deadline=None,
-    ...                                 bot_move_deadline=None))
-    Deadlines(move=60, step=30, bot_move=15)
+    ...                                 bot_move_deadline=None, ready_deadline=None))
+    Deadlines(move=60, step=30, bot_move=15, ready=60)
     """
     defaults = Deadlines()
 
@@ -150,6 +158,7 @@ def deadlines_of(args: argparse.Namespace) -> Deadlines:
         given(args.move_deadline, defaults.move),
         given(args.step_deadline, defaults.step),
         given(args.bot_move_deadline, defaults.bot_move),
+        given(args.ready_deadline, defaults.ready),
     )
 
 

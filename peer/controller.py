@@ -103,6 +103,9 @@ class Snapshot:
     (:mod:`condottiere.peer.pacing`): not the owner's to play."""
     options: tuple[str, ...] = ()
     """The table's house rules (its definition's options)."""
+    freed: tuple[str, ...] = ()
+    """Each seat freed in the lobby, and why: ``seat 1 (bob) silent at the start for 60 s;
+    signed by seat 0 (not ready in time)``, or ``seat 1 (bob) left at the start``."""
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -161,6 +164,12 @@ def snapshot_of(table: Table, since: float) -> Snapshot:
     """The snapshot of ``table`` now (called where the table lives: its thread)."""
     lobby = table.lobby
     authors = table.seating or (lobby.creator, *lobby.joins)
+    if table.seating and not lobby.closed:  # seats being freed go; joiners wait for them
+        freeing = table.freeing
+        authors = (
+            *(a for a in table.seating if a not in freeing),
+            *(a for a in lobby.joins if a not in table.seating),
+        )
     asking = set(lobby.pending)
     players = tuple(
         Player(
@@ -206,6 +215,11 @@ def snapshot_of(table: Table, since: float) -> Snapshot:
         deadlines=table.spec.deadlines,
         forced=table.forced_move() is not None,
         options=table.spec.options,
+        freed=tuple(
+            departure.words(f"seat {departure.seat} ({name})")
+            + ("" if departure.waited is None else " (not ready in time)")
+            for name, departure in table.freed
+        ),
     )
 
 

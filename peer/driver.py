@@ -139,7 +139,18 @@ HALTING = frozenset({Reason.BAD_PROOF, Reason.EQUIVOCATION})
 """Rejections that prove cheating which cannot be undone by waiting for a better entry."""
 MAX_CHAT = 500
 MAX_JOINERS = 64
-"""How many authors a lobby hears of, at most, before its table is seated."""
+"""How many authors a lobby hears of, at most, before its game starts."""
+UNSEATED_ENTRIES = 24
+UNSEATED_BYTES = 64 << 10
+"""What this peer keeps, at most, of the log of an author without a seat while the table
+fills (entries held ahead of a gap included): a join, a few chat lines, a leave; and of a
+seat whose seating has not reached this peer yet, also its ready and its silence
+statements. More is not kept (nobody is blamed: a seat's entries come again once this peer
+sees it seated). With :data:`MAX_JOINERS`, what strangers can make a peer keep before the
+game starts is bounded (about 4 MiB)."""
+LOBBY_ENTRIES = 8
+"""The entries this peer signs, at most, while it has no seat (its join, chat lines, its
+leave): well within what the others keep of it (:data:`UNSEATED_ENTRIES`)."""
 
 
 class Keeper(Protocol):
@@ -237,8 +248,9 @@ class TableEvent:
     """Something that happened at the table, in players' words."""
 
     kind: str
-    """``join ask seated ready shuffle deal search coin move result change chat leave refused
-    halt over audit`` (``ask``: a joiner the creator's owner must admit or refuse); ``move``,
+    """``join ask seated ready freed shuffle deal search coin move result change chat leave
+    refused halt over audit`` (``ask``: a joiner the creator's owner must admit or refuse;
+    ``freed``: a seat not ready in time, freed for another joiner); ``move``,
     ``result`` and ``change`` are the game's narration of a move
     (:class:`~condottiere.games.ToldKind`)."""
     text: str
@@ -437,6 +449,25 @@ class Table:
         """Seats put out before the game was dealt: the decks are keyed without them."""
         self._bad_pieces: list[tuple[int, int]] = []
         """(dealer, deck) of every piece sealed to this seat that did not open or check."""
+        self.freed: list[tuple[str, Departure]] = []
+        """Every seat freed in the lobby (not ready in time, or left before the start): the
+        name of the player who held it, and how (see :meth:`_free_seats`)."""
+        self._seated_at = 0
+        """The number of the step whose seating holds now: silence statements about earlier
+        steps name seats of a seating that was (before seats were freed)."""
+        self.turned_away: set[bytes] = set()
+        """Authors without a seat some of whose entries were turned away (past the lobby's
+        bound, :data:`UNSEATED_ENTRIES`): a seating may name one of them yet (its entries came
+        before the seating did)."""
+        self._named: set[bytes] = set()
+        """Every author a seating entry of the creator's names, taken or not yet (its joins
+        may still be on their way): their entries are kept whole."""
+        self.ask_again = False
+        """Set when a seating names an author whose entries were turned away: the owner asks
+        the other peers for every log again (a node follows them anew), then clears it."""
+        self._reseating: int | None = None
+        """The ready step at which a seat was put out, while the table waits for the
+        creator's new seating."""
         self._restoring = True  # the definition is kept by whoever made or received it
         self._add(definition)
         self._restoring = False
@@ -556,7 +587,8 @@ class Table:
         seats = tuple(s for s in (self.seat_of(a) for a in step.missing) if s is not None)
         names = ", ".join(self.who(a) for a in step.missing)
         text = {
-            StepKind.SEATING: f"players to join ({len(self.lobby.joins) + 1} of {self.spec.seats})",
+            StepKind.SEATING: "a player to take the freed seat" if self._reseating is not None
+            else f"players to join ({len(self.lobby.joins) + 1} of {self.spec.seats})",
             StepKind.READY: f"{names} to be ready",
             StepKind.KEYS: f"keys from {names}",
             StepKind.SHUFFLE: f"{names} to shuffle deck {step.deck + 1}",
@@ -609,7 +641,7 @@ class Table:
             bot = all(author in self.lobby.bots for author in step.authors)
             return deadlines.bot_move if bot else deadlines.move
         if step.kind == StepKind.READY:
-            return deadlines.move
+            return deadlines.ready
         if step.kind == StepKind.COIN_REVEAL and step.flip and len(step.flip.committers) > 2:
             return None
         return deadlines.step
@@ -695,16 +727,35 @@ class Table:
         author = entry.author
         if author in self.logs.full:
             return Rejection(Reason.TOO_LARGE, "the author's log is full", author=author)
-        if self.seating:
+        if self.lobby.closed:
             if author not in self.seating:
                 return Rejection(
                     Reason.NOT_SEATED, "the author has no seat at this table", author=author
                 )
-        elif author in self.lobby.refused:
+            return None
+        if author in self.lobby.refused:
             return Rejection(Reason.NOT_SEATED, "the author was refused a seat", author=author)
-        elif author not in self.logs.authors and len(self.logs.authors) >= MAX_JOINERS + 1:
+        if author in self.lobby.freed:
+            return Rejection(Reason.NOT_SEATED, "the author's seat was freed", author=author)
+        if author == self.lobby.creator or author in self.seating or author in self._named:
+            return None
+        entries, size = self.logs.kept(author)
+        if not entries and len(self.logs.kept_authors) >= MAX_JOINERS + 1:
             return Rejection(
                 Reason.NOT_SEATED, f"the lobby already holds {MAX_JOINERS} joiners", author=author
+            )
+        full = entries >= UNSEATED_ENTRIES or size + len(entry.signed) > UNSEATED_BYTES
+        if full and entry.seq == self.logs.next_seq(author):
+            self.logs.drop_held(author)  # the entry that fills the gap comes first
+            entries, size = self.logs.kept(author)
+            full = entries >= UNSEATED_ENTRIES or size + len(entry.signed) > UNSEATED_BYTES
+        if full:
+            self.turned_away.add(author)
+            return Rejection(
+                Reason.TOO_LARGE,
+                f"an author without a seat has {UNSEATED_ENTRIES} entries or"
+                f" {UNSEATED_BYTES >> 10} KiB kept here at most",
+                author=author,
             )
         return None
 
@@ -793,6 +844,10 @@ class Table:
         if not text:
             return
         check_text(text, "a chat line", MAX_CHAT)
+        if self.seat is None and len(self.logs.log(self.me)) >= LOBBY_ENTRIES - 1:
+            raise ValueError(
+                f"a player without a seat says at most {LOBBY_ENTRIES - 2} things at a table"
+            )
         self._publish(log_pb2.Chat(text=text))
 
     def leave(self, reason: str = "") -> None:
@@ -907,6 +962,8 @@ class Table:
             if not self._restoring:
                 self.keeper.keep(accepted)
             self.appended.append(accepted)
+            if accepted.kind == StepKind.SEATING and accepted.author == self.lobby.creator:
+                self._named.update(accepted.body.authors)
             if accepted.free:
                 self._free(accepted)
 
@@ -927,6 +984,8 @@ class Table:
         self.keeper.keep_own(entry)
         self.logs.add(entry)
         self.appended.append(entry)
+        if entry.kind == StepKind.SEATING:
+            self._named.update(entry.body.authors)
         if entry.free:
             self._free(entry)
         return entry
@@ -934,7 +993,7 @@ class Table:
     def _free(self, entry: LogEntry) -> None:
         kind = entry.kind
         if kind == "join":
-            if self.lobby.seated:
+            if self.lobby.closed:
                 if entry.seq != 0:
                     self._refuse(
                         Rejection(Reason.UNEXPECTED, "asks for a seat again, once seated"),
@@ -964,6 +1023,8 @@ class Table:
         elif kind == "leave" and not self.over:
             self._say("leave", f"{self.who(entry.author)} is leaving the table",
                       self.seat_of(entry.author))
+            if not self.lobby.closed and entry.author not in self.seating:
+                self.lobby.left.add(entry.author)  # a joiner who waited: seated no more
         elif kind == "evidence":
             self._held_evidence.append(entry)
         elif kind == "coin_close":
@@ -978,7 +1039,11 @@ class Table:
         self._statements.setdefault((body.seat, body.step), {}).setdefault(entry.author, entry)
 
     def _votes(self, seat: int, number: int) -> dict[int, LogEntry]:
-        """The votes about ``seat`` at step ``number``: every other seat's first statement."""
+        """The votes about ``seat`` at step ``number``: every other seat's first statement
+        (none about a step before the seating that holds now: they name another seating's
+        seats)."""
+        if number < self._seated_at:
+            return {}
         statements = self._statements.get((seat, number), {})
         votes = {}
         for author, entry in statements.items():
@@ -1010,7 +1075,12 @@ class Table:
         if seat is None or self._quiet:
             return
         for (silent, number), statements in list(self._statements.items()):
-            if silent == seat and self.halt is None and number < self._step_number():
+            if (
+                silent == seat
+                and self.halt is None
+                and number < self._step_number()
+                and number != self._reseating  # the creator's seating says who is freed
+            ):
                 if self._verdict(silent, number) is Verdict.OUT:
                     departure = self._departure_by_silence(silent, number, "a step it passed")
                     self.out[seat] = departure
@@ -1078,18 +1148,20 @@ class Table:
         for author in self.seating or (self.lobby.creator,):
             if author not in step.missing and self.seat_of(author) not in self.out:
                 self._pending(author, step)
-        if self.seating:
+        if self.lobby.closed:
             for author in self.logs.authors:
                 if author not in self.seating:
                     self._refuse_unseated(author)
 
     def _forget_unseated(self) -> None:
-        """Once seated, keep nothing in memory of the other authors without a seat (their
-        entries stay in the keeper, for the record): their logs and the heads they claimed."""
+        """Once the game starts, keep nothing in memory of the other authors without a seat
+        (their entries stay in the keeper, for the record): their logs and the heads they
+        claimed."""
         for author in self.logs.authors:
             if author not in self.seating and author != self.me:
                 self._refuse_unseated(author)
-                self.logs.forget(author)
+                if author not in self.lobby.freed:  # a seating names it: its join is needed
+                    self.logs.forget(author)
         self.logs.forget_claims(self.seating)
 
     def _refuse_unseated(self, author: bytes) -> None:
@@ -1097,7 +1169,7 @@ class Table:
         cursor = self._cursor.get(author, 0)
         while cursor < len(log):
             entry = log[cursor]
-            if not entry.free:
+            if not entry.free and entry.step not in self._ended:  # else a freed seat's late ready
                 self._refuse(
                     Rejection(Reason.NOT_SEATED, "the author has no seat", author=author), entry
                 )
@@ -1178,7 +1250,7 @@ class Table:
         """Publish this seat's part of ``step`` when it needs no decision; True if done."""
         kind = step.kind
         if kind == StepKind.SEATING:
-            seating = self.lobby.seating_for()
+            seating = self.lobby.seating_for(self.freeing)
             if seating is None:
                 return False
             body: Message = log_pb2.Seating(authors=list(seating))
@@ -1371,8 +1443,15 @@ class Table:
             authors = self.lobby.check_seating(entry)
             if self.lobby.missing_joins(body):
                 raise _Later()  # seated authors not heard of yet: wait for their joins
+            freed = self._check_reseating(authors) if self._reseating is not None else []
             self.lobby.seat(entry, authors)
-            self._forget_unseated()
+            if self.turned_away & set(authors):
+                self.ask_again = True
+            self.turned_away.clear()
+            if freed:
+                self._free_seats(freed, authors)
+            self._seated_at = step.number
+            self.logs.forget_claims((*self.seating, *self.lobby.joins))
         elif kind == StepKind.READY:
             if body.seating != self.lobby.seating_hash:
                 raise Rejection(Reason.UNEXPECTED, "ready for another seating")
@@ -1484,6 +1563,8 @@ class Table:
             self._say("seated", f"the table is full: {names}")
             self._next_step(StepKind.READY, self.seating)
         elif step.kind == StepKind.READY:
+            self.lobby.close()
+            self._forget_unseated()
             self._say("ready", "everyone is ready: the deck is being prepared")
             self._next_step(StepKind.KEYS, self._remaining_authors())
         elif step.kind == StepKind.KEYS:
@@ -2051,8 +2132,12 @@ class Table:
         return mine in votes and self._verdict(seat, step.number) is None
 
     def _departures(self, step: Step) -> bool:
-        """Put out a seat ``step`` waits for that every other seat stated silent; True if one
-        was."""
+        """Put out a seat ``step`` waits for that every other seat stated silent (at the
+        ready step, free the seats put out: :meth:`_freeable`); True if one was."""
+        if step.kind == StepKind.READY and self.seat_of(self.lobby.creator) not in self.out:
+            freeable = self._freeable(step.number)
+            if freeable:
+                return self._reseat(step, freeable)
         for author in step.missing:
             seat = self.seat_of(author)
             if seat is not None and self._verdict(seat, step.number) is Verdict.OUT:
@@ -2089,6 +2174,8 @@ class Table:
         can (see the module); True (the table changed)."""
         seat = departure.seat
         author = self.seating[seat]
+        if step.kind == StepKind.READY and self._frees(author):
+            return self._reseat(step, (seat,))
         self.out[seat] = departure
         name = self.lobby.names.get(author, "?")
         game = self.game
@@ -2134,6 +2221,141 @@ class Table:
         )
         self._next_game_step()
         return True
+
+    def _frees(self, author: bytes) -> bool:
+        """Whether a seat out at the start is freed for another joiner: any seat but the
+        creator's (whose seating it is to make), while the creator is at the table."""
+        creator = self.lobby.creator
+        return author != creator and self.seat_of(creator) not in self.out
+
+    def _freeable(self, number: int) -> tuple[int, ...]:
+        """The seats put out at the ready step ``number``: the largest set of seats (never
+        the creator's) each of which every seat outside it still at the table stated silent
+        there, or whose player said it leaves. Seats silent together need not state each
+        other silent (nobody may be left to); every seat that could have taken one's ready
+        is outside the set and stated it silent, so no peer but theirs went past the step.
+        Statements only add up, so once a seat is in the set it stays in it."""
+        at_table = [s for s in range(len(self.seating)) if s not in self.out]
+        group = {s for s in at_table if self.seating[s] != self.lobby.creator}
+        while True:
+            kept = {
+                seat for seat in group
+                if self._left(seat, number) or all(
+                    self._stated(voter, seat, number) is False
+                    for voter in at_table if voter not in group and voter != seat
+                )
+            }  # fmt: skip
+            if kept == group:
+                return tuple(sorted(group))
+            group = kept
+
+    def _stated(self, voter: int, seat: int, number: int) -> bool | None:
+        """``voter``'s first statement about ``seat`` at step ``number``: whether it says it
+        holds the seat's answer; None when it stated nothing."""
+        vote = self._votes(seat, number).get(voter)
+        return None if vote is None else bool(vote.body.answered)
+
+    def _left(self, seat: int, number: int) -> LogEntry | None:
+        """``seat``'s leave, if its player left at the ready step ``number`` (its leave comes
+        before any ready of its to that step: a leave is read where the next answer is)."""
+        for entry in self.logs.log(self.seating[seat]):
+            if entry.kind == StepKind.READY and entry.step == number:
+                return None
+            if entry.kind == "leave":
+                return entry
+        return None
+
+    def _reseat(self, step: Step, seats: Sequence[int]) -> bool:
+        """Seats were not ready in time (or their players left before the start): the table
+        waits for the creator to seat the next joiners in their places (see
+        :meth:`_check_reseating`). True (the table changed)."""
+        self._ended.add(step.number)
+        self._reseating = step.number
+        for seat in seats:
+            author = self.seating[seat]
+            departure = self._departure_frees(seat, step.number)
+            self._say(
+                "freed",
+                f"{self.lobby.names.get(author, '?')}'s seat is freed"
+                f" ({departure.words(self.who(author))}): the table seats the next player who"
+                " asks in their place",
+                seat,
+            )
+        self._next_step(StepKind.SEATING, (self.lobby.creator,))
+        return True
+
+    @property
+    def freeing(self) -> tuple[bytes, ...]:
+        """The seated authors the creator's next seating frees, as this peer knows them
+        (none unless seats were put out at the ready step: see :meth:`_reseat`)."""
+        if self._reseating is None:
+            return ()
+        return tuple(self.seating[seat] for seat in self._freeable(self._reseating))
+
+    def _check_reseating(self, authors: tuple[bytes, ...]) -> list[tuple[bytes, Departure]]:
+        """The seats a new seating frees, with how each was put out at the start:
+        :class:`Rejection` unless every other seat stays where it was, and every seat it
+        frees was put out there, each stated silent by every seat it does not free (or left);
+        ``_Later`` while statements that may still come are missing."""
+        number = self._reseating
+        assert number is not None
+        freed = [seat for seat, author in enumerate(self.seating) if authors[seat] != author]
+        if not freed:
+            raise Rejection(Reason.UNEXPECTED, "a new seating frees a seat not ready in time")
+        for seat in freed:
+            author = self.seating[seat]
+            if author == self.lobby.creator or author in authors:
+                raise Rejection(
+                    Reason.UNEXPECTED, "a new seating keeps every seat it does not free in place"
+                )
+        voters = [s for s in range(len(self.seating)) if s not in self.out and s not in freed]
+        mine = self.seat
+        for seat in freed:
+            if (
+                mine in voters and (seat, number) in self._took and not self._quiet
+                and self._stated(mine, seat, number) is None
+            ):  # this peer holds its ready: it says so, and the seating can never hold
+                self._publish(log_pb2.Silence(seat=seat, step=number, answered=True))
+        waiting = False
+        for seat in freed:
+            if self._left(seat, number):
+                continue
+            stated = [self._stated(voter, seat, number) for voter in voters if voter != seat]
+            if any(stated):
+                raise Rejection(Reason.UNEXPECTED, "a new seating frees a seat that was ready")
+            waiting = waiting or None in stated
+        if waiting:
+            raise _Later()
+        return [(self.seating[seat], self._departure_frees(seat, number)) for seat in freed]
+
+    def _departure_frees(self, seat: int, number: int) -> Departure:
+        """How a seat a valid new seating frees was put out at the ready step ``number``."""
+        leave = self._left(seat, number)
+        if leave is not None:
+            reason = leave.body.reason[:MAX_CHAT]
+            return Departure(
+                seat, number, StepKind.READY.words, None, reason=reason, evidence=(leave.signed,)
+            )
+        return self._departure_by_silence(seat, number, StepKind.READY.words)
+
+    def _free_seats(self, freed: Sequence[tuple[bytes, Departure]],
+                    authors: tuple[bytes, ...]) -> None:  # fmt: skip
+        """Apply a new seating's freed seats (see :meth:`_check_reseating`)."""
+        for author, departure in freed:
+            name = self.lobby.names.get(author, "?")
+            taker = self.lobby.names.get(authors[departure.seat], "?")
+            self.freed.append((name, departure))
+            self.lobby.free(author)
+            words = departure.words(f"seat {departure.seat} ({name})")
+            if author == self.me:
+                self.halt = Halt(
+                    f"this seat was freed for another player: {words}", self.me, departure.seat
+                )
+                self._say("freed", self.halt.detail, departure.seat)
+            else:
+                self._say("freed", f"{taker} takes the seat freed from {name} ({words})",
+                          departure.seat)  # fmt: skip
+        self._reseating = None
 
     def _without_before_the_deal(self, step: Step, departure: Departure) -> bool:
         """A seat out before the game was dealt: nothing secret depends on it yet, so the

@@ -15,6 +15,14 @@ that every seated author asked for a seat. From then on the creator has no more 
 than any other seat: every seated author publishes ``Ready`` naming that seating, and the
 game starts once all are ready.
 
+A seat that is not ready within the definition's ready deadline is *freed*: once every seat
+outside the seats not ready has stated it silent (the same statements as at any step,
+:mod:`condottiere.peer.silence`), its author is never seated at this table again
+(:meth:`Lobby.free`): the creator seats the next joiner in its place in a new ``Seating``
+that keeps every other seat where it was (or waits for one to ask). Until the game starts
+(:meth:`Lobby.close`) the lobby keeps hearing joins, so that a joiner may wait for a freed
+seat.
+
 >>> spec = TableSpec(variant="zman", seats=3, options=(), name="Friday", player="ada",
 ...                  address="127.0.0.1:5000", spectators=True)
 >>> TableSpec.from_body(spec.body()) == spec
@@ -28,6 +36,7 @@ ValueError: zman is played by 2 to 6 players, not 9
 from __future__ import annotations
 
 import os
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from condottiere.interface import DEFAULT_GAME, GameRules, TableRules, table_game_named
@@ -63,7 +72,7 @@ class Deadlines:
     that it is silent (see :mod:`condottiere.peer.silence`).
 
     >>> print(Deadlines().words())
-    a move 120 s (a bot's 15 s), a protocol step 30 s
+    a move 120 s (a bot's 15 s), a protocol step 30 s, being ready 60 s
     >>> Deadlines(move=0).check()
     Traceback (most recent call last):
     ...
@@ -77,10 +86,17 @@ class Deadlines:
     itself in a second or two, so a short deadline."""
     bot_move: int = 15
     """A program's move: bots think within a few seconds."""
+    ready: int = 60
+    """Saying ready once seated (a peer does it by itself unless its owner holds it back):
+    past it the seat is freed for another joiner."""
 
     def check(self) -> Deadlines:
-        for what, value in (("a move", self.move), ("a protocol step", self.step),
-                            ("a bot's move", self.bot_move)):  # fmt: skip
+        for what, value in (
+            ("a move", self.move),
+            ("a protocol step", self.step),
+            ("a bot's move", self.bot_move),
+            ("being ready", self.ready),
+        ):
             if not 1 <= value <= MAX_DEADLINE:
                 raise ValueError(
                     f"{what}'s deadline must be 1 to {MAX_DEADLINE} seconds, not {value}"
@@ -89,7 +105,10 @@ class Deadlines:
 
     def words(self) -> str:
         """The deadlines as a lobby shows them."""
-        return f"a move {self.move} s (a bot's {self.bot_move} s), a protocol step {self.step} s"
+        return (
+            f"a move {self.move} s (a bot's {self.bot_move} s), a protocol step {self.step} s,"
+            f" being ready {self.ready} s"
+        )
 
 
 @dataclass(frozen=True)
@@ -146,6 +165,7 @@ class TableSpec:
             move_deadline=self.deadlines.move,
             step_deadline=self.deadlines.step,
             bot_move_deadline=self.deadlines.bot_move,
+            ready_deadline=self.deadlines.ready,
             creator_bot=self.creator_bot,
             spectators=self.spectators,
         )
@@ -165,7 +185,12 @@ class TableSpec:
             player=body.player,
             address=body.address,
             game=body.game,
-            deadlines=Deadlines(body.move_deadline, body.step_deadline, body.bot_move_deadline),
+            deadlines=Deadlines(
+                body.move_deadline,
+                body.step_deadline,
+                body.bot_move_deadline,
+                body.ready_deadline or body.move_deadline,
+            ),
             creator_bot=body.creator_bot,
             spectators=body.spectators,
         ).check()
@@ -196,14 +221,21 @@ class Lobby:
         self.admitted: set[bytes] = set()
         self.refused: set[bytes] = set()
         """Joiners the creator's owner refused: never seated, their join forgotten."""
+        self.freed: set[bytes] = set()
+        """Authors whose seat was freed (not ready in time): never seated here again."""
+        self.left: set[bytes] = set()
+        """Joiners who said they leave before they were seated: the creator seats them no
+        more (a seating that names one all the same is valid: its leave frees the seat)."""
+        self.closed = False
+        """The game has started: no joiner is heard of or seated any more."""
 
     @property
     def pending(self) -> tuple[bytes, ...]:
         """Joiners waiting for the creator's owner to admit or refuse them (none at an open
         table), in the order they came."""
-        if self.open or self.seated:
+        if self.open or self.closed:
             return ()
-        return tuple(a for a in self.joins if a not in self.admitted)
+        return tuple(a for a in self.joins if a not in self.admitted and a not in self.seating)
 
     def admit(self, author: bytes) -> None:
         """Let ``author`` be seated (also before its join is heard of: a bot of the owner's)."""
@@ -218,6 +250,17 @@ class Lobby:
             del self.joins[author]
             self.names.pop(author, None)
             self.addresses.pop(author, None)
+
+    def free(self, author: bytes) -> None:
+        """``author``'s seat was freed (it was not ready in time): it is never seated here
+        again."""
+        self.freed.add(author)
+        self.admitted.discard(author)
+        self.joins.pop(author, None)
+
+    def close(self) -> None:
+        """The game starts: nobody else is seated from now on."""
+        self.closed = True
 
     @property
     def seated(self) -> bool:
@@ -245,7 +288,7 @@ class Lobby:
             raise Rejection(
                 Reason.UNEXPECTED, "the address is not HOST:PORT", author=entry.author
             )
-        if entry.author in self.refused:
+        if entry.author in self.refused or entry.author in self.freed:
             return
         self.joins[entry.author] = body
         self.names[entry.author] = body.player
@@ -253,15 +296,26 @@ class Lobby:
         if body.bot:
             self.bots.add(entry.author)
 
-    def seating_for(self) -> tuple[bytes, ...] | None:
+    def seating_for(self, freeing: Collection[bytes] = ()) -> tuple[bytes, ...] | None:
         """The creator's choice of seats once enough joiners are heard of (admitted ones,
         unless the table is open): itself, then the first in the order they came; None while
-        seats are still free."""
-        joiners = [a for a in self.joins if self.open or a in self.admitted]
-        joiners = joiners[: self.spec.seats - 1]
-        if len(joiners) < self.spec.seats - 1:
+        seats are still free. At a table seated already, the seats of ``freeing`` go to the
+        next joiners and every other seat stays where it is."""
+        kept: tuple[bytes | None, ...] = (self.creator, *([None] * (self.spec.seats - 1)))
+        if self.seating:
+            kept = tuple(None if a in freeing else a for a in self.seating)
+        joiners = [
+            a for a in self.joins
+            if (self.open or a in self.admitted) and a not in kept and a not in freeing
+            and a not in self.left
+        ]
+        free = [seat for seat, author in enumerate(kept) if author is None]
+        if len(joiners) < len(free):
             return None
-        return (self.creator, *joiners)
+        seating = list(kept)
+        for seat, joiner in zip(free, joiners, strict=False):
+            seating[seat] = joiner
+        return tuple(a for a in seating if a is not None)
 
     def missing_joins(self, body: log_pb2.Seating) -> list[bytes]:
         """The seated authors whose join has not been heard of yet."""
@@ -276,6 +330,11 @@ class Lobby:
                 f"a seating names {self.spec.seats} different authors",
                 author=entry.author,
             )
+        if self.freed & set(authors):
+            raise Rejection(
+                Reason.UNEXPECTED, "a seating names an author whose seat was freed",
+                author=entry.author,
+            )  # fmt: skip
         return authors
 
     def seat(self, entry: LogEntry, authors: tuple[bytes, ...]) -> None:

@@ -90,6 +90,18 @@ class Logs:
         """Every author with at least one entry, in the order their first entry came."""
         return tuple(author for author, log in self._logs.items() if log)
 
+    @property
+    def kept_authors(self) -> tuple[bytes, ...]:
+        """Every author of whom anything is kept: in its log, or held ahead of a gap."""
+        held = [author for author, entries in self._held.items() if entries]
+        return tuple(dict.fromkeys([*self.authors, *held]))
+
+    def kept(self, author: bytes) -> tuple[int, int]:
+        """How many entries of ``author``, and how many bytes, are kept here (held ahead of
+        a gap included)."""
+        log, held = self._logs.get(author, ()), self._held.get(author, {})
+        return len(log) + len(held), self._bytes.get(author, 0) + self._held_bytes.get(author, 0)
+
     def log(self, author: bytes) -> Sequence[LogEntry]:
         """``author``'s log from its first entry, as far as it is held without a gap."""
         return self._logs.get(author, ())
@@ -193,6 +205,12 @@ class Logs:
                 author=entry.author,
                 evidence=(log[-1].signed, entry.signed),
             )
+
+    def drop_held(self, author: bytes) -> None:
+        """Hold none of ``author``'s entries from ahead of a gap any more (room for the entry
+        that fills the gap: they come again)."""
+        self._held.pop(author, None)
+        self._held_bytes.pop(author, None)
 
     def forget(self, author: bytes) -> None:
         """Hold nothing more of ``author``'s log (an author with no seat)."""

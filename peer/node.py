@@ -117,6 +117,9 @@ class _Changes:
     addresses: list[str]
     forced: tuple[int, float] | None = None
     """This seat's forced move awaited: its turn, and since when (monotonic seconds)."""
+    ask_again: bool = False
+    """A seating named an author whose entries the table turned away before it was seated:
+    follow every peer anew, from what the table holds."""
 
 
 class JoinError(RuntimeError):
@@ -237,7 +240,7 @@ class Node:
 
                 def restore() -> Table:
                     table = Table.restore(self.identity, keeper, entries, catching_up=True)
-                    if admission is not None and not table.seating:
+                    if admission is not None and not table.lobby.closed:
                         _apply_admission(table, admission)
                     return table
 
@@ -314,8 +317,8 @@ class Node:
         def decide(table: Table) -> str | None:
             if table.lobby.creator != self.identity.public.raw:
                 return "only the table's creator seats players"
-            if table.seating:
-                return "the table is seated already"
+            if table.lobby.closed:
+                return "the game has started"
             if isinstance(who, bytes):
                 author: bytes | None = who
             else:
@@ -327,6 +330,8 @@ class Node:
                 author = named[0] if named else None
             if author is None:
                 return f"nobody called {who!r} asks for a seat"
+            if author in table.seating:
+                return f"{table.who(author)} has a seat already"
             if admit:
                 table.admit(author)
             else:
@@ -552,15 +557,18 @@ class Node:
             self._trace_progress(table)
         events = table.events[self._events_taken :]
         self._events_taken = len(table.events)
-        if table.seating and len(self._copies) > len(table.seating):
-            mine = self.identity.public.raw
-            for author in [a for a in self._copies if a not in table.seating and a != mine]:
+        if table.lobby.closed and len(self._copies) > len(table.seating):
+            named = {*table.seating, *table.lobby.freed, self.identity.public.raw}
+            for author in [a for a in self._copies if a not in named]:
                 del self._copies[author]  # an author with no seat: nothing of it is served
         addresses = list(table.lobby.addresses.values())
         appended_pairs = [(entry.author, entry.signed) for entry in appended]
         turn = table.forced_move()
         forced = None if turn is None else (turn, self._since[1])
-        return _Changes(appended_pairs, suspicions, snapshot, events, addresses, forced)
+        ask_again, table.ask_again = table.ask_again, False
+        return _Changes(
+            appended_pairs, suspicions, snapshot, events, addresses, forced, ask_again
+        )
 
     async def _play_forced(self, turn: int, since: float) -> None:
         """Publish this seat's forced move of ``turn`` once the delay the pacer draws has passed
@@ -586,6 +594,10 @@ class Node:
             self._copies.setdefault(author, []).append(signed)
         for suspicion in changes.suspicions:
             self._fetch_other_version(suspicion)
+        if changes.ask_again:
+            for address, task in list(self._followed.items()):
+                task.cancel()  # each stream starts again from what this peer holds
+                self._followed[address] = asyncio.create_task(self._follow(address), name=address)
         for address in changes.addresses:
             self.heard_of(address)
         self.events.extend(changes.events)
@@ -629,16 +641,19 @@ class Node:
         table = self.table
         if table is None:
             return False
-        if table.seating:
+        if table.lobby.closed:
             return author in table.seating
-        return author == table.lobby.creator or author in table.lobby.joins
+        return (
+            author == table.lobby.creator or author in table.lobby.joins
+            or author in table.seating
+        )  # fmt: skip
 
     def read_refusal(self, subscriber: bytes, proven: bool) -> str | None:
         table = self.table
         if table is None:
             return NO_TABLE_YET
         return refusal(
-            subscriber, proven=proven, readers=table.seating or None,
+            subscriber, proven=proven, readers=table.seating if table.lobby.closed else None,
             open_to_all=table.spec.spectators,
         )  # fmt: skip
 
@@ -676,7 +691,7 @@ class Node:
         if claimed_by is None:
             self._claims.forget(address)
         elif address not in self._followed:
-            if table.seating and claimed_by not in table.seating:
+            if table.lobby.closed and claimed_by not in table.seating:
                 return
             admitted, dropped = self._claims.admit(address, claimed_by, self._connected)
             for old in dropped:

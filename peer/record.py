@@ -147,6 +147,8 @@ class Verdict:
         for refusal in self.refusals:
             lines.append(f"CHEAT by {table.who(refusal.author)}: {refusal.reason.value}: "
                          f"{refusal.detail}")  # fmt: skip
+        for name, freed in table.freed:
+            lines.append(f"freed: {freed.words(f'seat {freed.seat} ({name})')}")
         for departure in self.departures:
             if self.halt is None or self.halt.departure != departure:
                 lines.append(f"left: {departure.words(table.who(table.seating[departure.seat]))}")
@@ -296,10 +298,14 @@ def _stated_last(entries: Sequence[LogEntry]) -> list[LogEntry]:
     answer then reaches the fold after the statements that may have put it out, as it did at
     the peers that signed them (a peer takes no answer of a seat it stated silent until the
     verdict: :mod:`condottiere.peer.silence`)."""
-    seating: Sequence[bytes] = next((e.body.authors for e in entries if e.kind == "seating"), [])
-    named = {e.body.seat for e in entries if e.kind == "silence"}
-    stated = {seating[seat] for seat in named if seat < len(seating)}
-    return sorted(entries, key=lambda entry: entry.author in stated)
+    seatings = sorted((e.step, list(e.body.authors)) for e in entries if e.kind == "seating")
+    stated = set()
+    for entry in entries:
+        if entry.kind == "silence":  # a seat of the seating in force at the step it names
+            held = [authors for step, authors in seatings if step < entry.body.step]
+            if held and entry.body.seat < len(held[-1]):
+                stated.add(held[-1][entry.body.seat])
+    return sorted(entries, key=lambda entry: entry.author in stated and not entry.free)
 
 
 def omniscient_record(table: Table) -> dict[str, Any]:

@@ -27,6 +27,11 @@ waits for both are never put out (each would need the other's vote); the table w
 both named. A dishonest seat cannot put anyone out alone (it needs every other vote), only
 delay a verdict by voting *answered* falsely, which its log shows.
 
+At the ready step (before anything is dealt) the seats put out are *freed* for other joiners,
+and seats silent together are put out together: the largest set of seats each of which every
+seat outside the set stated silent (``Table._freeable`` in :mod:`condottiere.peer.driver`;
+the creator's new seating says which are freed, :mod:`condottiere.peer.lobby`).
+
 A seat that says it leaves (a ``Leave`` entry) needs no statements: the table reads the leave
 where that seat's next answer would be, the same on every peer. After either, the seat may
 watch but no longer plays: its later entries are read by nobody.

@@ -196,6 +196,9 @@ class Lobby:
     join: tuple[tuple[str, str], ...]
     """How others join, and the command: by the table's name (when it is advertised on the
     LAN), by this peer's address."""
+    freed: tuple[str, ...] = ()
+    """Each seat freed for another player (not ready in time, or left before the start), and
+    why."""
 
     @property
     def asking(self) -> tuple[LobbyRow, ...]:
@@ -399,7 +402,8 @@ class TableModel:
             join.append(("by address", f"condottiere play --join {self.address}"))
         taken = sum(1 for player in snapshot.players if not player.asking)
         free = max(0, snapshot.seats - taken)
-        return Lobby(title, told, tuple(rows), free, tuple(join))
+        freed = tuple(printable(words) for words in snapshot.freed)
+        return Lobby(title, told, tuple(rows), free, tuple(join), freed)
 
     def asking(self) -> tuple[LobbyRow, ...]:
         """The joiners waiting for this player (the table's creator) to admit or refuse
@@ -507,7 +511,12 @@ class TableModel:
                 )  # fmt: skip
             return Banner(f"Waiting for players to join: {here}", detail, Tone.WAIT, since)
         if waiting.kind == "ready":
-            return Banner(f"Waiting for {names} to be ready", "", Tone.WAIT, since)
+            ready = snapshot.deadlines.ready
+            return Banner(
+                f"Waiting for {names} to be ready",
+                f"A seat not ready within {ready} s is freed for the next player who asks",
+                Tone.WAIT, since,
+            )  # fmt: skip
         if waiting.kind in PROTOCOL_STEPS:
             return self._protocol_banner(waiting.kind, names, since, snapshot.progress)
         return self._move_banner(waiting.seats, since)

@@ -162,9 +162,9 @@ def lobby_lines(model: TableModel, width: int, height: int) -> list[Line]:
     """Before the game begins (while the table fills), in place of the board: the table (its
     name, game, edition and house rules), everyone at it with the fingerprint of their key
     (for people to compare aloud) and where they stand (joined, ready or not, asking this
-    player, the table's creator, for a seat: the row the keys picked shown reversed), the
-    seats still free, and the exact commands others join with, by the table's name and by this
-    peer's address."""
+    player, the table's creator, for a seat: the row the keys picked shown reversed), each
+    seat freed for another player and why, the seats still free, and the exact commands
+    others join with, by the table's name and by this peer's address."""
     lobby = model.lobby()
     if lobby is None:
         return []
@@ -185,6 +185,8 @@ def lobby_lines(model: TableModel, width: int, height: int) -> list[Line]:
             presence, picked = f"{presence}: {held[0].value}?", " reverse"
         lines.append([("", f"   {seat:<4} "), mark, (picked, f" {name:<16} "),
                       (picked, f"{row.fingerprint:<26}"), (style + picked, presence)])  # fmt: skip
+    for words in lobby.freed:
+        lines.append([("class:alert", " " + fit(f"  ·      freed: {words}", width - 1))])
     if lobby.free:
         free = "1 seat free" if lobby.free == 1 else f"{lobby.free} seats free"
         lines.append([("class:empty", f"   ·      {free}: waiting for players to join")])

@@ -23,6 +23,19 @@ def spec(
     )  # fmt: skip
 
 
+def feed(table: Table, signed: Sequence[bytes]) -> None:
+    """Offer ``table`` every entry of ``signed``, in that order, and again until it takes
+    nothing new: as a node asks its peers again for what its table turned away (a seat's
+    entries that came before the seating that names it, past what is kept of an author
+    without a seat)."""
+    while True:
+        held = len(table.logs)
+        for data in signed:
+            table.receive(data)
+        if len(table.logs) == held:
+            return
+
+
 def address_of(seat: int) -> str:
     """The address a seat of an ``addressed`` harness signs as its own."""
     return f"127.0.0.1:{5000 + seat}"

@@ -31,7 +31,7 @@ SECONDS = 60.0
 """The bound on every wait of these tests."""
 Metadata = tuple[tuple[str, str], ...]
 EVENT_KINDS = {
-    *("join", "seated", "ready", "shuffle", "deal", "coin", "chat", "leave", "refused"),
+    *("join", "seated", "ready", "freed", "shuffle", "deal", "coin", "chat", "leave", "refused"),
     *("halt", "over", "audit", "move", "result", "change"),
 }
 """The kinds of events ``controller.proto`` documents."""

@@ -15,7 +15,7 @@ from condottiere.peer.driver import MemoryKeeper, Table
 from condottiere.peer.entries import LogEntry, Reason, make_entry
 from condottiere.peer.record import omniscient_record
 from condottiere.v1 import log_pb2
-from tests.peer.tables import Harness
+from tests.peer.tables import Harness, feed
 
 EDITIONS = ["zman", "zman-classic", "zman-duel", "ffg", "eurogames"]
 
@@ -106,8 +106,7 @@ def test_a_table_fed_every_entry_at_once_in_a_random_order_reaches_the_same_end(
     for seed in range(3):
         random.Random(seed).shuffle(entries)
         fresh = Table(crypto.Identity.generate(), witness.lobby.definition, MemoryKeeper())
-        for entry in entries + entries[: len(entries) // 2]:
-            fresh.receive(entry.signed)
+        feed(fresh, [entry.signed for entry in entries + entries[: len(entries) // 2]])
         assert fresh.cards is not None
         assert fresh.record_hash() == witness.record_hash()
 

@@ -18,7 +18,7 @@ from condottiere.peer.lobby import Deadlines, TableSpec
 from condottiere.peer.record import verify
 from condottiere.peer.silence import Departure, Verdict, silence_verdict
 from condottiere.v1 import log_pb2
-from tests.peer.tables import Harness
+from tests.peer.tables import Harness, feed
 
 LATE = 10_000.0
 """Seconds waited, past every deadline."""
@@ -236,8 +236,7 @@ def test_a_seat_silent_before_the_deal_is_out_and_the_others_key_the_decks_again
     for seed in range(3):  # a watcher fed every entry at once, in any order, ends alike
         random.Random(seed).shuffle(signed)
         fresh = Table(Identity.generate(), witness.lobby.definition, MemoryKeeper())
-        for data in signed:
-            fresh.receive(data)
+        feed(fresh, signed)
         assert fresh.record_hash() == witness.record_hash() and fresh.cards is not None
     kept = harness.keepers[0]
     restored = Table.restore(witness.identity, kept, list(kept.entries))

@@ -288,8 +288,9 @@ class Event(_message.Message):
     TEXT_FIELD_NUMBER: _builtins.int
     SEAT_FIELD_NUMBER: _builtins.int
     kind: _builtins.str
-    """The table's own: "join", "seated", "ready", "shuffle", "deal", "coin", "chat", "leave",
-    "refused", "halt", "over" or "audit". The game's narration of each move: "move" (the move
+    """The table's own: "join", "seated", "ready", "freed" (a seat not ready in time, freed for
+    another joiner), "shuffle", "deal", "coin", "chat", "leave", "refused", "halt", "over"
+    or "audit". The game's narration of each move: "move" (the move
     itself), then any "result" (a contest it decided, e.g. a battle won) and "change" (what
     else it changed, e.g. a region taken, a marker moved, a new battle).
     """

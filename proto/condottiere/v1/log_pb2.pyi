@@ -275,6 +275,7 @@ class TableDefinition(_message.Message):
     BOT_MOVE_DEADLINE_FIELD_NUMBER: _builtins.int
     CREATOR_BOT_FIELD_NUMBER: _builtins.int
     SPECTATORS_FIELD_NUMBER: _builtins.int
+    READY_DEADLINE_FIELD_NUMBER: _builtins.int
     protocol: _builtins.int
     """ProtocolVersion"""
     game: _builtins.str
@@ -301,6 +302,10 @@ class TableDefinition(_message.Message):
     """the creator's seat is played by a program"""
     spectators: _builtins.bool
     """anyone may subscribe to the table's logs (else seated players only)"""
+    ready_deadline: _builtins.int
+    """Seconds a seat has to say it is ready once seated; past it, the others state it silent
+    and its seat is freed for another joiner (0, in tables defined before: move_deadline).
+    """
     @_builtins.property
     def options(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """house rules, sorted"""
@@ -322,10 +327,11 @@ class TableDefinition(_message.Message):
         bot_move_deadline: _builtins.int = ...,
         creator_bot: _builtins.bool = ...,
         spectators: _builtins.bool = ...,
+        ready_deadline: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["address", b"address", "bot_move_deadline", b"bot_move_deadline", "creator_bot", b"creator_bot", "game", b"game", "move_deadline", b"move_deadline", "name", b"name", "nonce", b"nonce", "options", b"options", "player", b"player", "protocol", b"protocol", "seats", b"seats", "spectators", b"spectators", "step_deadline", b"step_deadline", "variant", b"variant"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["address", b"address", "bot_move_deadline", b"bot_move_deadline", "creator_bot", b"creator_bot", "game", b"game", "move_deadline", b"move_deadline", "name", b"name", "nonce", b"nonce", "options", b"options", "player", b"player", "protocol", b"protocol", "ready_deadline", b"ready_deadline", "seats", b"seats", "spectators", b"spectators", "step_deadline", b"step_deadline", "variant", b"variant"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

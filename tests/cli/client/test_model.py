@@ -380,3 +380,25 @@ def test_nobody_asks_at_an_open_table_and_the_keys_explain_rows_as_before() -> N
     lobby = model.lobby()
     assert lobby is not None and lobby.asking == () and lobby.free == 1
     assert model.answers() == () and model.step_asking(+1) is None
+
+
+def test_the_lobby_shows_the_seat_freed_and_why_and_the_ready_banner_tells_the_deadline(
+) -> None:
+    from tests.peer.test_unready import Lobby as UnreadyLobby
+    from tests.peer.test_unready import Unready
+
+    harness = UnreadyLobby("zman", 3, seed=2, kinds={2: Unready})
+    creator = harness.tables[0]
+    model = TableModel()
+    model.fingerprint = creator.identity.public.fingerprint()
+    model.update(snapshot_of(creator, 0.0), None, tuple(creator.events), {})
+    banner = model.banner()
+    assert banner.headline == "Waiting for seat2 to be ready", banner.headline
+    assert "not ready within 60 s is freed for the next player who asks" in banner.detail
+    harness.add_joiner("carol", Unready)  # so that the table stays in the lobby
+    harness.state_silent(but=lambda table: table is harness.tables[2])
+    model.update(snapshot_of(creator, 0.0), None, tuple(creator.events), {})
+    shown = plain(lobby_lines(model, 120, 14))
+    assert "freed: seat 2 (seat2) silent at the start for 10000 s; signed by seats 0, 1" \
+        " (not ready in time)" in shown, shown
+    assert "carol" in shown
