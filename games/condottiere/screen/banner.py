@@ -32,6 +32,9 @@ def headline(scene: Scene, actor: int | None) -> str:
     where = battle_name(scene) if view.phase == "battle" else ""
     if scene.my_turn:
         return f"Your turn in {where}: {mine}" if where else f"Your turn: {mine}"
+    shown = scene.seats.get(actor)
+    if shown is not None and shown.you:  # the peer plays a seat's only legal move itself
+        return "Your only legal move is played for you"
     who = scene.seats.who(actor)
     text = f"{who[:1].upper()}{who[1:]} {theirs}"
     return f"{text} in {where}" if where else text

@@ -24,8 +24,8 @@ from condottiere.crypto import Identity
 from condottiere.games.condottiere import Game
 from condottiere.games.condottiere.moves import VERBS
 from condottiere.games.condottiere.screen import SCREEN
-from condottiere.interface import game_named
-from condottiere.interface.screen import cells
+from condottiere.interface import TableRules, game_named
+from condottiere.interface.screen import Choices, Scene, Seats, SeatShown, cells
 from condottiere.peer.controller import snapshot_of
 from condottiere.peer.driver import MemoryKeeper, Table
 from condottiere.peer.lobby import TableSpec
@@ -142,3 +142,17 @@ def test_while_the_table_fills_the_middle_of_the_screen_lists_the_table_and_its_
     assert [line.split() for line in lines[6:8]] == players
     assert "1 seat free" in lines[8]
     assert not any("Hand (" in line for line in lines), "no hand before the deal"
+
+
+@pytest.mark.parametrize("game", ["condottiere", "captains"])
+def test_a_seats_only_legal_move_played_by_its_peer_is_told_as_such_not_as_you_is(
+    game: str,
+) -> None:
+    rules = game_named(game)
+    table = TableRules(game, rules.default_variant, 2)
+    played = rules.offline(table, seed=3)
+    seat = played.to_act
+    assert seat is not None
+    seats = Seats(tuple(SeatShown(s, f"p{s}", f"{s}", s == seat, None) for s in range(2)))
+    scene = Scene(played.view(seat), played.copy(), seats, False, Choices(), None)
+    assert rules.screen().headline(scene, seat) == "Your only legal move is played for you"
