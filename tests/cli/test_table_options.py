@@ -100,9 +100,11 @@ def test_every_table_option_has_help_with_the_games_choices(
         with pytest.raises(SystemExit):
             build_parser().parse_args([command, "--help"])
         text = " ".join(capsys.readouterr().out.split())
-        assert "--game {condottiere}" in text
-        assert "eurogames, ffg, zman, zman-classic, zman-duel (default zman)" in text
-        assert "the edition's usual number: 4, or 2 for zman-duel" in text
+        packed = "".join(text.split())  # wherever argparse wrapped the lines
+        assert "--game{captains,condottiere}" in packed
+        assert "captains:standard(defaultstandard)" in packed
+        assert "condottiere:eurogames,ffg,zman,zman-classic,zman-duel(defaultzman)" in packed
+        assert "captains:4;condottiere:4,or2forzman-duel" in packed
 
 
 def test_the_deadline_options_make_the_table_definitions_deadlines() -> None:
