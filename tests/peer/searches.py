@@ -28,8 +28,10 @@ SEARCH = next(card for card, kind in CARDS.items() if kind.effect is Effect.SEAR
 OPTIONS = ("all-draw",)
 """Every seat draws at each turn: the cards go round faster (New Contract among them), and the
 draw pile is formed again during the game."""
-"""Every seat draws at each turn: the cards go round faster, New Contract among them."""
 _AVOIDED_EFFECTS = frozenset({Effect.LOOK, Effect.MUST_ATTACK})
+ATTEMPTS = 40
+"""Games played at most until one gives a seat the chance to search (each deal is random: the
+peers shuffle; most games give one, some do not, so a dozen was sometimes not enough)."""
 
 
 class Referee:
@@ -145,7 +147,7 @@ class SearchHarness(Departing):
 
 
 def searched(
-    seats: int, *, found: bool, seed: int, attempts: int = 12, **kwargs: Any
+    seats: int, *, found: bool, seed: int, attempts: int = ATTEMPTS, **kwargs: Any
 ) -> SearchHarness:
     """A table played until a search resolved on every live peer: games whose deal never
     lets a seat search are played again (each deal is random: the peers shuffle)."""

@@ -19,7 +19,7 @@ from condottiere.peer.driver import StepKind
 from condottiere.peer.entries import Reason
 from condottiere.v1 import log_pb2
 from tests.peer.cheats import Cheat, CheatHarness, assert_caught
-from tests.peer.searches import CAPTAINS, cheat_harness, searches_of
+from tests.peer.searches import ATTEMPTS, CAPTAINS, cheat_harness, searches_of
 
 
 def caught(harness: CheatHarness, halts: bool) -> bool:
@@ -35,7 +35,7 @@ def caught_cheating(
 ) -> CheatHarness:
     """A table with ``cheat`` at seat 1, played until every witness caught it; games in which
     the cheater never had the chance (no search came) are played again."""
-    for attempt in range(12):
+    for attempt in range(ATTEMPTS):
         harness = cheat_harness(cheat, seat=1, seed=seed + attempt, searchers=searchers)
         harness.play(until=lambda: caught(harness, halts))  # noqa: B023 (called at once)
         if harness.cheater.cheated and caught(harness, halts):
