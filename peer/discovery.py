@@ -54,6 +54,11 @@ __all__ = [
 
 RESOLVE_MS = 3000
 """How long a browser waits for a service's address and TXT record."""
+RESOLVE_ATTEMPTS = 3
+"""Tries at reading a service's records before it is shown as unreadable (a busy responder or
+a loop that was blocked a moment are no reason to give up a table)."""
+RESOLVE_PAUSE = 0.5
+"""Seconds between two tries."""
 CHECK_SECONDS = 2.0
 MAX_SIGHTINGS = 256
 """Services a browser keeps track of at once (more are ignored, and counted: a flood is not a
@@ -264,16 +269,12 @@ class Browser:
         self._tasks[service] = asyncio.create_task(self._resolve(service, name))
 
     async def _resolve(self, service: str, name: str) -> None:
-        info = AsyncServiceInfo(SERVICE_TYPE, name)
-        try:
-            found = await info.async_request(self._lan.zeroconf.zeroconf, RESOLVE_MS)
-        except (OSError, ZeroconfError, ValueError) as exc:
-            sighting = Sighting(service, "", None, f"its records cannot be read: {exc}")
-        else:
-            sighting = _read(service, info) if found else Sighting(
-                service, _address(info), None,
-                f"it gave no address and record in {RESOLVE_MS / 1000:g} s",
-            )  # fmt: skip
+        for attempt in range(RESOLVE_ATTEMPTS):
+            if attempt:
+                await asyncio.sleep(RESOLVE_PAUSE)
+            sighting, transient = await self._request(service, name)
+            if not transient:
+                break
         self.sightings[service] = sighting
         self._notify()
         advert = sighting.advert
@@ -283,6 +284,22 @@ class Browser:
                 self.sightings[service] = replace(sighting, answer=answer)
                 self._notify()
         self._tasks.pop(service, None)
+
+    async def _request(self, service: str, name: str) -> tuple[Sighting, bool]:
+        """One try at reading ``service``'s records: what was seen, and whether another try
+        may see more (no answer in time, or an error on the way rather than a record
+        refused)."""
+        info = AsyncServiceInfo(SERVICE_TYPE, name)
+        try:
+            found = await info.async_request(self._lan.zeroconf.zeroconf, RESOLVE_MS)
+        except (OSError, ZeroconfError, ValueError) as exc:
+            return Sighting(service, "", None, f"its records cannot be read: {exc}"), True
+        if not found:
+            return Sighting(
+                service, _address(info), None,
+                f"it gave no address and record in {RESOLVE_MS / 1000:g} s",
+            ), True  # fmt: skip
+        return _read(service, info), False
 
     def _notify(self) -> None:
         self._change.set()
