@@ -275,6 +275,10 @@ class Browser:
             sighting, transient = await self._request(service, name)
             if not transient:
                 break
+        else:
+            previous = self.sightings.get(service)
+            if previous is not None and previous.advert is not None:
+                sighting = previous  # an update that could not be read: the last record read
         self.sightings[service] = sighting
         self._notify()
         advert = sighting.advert

@@ -673,7 +673,20 @@ class Game:
         return sample
 
     def view(self, seat: int) -> SeatView:
-        """What ``seat`` may know: its own hand, the public state, and the cards it saw."""
+        """What ``seat`` may know: its own hand, the public state, and the cards it saw. A
+        spectator's engine (:meth:`spectate`) gives the public state from ``seat``'s chair,
+        with no hand and no moves.
+
+        >>> watched = Game.spectate({"players": 2, "options": []})
+        >>> watched.resolve(1)
+        >>> view = watched.view(0)
+        >>> view.hand, view.to_act, view.legal_moves
+        ((), 0, ())
+        """
+        if self.observer == SPECTATOR:
+            if not 0 <= seat < self.players:
+                raise ValueError(f"seat {seat} is not at a table of {self.players}")
+            return self._view(seat, own=False)
         if self._unknown[seat] or (self.observer is not None and self.observer != seat):
             raise ValueError(f"this engine does not know seat {seat}'s hand")
         if self._sampled:
@@ -682,13 +695,13 @@ class Game:
             return self.seen_by(seat)._view(seat)
         return self._view(seat)
 
-    def _view(self, seat: int) -> SeatView:
+    def _view(self, seat: int, *, own: bool = True) -> SeatView:
         return SeatView(
             seat=seat,
             players=self.players,
             phase=self._phase,
             to_act=self._to_act,
-            hand=self.hand(seat),
+            hand=self.hand(seat) if own else (),
             known=tuple(self.known_cards(other) for other in range(self.players)),
             hand_sizes=tuple(self._sizes),
             cities=tuple(self._city),
@@ -708,7 +721,7 @@ class Game:
             defeated=self._defeated,
             departed=self._departed,
             winners=self._winners,
-            legal_moves=tuple(self.legal_moves()) if self._to_act == seat else (),
+            legal_moves=tuple(self.legal_moves()) if own and self._to_act == seat else (),
         )
 
     def __repr__(self) -> str:

@@ -19,6 +19,7 @@ from condottiere.peer.driver import MemoryKeeper, StepKind, Table
 from condottiere.peer.entries import Reason, read_entry
 from condottiere.peer.record import verify
 from condottiere.v1 import log_pb2
+from tests.peer.tables import feed
 from tests.peer.test_silence import Departing, waits_for_move_of
 from tests.peer.test_stand_in import Forging
 
@@ -93,8 +94,7 @@ def test_the_next_reshuffle_keys_the_deck_without_the_leaver_and_no_stand_in_fol
         text), text  # fmt: skip
     random.Random(seats).shuffle(signed)  # a watcher fed the entries in any order ends alike
     fresh = Table(Identity.generate(), witness.lobby.definition, MemoryKeeper())
-    for data in signed:
-        fresh.receive(data)
+    feed(fresh, signed)
     assert fresh.record_hash() == witness.record_hash()
     assert fresh.rekeyed_cards == witness.rekeyed_cards
     kept = harness.keepers[0]
