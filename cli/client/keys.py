@@ -3,9 +3,11 @@ only when the line holds nothing the player typed (it is empty, or holds the cho
 keys put there), so typing a move is never taken for a shortcut.
 
 ==============  ==============================================================
-1-9             choose what the game numbers (Condottiere: a card of the hand, in a battle)
+1-9             choose what the game numbers (Condottiere: a card of the hand, in a battle;
+                Captains: a card of the hand, else an attack, a block, a city state...)
 ← →             move along the choices (the game's legal moves, in its order)
-Space           choose what the game gives Space (Condottiere: ``pass``)
+Space           choose what the game gives Space (Condottiere: ``pass``; Captains: ``done``,
+                ``pass``, ``no-block`` or ``pay``)
 Enter           send the line (the choice the keys put there, or a move typed)
 Tab             complete from the legal moves (a menu, with what each would do)
 ↑ ↓             explain a seat's row step by step; Esc closes it (in Tab's menu: move in it);
