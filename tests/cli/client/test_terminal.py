@@ -490,3 +490,68 @@ def captains_replayed(terminal: Terminal, record: str) -> None:
     terminal.wait_for(lambda _: terminal.exit_status() is not None, "the replay left")
     assert terminal.exit_status() == 0
     assert "verdict: FAIR" in terminal.text()
+
+
+SLOW_CAPTAIN = '''
+import time
+
+from condottiere.bots.captains_greedy import CaptainsGreedy
+
+
+class Slow(CaptainsGreedy):
+    """The Captains greedy bot, a moment slower: a game lasts long enough to be watched."""
+
+    name = "slow"
+
+    def choose(self, game, seat):
+        time.sleep(0.25)
+        return super().choose(game, seat)
+'''
+
+
+@CAPTAINS_AT_A_TABLE
+def test_a_spectator_follows_a_captains_game_to_the_end_without_a_hand_and_verifies_it(
+    tmp_path: Path,
+) -> None:
+    """``condottiere watch NAME`` of a two-seat Captains table of bots that admits spectators:
+    the seats' rows while the game is played, never a hand, and at the end the record,
+    verified FAIR."""
+    name = f"condottiere-test-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+    (tmp_path / "host").mkdir()
+    (tmp_path / "watch").mkdir()
+    (tmp_path / "slow.py").write_text(SLOW_CAPTAIN)
+    host = Terminal(f"{name}-host", tmp_path / "host", width=100, height=10)
+    watcher = Terminal(f"{name}-watch", tmp_path / "watch")
+    table = f"Watched{uuid.uuid4().hex[:6]}"
+    condottiere = [sys.executable, "-m", "condottiere.cli.main"]
+    try:
+        host.run([*condottiere, "host", "--game", "captains", "--seats", "2", "--strategy",
+                  f"{tmp_path}/slow.py:Slow", "--bots", "greedy", "--spectators", "--name",
+                  table, "--interface", "127.0.0.1", "--data", str(tmp_path / "host" / "data")],
+                 REPO)  # fmt: skip
+        host.wait_for(lambda s: "hosting" in s, "the table", timeout=60)
+        watcher.run([*condottiere, "watch", table, "--interface", "127.0.0.1", "--data",
+                     str(tmp_path / "watch" / "data")], REPO)  # fmt: skip
+        playing = watcher.wait_for(
+            lambda s: "city prov duc hand TFR" in s or watcher.exit_status() is not None,
+            "the game watched", timeout=120,
+        )  # fmt: skip
+        assert watcher.exit_status() is None, playing
+        assert "Hand (" not in playing and "you are watching" in playing
+        assert all(len(line) <= 80 for line in playing.splitlines())
+        end = watcher.wait_for(
+            lambda s: "verdict: FAIR" in s or watcher.exit_status() is not None, "the end",
+            timeout=CAPTAINS_SECONDS,
+        )  # fmt: skip
+        assert headline(end).startswith(" Game over: ") and "(you)" not in end, end
+        assert "Hand (" not in end and "condottiere verify" in end
+        watcher.keys("q")
+        watcher.wait_for(lambda _: watcher.exit_status() is not None, "the exit", timeout=60)
+        assert watcher.exit_status() == 0
+        assert "Traceback" not in watcher.text()
+        host.wait_for(lambda _: host.exit_status() is not None, "the host's end", timeout=60)
+        assert host.exit_status() == 0
+    finally:
+        watcher.close()
+        host.close()
+    assert host.alive() == [] and watcher.alive() == []
