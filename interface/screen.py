@@ -58,6 +58,7 @@ __all__ = [
     "cells",
     "crop",
     "fit",
+    "flow",
 ]
 
 Line = list[tuple[str, str]]
@@ -104,6 +105,27 @@ def crop(line: Line, width: int) -> Line:
         cropped.append((style, part))
         left -= cells(part)
     return cropped
+
+
+def flow(line: Line, width: int) -> list[Line]:
+    """``line`` broken into lines of ``width`` cells between its fragments, a key and what
+    follows it kept together: the first fragment, then pairs (a hand's title, then each
+    card's key and name); each line after the first starts with a space.
+
+    >>> flow([("", "Hand"), ("k", "1"), ("", " ten"), ("k", "2"), ("", " six")], 11)
+    [[('', 'Hand'), ('k', '1'), ('', ' ten')], [('', ' '), ('k', '2'), ('', ' six')]]
+    """
+    lines: list[Line] = [[]]
+    used = 0
+    pairs = [line[:1], *(line[index : index + 2] for index in range(1, len(line), 2))]
+    for pair in pairs:
+        size = sum(cells(text) for _, text in pair)
+        if used + size > width and lines[-1]:
+            lines.append([("", " ")])
+            used = 1
+        lines[-1].extend(pair)
+        used += size
+    return lines
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from condottiere.games.captains.cities import CITIES
 from condottiere.games.captains.moves import Move
 from condottiere.games.captains.screen.choices import card_of, chosen_move, hand_kinds
 from condottiere.games.captains.screen.scene import seat_view, tag
-from condottiere.interface.screen import Line, Scene, cells, fit
+from condottiere.interface.screen import Line, Scene, fit, flow
 
 __all__ = ["NAME_WIDTHS", "hand", "short"]
 
@@ -55,23 +55,8 @@ def hand(scene: Scene, width: int, height: int) -> list[Line]:
             times = f"{count}x " if count > 1 else ""
             line.append(("class:key", f" {key}" if key else " "))
             line.append((style, f"[{times}{short(card, name_width)} {tag(card)}]"))
-        flowed = _flow(line, width)
+        flowed = flow(line, width)
         if len(flowed) <= height:
             break
     return flowed[:height]
 
-
-def _flow(line: Line, width: int) -> list[Line]:
-    """``line`` broken into lines of ``width`` cells, between its fragments (a key and the
-    card after it stay together)."""
-    lines: list[Line] = [[]]
-    used = 0
-    pairs = [line[:1], *(line[index : index + 2] for index in range(1, len(line), 2))]
-    for pair in pairs:
-        size = sum(cells(text) for _, text in pair)
-        if used + size > width and lines[-1]:
-            lines.append([("", " ")])
-            used = 1
-        lines[-1].extend(pair)
-        used += size
-    return lines

@@ -7,7 +7,7 @@ from condottiere.games.condottiere.cards import card_name
 from condottiere.games.condottiere.moves import Move
 from condottiere.games.condottiere.screen.choices import chosen_move, hand_kinds
 from condottiere.games.condottiere.screen.scene import seat_view
-from condottiere.interface.screen import Line, Scene, cells
+from condottiere.interface.screen import Line, Scene, flow
 
 __all__ = ["hand"]
 
@@ -32,20 +32,5 @@ def hand(scene: Scene, width: int, height: int) -> list[Line]:
         key = keys.get(card)
         line.append(("class:key", f" {key}" if key else " "))
         line.append((style, f"[{' '.join([card_name(card)] * count)}]"))
-    return _flow(line, width)[:height]
+    return flow(line, width)[:height]
 
-
-def _flow(line: Line, width: int) -> list[Line]:
-    """``line`` broken into lines of ``width`` cells, between its fragments (a key and the
-    card after it stay together)."""
-    lines: list[Line] = [[]]
-    used = 0
-    pairs = [line[:1], *(line[index : index + 2] for index in range(1, len(line), 2))]
-    for pair in pairs:
-        size = sum(cells(text) for _, text in pair)
-        if used + size > width and lines[-1]:
-            lines.append([("", " ")])
-            used = 1
-        lines[-1].extend(pair)
-        used += size
-    return lines
