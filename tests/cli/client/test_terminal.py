@@ -319,67 +319,6 @@ def lobby_row(screen: str, name: str) -> tuple[str, str, str]:
     raise AssertionError(f"no row of {name} in the lobby:\n{screen}")
 
 
-SLOW_BOT = '''
-import time
-
-from condottiere.bots import GreedyBot
-
-
-class Slow(GreedyBot):
-    """The greedy bot, a moment slower: a game lasts long enough to be watched."""
-
-    name = "slow"
-
-    def choose(self, game, seat):
-        time.sleep(0.25)
-        return super().choose(game, seat)
-'''
-
-
-def test_a_spectator_follows_a_game_to_the_end_without_a_hand_and_verifies_it(
-    tmp_path: Path,
-) -> None:
-    """A two-seat table of bots that admits spectators (``host --spectators``); ``condottiere
-    watch NAME`` in a terminal finds it on the LAN (zeroconf on 127.0.0.1), shows the board
-    and the rows while the game is played, never a hand, and at the end the record, verified
-    FAIR."""
-    name = f"condottiere-test-{os.getpid()}-{uuid.uuid4().hex[:8]}"
-    (tmp_path / "host").mkdir()
-    (tmp_path / "watch").mkdir()
-    (tmp_path / "slow.py").write_text(SLOW_BOT)
-    host = Terminal(f"{name}-host", tmp_path / "host", width=100, height=10)
-    watcher = Terminal(f"{name}-watch", tmp_path / "watch")
-    table = f"Watched{uuid.uuid4().hex[:6]}"
-    condottiere = [sys.executable, "-m", "condottiere.cli.main"]
-    try:
-        host.run([*condottiere, "host", "--seats", "2", "--strategy", f"{tmp_path}/slow.py:Slow",
-                  "--bots", "greedy", "--spectators", "--name", table, "--interface",
-                  "127.0.0.1", "--data", str(tmp_path / "host" / "data")], REPO)  # fmt: skip
-        host.wait_for(lambda s: "hosting" in s, "the table", timeout=60)
-        watcher.run([*condottiere, "watch", table, "--interface", "127.0.0.1", "--data",
-                     str(tmp_path / "watch" / "data")], REPO)  # fmt: skip
-        playing = watcher.wait_for(
-            lambda s: "regions:" in s and "Game over" not in headline(s), "the game watched",
-            timeout=120,
-        )  # fmt: skip
-        assert "Hand (" not in playing and "you are watching" in playing
-        assert all(len(line) <= 80 for line in playing.splitlines())
-        end = watcher.wait_for(lambda s: "verdict: FAIR" in s, "the end", timeout=GAME_SECONDS)
-        assert headline(end).startswith(" Game over: ") and "(you)" not in end
-        assert "Hand (" not in end and "condottiere verify" in end
-        watcher.keys("q")
-        watcher.wait_for(lambda _: watcher.exit_status() is not None, "the exit", timeout=60)
-        assert watcher.exit_status() == 0
-        farewell = watcher.text()
-        assert "verdict: FAIR" in farewell and "Traceback" not in farewell
-        host.wait_for(lambda _: host.exit_status() is not None, "the host's end", timeout=60)
-        assert host.exit_status() == 0
-    finally:
-        watcher.close()
-        host.close()
-    assert host.alive() == [] and watcher.alive() == []
-
-
 CAPTAINS_SECONDS = 900
 KEYED_PHASES = frozenset({"recruit", "block", "clash", "hand-limit"})
 """Where the Captains game is played with the number keys until they choose nothing (the
@@ -492,14 +431,14 @@ def captains_replayed(terminal: Terminal, record: str) -> None:
     assert "verdict: FAIR" in terminal.text()
 
 
-SLOW_CAPTAIN = '''
+SLOW = '''
 import time
 
-from condottiere.bots.captains_greedy import CaptainsGreedy
+from {module} import {base}
 
 
-class Slow(CaptainsGreedy):
-    """The Captains greedy bot, a moment slower: a game lasts long enough to be watched."""
+class Slow({base}):
+    """The greedy bot, a moment slower: a game lasts long enough to be watched."""
 
     name = "slow"
 
@@ -507,25 +446,38 @@ class Slow(CaptainsGreedy):
         time.sleep(0.25)
         return super().choose(game, seat)
 '''
+WATCHED = {
+    "condottiere": ("condottiere.bots", "GreedyBot", "regions:", GAME_SECONDS),
+    "captains": (
+        "condottiere.bots.captains_greedy", "CaptainsGreedy", "city prov duc hand TFR",
+        CAPTAINS_SECONDS,
+    ),
+}
+"""Per game: the greedy bot to slow down, what the watcher's screen shows of a game under way,
+and how long a game may take."""
 
 
-@CAPTAINS_AT_A_TABLE
-def test_a_spectator_follows_a_captains_game_to_the_end_without_a_hand_and_verifies_it(
-    tmp_path: Path,
+@pytest.mark.parametrize(
+    "game", ["condottiere", pytest.param("captains", marks=CAPTAINS_AT_A_TABLE)]
+)
+def test_a_spectator_follows_a_game_to_the_end_without_a_hand_and_verifies_it(
+    tmp_path: Path, game: str
 ) -> None:
-    """``condottiere watch NAME`` of a two-seat Captains table of bots that admits spectators:
-    the seats' rows while the game is played, never a hand, and at the end the record,
-    verified FAIR."""
+    """A two-seat table of bots that admits spectators (``host --spectators``); ``condottiere
+    watch NAME`` in a terminal finds it on the LAN (zeroconf on 127.0.0.1), shows the board
+    and the rows while the game is played, never a hand, and at the end the record, verified
+    FAIR."""
+    module, base, under_way, seconds = WATCHED[game]
     name = f"condottiere-test-{os.getpid()}-{uuid.uuid4().hex[:8]}"
     (tmp_path / "host").mkdir()
     (tmp_path / "watch").mkdir()
-    (tmp_path / "slow.py").write_text(SLOW_CAPTAIN)
+    (tmp_path / "slow.py").write_text(SLOW.format(module=module, base=base))
     host = Terminal(f"{name}-host", tmp_path / "host", width=100, height=10)
     watcher = Terminal(f"{name}-watch", tmp_path / "watch")
     table = f"Watched{uuid.uuid4().hex[:6]}"
     condottiere = [sys.executable, "-m", "condottiere.cli.main"]
     try:
-        host.run([*condottiere, "host", "--game", "captains", "--seats", "2", "--strategy",
+        host.run([*condottiere, "host", "--game", game, "--seats", "2", "--strategy",
                   f"{tmp_path}/slow.py:Slow", "--bots", "greedy", "--spectators", "--name",
                   table, "--interface", "127.0.0.1", "--data", str(tmp_path / "host" / "data")],
                  REPO)  # fmt: skip
@@ -533,7 +485,8 @@ def test_a_spectator_follows_a_captains_game_to_the_end_without_a_hand_and_verif
         watcher.run([*condottiere, "watch", table, "--interface", "127.0.0.1", "--data",
                      str(tmp_path / "watch" / "data")], REPO)  # fmt: skip
         playing = watcher.wait_for(
-            lambda s: "city prov duc hand TFR" in s or watcher.exit_status() is not None,
+            lambda s: (under_way in s and "Game over" not in headline(s))
+            or watcher.exit_status() is not None,
             "the game watched", timeout=120,
         )  # fmt: skip
         assert watcher.exit_status() is None, playing
@@ -541,14 +494,15 @@ def test_a_spectator_follows_a_captains_game_to_the_end_without_a_hand_and_verif
         assert all(len(line) <= 80 for line in playing.splitlines())
         end = watcher.wait_for(
             lambda s: "verdict: FAIR" in s or watcher.exit_status() is not None, "the end",
-            timeout=CAPTAINS_SECONDS,
+            timeout=seconds,
         )  # fmt: skip
         assert headline(end).startswith(" Game over: ") and "(you)" not in end, end
         assert "Hand (" not in end and "condottiere verify" in end
         watcher.keys("q")
         watcher.wait_for(lambda _: watcher.exit_status() is not None, "the exit", timeout=60)
         assert watcher.exit_status() == 0
-        assert "Traceback" not in watcher.text()
+        farewell = watcher.text()
+        assert "verdict: FAIR" in farewell and "Traceback" not in farewell
         host.wait_for(lambda _: host.exit_status() is not None, "the host's end", timeout=60)
         assert host.exit_status() == 0
     finally:
