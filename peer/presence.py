@@ -102,6 +102,7 @@ class Presence:
             return bool(named(self.browser.listings(), query))
 
         if await self.browser.wait_for(named_one, timeout):
+            first_seen = named(self.browser.listings(), query)
             await self.browser.settle(SETTLE_SECONDS, SETTLE_LIMIT, browsed=SETTLE_BROWSED)
         else:
             interface = self.lan.interface
@@ -117,7 +118,8 @@ class Presence:
                 f"{interface} in {timeout:g} s ({seen} other table{'s' * (seen != 1)} seen"
                 f"{flood})"
             )
-        candidates = named(self.browser.listings(), query)
+        # a table withdrawn meanwhile (its game over, its peers stopped): as it was last seen
+        candidates = named(self.browser.listings(), query) or first_seen
         if len(candidates) > 1:  # tables of one name: the one whose peers answer, if one
             answering = [
                 table for table in candidates if await _answers(table)
