@@ -14,6 +14,7 @@ A card is named in moves by its id, the seed's name in lower case with hyphens.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 
@@ -26,6 +27,7 @@ __all__ = [
     "Effect",
     "Kind",
     "Side",
+    "captain_force",
     "card_name",
     "sort_cards",
 ]
@@ -194,6 +196,12 @@ CAPTAINS: tuple[str, ...] = tuple(c.id for c in CARDS.values() if c.kind is Kind
 """Every captain, in notation order (each is one card)."""
 KIND: dict[str, Kind] = {card: info.kind for card, info in CARDS.items()}
 FORCE: dict[str, int] = {card: info.force for card, info in CARDS.items()}
+
+
+def captain_force(captain: str, attached: Iterable[str]) -> int:
+    """A captain's Total Force Rating: his level and the forces of the cards attached to him
+    (RULES.md 16)."""
+    return FORCE[captain] + sum(FORCE[card] for card in attached)
 
 
 def card_name(card: str) -> str:

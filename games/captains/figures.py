@@ -11,9 +11,10 @@ neighbours, a side's strength in a battle (the screen and the wire view draw fro
 
 from __future__ import annotations
 
-from condottiere.games.captains.cards import FORCE
+from condottiere.games.captains.cards import FORCE, captain_force
 from condottiere.games.captains.cities import CITIES
 from condottiere.games.captains.game import Battle, SeatView
+from condottiere.games.captains.turn import upkeep_of
 
 __all__ = [
     "army",
@@ -33,17 +34,12 @@ def army(view: SeatView, seat: int) -> dict[str, tuple[str, ...]]:
 
 def captain_tfr(view: SeatView, seat: int, captain: str) -> int:
     """A captain's Total Force Rating: his level and his cards' forces."""
-    attached = army(view, seat).get(captain, ())
-    return FORCE[captain] + sum(FORCE[card] for card in attached)
+    return captain_force(captain, army(view, seat).get(captain, ()))
 
 
 def upkeep(view: SeatView, seat: int) -> int:
     """What ``seat``'s captains cost each turn: half each TFR rounded up (Savoy 1 less)."""
-    city = view.cities[seat]
-    relief = CITIES[city].upkeep_relief if city else 0
-    return sum(
-        max(0, (captain_tfr(view, seat, captain) + 1) // 2 - relief) for captain in army(view, seat)
-    )
+    return upkeep_of(army(view, seat), view.cities[seat])
 
 
 def income(view: SeatView, seat: int) -> int:

@@ -29,7 +29,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from condottiere.games.captains.cards import CARDS, DECK, FORCE, Kind, sort_cards
+from condottiere.games.captains.cards import CARDS, DECK, Kind, captain_force, sort_cards
 from condottiere.games.captains.cities import CITIES
 from condottiere.games.captains.hands import (
     AfterChoice,
@@ -402,8 +402,7 @@ class Game:
     def tfr(self, captain: str) -> int:
         """A captain's Total Force Rating: his level and his cards' forces (RULES.md 16)."""
         seat = self.controller(captain)
-        attached = () if seat is None else self._army[seat][captain]
-        return FORCE[captain] + sum(FORCE[card] for card in attached)
+        return captain_force(captain, () if seat is None else self._army[seat][captain])
 
     @property
     def turns(self) -> tuple[int, ...]:

@@ -12,9 +12,10 @@ Each ``enter_*`` function begins a phase, or skips it when nothing can be asked 
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
-from condottiere.games.captains.cards import FORCE, card_name
+from condottiere.games.captains.cards import FORCE, captain_force, card_name
 from condottiere.games.captains.cities import CITIES
 from condottiere.games.captains.hands import ask_deal, discard_cards, take
 from condottiere.games.captains.phase import Phase
@@ -128,14 +129,17 @@ def enter_upkeep(game: Game) -> None:
 
 
 def upkeep_cost(game: Game, seat: int) -> int:
-    """Half of each captain's TFR rounded up, Savoy 1 less a captain (RULES.md 17)."""
-    city = game._city[seat]
+    return upkeep_of(game._army[seat], game._city[seat])
+
+
+def upkeep_of(army: Mapping[str, Iterable[str]], city: str | None) -> int:
+    """What an army costs a turn: half of each captain's TFR rounded up, Savoy 1 less a
+    captain (RULES.md 17)."""
     relief = CITIES[city].upkeep_relief if city else 0
-    total = 0
-    for captain, cards in game._army[seat].items():
-        tfr = FORCE[captain] + sum(FORCE[card] for card in cards)
-        total += max(0, (tfr + 1) // 2 - relief)
-    return total
+    return sum(
+        max(0, (captain_force(captain, cards) + 1) // 2 - relief)
+        for captain, cards in army.items()
+    )
 
 
 def dismiss(game: Game, seat: int, troop: str, captain: str) -> None:
