@@ -189,7 +189,7 @@ def test_a_card_handed_to_a_conqueror_is_later_played_face_up_with_an_ordinary_r
 
 
 def test_a_pile_formed_again_leaves_the_cards_in_play_on_the_table() -> None:
-    for seed in range(6):
+    for seed in range(20):  # whether a game forms its pile again depends on the deal
         harness = CaptainsHarness(5, 70 + seed, searches=False)
         harness.play()
         dealer = harness.tables[0].dealer
