@@ -18,7 +18,7 @@ import argparse
 from collections import Counter
 from collections.abc import Callable
 
-from condottiere.interface import DEFAULT_GAME, TABLE_GAMES, GameRules, Variant, game_named
+from condottiere.interface import DEFAULT_GAME, GameRules, Variant, game_named, game_names
 from condottiere.peer.lobby import Deadlines, TableSpec
 
 __all__ = [
@@ -66,7 +66,7 @@ def add_table_options(parser: argparse._ActionsContainer) -> None:
     """``--game``, ``--edition``, ``--seats``, ``--option``, ``--name`` and ``--spectators``
     on ``parser``, with each game's choices and defaults in their help."""
     parser.add_argument(
-        "--game", choices=sorted(TABLE_GAMES), help=f"the game (default {DEFAULT_GAME})"
+        "--game", choices=game_names(), help=f"the game (default {DEFAULT_GAME})"
     )
     parser.add_argument(
         "--edition",
@@ -170,8 +170,8 @@ def check_bot_count(parser: argparse.ArgumentParser, bots: int, seats: int) -> N
 
 
 def _each_game(words: Callable[[GameRules], str]) -> str:
-    """``words`` of every game played at a table, each named when there are several."""
-    games = [game_named(name) for name in sorted(TABLE_GAMES)]
+    """``words`` of every game, each named when there are several."""
+    games = [game_named(name) for name in game_names()]
     if len(games) == 1:
         return words(games[0])
     return "; ".join(f"{rules.name}: {words(rules)}" for rules in games)

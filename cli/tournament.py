@@ -37,7 +37,14 @@ from typing import Any, TextIO, cast
 from condottiere.bots import BOTS, SEARCHING_BOTS, Budget, Strategy, make_bot
 from condottiere.cli.arguments import bot_list, positive_int, positive_seconds
 from condottiere.cli.table_options import chosen_variant
-from condottiere.interface import DEFAULT_GAME, GAMES, GameRules, TableRules, ToldKind, game_named
+from condottiere.interface import (
+    DEFAULT_GAME,
+    GameRules,
+    TableRules,
+    ToldKind,
+    game_named,
+    game_names,
+)
 
 __all__ = [
     "BotLine",
@@ -326,7 +333,7 @@ def add_tournament_parser(commands: Any) -> argparse.ArgumentParser:
     parser.add_argument(
         "--game",
         default=DEFAULT_GAME,
-        choices=sorted(GAMES),
+        choices=game_names(),
         help=f"the game to play (default {DEFAULT_GAME})",
     )
     parser.add_argument(
@@ -373,7 +380,7 @@ def _editions_help() -> str:
     """Each game's editions, and its default one."""
     return "; ".join(
         f"{name}: {', '.join(sorted(rules.variants))}; default {rules.default_variant}"
-        for name, rules in map(_named, sorted(GAMES))
+        for name, rules in map(_named, game_names())
     )
 
 
@@ -381,7 +388,7 @@ def _options_help() -> str:
     """Each game's house rules."""
     return "; ".join(
         f"{name}: {', '.join(sorted(rules.options)) or 'none'}"
-        for name, rules in map(_named, sorted(GAMES))
+        for name, rules in map(_named, game_names())
     )
 
 

@@ -2,8 +2,8 @@
 
 The platform (``condottiere.crypto``, ``condottiere.peer``, the client's shell, the bot
 harness) imports this package, never a game: the interface's types (:mod:`.game`), the seam
-of a game's screen (:mod:`.screen`) and the registry (:mod:`.registry`), which loads each game
-(a subpackage of ``condottiere.games``, such as ``condottiere.games.condottiere``) by name.
+of a game's screen (:mod:`.screen`) and the registry (:mod:`.registry`), which finds each game
+by name among the entry points of the group ``condottiere.games`` and loads it when asked.
 
 >>> game_named("condottiere").variants["zman"].title
 'Z-Man 2018, the new version'
@@ -35,18 +35,11 @@ from condottiere.interface.game import (
     Variant,
     Waiting,
 )
-from condottiere.interface.registry import (
-    DEFAULT_GAME,
-    GAMES,
-    TABLE_GAMES,
-    game_named,
-    table_game_named,
-)
+from condottiere.interface.registry import DEFAULT_GAME, GAME_GROUP, game_named, game_names
 
 __all__ = [
     "DEFAULT_GAME",
-    "GAMES",
-    "TABLE_GAMES",
+    "GAME_GROUP",
     "CardFlow",
     "CardStep",
     "ChanceNode",
@@ -72,5 +65,5 @@ __all__ = [
     "Variant",
     "Waiting",
     "game_named",
-    "table_game_named",
+    "game_names",
 ]

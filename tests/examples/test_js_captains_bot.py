@@ -13,7 +13,6 @@ import pytest
 
 from condottiere.games.captains import Game
 from condottiere.games.captains.wire import view_message
-from condottiere.interface import TABLE_GAMES
 from condottiere.peer.record import load, verify
 from condottiere.v1 import controller_pb2
 from tests.examples.headless import (
@@ -60,10 +59,6 @@ def chosen_moves(host: PeerProcess) -> list[str]:
     return chosen
 
 
-@pytest.mark.skipif(
-    "captains" not in TABLE_GAMES,
-    reason="Condottieri Captains is not played at a table on this peer yet (TABLE_GAMES)",
-)
 def test_the_javascript_captains_bot_plays_a_whole_game_against_python_bots(
     tmp_path: Path,
 ) -> None:
