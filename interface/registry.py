@@ -64,6 +64,7 @@ def game_named(name: str) -> GameRules:
     if entry is None:
         raise ValueError(f"this peer plays {', '.join(game_names())}, not {name!r}")
     rules = entry.load()
-    if getattr(rules, "name", None) != name:
-        raise ValueError(f"{entry.value} is the game {getattr(rules, 'name', None)!r}, not {name!r}")
+    declared = getattr(rules, "name", None)
+    if declared != name:
+        raise ValueError(f"{entry.value} is the game {declared!r}, not {name!r}")
     return cast(GameRules, rules)
