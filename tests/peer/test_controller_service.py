@@ -18,14 +18,14 @@ import pytest
 
 from condottiere.bots import GreedyBot
 from condottiere.bots.player import play_seat
+from condottiere.games.captains import view_pb2 as captains_pb2
+from condottiere.games.condottiere import view_pb2 as condottiere_pb2
 from condottiere.peer.access import TOKEN_FILE
 from condottiere.peer.controller import Snapshot
 from condottiere.peer.controller_service import ADDRESS_FILE
 from condottiere.peer.lobby import TableSpec
 from condottiere.peer.node import Node
 from condottiere.peer.store import Store
-from condottiere.games.captains import view_pb2 as captains_pb2
-from condottiere.games.condottiere import view_pb2 as condottiere_pb2
 from condottiere.v1 import controller_pb2, controller_pb2_grpc
 
 T = TypeVar("T")

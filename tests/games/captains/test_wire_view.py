@@ -10,8 +10,8 @@ import random
 from collections import Counter
 
 from condottiere.games.captains import Game
-from condottiere.games.captains.view_pb2 import CaptainsView
 from condottiere.games.captains.figures import captain_tfr, side_strength
+from condottiere.games.captains.view_pb2 import CaptainsView
 from condottiere.peer.controller_service import update_of
 from condottiere.v1 import controller_pb2
 from tests.cli.client.scenes import snapshot_of_game
