@@ -7,13 +7,14 @@ run with iteration budgets is reproducible (a time budget depends on the machine
 
 For each kind of bot it reports the **win share** per seat it held (a shared victory counts
 ``1/k`` to each of the ``k`` winners; a drawn duel counts to nobody), with a 95% confidence
-interval over games, the **battles won** and the **regions held** at the end (the game's
-standings: in ``zman-duel``, battles won) per seat and game, and the **moves per second** it
-chose.
+interval over games, the contests it won (Condottiere's **battles won**) and its standing at
+the end (Condottiere's **regions held**; in ``zman-duel``, battles won), each named by the game
+(:meth:`~condottiere.interface.GameRules.figure_names`), per seat and game, and the **moves
+per second** it chose.
 
-Everything about the game comes from the registry (:func:`~condottiere.games.game_named`):
+Everything about the game comes from the registry (:func:`~condottiere.interface.game_named`):
 its editions and options, its offline games, who won each (``outcome``), each battle's winner
-(the seat of the narration's :attr:`~condottiere.games.ToldKind.RESULT`) and each seat's
+(the seat of the narration's :attr:`~condottiere.interface.ToldKind.RESULT`) and each seat's
 standing at the end (``standings``).
 
 >>> report = run_tournament(TournamentSettings("zman-duel", ("greedy", "random"), games=4,
@@ -270,8 +271,9 @@ def _budget_text(budget: Budget | None) -> str:
 
 def render_report(report: TournamentReport) -> str:
     """The report as the table the command prints."""
-    edition = game_named(report.game).variants[report.edition]
-    rows = [["bot", "seats", "win share", "95% CI", "battles won", "regions held", "moves/s"]]
+    rules = game_named(report.game)
+    edition, figures = rules.variants[report.edition], rules.figure_names(report.edition)
+    rows = [["bot", "seats", "win share", "95% CI", figures.results, figures.standings, "moves/s"]]
     for line in report.lines:
         rows.append(
             [
@@ -319,7 +321,8 @@ def add_tournament_parser(commands: Any) -> argparse.ArgumentParser:
         help="play many offline games between bots on every core and compare them",
         description="Play many offline games between bots, one bot per seat, rotating the "
         "seats every game, on every core; print each bot's win share with a 95% confidence "
-        "interval, its average battles won and regions held, and its moves per second.",
+        "interval, its average contests won and standing (as the game names them: "
+        "Condottiere's battles won and regions held), and its moves per second.",
     )
     parser.set_defaults(command_parser=parser)
     parser.add_argument(

@@ -34,7 +34,7 @@ from condottiere.games.captains.moves import Move, Verb
 from condottiere.games.captains.narration import narrate, table_words
 from condottiere.games.captains.summary import rules_summary
 from condottiere.games.captains.wire import view_message
-from condottiere.interface.game import GameState, TableRules, Told, Variant
+from condottiere.interface.game import FigureNames, GameState, TableRules, Told, Variant
 from condottiere.interface.game import SeatView as AnySeatView
 from condottiere.interface.screen import GameScreen
 
@@ -140,6 +140,10 @@ class CaptainsRules:
         """Provinces held."""
         assert isinstance(game, Game)
         return game.provinces
+
+    def figure_names(self, variant: str) -> FigureNames:
+        """Battles won (a battle's result sentence names its winner), and provinces held."""
+        return FigureNames(results="battles won", standings="provinces held")
 
     def public_state(self, view: AnySeatView) -> dict[str, Any]:
         """What every seat sees alike.
