@@ -73,7 +73,9 @@ class Game:
         self._header = {"format": RECORD_FORMAT, "game": GAME_NAME, "players": players}
         self.observer = observer
         self._players = players
-        self._hands: list[list[str] | None] = [[] if self._sees(s) else None for s in range(players)]
+        self._hands: list[list[str] | None] = [
+            [] if self._sees(seat) else None for seat in range(players)
+        ]
         self._sizes = [0] * players
         self._dealt = 0
         """Seats dealt to (or skipped, having left) times the hand's size."""

@@ -15,6 +15,9 @@ from types import MappingProxyType
 from typing import Any
 
 from google.protobuf.message import Message
+from highcard.game import GAME_NAME, HAND, MAX_SEATS, MIN_SEATS, SPECTATOR, Game
+from highcard.game import SeatView as HighCardSeatView
+from highcard.view_pb2 import HighCardView
 
 from condottiere.interface import (
     FigureNames,
@@ -26,9 +29,6 @@ from condottiere.interface import (
     Variant,
 )
 from condottiere.interface.screen import Choices, Explanation, GameScreen, Line, Scene
-from highcard.game import GAME_NAME, HAND, MAX_SEATS, MIN_SEATS, SPECTATOR, Game
-from highcard.game import SeatView as HighCardSeatView
-from highcard.view_pb2 import HighCardView
 
 VARIANT = "standard"
 
@@ -40,7 +40,6 @@ class HighCardRules:
     title = "High Card"
     default_variant = VARIANT
     move_examples = ("play 7",)
-    bots: Mapping[str, str] = MappingProxyType({"random": "condottiere.bots:RandomBot"})
     variants: Mapping[str, Variant] = MappingProxyType(
         {VARIANT: Variant(VARIANT, "three tricks", MIN_SEATS, MAX_SEATS, MIN_SEATS)}
     )
@@ -136,11 +135,8 @@ class HighCardRules:
 class HighCardScreen:
     """The board is the trick under way; a row per seat its tricks and cards in hand."""
 
-    def board_size(self) -> tuple[int, int]:
-        return (30, 3)
-
-    def verbs(self) -> tuple[str, ...]:
-        return ("play",)
+    board_size = (30, 3)
+    verbs = ("play",)
 
     def choices(self, view: SeatView) -> Choices:
         moves = tuple(str(move) for move in view.legal_moves)
