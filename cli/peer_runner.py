@@ -176,7 +176,7 @@ async def _peer(settings: PeerSettings, store: Store, out: TextIO) -> int:
             await node.host_table(replace(settings.spec, creator_bot=node.plays_as_bot))
             assert node.table is not None
             say(
-                f"hosting {settings.spec.name!r} ({settings.spec.variant}, "
+                f"hosting {settings.spec.name!r} ({settings.spec.edition}, "
                 f"{settings.spec.seats} seats): others join with "
                 f"'condottiere join {node.address}', or by its name where they see it "
                 "('condottiere tables')"

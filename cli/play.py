@@ -172,7 +172,7 @@ async def _play(settings: PlaySettings, store: Store, out: TextIO) -> int:
             presence = await go_on_lan(node, settings.placement, model.note)
         if node.table is not None:
             table = node.table
-            model.note(f"Taking up table {table.spec.name!r} ({table.spec.variant}) where it"
+            model.note(f"Taking up table {table.spec.name!r} ({table.spec.edition}) where it"
                        " stopped; 'play --new' starts another game.")  # fmt: skip
             bots.resume(node.address, table.table_id.hex())
         elif settings.spec is not None:
@@ -271,12 +271,12 @@ def _errors_to(path: Path) -> Iterator[None]:
 def add_play_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``play`` to a parser's sub-commands."""
     rules = game_named(DEFAULT_GAME)
-    seats = default_seats(DEFAULT_GAME, rules.default_variant)
+    seats = default_seats(DEFAULT_GAME, rules.default_edition)
     play = commands.add_parser(
         "play",
         help=f"play at the full-screen table (with no options: you and {seats - 1} bots)",
         description=f"Play {rules.title} in the full-screen client. With no options: a "
-        f"{seats}-seat {rules.default_variant} table on this machine, the other seats "
+        f"{seats}-seat {rules.default_edition} table on this machine, the other seats "
         "taken by bot peers running as processes of their own. Ctrl-C stops; the same "
         "command again takes the game up where it stopped.",
     )

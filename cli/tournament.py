@@ -37,7 +37,7 @@ from typing import Any, TextIO, cast
 
 from condottiere.bots import BOTS, SEARCHING_BOTS, Budget, Strategy, make_bot
 from condottiere.cli.arguments import bot_list, positive_int, positive_seconds
-from condottiere.cli.table_options import chosen_variant
+from condottiere.cli.table_options import chosen_edition
 from condottiere.interface import (
     DEFAULT_GAME,
     GameRules,
@@ -272,7 +272,7 @@ def _budget_text(budget: Budget | None) -> str:
 def render_report(report: TournamentReport) -> str:
     """The report as the table the command prints."""
     rules = game_named(report.game)
-    edition, figures = rules.variants[report.edition], rules.figure_names(report.edition)
+    edition, figures = rules.editions[report.edition], rules.figure_names(report.edition)
     rows = [["bot", "seats", "win share", "95% CI", figures.results, figures.standings, "moves/s"]]
     for line in report.lines:
         rows.append(
@@ -382,7 +382,7 @@ def add_tournament_parser(commands: Any) -> argparse.ArgumentParser:
 def _editions_help() -> str:
     """Each game's editions, and its default one."""
     return "; ".join(
-        f"{name}: {', '.join(sorted(rules.variants))}; default {rules.default_variant}"
+        f"{name}: {', '.join(sorted(rules.editions))}; default {rules.default_edition}"
         for name, rules in map(_named, game_names())
     )
 
@@ -403,14 +403,14 @@ def tournament_settings(
     parser: argparse.ArgumentParser, args: argparse.Namespace
 ) -> TournamentSettings:
     """The settings ``args`` ask for; bad input exits with status 2 and a message."""
-    rules, variant = chosen_variant(parser, args.game, args.edition)
-    edition = variant.name
+    rules, offered = chosen_edition(parser, args.game, args.edition)
+    edition = offered.name
     seats = len(args.bots)
-    if not variant.min_seats <= seats <= variant.max_seats:
+    if not offered.min_seats <= seats <= offered.max_seats:
         span = (
-            f"exactly {variant.min_seats}"
-            if variant.min_seats == variant.max_seats
-            else f"{variant.min_seats} to {variant.max_seats}"
+            f"exactly {offered.min_seats}"
+            if offered.min_seats == offered.max_seats
+            else f"{offered.min_seats} to {offered.max_seats}"
         )
         parser.error(
             f"{seats} bots given, but edition {edition} is played by {span} players "

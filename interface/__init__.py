@@ -5,7 +5,7 @@ harness) imports this package, never a game: the interface's types (:mod:`.game`
 of a game's screen (:mod:`.screen`) and the registry (:mod:`.registry`), which finds each game
 by name among the entry points of the group ``condottiere.games`` and loads it when asked.
 
->>> game_named("condottiere").variants["zman"].title
+>>> game_named("condottiere").editions["zman"].title
 'Z-Man 2018, the new version'
 """
 
@@ -16,6 +16,7 @@ from condottiere.interface.game import (
     Choice,
     Deal,
     Draw,
+    Edition,
     FigureNames,
     GameRules,
     GameState,
@@ -33,7 +34,6 @@ from condottiere.interface.game import (
     TableRules,
     Told,
     ToldKind,
-    Variant,
     Waiting,
 )
 from condottiere.interface.registry import (
@@ -53,6 +53,7 @@ __all__ = [
     "Choice",
     "Deal",
     "Draw",
+    "Edition",
     "FigureNames",
     "GameRules",
     "GameState",
@@ -70,7 +71,6 @@ __all__ = [
     "TableRules",
     "Told",
     "ToldKind",
-    "Variant",
     "Waiting",
     "game_named",
     "game_names",

@@ -25,7 +25,7 @@ game's module: it holds a :class:`GameRules` and the :class:`GameState` values i
 >>> Draw(Deal(0, 3), pile=0, epoch=1, start=10).positions
 range(10, 13)
 >>> TableRules("condottiere", "zman", 4, ("cede",))
-TableRules(game='condottiere', variant='zman', seats=4, options=('cede',))
+TableRules(game='condottiere', edition='zman', seats=4, options=('cede',))
 """
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ __all__ = [
     "Choice",
     "Deal",
     "Draw",
+    "Edition",
     "FigureNames",
     "GameRules",
     "GameState",
@@ -64,7 +65,6 @@ __all__ = [
     "TableRules",
     "Told",
     "ToldKind",
-    "Variant",
     "Waiting",
 ]
 
@@ -258,18 +258,19 @@ class Told:
 
 @dataclass(frozen=True, slots=True)
 class TableRules:
-    """What a table's definition says about the game: which game, which variant (edition),
+    """What a table's definition says about the game: which game, which edition,
     how many seats, which house-rule options."""
 
     game: str
-    variant: str
+    edition: str
     seats: int
     options: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
-class Variant:
-    """One variant of a game (Condottiere's editions), as a lobby offers it."""
+class Edition:
+    """One edition of a game (the rules it is played by: Condottiere's ``zman``, ``ffg`` ...),
+    as a lobby offers it."""
 
     name: str
     title: str
@@ -424,10 +425,10 @@ class GameRules(Protocol):
     def title(self) -> str: ...
 
     @property
-    def variants(self) -> Mapping[str, Variant]: ...
+    def editions(self) -> Mapping[str, Edition]: ...
 
     @property
-    def default_variant(self) -> str: ...
+    def default_edition(self) -> str: ...
 
     @property
     def options(self) -> Mapping[str, str]:
@@ -497,9 +498,9 @@ class GameRules(Protocol):
         tournament averages)."""
         ...
 
-    def figure_names(self, variant: str) -> FigureNames:
+    def figure_names(self, edition: str) -> FigureNames:
         """What the tournament's columns call the contests a seat won and its
-        :meth:`standings`, in ``variant``."""
+        :meth:`standings`, in ``edition``."""
         ...
 
     @property

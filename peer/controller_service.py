@@ -55,7 +55,7 @@ def update_of(
         controller=controller_pb2.CONTROLLER_VERSION_CURRENT,
         game=snapshot.game,
         table_name=snapshot.table_name,
-        edition=snapshot.variant,
+        edition=snapshot.edition,
         seats=snapshot.seats,
         seat=_seat(snapshot.seat),
         players=[

@@ -63,7 +63,7 @@ def advert_of(node: Node, snapshot: Snapshot) -> Advert:
         table_id=table.table_id.hex(),
         name=spec.name,
         game=spec.game,
-        edition=spec.variant,
+        edition=spec.edition,
         options=spec.options,
         seats=spec.seats,
         taken=min(len(snapshot.players), spec.seats),

@@ -132,7 +132,7 @@ class Verdict:
         table = self.table
         spec = table.spec
         lines = [
-            f"table {spec.name!r}: {spec.variant}, {spec.seats} seats, "
+            f"table {spec.name!r}: {spec.edition}, {spec.seats} seats, "
             f"{sum(len(table.logs.log(a)) for a in table.logs.authors)} signed entries",
             f"table id {table.table_id.hex()}",
         ]

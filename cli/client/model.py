@@ -377,8 +377,8 @@ class TableModel:
                 "lobby", "dealing"):  # fmt: skip
             return None
         rules = game_named(snapshot.game)
-        variant = rules.variants.get(snapshot.variant)
-        edition = f"{variant.title} ({snapshot.variant})" if variant else snapshot.variant
+        offered = rules.editions.get(snapshot.edition)
+        edition = f"{offered.title} ({snapshot.edition})" if offered else snapshot.edition
         options = ", ".join(snapshot.options) or "none"
         title = f"Table {printable(snapshot.table_name)!r} · {rules.title} · {snapshot.seats} seats"
         told = f"Edition {edition} · house rules: {options}"
@@ -678,7 +678,7 @@ class TableModel:
         snapshot, screen = self.snapshot, self.screen()
         if snapshot is None or screen is None:
             return ()
-        table = TableRules(snapshot.game, snapshot.variant, snapshot.seats)
+        table = TableRules(snapshot.game, snapshot.edition, snapshot.seats)
         return screen.help(table, self.game)
 
     # ------------------------------------------------------------------ the end

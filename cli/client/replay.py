@@ -80,7 +80,7 @@ class Replay:
         return Snapshot(
             table_name=spec.name,
             game=spec.game,
-            variant=spec.variant,
+            edition=spec.edition,
             seats=spec.seats,
             seat=viewer,
             players=self.players,

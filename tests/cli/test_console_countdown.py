@@ -10,7 +10,7 @@ from condottiere.peer.controller import Snapshot, Waiting
 
 def waiting_for_bob(deadline: int | None, step: int = 7) -> Snapshot:
     return Snapshot(
-        table_name="t", game="condottiere", variant="zman", seats=3, seat=0, players=(),
+        table_name="t", game="condottiere", edition="zman", seats=3, seat=0, players=(),
         stage="playing", view=None,
         waiting=Waiting("move", (2,), "seat 2 (bob) to move", 100.0, deadline),
         progress=None, halt=None, refusals=(), outcome=None, audited=False, record_hash="",

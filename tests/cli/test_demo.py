@@ -13,7 +13,7 @@ from condottiere.cli.demo import DemoSettings, run_demo
 from condottiere.cli.main import demo_settings, main
 from condottiere.interface import DEFAULT_GAME, game_named
 
-EDITIONS = game_named(DEFAULT_GAME).variants
+EDITIONS = game_named(DEFAULT_GAME).editions
 RESULT = re.compile(r"  (\S.* wins the battle|nobody wins|nobody played a card|the Bishop ends)")
 """A battle's result, as the narration tells it, indented under the move that decided it."""
 
@@ -126,8 +126,8 @@ def test_defaults_are_zman_four_seats_greedy_and_random_and_no_delay_off_a_termi
 
 def test_the_default_player_count_is_the_editions() -> None:
     assert demo_settings(["demo", "--edition", "zman-duel"]).bots == ("greedy", "random")
-    for name, variant in EDITIONS.items():
-        assert len(demo_settings(["demo", "--edition", name]).bots) == variant.default_seats
+    for name, edition in EDITIONS.items():
+        assert len(demo_settings(["demo", "--edition", name]).bots) == edition.default_seats
 
 
 @pytest.mark.parametrize("args", [["--help"], ["demo", "--help"]])

@@ -112,5 +112,5 @@ def test_a_bot_that_stops_with_an_error_is_reported_once_with_its_log(tmp_path: 
 def test_play_game_captains_makes_a_captains_table_of_bots(tmp_path: Path) -> None:
     chosen = settings(tmp_path, "--game", "captains")
     assert chosen.spec is not None
-    assert (chosen.spec.game, chosen.spec.variant, chosen.spec.seats) == ("captains", "standard", 4)
+    assert (chosen.spec.game, chosen.spec.edition, chosen.spec.seats) == ("captains", "standard", 4)
     assert chosen.bots == ("greedy",) * 3

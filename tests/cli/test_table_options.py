@@ -41,8 +41,8 @@ def refusal(capsys: pytest.CaptureFixture[str], command: str, tmp_path: Path, *a
 
 def test_the_default_seat_count_is_the_editions_own() -> None:
     rules = game_named(DEFAULT_GAME)
-    for name, variant in rules.variants.items():
-        assert default_seats(DEFAULT_GAME, name) == variant.default_seats
+    for name, edition in rules.editions.items():
+        assert default_seats(DEFAULT_GAME, name) == edition.default_seats
     assert default_seats("condottiere", "zman") == 4
     assert default_seats("condottiere", "zman-duel") == 2
 
@@ -53,10 +53,10 @@ def test_with_no_table_options_the_default_game_is_hosted_in_its_default_edition
 ) -> None:
     spec = hosted(command, tmp_path)
     rules = game_named(DEFAULT_GAME)
-    assert (spec.game, spec.variant, spec.options, spec.name) == (
-        DEFAULT_GAME, rules.default_variant, (), "condottiere"
+    assert (spec.game, spec.edition, spec.options, spec.name) == (
+        DEFAULT_GAME, rules.default_edition, (), "condottiere"
     )  # fmt: skip
-    assert spec.seats == default_seats(DEFAULT_GAME, rules.default_variant)
+    assert spec.seats == default_seats(DEFAULT_GAME, rules.default_edition)
 
 
 @pytest.mark.parametrize("command", COMMANDS)
@@ -64,7 +64,7 @@ def test_an_edition_without_seats_gets_its_usual_number_of_seats(
     tmp_path: Path, command: str
 ) -> None:
     spec = hosted(command, tmp_path, "--game", "condottiere", "--edition", "zman-duel")
-    assert (spec.game, spec.variant, spec.seats) == ("condottiere", "zman-duel", 2)
+    assert (spec.game, spec.edition, spec.seats) == ("condottiere", "zman-duel", 2)
 
 
 @pytest.mark.parametrize("command", COMMANDS)

@@ -148,7 +148,7 @@ class CheatHarness(Harness):
 
     def __init__(
         self,
-        variant: str,
+        edition: str,
         seats: int,
         cheat: type[Cheat],
         seat: int,
@@ -160,7 +160,7 @@ class CheatHarness(Harness):
         self.cheater_seat = seat
         kinds: dict[int, type[Table]] = {s: Witness for s in range(seats)}
         kinds[seat] = cheat
-        super().__init__(variant, seats, options, seed=seed, kinds=kinds, game=game)
+        super().__init__(edition, seats, options, seed=seed, kinds=kinds, game=game)
 
     def deliver(self, shuffle: bool = False, duplicate: bool = False) -> int:
         for table in self.tables:

@@ -179,7 +179,7 @@ def test_a_record_of_another_version_keeps_only_what_is_well_formed() -> None:
         ({"taken": "4", "free": "0"}, "no seat is free"),
         ({"edition": "zman-x"}, "this program cannot play it: unknown edition 'zman-x'"),
         ({"game": "chess"}, "this program cannot play it: this peer plays captains, condottiere"),
-        ({"game": "captains"}, "this program cannot play it: unknown variant 'zman'; Captains "
+        ({"game": "captains"}, "this program cannot play it: unknown edition 'zman'; Captains "
                                "has 'standard'"),
         ({"edition": "zman-duel"}, "this program cannot play it"),
         ({"options": "cede"}, "this program cannot play it"),

@@ -224,14 +224,14 @@ class RogueKeyInTheLastDeck(RogueKey):
 
 
 @pytest.mark.parametrize(
-    ("variant", "cheat"),
+    ("edition", "cheat"),
     [("zman", RogueKey), ("zman-duel", RogueKeyInTheLastDeck)],
     ids=["one-deck", "last-of-two-decks"],
 )
 def test_a_rogue_key_halts_every_peer_blaming_its_seat(
-    tmp_path: Path, variant: str, cheat: type[RogueKey]
+    tmp_path: Path, edition: str, cheat: type[RogueKey]
 ) -> None:
-    harness = CheatHarness(variant, 3 if variant == "zman" else 2, cheat, seat=1, seed=7)
+    harness = CheatHarness(edition, 3 if edition == "zman" else 2, cheat, seat=1, seed=7)
     assert_caught(harness, Reason.BAD_PROOF, halts=True, record=tmp_path / "r")
 
 
@@ -562,11 +562,11 @@ def test_a_close_whose_box_secret_is_not_its_closers_halts_every_peer_blaming_th
 # ---------------------------------------------------------------------------------- moves
 
 
-def battle_harness(cheat: type[Cheat], seed: int, variant: str = "zman") -> CheatHarness:
+def battle_harness(cheat: type[Cheat], seed: int, edition: str = "zman") -> CheatHarness:
     """Two seats; seat 1 cheats at its first move of the kind its cheat forges. Keys are new
     every run, so the game is too: one where that move never comes is played again."""
     for attempt in range(8):
-        harness = CheatHarness(variant, 2, cheat, seat=1, seed=seed + 1000 * attempt)
+        harness = CheatHarness(edition, 2, cheat, seat=1, seed=seed + 1000 * attempt)
         cheater = harness.cheater
         harness.play(until=lambda: cheater.cheated)  # noqa: B023 (called within this loop)
         harness.deliver()

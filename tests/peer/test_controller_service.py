@@ -61,7 +61,7 @@ async def bounded(awaitable: Awaitable[T]) -> T:
 
 @asynccontextmanager
 async def two_seats(
-    root: Path, variant: str = "zman-duel", game: str = "condottiere"
+    root: Path, edition: str = "zman-duel", game: str = "condottiere"
 ) -> AsyncIterator[Table]:
     stores = [Store(root / "host"), Store(root / "guest")]
     host, guest = (Node(store) for store in stores)
@@ -69,7 +69,7 @@ async def two_seats(
     try:
         await host.start()
         await guest.start()
-        await host.host_table(TableSpec(variant, 2, (), "test", "ada", "", game=game))
+        await host.host_table(TableSpec(edition, 2, (), "test", "ada", "", game=game))
         await guest.join_table(host.address, "bob")
         guest_bot = asyncio.create_task(
             play_seat(guest.controller, GreedyBot(seed=1), log=lambda _: None)

@@ -263,7 +263,7 @@ class TableDefinition(_message.Message):
 
     PROTOCOL_FIELD_NUMBER: _builtins.int
     GAME_FIELD_NUMBER: _builtins.int
-    VARIANT_FIELD_NUMBER: _builtins.int
+    EDITION_FIELD_NUMBER: _builtins.int
     SEATS_FIELD_NUMBER: _builtins.int
     OPTIONS_FIELD_NUMBER: _builtins.int
     NAME_FIELD_NUMBER: _builtins.int
@@ -280,8 +280,10 @@ class TableDefinition(_message.Message):
     """ProtocolVersion"""
     game: _builtins.str
     """the rules engine, e.g. "condottiere" """
-    variant: _builtins.str
-    """the engine's edition, e.g. "zman" """
+    edition: _builtins.str
+    """The game's edition, e.g. "zman". Called `variant` up to protocol 4: a rename only, as the
+    table id binds each field by its number, not its name (peer/entries.py, table_id_of).
+    """
     seats: _builtins.int
     name: _builtins.str
     """the table's name, for people"""
@@ -315,7 +317,7 @@ class TableDefinition(_message.Message):
         *,
         protocol: _builtins.int = ...,
         game: _builtins.str = ...,
-        variant: _builtins.str = ...,
+        edition: _builtins.str = ...,
         seats: _builtins.int = ...,
         options: _abc.Iterable[_builtins.str] | None = ...,
         name: _builtins.str = ...,
@@ -331,7 +333,7 @@ class TableDefinition(_message.Message):
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["address", b"address", "bot_move_deadline", b"bot_move_deadline", "creator_bot", b"creator_bot", "game", b"game", "move_deadline", b"move_deadline", "name", b"name", "nonce", b"nonce", "options", b"options", "player", b"player", "protocol", b"protocol", "ready_deadline", b"ready_deadline", "seats", b"seats", "spectators", b"spectators", "step_deadline", b"step_deadline", "variant", b"variant"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["address", b"address", "bot_move_deadline", b"bot_move_deadline", "creator_bot", b"creator_bot", "edition", b"edition", "game", b"game", "move_deadline", b"move_deadline", "name", b"name", "nonce", b"nonce", "options", b"options", "player", b"player", "protocol", b"protocol", "ready_deadline", b"ready_deadline", "seats", b"seats", "spectators", b"spectators", "step_deadline", b"step_deadline"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -39,7 +39,7 @@ def snapshot_of_game(
     return Snapshot(
         table_name="test",
         game=GAME_NAME if isinstance(game, Game) else captains.GAME_NAME,
-        variant=game.edition.name if isinstance(game, Game) else "standard",
+        edition=game.edition.name if isinstance(game, Game) else "standard",
         seats=game.players,
         seat=seat,
         players=tuple(

@@ -149,7 +149,7 @@ def test_a_seats_only_legal_move_played_by_its_peer_is_told_as_such_not_as_you_i
     game: str,
 ) -> None:
     rules = game_named(game)
-    table = TableRules(game, rules.default_variant, 2)
+    table = TableRules(game, rules.default_edition, 2)
     played = rules.offline(table, seed=3)
     seat = played.to_act
     assert seat is not None

@@ -20,17 +20,17 @@ from highcard.game import SeatView as HighCardSeatView
 from highcard.view_pb2 import HighCardView
 
 from condottiere.interface import (
+    Edition,
     FigureNames,
     GameState,
     SeatView,
     TableRules,
     Told,
     ToldKind,
-    Variant,
 )
 from condottiere.interface.screen import Choices, Explanation, GameScreen, Line, Scene
 
-VARIANT = "standard"
+EDITION = "standard"
 
 
 class HighCardRules:
@@ -38,10 +38,10 @@ class HighCardRules:
 
     name = GAME_NAME
     title = "High Card"
-    default_variant = VARIANT
+    default_edition = EDITION
     move_examples = ("play 7",)
-    variants: Mapping[str, Variant] = MappingProxyType(
-        {VARIANT: Variant(VARIANT, "three tricks", MIN_SEATS, MAX_SEATS, MIN_SEATS)}
+    editions: Mapping[str, Edition] = MappingProxyType(
+        {EDITION: Edition(EDITION, "three tricks", MIN_SEATS, MAX_SEATS, MIN_SEATS)}
     )
     options: Mapping[str, str] = MappingProxyType({})
     bots: Mapping[str, str] = MappingProxyType({"random": "condottiere.bots.random_bot:RandomBot"})
@@ -50,8 +50,8 @@ class HighCardRules:
         return isinstance(state, Game)
 
     def check(self, table: TableRules) -> None:
-        if table.game != self.name or table.variant != VARIANT or table.options:
-            raise ValueError(f"High Card is played in edition {VARIANT!r}, without options")
+        if table.game != self.name or table.edition != EDITION or table.options:
+            raise ValueError(f"High Card is played in edition {EDITION!r}, without options")
         Game({"players": table.seats}, SPECTATOR)
 
     def for_seat(self, table: TableRules, seat: int) -> Game:
@@ -120,7 +120,7 @@ class HighCardRules:
         assert isinstance(game, Game)
         return game.tricks_won
 
-    def figure_names(self, variant: str) -> FigureNames:
+    def figure_names(self, edition: str) -> FigureNames:
         return FigureNames(results="tricks taken", standings="tricks held")
 
     def public_state(self, view: SeatView) -> dict[str, Any]:
