@@ -46,7 +46,7 @@ class NamedBot:
         strategy = self._per_game.get(rules.name)
         if strategy is None:
             strategy = self._per_game[rules.name] = strategy_of(rules, self.name, self.seed,
-                                                                self.budget)  # fmt: skip
+                                                                self.budget)
         return strategy.choose(game, seat)
 
     def played(self) -> tuple[str, ...]:

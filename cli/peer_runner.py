@@ -117,7 +117,7 @@ def run_peer(settings: PeerSettings, out: TextIO = sys.stdout) -> int:
         return 128 + signal.SIGTERM
     except SigningConflict as conflict:
         print(f"condottiere: {conflict}; is another process using {settings.data}?",
-              file=sys.stderr)  # fmt: skip
+              file=sys.stderr)
         return 1
     finally:
         store.close()
@@ -210,7 +210,7 @@ async def _peer(settings: PeerSettings, store: Store, out: TextIO) -> int:
             bot = load_strategy(settings.strategy, seed=settings.seed)
             say(f"{bot.name} plays this seat ({settings.time_limit:g} s a move at most)")
             playing = play_seat(controller, bot, time_limit=settings.time_limit,
-                                log=lambda text: say(f"{TROUBLE}{text}"))  # fmt: skip
+                                log=lambda text: say(f"{TROUBLE}{text}"))
             final = await node.unless_failed(playing)
         elif settings.headless:
             final = await node.unless_failed(play_headless(controller, out))

@@ -105,7 +105,7 @@ def run_verify(path: Path, out: TextIO | None = None) -> int:
 
 
 def run_replay(path: Path, delay: float, out: TextIO | None = None, *,
-               screen: bool = False, color: bool = True) -> int:  # fmt: skip
+               screen: bool = False, color: bool = True) -> int:
     """Check a record as :func:`run_verify` does, then show the game: with ``screen``, on
     the full-screen board, stepped forward and back by the keys (a record with no audit,
     whose hands cannot be shown, is told as text); else move by move as text, in the

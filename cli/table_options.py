@@ -35,7 +35,7 @@ DEFAULT_TABLE_NAME = "condottiere"
 TABLE_OPTIONS = (
     "game", "edition", "seats", "option", "name", "spectators",
     "move_deadline", "step_deadline", "bot_move_deadline", "ready_deadline",
-)  # fmt: skip
+)
 """The options' destinations; each is None unless given (a joiner takes the host's table, so
 it gives none of them)."""
 
@@ -117,7 +117,7 @@ def add_table_options(parser: argparse._ActionsContainer) -> None:
         "--spectators", action="store_const", const=True,
         help="let anyone on the LAN watch the table ('condottiere watch NAME': the board and"
         " the log, never a hand); by default only its seated players may follow its logs",
-    )  # fmt: skip
+    )
 
 
 def table_spec(parser: argparse.ArgumentParser, args: argparse.Namespace, player: str) -> TableSpec:

@@ -100,7 +100,7 @@ class Advert:
             return f"it speaks protocol version {self.protocol}, this program {PROTOCOL}"
         try:
             TableSpec(self.edition, self.seats, self.options, self.name,
-                      player=self.name, address="", game=self.game).check()  # fmt: skip
+                      player=self.name, address="", game=self.game).check()
         except ValueError as exc:
             return f"this program cannot play it: {exc}"
         if self.stage != "lobby":

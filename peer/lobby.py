@@ -334,7 +334,7 @@ class Lobby:
             raise Rejection(
                 Reason.UNEXPECTED, "a seating names an author whose seat was freed",
                 author=entry.author,
-            )  # fmt: skip
+            )
         return authors
 
     def seat(self, entry: LogEntry, authors: tuple[bytes, ...]) -> None:

@@ -215,7 +215,7 @@ class Node:
             (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
              reflection.SERVICE_NAME),
             server,
-        )  # fmt: skip
+        )
         port = self._bind(server)
         await server.start()
         await health.set("", health_pb2.HealthCheckResponse.SERVING)
@@ -399,7 +399,7 @@ class Node:
 
         def create() -> Table:
             table = Table.from_definition(self.identity, definition, MemoryKeeper(),
-                                          auto_ready=False)  # fmt: skip
+                                          auto_ready=False)
             if table_id is not None and table.table_id != table_id:
                 raise ValueError("it serves another table than the one asked for")
             if not table.spec.spectators:
@@ -646,7 +646,7 @@ class Node:
         return (
             author == table.lobby.creator or author in table.lobby.joins
             or author in table.seating
-        )  # fmt: skip
+        )
 
     def read_refusal(self, subscriber: bytes, proven: bool) -> str | None:
         table = self.table
@@ -655,7 +655,7 @@ class Node:
         return refusal(
             subscriber, proven=proven, readers=table.seating if table.lobby.closed else None,
             open_to_all=table.spec.spectators,
-        )  # fmt: skip
+        )
 
     async def entries_from(self, cursors: dict[bytes, int], skip: bytes) -> AsyncIterator[bytes]:
         """Every entry held beyond ``cursors`` (author -> next sequence number), then each new
@@ -887,7 +887,7 @@ def _admission_of(table: Table) -> bytes:
         "open": lobby.open,
         "admitted": sorted(a.hex() for a in lobby.admitted),
         "refused": sorted(a.hex() for a in lobby.refused),
-    }).encode()  # fmt: skip
+    }).encode()
 
 
 def _apply_admission(table: Table, kept: bytes) -> None:

@@ -155,7 +155,7 @@ class Presence:
                 notice = await self.advertiser.publish(advert)
             except DiscoveryError as exc:
                 self._say(f"{exc}; others can still join with 'condottiere join "
-                          f"{self.node.address}'")  # fmt: skip
+                          f"{self.node.address}'")
                 return
             if notice is not None:
                 self._say(notice)

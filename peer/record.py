@@ -146,7 +146,7 @@ class Verdict:
         lines += [f"unreadable message: {text}" for text in self.unreadable]
         for refusal in self.refusals:
             lines.append(f"CHEAT by {table.who(refusal.author)}: {refusal.reason.value}: "
-                         f"{refusal.detail}")  # fmt: skip
+                         f"{refusal.detail}")
         for name, freed in table.freed:
             lines.append(f"freed: {freed.words(f'seat {freed.seat} ({name})')}")
         for departure in self.departures:
@@ -197,7 +197,7 @@ class Verdict:
             gone = " and ".join(table.who(table.seating[d.seat]) for d in self.departures)
             outcome = None if table.game is None else table.game.outcome
             how = "FORFEIT" if outcome is not None and outcome.kind is OutcomeKind.FORFEIT else (
-                "FINISHED")  # fmt: skip
+                "FINISHED")
             dealer = table.dealer
             if dealer is not None and not dealer.dealt:
                 return f"{how} without {gone}: nothing unfair found (no card was dealt)"

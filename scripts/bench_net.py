@@ -136,11 +136,11 @@ def run_table(
     shuffles = sum(
         1 for trace in lines for e in trace
         if e["what"] == "work" and e["kind"] == Work.MAKE_SHUFFLE
-    )  # fmt: skip
+    )
     return Run(
         seats, dealt - launched, latencies, audited - launched, cpu, started - launched,
         move_stages(lines), lan_path(lines), shuffles // seats,
-    )  # fmt: skip
+    )
 
 
 def lan_path(lines: Sequence[Sequence[dict[str, Any]]]) -> float:
@@ -360,7 +360,7 @@ def launch_traced(
             [*command, "host", "--edition", edition, "--seats", str(seats), "--seed", str(seed),
              "--data", str(folder / "seat0"), "--trace", str(traces[0]), *common, *host_options],
             stdout=log, stderr=subprocess.STDOUT,
-        )  # fmt: skip
+        )
     processes = [host]
     address = ""
     deadline = time.monotonic() + 30
@@ -374,7 +374,7 @@ def launch_traced(
             [*command, "bot", "--join", address, "--seed", str(seed + seat), "--data",
              str(folder / f"seat{seat}"), "--trace", str(traces[seat]), *common],
             stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
-        ))  # fmt: skip
+        ))
     return processes, traces
 
 
@@ -436,7 +436,7 @@ def backup_floor(seats: int, repeat: int = 5) -> float:
             for dealer, dealing in enumerate(dealings):
                 if dealer != seat:
                     crypto.open_piece(dealing, crypto.mul_base(secrets[dealer]), boxes[seat],
-                                      seat, crypto.Context(table, 0, dealer))  # fmt: skip
+                                      seat, crypto.Context(table, 0, dealer))
         timings.append(time.perf_counter() - began)
     whole = min(timings)
     return max(whole / seats, whole / min(seats, os.cpu_count() or 1))
@@ -445,7 +445,7 @@ def backup_floor(seats: int, repeat: int = 5) -> float:
 def leaver_figures(edition: str, sizes: Sequence[int]) -> None:
     """Print the figures of ``--leavers`` (see the module)."""
     deadline = ["--step-deadline", str(LEAVER_DEADLINE), "--bot-move-deadline",
-                str(LEAVER_DEADLINE), "--coin-timeout", str(LEAVER_DEADLINE)]  # fmt: skip
+                str(LEAVER_DEADLINE), "--coin-timeout", str(LEAVER_DEADLINE)]
     print("the backup of the deck secrets at the deal (s), beside its crypto floor")
     print(f"{'seats':>5} {'backup s':>9} {'floor s':>8} {'ratio':>6} {'dealt s':>8}")
     for seats in sizes:
@@ -464,7 +464,7 @@ def leaver_figures(edition: str, sizes: Sequence[int]) -> None:
         dealt = max(float(next(e["t"] for e in t if e["what"] == "dealt")) for t in lines)  # type: ignore[arg-type]
         floor = backup_floor(seats)
         print(f"{seats:>5} {backup:>9.3f} {floor:>8.4f} {backup / floor:>6.1f} "
-              f"{dealt - launched:>8.2f}")  # fmt: skip
+              f"{dealt - launched:>8.2f}")
     print(f"\nfrom a leaver's deadline ({LEAVER_DEADLINE} s) to the game going on (s), at the host")
     print(f"{'seats':>5} {'step':>12} {'waited s':>9} {'went on s':>10}")
     rekeys: list[tuple[int, float, int]] = []
@@ -493,7 +493,7 @@ def leaver_figures(edition: str, sizes: Sequence[int]) -> None:
         rekeys += [(seats, took, rekeyed) for took, kind in waits if kind == "rekey"][:1]
     if any(seats >= 3 for seats in sizes):
         print("\nthe re-key step at the next reshuffle after the leave (s), at the host, beside "
-              "its crypto floor")  # fmt: skip
+              "its crypto floor")
         print(f"{'seats':>5} {'cards':>6} {'re-key s':>9} {'floor s':>8} {'ratio':>6}")
         for seats, took, cards in rekeys:
             floor = rekey_floor(seats, cards)
@@ -540,7 +540,7 @@ def rekey_floor(seats: int, cards: int, repeat: int = 5) -> float:
         position: encrypt(crypto.hash_to_point(b"bench", bytes([position % 256])), joint,
                           crypto.random_scalar())
         for position in range(cards)
-    }  # fmt: skip
+    }
     by = [crypto.Context(table, 1, j) for j in remaining]
     batches = {j: crypto.make_stand_in(pieces[j], leaver, deck, by[j]) for j in remaining}
     timings = []
@@ -562,7 +562,7 @@ def rekey_floor(seats: int, cards: int, repeat: int = 5) -> float:
 CAPTAINS = "captains"
 CAPTAINS_VARIANT = "standard"
 SEARCH_WORK = frozenset({Work.MAKE_BLINDING, Work.CHECK_BLINDING, Work.MAKE_OPENING,
-                         Work.CHECK_OPENING})  # fmt: skip
+                         Work.CHECK_OPENING})
 
 
 @dataclass(frozen=True)
@@ -598,7 +598,7 @@ class _Costed(Table):
         step, seat = self.step, self.seat
         assert step is not None and seat is not None
         self.pieces.append(Piece(kind, step.number, seat, cards, time.process_time() - started,
-                                 +calls))  # fmt: skip
+                                 +calls))
 
     @contextmanager
     def _work_timed(self, work: Work, deck: int, seat: int | None) -> Iterator[None]:
@@ -730,7 +730,7 @@ def captains_deal_seconds(seats: int, seed: int) -> float:
         processes, traces = launch_traced(
             CAPTAINS_VARIANT, seats, seed, Path(folder), host_options=["--game", CAPTAINS],
             peer_options=["--coin-timeout", "60"],
-        )  # fmt: skip
+        )
         try:
             deadline = time.monotonic() + GAME_SECONDS
             while time.monotonic() < deadline:
@@ -766,7 +766,7 @@ def captains_figures(sizes: Sequence[int], games: int) -> None:
     print("every seat's work, and the critical path a LAN would see, each beside the CPU of")
     print("exactly its libsodium calls made raw")
     print(f"{'seats':>5} {'work':>7} {'cards':>5} {'cpu s':>7} {'floor s':>8} {'ratio':>6}"
-          f" {'LAN s':>7} {'floor s':>8} {'ratio':>6}")  # fmt: skip
+          f" {'LAN s':>7} {'floor s':>8} {'ratio':>6}")
     steps = {
         "search": [("make_blinding", "check_blinding"), ("make_opening", "check_opening")],
         "reveal": [("make_reveal", "check_reveal")],
@@ -783,7 +783,7 @@ def captains_figures(sizes: Sequence[int], games: int) -> None:
             floor, lan_floor = cpu_floor(_calls(pieces)), cpu_floor(_calls(path))
             print(f"{seats:>5} {kind:>7} {pieces[0].cards:>5} {cpu:>7.3f} {floor:>8.4f}"
                   f" {cpu / floor:>6.2f} {lan:>7.3f} {lan_floor:>8.4f} {lan / lan_floor:>6.2f}",
-                  flush=True)  # fmt: skip
+                  flush=True)
 
 
 def cpu_floor(counts: Counter[str], repeat: int = 3) -> float:
@@ -951,7 +951,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             f" {percentile(v, 0.5) * 1e3:>6.2f}/{percentile(v, 0.99) * 1e3:<6.1f}" if v
             else f" {'-':>13}"
             for v in stages.values()
-        )  # fmt: skip
+        )
         print(f"{seats:>5} {started:>8.2f} {protocol:>8.2f}{spans}")
     print()
     for seats, r in results.items():

@@ -226,7 +226,7 @@ class Answer(Enum):
 PROTOCOL_STEPS = (
     "keys", "shuffle", "shares", "coin_commit", "coin_escrow", "coin_reveal", "search_blinding",
     "search_opening",
-)  # fmt: skip
+)
 """The steps of the mental-poker protocol the table may wait for."""
 
 
@@ -374,7 +374,7 @@ class TableModel:
         is known, and once the game begins."""
         snapshot = self.snapshot
         if snapshot is None or snapshot.view is not None or snapshot.stage not in (
-                "lobby", "dealing"):  # fmt: skip
+                "lobby", "dealing"):
             return None
         rules = game_named(snapshot.game)
         offered = rules.editions.get(snapshot.edition)
@@ -455,7 +455,7 @@ class TableModel:
         key's fingerprint); None when none or several do."""
         wanted = who.strip().casefold()
         named = [row for row in self.asking()
-                 if wanted in (row.name.casefold(), row.fingerprint)]  # fmt: skip
+                 if wanted in (row.name.casefold(), row.fingerprint)]
         return named[0] if len(named) == 1 else None
 
     # ------------------------------------------------------------------ now
@@ -495,7 +495,7 @@ class TableModel:
             return Banner(
                 f"Waiting on the link to {names}: this peer cannot reach them",
                 f"{printable(why)}; they may have answered already", Tone.WAIT, since,
-            )  # fmt: skip
+            )
         if waiting.kind == "seating":
             asking = sum(1 for player in snapshot.players if player.asking)
             here = f"{len(snapshot.players) - asking} of {snapshot.seats} here"
@@ -508,7 +508,7 @@ class TableModel:
                     f"{who} for a seat ({here}): admit or refuse them",
                     "Compare the fingerprint aloud; 'admit NAME' or 'refuse NAME', or ↑↓ ←→ Enter",
                     Tone.TURN, since,
-                )  # fmt: skip
+                )
             return Banner(f"Waiting for players to join: {here}", detail, Tone.WAIT, since)
         if waiting.kind == "ready":
             ready = snapshot.deadlines.ready
@@ -516,7 +516,7 @@ class TableModel:
                 f"Waiting for {names} to be ready",
                 f"A seat not ready within {ready} s is freed for the next player who asks",
                 Tone.WAIT, since,
-            )  # fmt: skip
+            )
         if waiting.kind in PROTOCOL_STEPS:
             return self._protocol_banner(waiting.kind, names, since, snapshot.progress)
         return self._move_banner(waiting.seats, since)
@@ -530,19 +530,19 @@ class TableModel:
                 "Preparing the deck",
                 f"Keys from {names}: a card can be read only with every seat's help",
                 Tone.WAIT, since,
-            )  # fmt: skip
+            )
         if kind == "shuffle":
             return Banner(
                 "Shuffling the deck" if not dealing else "Shuffling the deck for new hands",
                 f"{capital(names)} re-encrypting and permuting every card (with a proof)",
                 Tone.WAIT, since, progress,
-            )  # fmt: skip
+            )
         if kind == "shares":
             return Banner(
                 "Dealing the cards" if not dealing else "Dealing new cards",
                 f"Decryption shares from {names} (only each card's owner can read it)",
                 Tone.WAIT, since, progress,
-            )  # fmt: skip
+            )
         chance = None if self.game is None else self.game.waiting
         if kind in ("search_blinding", "search_opening"):
             card = f"for {chance.card}" if isinstance(chance, SearchDeck) else ""
@@ -551,7 +551,7 @@ class TableModel:
                 f"Searching the draw pile {card}".rstrip(),
                 f"{part} from {names}: only whether each card is the one named is learned",
                 Tone.WAIT, since, progress,
-            )  # fmt: skip
+            )
         purpose = "a fair draw"
         if isinstance(chance, Choice):
             purpose = f"a fair draw of the {chance.purpose}"
@@ -656,7 +656,7 @@ class TableModel:
             (f"seat {player.seat} ({player.name})", names.get(player.seat, player.name))
             for player in self.snapshot.players
             if player.seat is not None
-        ]  # fmt: skip
+        ]
         placed = [(at or 0, text) for at, text in self.notes]
         notes = iter(sorted(placed, key=lambda note: note[0]))
         note = next(notes, None)
@@ -697,7 +697,7 @@ class TableModel:
                     " in the record, for anyone to check."
                 )
             return Ending("The table has stopped", tuple(lines), self.record,
-                          snapshot.record_hash)  # fmt: skip
+                          snapshot.record_hash)
         outcome, scene, screen = snapshot.outcome, self.scene(), self.screen()
         if outcome is None or scene is None or screen is None:
             return None

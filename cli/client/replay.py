@@ -115,7 +115,7 @@ class ReplayModel(TableModel):
         replay = self.replay
         state = replay.states[self.position]
         self.update(replay.snapshot(self.position, self.viewer), state,
-                    replay.events[: replay.shown[self.position]], {})  # fmt: skip
+                    replay.events[: replay.shown[self.position]], {})
         self.scroll = 0
 
     def step(self, moves: int) -> None:

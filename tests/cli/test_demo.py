@@ -74,7 +74,7 @@ def test_each_battle_ends_with_its_result_the_figures_and_the_table_then_a_blank
     assert battle[-7].startswith("  seat 2 (greedy) wins the battle for Napoli with 14 ")
     assert battle[-6] == "  seat 2 (greedy) takes Napoli"
     assert [line[:10] for line in battle[-5:-1]] == ["    seat 0", "    seat 1", "    seat 2",
-                                                       "    seat 3"]  # fmt: skip
+                                                       "    seat 3"]
     assert battle[-1] == (
         "  seat 1 (random) holds the battle marker; board: seat 2 (greedy) Napoli; Favor on Roma"
     )
@@ -143,7 +143,7 @@ def test_help_exits_0_and_describes_the_options(
         assert "demo" in out
     else:
         for option in ("--game", "--edition", "--players", "--seed", "--bots", "--delay",
-                       "--max-battles"):  # fmt: skip
+                       "--max-battles"):
             assert option in out
         assert " *zman " in out   # the default edition
         for edition in EDITIONS:

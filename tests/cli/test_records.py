@@ -118,7 +118,7 @@ def test_a_record_without_a_seats_audit_secrets_names_that_seat(
     withheld = next(
         signed for signed in entries
         if read_entry(signed).kind == "audit" and read_entry(signed).author == played.bot
-    )  # fmt: skip
+    )
     kept = [signed for signed in entries if signed != withheld]
     verdict = verified(capsys, rewritten(tmp_path / "unaudited.cdr", kept), 1)
     seat = next(line for line in verdict if line.endswith(f"key {played.fingerprints[1]}"))
@@ -179,7 +179,7 @@ def test_the_full_screen_replay_steps_forward_and_back_through_every_move(
     last = len(replay) - 1
     assert [(position, viewer) for position, viewer, _ in seen] == [
         (1, 0), (2, 0), (1, 0), (last, 0), (last, 1), (last, 1)
-    ]  # fmt: skip
+    ]
     assert seen[0][2].startswith(f"Replay 1/{last}: ")
     assert seen[3][2].startswith(f"Replay {last}/{last}: Game over: ")
     moves_shown = sum(event.kind == "move" for event in model.events)
@@ -215,7 +215,7 @@ def test_standings_count_each_table_once_per_key_and_say_why_a_record_does_not_c
     withheld = next(
         signed for signed in entries
         if read_entry(signed).kind == "audit" and read_entry(signed).author == played.bot
-    )  # fmt: skip
+    )
     broken = rewritten(tmp_path / "broken.cdr", [s for s in entries if s != withheld])
     left = left_record(tmp_path / "left.cdr")
     bot_copy = next((played.host / "bots").glob("**/records/*.cdr"))
@@ -251,9 +251,9 @@ def test_standings_share_a_victory_and_rank_forfeits_last() -> None:
     names = ("ada", "bea", "cyd")
     standings = Standings(bots=frozenset({cyd}))
     shared = GameFacts("t1", keys, names, Outcome(OutcomeKind.SHARED, (0, 1), "tied"),
-                       frozenset(), (2, 2, 1), (4, 4, 2))  # fmt: skip
+                       frozenset(), (2, 2, 1), (4, 4, 2))
     forfeit = GameFacts("t2", keys, names, Outcome(OutcomeKind.FORFEIT, (0,), "others left"),
-                        frozenset({1, 2}), (1, 0, 0), (1, 0, 3))  # fmt: skip
+                        frozenset({1, 2}), (1, 0, 0), (1, 0, 3))
     abandoned = GameFacts("t3", keys, names, None, frozenset({2}), (0, 1, 0), (0, 0, 0))
     assert shared.ranks() == [1, 1, 2] and forfeit.ranks() == [1, 3, 2]
     for number, facts in enumerate((shared, forfeit, abandoned, shared)):

@@ -55,7 +55,7 @@ def test_with_no_table_options_the_default_game_is_hosted_in_its_default_edition
     rules = game_named(DEFAULT_GAME)
     assert (spec.game, spec.edition, spec.options, spec.name) == (
         DEFAULT_GAME, rules.default_edition, (), "condottiere"
-    )  # fmt: skip
+    )
     assert spec.seats == default_seats(DEFAULT_GAME, rules.default_edition)
 
 
@@ -70,7 +70,7 @@ def test_an_edition_without_seats_gets_its_usual_number_of_seats(
 @pytest.mark.parametrize("command", COMMANDS)
 def test_house_rules_are_kept_once_each_in_order(tmp_path: Path, command: str) -> None:
     spec = hosted(command, tmp_path, "--edition", "ffg", "--option", "sieges",
-                  "--option", "cede", "--option", "sieges")  # fmt: skip
+                  "--option", "cede", "--option", "sieges")
     assert spec.options == ("cede", "sieges")
 
 
@@ -86,7 +86,7 @@ def test_house_rules_are_kept_once_each_in_order(tmp_path: Path, command: str) -
         (["--edition", "zman", "--option", "cede"], "zman has no option 'cede'"),
         (["--seats", "2", "--bots", "greedy,greedy"], "2 bots for 1 other seat"),
     ],
-)  # fmt: skip
+)
 def test_a_table_the_game_cannot_be_played_at_is_refused_with_the_reason(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str, args: list[str], reason: str
 ) -> None:

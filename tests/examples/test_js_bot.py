@@ -59,7 +59,7 @@ def test_the_javascript_bot_refuses_a_controller_of_another_version(
     served = controller_pb2.Update(controller=version if version > 1 else 0, game="condottiere")
     with serving_updates(tmp_path, [served]), peers_in(tmp_path) as peers:
         js = peers.start_program([program, str(JS_BOT / "bot.js"), str(tmp_path)], tmp_path,
-                                 ["node", "bot.js"])  # fmt: skip
+                                 ["node", "bot.js"])
         assert peers.wait_for_exit(js, 30) == 1, js.output()
     said = "a version before 2" if version == 1 else f"version {version}"
     assert f"the peer serves controller {said}, and this bot reads version 3 only" in js.output()

@@ -66,7 +66,7 @@ def test_the_javascript_captains_bot_plays_a_whole_game_against_python_bots(
     host, js = play_against_python_bots(
         tmp_path, [node(), str(JS_BOT / "bot.js")], "js", ("--game", "captains"),
         assert_same_captains_game,
-    )  # fmt: skip
+    )
     submitted = submitted_moves(js)
     assert submitted and submitted == chosen_moves(host), js.output()
     assert not any(line.startswith("refused") for line in js.lines), js.output()
@@ -85,7 +85,7 @@ def test_the_javascript_captains_bot_refuses_a_table_of_another_game(tmp_path: P
     )
     with serving_updates(tmp_path, [served]), peers_in(tmp_path) as peers:
         js = peers.start_program([program, str(JS_BOT / "bot.js"), str(tmp_path)], tmp_path,
-                                 ["node", "bot.js"])  # fmt: skip
+                                 ["node", "bot.js"])
         assert peers.wait_for_exit(js, 30) == 1, js.output()
     assert "the table plays condottiere, and this bot plays captains" in js.output()
 
@@ -101,7 +101,7 @@ def test_the_javascript_captains_bot_answers_each_phase_from_the_typed_view(
         2, cities=["milan", "pisa"], hands=[[], ["reserve"]], turns=[1, 1], seed=0,
         armies=[{"gonzaga": ["pikemen"]}, {"faggiuola": [], "carmagnola": ["crafty"]}],
         deck=["rally"],
-    )  # fmt: skip
+    )
     for move in ("done", "pay", "done", "attack gonzaga 1"):
         game.play(move)
     view = game.seen_by(1).view(1)
@@ -111,10 +111,10 @@ def test_the_javascript_captains_bot_answers_each_phase_from_the_typed_view(
         view=controller_pb2.View(
             phase=str(view.phase), to_act=1, legal_moves=[str(m) for m in view.legal_moves],
         ),
-    )  # fmt: skip
+    )
     update.view.detail.Pack(view_message(view))
     with serving_updates(tmp_path, [update]), peers_in(tmp_path) as peers:
         js = peers.start_program([program, str(JS_BOT / "bot.js"), str(tmp_path)], tmp_path,
-                                 ["node", "bot.js"])  # fmt: skip
+                                 ["node", "bot.js"])
         peers.wait_for_exit(js, 30)
     assert "> block carmagnola\n" in js.lines, js.output()

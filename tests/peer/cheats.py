@@ -227,7 +227,7 @@ def assert_caught(
         assert any(e.kind in kinds and e.seat == seat for e in witness.events), witness.events
         if whole_state:
             judged = [witness.judged[e.hash] for e in witness.logs.log(harness.cheater.me)
-                      if e.hash in witness.judged]  # fmt: skip
+                      if e.hash in witness.judged]
             assert judged, "the witness never judged the forged entry"
             for before, after in judged:
                 assert before == after, "a refused entry changed the game"
@@ -319,7 +319,7 @@ def _fuzz_once(
     entry = make_entry(
         cheater.identity, probe.table_id, len(log), log[-1].hash,
         step=0 if base.free else step.number, heads=(), body=body,
-    )  # fmt: skip
+    )
     before, refusals = state_of(probe), len(probe.refusals)
     run.sent += 1
     try:

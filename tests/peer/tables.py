@@ -20,7 +20,7 @@ def spec(
     return TableSpec(
         edition=edition, seats=seats, options=tuple(sorted(options)), name="test",
         player="seat0", address=address, game=game,
-    )  # fmt: skip
+    )
 
 
 def feed(table: Table, signed: Sequence[bytes]) -> None:

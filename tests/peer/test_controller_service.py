@@ -141,7 +141,7 @@ def test_the_controller_refuses_every_call_without_the_data_directorys_token(
                                                metadata=metadata),
                 "Leave": lambda: table.stub.Leave(controller_pb2.LeaveRequest(),
                                                  metadata=metadata),
-            }  # fmt: skip
+            }
             for name, call in calls.items():
                 with pytest.raises(grpc.aio.AioRpcError) as refused:
                     await bounded(call())
@@ -307,7 +307,7 @@ def test_leave_ends_a_two_seat_game_by_forfeit_and_ends_the_watch(tmp_path: Path
         async with two_seats(tmp_path) as table:
             await bounded(first_turn(table))
             await table.stub.Leave(controller_pb2.LeaveRequest(reason="bedtime"),
-                                   metadata=table.owner)  # fmt: skip
+                                   metadata=table.owner)
             watch = table.stub.Watch(controller_pb2.WatchRequest(), metadata=table.owner)
             return [update async for update in watch]
 

@@ -97,7 +97,7 @@ class HostilePeer:
             "Subscribe": grpc.unary_stream_rpc_method_handler(
                 self._subscribe, request_deserializer=bytes, response_serializer=bytes
             ),
-        }  # fmt: skip
+        }
         server.add_generic_rpc_handlers(
             (grpc.method_handlers_generic_handler(SERVICE_NAME, handlers),)
         )

@@ -100,7 +100,7 @@ def condottiere(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[
     return subprocess.run(
         [sys.executable, "-m", "condottiere.cli.main", *args],
         env=env, capture_output=True, text=True, timeout=COMMAND_SECONDS, cwd=REPO,
-    )  # fmt: skip
+    )
 
 
 def test_the_command_line_offers_the_third_game_it_finds_by_its_entry_point(
@@ -127,7 +127,7 @@ def test_a_third_game_with_hidden_hands_is_played_verified_replayed_and_watched(
             ["host", "--game", "highcard", "--seats", "2", "--strategy", f"{slow}:Slow",
              "--name", name, "--spectators", "--interface", "127.0.0.1", "--seed", "1"],
             tmp_path / "seat0",
-        )  # fmt: skip
+        )
         address = host.address()
         host.wait_for("hosting", 30)
         try:
@@ -135,11 +135,11 @@ def test_a_third_game_with_hidden_hands_is_played_verified_replayed_and_watched(
                 ["env", f"PYTHONPATH={declared['PYTHONPATH']}", sys.executable, "-m",
                  "condottiere.cli.main", "watch", address, "--interface", "127.0.0.1",
                  "--data", str(tmp_path / "watch" / "data")], REPO,
-            )  # fmt: skip
+            )
             watcher.wait_for(
                 lambda s: "High Card" in s or watcher.exit_status() is not None,
                 "the watcher at the table", timeout=60,
-            )  # fmt: skip
+            )
             assert watcher.exit_status() is None, watcher.text()
             bot = peers.start(
                 ["bot", "--join", address, "--strategy", "random", "--seed", "2"],
@@ -149,7 +149,7 @@ def test_a_third_game_with_hidden_hands_is_played_verified_replayed_and_watched(
             end = watcher.wait_for(
                 lambda s: "verdict: FAIR" in s or watcher.exit_status() is not None,
                 "the watcher's verdict", timeout=GAME_SECONDS,
-            )  # fmt: skip
+            )
             assert "verdict: FAIR" in end and "Hand (" not in end, end
             assert "tricks" in end
             watcher.keys("q")
@@ -158,7 +158,7 @@ def test_a_third_game_with_hidden_hands_is_played_verified_replayed_and_watched(
         finally:
             watcher.close()
     results = [json.loads((tmp_path / seat / "last-game.json").read_text())
-               for seat in ("seat0", "seat1")]  # fmt: skip
+               for seat in ("seat0", "seat1")]
     assert all(result["audited"] and result["halt"] is None for result in results), results
     assert len({result["record_hash"] for result in results}) == 1
     record = results[0]["record"]

@@ -88,10 +88,10 @@ def _cities(scene: Scene, width: int) -> list[Line]:
             key = keys.get(move)
             head = [("class:key", f"  {key}" if key else "   ")]
             name_style = "class:chosen" if move == chosen else (
-                "class:choosable" if move in scene.choices.moves else "")  # fmt: skip
+                "class:choosable" if move in scene.choices.moves else "")
         room = width - 4 - 13
         lines.append([*head, ("", " "), (name_style, f"{city.name:<12}"),
-                      ("class:detail", " " + fit(city.power, room))])  # fmt: skip
+                      ("class:detail", " " + fit(city.power, room))])
     return lines
 
 
@@ -120,7 +120,7 @@ def _contest(scene: Scene, width: int) -> list[Line]:
              *_named(scene, offer.seat)],
             [("class:detail", "  gives "), ("", fit(bundle_words(offer.give), width - 9))],
             [("class:detail", "  asks  "), ("", fit(bundle_words(offer.get), width - 9))],
-        ]  # fmt: skip
+        ]
     return []
 
 
@@ -129,7 +129,7 @@ def _battle(scene: Scene, battle: Battle, width: int) -> list[Line]:
     lines: list[Line] = [
         [("class:contest", " Battle: "), *_named(scene, battle.attacker), ("", " attacks "),
          *_named(scene, battle.defender)]
-    ]  # fmt: skip
+    ]
     for seat in (battle.attacker, battle.defender):
         steps, total = side_strength(view, battle, seat)
         mark = [("", "  "), _mark(scene.seats.get(seat), seat), ("", " ")]
@@ -252,7 +252,7 @@ def rows(scene: Scene, width: int, height: int) -> list[Line]:
                 "class:you" if shown.you else "",
                 f" {short_city(view.cities[seat]):<4} {view.provinces[seat]:>4}"
                 f"{view.ducats[seat]:>4}{view.hand_sizes[seat]:>5}{armies or '-':>4}",
-            ))  # fmt: skip
+            ))
         if shown.link is not None:
             line.append(("class:alert", " no link"))
         lines.append(crop(line, width))
@@ -283,7 +283,7 @@ def explain(scene: Scene, seat: int, width: int) -> Explanation:
     else:
         revenue = ", ".join(card_name(card) for card in view.revenues[seat]) or "none"
         add(f"{CITIES[city].name} ({CITIES[city].power}) · revenue cards: {revenue} · "
-            f"+{income(view, seat)} ducats a turn")  # fmt: skip
+            f"+{income(view, seat)} ducats a turn")
     hand = f"{view.ducats[seat]} ducats · turn {view.turns[seat]} of {TURNS} · "
     hand += f"{view.hand_sizes[seat]} cards in hand"
     known = view.known[seat] if seat != view.seat else ()

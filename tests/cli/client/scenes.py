@@ -34,7 +34,7 @@ def snapshot_of_game(
         waiting = Waiting(
             "move", (to_act,), f"seat {to_act} to move",
             time.monotonic() if since is None else since,
-        )  # fmt: skip
+        )
     over = game.phase == "over"
     return Snapshot(
         table_name="test",

@@ -36,7 +36,7 @@ def test_a_battle_reaches_the_wire_with_both_sides_cards_and_strength() -> None:
         2, cities=["milan", "pisa"], hands=[["ambush"], ["reserve"]],
         armies=[{"gonzaga": ["pikemen"]}, {"faggiuola": []}], turns=[1, 1], seed=0,
         deck=["rally"],
-    )  # fmt: skip
+    )
     for move in ("done", "pay", "done", "attack gonzaga 1", "block faggiuola", "play ambush"):
         game.play(move)
     view = wire_view(game, 1)
@@ -47,21 +47,21 @@ def test_a_battle_reaches_the_wire_with_both_sides_cards_and_strength() -> None:
     assert list(mine.hand) == ["reserve"] and mine.active == 0
     battle = mine.battle
     assert (battle.attacker, battle.defender, battle.captain, battle.blocker) == (
-        0, 1, "gonzaga", "faggiuola")  # fmt: skip
+        0, 1, "gonzaga", "faggiuola")
     assert list(battle.attack_cards) == ["ambush"] and list(battle.defence_cards) == []
     assert (battle.attack_strength, battle.defence_strength, battle.to_play) == (12, 5, 1)
     assert not mine.HasField("offer")
     milan, pisa = mine.seats
     assert (milan.city, pisa.city) == ("milan", "pisa")
     assert [(c.captain, list(c.attached), c.tfr) for c in milan.captains] == [
-        ("gonzaga", ["pikemen"], 5)]  # fmt: skip
+        ("gonzaga", ["pikemen"], 5)]
     assert milan.upkeep == 3 and pisa.upkeep == 2 and list(mine.neighbours) == [0]
     assert list(pisa.known) == ["reserve"] and list(milan.known) == []
 
 
 def test_an_offer_reaches_the_wire_with_what_is_given_and_asked() -> None:
     game = Game.setup(2, cities=["milan", "pisa"], hands=[["pikemen"], []], seed=0,
-                      deck=["duchy"])  # fmt: skip
+                      deck=["duchy"])
     for move in ("done", "done", "offer 1 give pikemen get 3d"):
         game.play(move)
     view = wire_view(game, 1)
@@ -88,7 +88,7 @@ def test_the_wire_view_agrees_with_the_engine_and_names_only_cards_seen_all_game
                 assert told.hand_size == game.hand_size(other)
                 assert list(told.revenues) == list(game.revenues(other))
                 assert [(c.captain, tuple(c.attached)) for c in told.captains] == list(
-                    game.army(other).items())  # fmt: skip
+                    game.army(other).items())
                 assert list(told.known) == list(engine.known_cards(other))
                 assert not Counter(told.known) - Counter(game.hand(other))
                 for captain in told.captains:
@@ -99,7 +99,7 @@ def test_the_wire_view_agrees_with_the_engine_and_names_only_cards_seen_all_game
                 strength = side_strength(view, battle, battle.attacker)[1]
                 assert mine.battle.attack_strength == strength
                 assert captain_tfr(view, battle.attacker, battle.captain) == game.tfr(
-                    battle.captain)  # fmt: skip
+                    battle.captain)
         checked += 1
         game.play(rng.choice(game.legal_moves()))
     final = captains_part(wire_view(game, 0))
