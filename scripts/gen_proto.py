@@ -5,8 +5,9 @@ The platform's protocol is ``proto/condottiere/v1/*.proto`` (package ``condottie
 its services). Each game ships its own messages (its part of the controller's ``View``,
 packed in a ``google.protobuf.Any``) as ``.proto`` files in its own folder, compiled as the
 place they are imported from: ``games/NAME/*.proto`` as ``condottiere/games/NAME/*.proto``.
-The test suite's third game (``tests/thirdgame/highcard``, a game that is not shipped) is
-compiled the same way, as ``highcard/*.proto``.
+A game the test suite defines (one not shipped) is compiled the same way, each folder of
+``tests/`` that holds a ``.proto`` file as a top-level package of its own name:
+``tests/.../NAME/*.proto`` as ``NAME/*.proto``.
 
 Usage: ``.venv/bin/python scripts/gen_proto.py [--check]``
 
@@ -49,15 +50,19 @@ class Folder:
 
 
 def folders() -> list[Folder]:
-    """The platform's protocol, then every game's folder that holds a ``.proto`` file."""
+    """The platform's protocol, then every game's folder that holds a ``.proto`` file, then
+every such folder of the tests."""
     platform = Folder(ROOT / "proto" / "condottiere" / "v1", "condottiere/v1", services=True)
     games = [
         Folder(folder, f"condottiere/games/{folder.name}")
         for folder in sorted((ROOT / "games").iterdir())
         if folder.is_dir() and any(folder.glob("*.proto"))
     ]
-    third = Folder(ROOT / "tests" / "thirdgame" / "highcard", "highcard")
-    return [platform, *games, third]
+    tested = [
+        Folder(folder, folder.name)
+        for folder in sorted({source.parent for source in (ROOT / "tests").rglob("*.proto")})
+    ]
+    return [platform, *games, *tested]
 
 
 def generate(folder: Folder, out: Path) -> dict[Path, Path]:
