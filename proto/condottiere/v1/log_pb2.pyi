@@ -281,8 +281,8 @@ class TableDefinition(_message.Message):
     game: _builtins.str
     """the rules engine, e.g. "condottiere" """
     edition: _builtins.str
-    """The game's edition, e.g. "zman". Called `variant` up to protocol 4: a rename only, as the
-    table id binds each field by its number, not its name (peer/entries.py, table_id_of).
+    """The game's edition, e.g. "zman". Once called `variant`: a rename only, the wire and the
+    table id unchanged (the id binds each field by its number: peer/entries.py, table_id_of).
     """
     seats: _builtins.int
     name: _builtins.str
