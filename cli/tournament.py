@@ -1,9 +1,12 @@
-"""``condottiere tournament``: many offline games between bots, on every core, and their figures.
+"""``condottiere tournament``: many offline games between bots, on every core (or on a Dask
+cluster: ``--cluster``), and their figures.
 
 The bots named on the command line sit at one table, one per seat; seats rotate from game to
 game (the bot listed first plays seat 0 in game 0, seat 1 in game 1, ...), so no bot keeps the
 first move. Game ``i`` is dealt from seed ``seed + i`` and its bots are seeded from it too, so a
-run with iteration budgets is reproducible (a time budget depends on the machine's speed).
+run with iteration budgets is reproducible (a time budget depends on the machine's speed),
+on one process, on several, or on a cluster of machines (Dask's distributed scheduler: the
+games are summed in the order of their index wherever they were played).
 
 For each kind of bot it reports the **win share** per seat it held (a shared victory counts
 ``1/k`` to each of the ``k`` winners; a drawn duel counts to nobody), with a 95% confidence
@@ -31,7 +34,7 @@ import os
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, TextIO, cast
 
 from condottiere.bots import BOTS, SEARCHING_BOTS, Budget, Strategy, make_bot
@@ -41,6 +44,7 @@ from condottiere.interface import DEFAULT_GAME, GAMES, GameRules, TableRules, To
 
 __all__ = [
     "BotLine",
+    "ClusterError",
     "GameResult",
     "TournamentReport",
     "TournamentSettings",
@@ -51,6 +55,8 @@ __all__ = [
     "tournament_command",
 ]
 
+CLUSTER_TIMEOUT = "30s"
+"""How long to try to reach a cluster's scheduler."""
 Z_95 = 1.959964
 """The standard normal quantile of a two-sided 95% interval."""
 DEFAULT_GAMES = 100
@@ -119,6 +125,8 @@ class TournamentReport:
     draws: int
     shared_victories: int
     lines: tuple[BotLine, ...] = field(default_factory=tuple)
+    cluster: str = ""
+    """The Dask scheduler's address the games were played on; empty: on this machine."""
 
     def as_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -177,14 +185,17 @@ def _play_indexed(job: tuple[TournamentSettings, int]) -> GameResult:
 
 
 def run_tournament(
-    settings: TournamentSettings, progress: TextIO | None = None
+    settings: TournamentSettings, progress: TextIO | None = None, cluster: str | None = None
 ) -> TournamentReport:
-    """Play every game of ``settings`` (on ``settings.jobs`` processes) and sum them up;
-    ``progress``, when given, is told how many games are done as they finish."""
+    """Play every game of ``settings`` (on ``settings.jobs`` processes, or on the Dask cluster
+    whose scheduler is at ``cluster``) and sum them up; ``progress``, when given, is told how
+    many games are done as they finish."""
     started = time.perf_counter()
     jobs = [(settings, index) for index in range(settings.games)]
     results: list[GameResult] = []
-    if settings.jobs == 1:
+    if cluster is not None:
+        results = _on_cluster(cluster, jobs, progress)
+    elif settings.jobs == 1:
         for job in jobs:
             results.append(_play_indexed(job))
             _show_progress(progress, len(results), settings.games)
@@ -197,7 +208,40 @@ def run_tournament(
                 _show_progress(progress, len(results), settings.games)
     if progress is not None:
         progress.write("\n")
-    return _summarise(settings, results, time.perf_counter() - started)
+    results.sort(key=lambda result: result.index)
+    report = _summarise(settings, results, time.perf_counter() - started)
+    return report if cluster is None else replace(report, cluster=cluster)
+
+
+class ClusterError(RuntimeError):
+    """The cluster cannot be used: its engine is not installed, or its scheduler not reached."""
+
+
+def _on_cluster(
+    address: str, jobs: Sequence[tuple[TournamentSettings, int]], progress: TextIO | None
+) -> list[GameResult]:
+    """Play ``jobs`` on the Dask cluster whose scheduler is at ``address``: every worker needs
+    this same version of condottiere installed (and any command a ``cmd:`` bot runs)."""
+    try:
+        from distributed import (  # type: ignore[import-not-found,unused-ignore]
+            Client,
+            as_completed,
+        )
+    except ImportError as error:
+        raise ClusterError(
+            "--cluster needs Dask's distributed scheduler: pip install 'condottiere[cluster]'"
+        ) from error
+    try:
+        client = Client(address, timeout=CLUSTER_TIMEOUT)  # type: ignore[no-untyped-call,unused-ignore]
+    except OSError as error:
+        raise ClusterError(f"no Dask scheduler answers at {address}: {error}") from error
+    results: list[GameResult] = []
+    with client:
+        futures = client.map(_play_indexed, jobs, pure=False)
+        for future in as_completed(futures):  # type: ignore[no-untyped-call,unused-ignore]
+            results.append(future.result())
+            _show_progress(progress, len(results), len(jobs))
+    return results
 
 
 def _show_progress(progress: TextIO | None, done: int, games: int) -> None:
@@ -287,10 +331,11 @@ def render_report(report: TournamentReport) -> str:
     ]
     searching = sorted({bot for bot in report.bots if bot in SEARCHING_BOTS})
     budget = f"; {', '.join(searching)} budget: {report.budget}" if searching else ""
+    where = f"on the cluster at {report.cluster}" if report.cluster else f"{report.jobs} processes"
     return "\n".join(
         [
             f"tournament: {edition.title} [{report.edition}], {len(report.bots)} seats, "
-            f"{report.games} games from seed {report.seed}, {report.jobs} processes{budget}",
+            f"{report.games} games from seed {report.seed}, {where}{budget}",
             f"bots: {', '.join(report.bots)} (seats rotate every game)",
             "",
             *table,
@@ -364,6 +409,13 @@ def add_tournament_parser(commands: Any) -> argparse.ArgumentParser:
         help=f"house rules, where the edition allows them ({_options_help()})",
     )
     parser.add_argument(
+        "--cluster",
+        metavar="ADDRESS",
+        help="play the games on the Dask cluster whose scheduler is at ADDRESS "
+        "(tcp://HOST:8786; needs pip install 'condottiere[cluster]' here and on every worker); "
+        "the same seed gives the same figures as on this machine",
+    )
+    parser.add_argument(
         "--json", action="store_true", help="print the figures as JSON, for scripts"
     )
     return parser
@@ -429,7 +481,12 @@ def tournament_settings(
 def tournament_command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """Run ``condottiere tournament`` as ``args`` say; the exit status."""
     settings = tournament_settings(parser, args)
-    report = run_tournament(settings, progress=sys.stderr if sys.stderr.isatty() else None)
+    progress = sys.stderr if sys.stderr.isatty() else None
+    try:
+        report = run_tournament(settings, progress=progress, cluster=args.cluster)
+    except ClusterError as error:
+        print(f"condottiere tournament: {error}", file=sys.stderr)
+        return 1
     if args.json:
         print(json.dumps(report.as_json(), indent=2))
     else:
