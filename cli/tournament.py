@@ -38,7 +38,9 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any, TextIO, cast
 
 from condottiere.bots import BOTS, SEARCHING_BOTS, Budget, Strategy, make_bot
-from condottiere.cli.arguments import bot_list, positive_int, positive_seconds
+from condottiere.bots.command import CommandBot, command_of
+from condottiere.bots.loading import StrategyError, load_strategy
+from condottiere.cli.arguments import positive_int, positive_seconds
 from condottiere.cli.table_options import chosen_variant
 from condottiere.interface import DEFAULT_GAME, GAMES, GameRules, TableRules, ToldKind, game_named
 
@@ -52,6 +54,8 @@ __all__ = [
     "play_game",
     "render_report",
     "run_tournament",
+    "seated_bot",
+    "tournament_bots",
     "tournament_command",
 ]
 
@@ -91,6 +95,8 @@ class GameResult:
     moves: tuple[int, ...]
     seconds: tuple[float, ...]
     drawn: bool
+    played_for: tuple[int, ...] = ()
+    """Moves the runner played for a program (``cmd:``) that did not answer in time."""
 
 
 @dataclass(frozen=True)
@@ -108,6 +114,8 @@ class BotLine:
     regions_held: float
     moves: int
     moves_per_second: float
+    played_for: int = 0
+    """Moves played for it by the runner: a program (``cmd:``) that did not answer in time."""
 
 
 @dataclass(frozen=True)
@@ -138,30 +146,35 @@ def play_game(settings: TournamentSettings, index: int) -> GameResult:
     players = len(settings.bots)
     game_seed = settings.seed + index
     seat_of = tuple((place + index) % players for place in range(players))
-    bots: list[Strategy | None] = [None] * players
-    for place, name in enumerate(settings.bots):
-        bots[seat_of[place]] = make_bot(name, game_seed * 101 + place, settings.budget)
     rules = game_named(settings.game)
     table = TableRules(settings.game, settings.edition, players, settings.options)
+    bots: list[Strategy | None] = [None] * players
+    for place, name in enumerate(settings.bots):
+        bots[seat_of[place]] = seated_bot(name, game_seed * 101 + place, settings.budget, table)
     game = rules.offline(table, game_seed)
     names = [f"seat {seat}" for seat in range(players)]
     battles = [0] * players
     moves = [0] * players
     seconds = [0.0] * players
-    while (seat := game.to_act) is not None:
-        bot = bots[seat]
-        assert bot is not None
-        started = time.perf_counter()
-        # The bots are strategies for this game's own state type, which offline() makes.
-        move = bot.choose(cast(Any, game), seat)
-        seconds[seat] += time.perf_counter() - started
-        moves[seat] += 1
-        before = game.copy()
-        game.play(move)
-        # Only the results' seats are read: no need to name the cards a move shows.
-        for told in rules.narrate(before, game, move, (), names):
-            if told.kind is ToldKind.RESULT and told.seat is not None:
-                battles[told.seat] += 1
+    try:
+        while (seat := game.to_act) is not None:
+            bot = bots[seat]
+            assert bot is not None
+            started = time.perf_counter()
+            # The bots are strategies for this game's own state type, which offline() makes.
+            move = bot.choose(cast(Any, game), seat)
+            seconds[seat] += time.perf_counter() - started
+            moves[seat] += 1
+            before = game.copy()
+            game.play(move)
+            # Only the results' seats are read: no need to name the cards a move shows.
+            for told in rules.narrate(before, game, move, (), names):
+                if told.kind is ToldKind.RESULT and told.seat is not None:
+                    battles[told.seat] += 1
+    finally:
+        for seat, bot in enumerate(bots):
+            if isinstance(bot, CommandBot):
+                bot.finish(game, seat)
     outcome = game.outcome
     assert outcome is not None, "an offline game is played to its end"
     winners = outcome.winners
@@ -177,7 +190,49 @@ def play_game(settings: TournamentSettings, index: int) -> GameResult:
         moves=tuple(moves[seat_of[place]] for place in range(players)),
         seconds=tuple(seconds[seat_of[place]] for place in range(players)),
         drawn=not winners,
+        played_for=tuple(
+            _played_for(bots[seat_of[place]]) for place in range(players)
+        ),
     )
+
+
+def _played_for(bot: Strategy | None) -> int:
+    return bot.troubles if isinstance(bot, CommandBot) else 0
+
+
+def seated_bot(name: str, seed: int, budget: Budget | None, table: TableRules) -> Strategy:
+    """The bot a tournament's list names: a strategy of :data:`~condottiere.bots.BOTS`, a
+    program over the controller service (``cmd:COMMAND``), or a Python class
+    (``PATH.py:CLASS``, ``MODULE:CLASS``); :class:`~condottiere.bots.loading.StrategyError`
+    when it cannot be made."""
+    command = command_of(name)
+    if command is not None:
+        return cast(Strategy, CommandBot(command, table))
+    if name in BOTS:
+        return make_bot(name, seed, budget)
+    return load_strategy(name, seed)
+
+
+def tournament_bots(text: str) -> tuple[str, ...]:
+    """The bots of ``--bots``, comma-separated: names of the built-in strategies,
+    ``cmd:COMMAND`` (a command without commas) or ``PATH.py:CLASS`` / ``MODULE:CLASS``."""
+    bots = []
+    for item in text.split(","):
+        name = item.strip()
+        if name.lower() in BOTS:
+            bots.append(name.lower())
+        elif command_of(name) is not None:
+            if not command_of(name):
+                raise argparse.ArgumentTypeError("cmd: needs a command, e.g. cmd:node bot.js")
+            bots.append(name)
+        elif ":" in name:
+            bots.append(name)
+        else:
+            raise argparse.ArgumentTypeError(
+                f"unknown bot {name!r} (choose from {', '.join(sorted(BOTS))}); a program "
+                "is cmd:COMMAND, a Python class PATH.py:CLASS or MODULE:CLASS"
+            )
+    return tuple(bots)
 
 
 def _play_indexed(job: tuple[TournamentSettings, int]) -> GameResult:
@@ -277,6 +332,7 @@ def _summarise(
                 / (games * len(places)),
                 moves=moves,
                 moves_per_second=moves / thinking if thinking else 0.0,
+                played_for=sum(r.played_for[p] for r in results for p in places),
             )
         )
     return TournamentReport(
@@ -332,6 +388,11 @@ def render_report(report: TournamentReport) -> str:
     searching = sorted({bot for bot in report.bots if bot in SEARCHING_BOTS})
     budget = f"; {', '.join(searching)} budget: {report.budget}" if searching else ""
     where = f"on the cluster at {report.cluster}" if report.cluster else f"{report.jobs} processes"
+    played_for = [
+        f"{line.bot} did not answer {line.played_for} times (the safe move was played)"
+        for line in report.lines
+        if line.played_for
+    ]
     return "\n".join(
         [
             f"tournament: {edition.title} [{report.edition}], {len(report.bots)} seats, "
@@ -343,6 +404,7 @@ def render_report(report: TournamentReport) -> str:
             f"win share per seat held (fair share {1 / len(report.bots):.1%}); shared victories: "
             f"{report.shared_victories} games; draws: {report.draws}; "
             f"{report.seconds:,.1f} s ({report.games / report.seconds:,.2f} games/s)",
+            *played_for,
         ]
     )
 
@@ -362,11 +424,13 @@ def add_tournament_parser(commands: Any) -> argparse.ArgumentParser:
     parser.set_defaults(command_parser=parser)
     parser.add_argument(
         "--bots",
-        type=bot_list,
+        type=tournament_bots,
         required=True,
         metavar="NAME,NAME,...",
-        help=f"one strategy per seat, e.g. ismcts,greedy,greedy,greedy; known: "
-        f"{', '.join(sorted(BOTS))}",
+        help=f"one bot per seat, e.g. ismcts,greedy,greedy,greedy; known: "
+        f"{', '.join(sorted(BOTS))}; also a program over the controller service, started "
+        "for each game with a data directory as its last argument (cmd:COMMAND, e.g. "
+        "cmd:'node examples/js-bot/bot.js'), or a Python class (PATH.py:CLASS, MODULE:CLASS)",
     )
     parser.add_argument(
         "--game",
@@ -458,6 +522,12 @@ def tournament_settings(
             f"{seats} bots given, but edition {edition} is played by {span} players "
             "(give one bot per seat)"
         )
+    for name in args.bots:
+        if command_of(name) is None and name not in BOTS:
+            try:
+                load_strategy(name, seed=0)
+            except StrategyError as error:
+                parser.error(str(error))
     options = tuple(sorted({option for option in args.options.split(",") if option}))
     try:
         rules.check(TableRules(args.game, edition, seats, options))

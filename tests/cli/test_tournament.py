@@ -108,6 +108,9 @@ def test_a_report_renders_the_budget_of_searching_bots() -> None:
          "condottiere has no edition 'zman-2030' (choose from eurogames, ffg, zman, "),
         (["--bots", "greedy,greedy", "--game", "chess"], "invalid choice: 'chess'"),
         (["--games", "3"], "the following arguments are required: --bots"),
+        (["--bots", "greedy,condottiere.bots.greedy:Greedy"],
+         "module 'condottiere.bots.greedy' has no 'Greedy'"),
+        (["--bots", "greedy,cmd:"], "cmd: needs a command"),
     ],
 )
 def test_bad_input_exits_2_saying_what_is_wrong(
