@@ -36,7 +36,13 @@ from condottiere.interface.game import (
     Variant,
     Waiting,
 )
-from condottiere.interface.registry import DEFAULT_GAME, GAME_GROUP, game_named, game_names
+from condottiere.interface.registry import (
+    DEFAULT_GAME,
+    GAME_GROUP,
+    game_named,
+    game_names,
+    game_of,
+)
 
 __all__ = [
     "DEFAULT_GAME",
@@ -68,4 +74,5 @@ __all__ = [
     "Waiting",
     "game_named",
     "game_names",
+    "game_of",
 ]

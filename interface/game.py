@@ -503,6 +503,18 @@ class GameRules(Protocol):
         ...
 
     @property
+    def bots(self) -> Mapping[str, str]:
+        """The strategies that play this game, by the name a player gives them (``greedy``):
+        each the ``module:attribute`` of a class taking ``seed`` (and ``budget``, for one that
+        searches), which the bot harness loads when it plays this game."""
+        ...
+
+    def plays(self, state: object) -> bool:
+        """Whether ``state`` is a game of these rules (how the bot harness finds the game of
+        the state it is asked to move in)."""
+        ...
+
+    @property
     def move_examples(self) -> tuple[str, ...]:
         """A few moves in the game's notation, to show how moves are written."""
         ...

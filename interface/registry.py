@@ -26,7 +26,7 @@ from typing import cast
 
 from condottiere.interface.game import GameRules
 
-__all__ = ["DEFAULT_GAME", "GAME_GROUP", "game_named", "game_names"]
+__all__ = ["DEFAULT_GAME", "GAME_GROUP", "game_named", "game_names", "game_of"]
 
 GAME_GROUP = "condottiere.games"
 """The entry-point group where games are declared: each entry's name is the game's."""
@@ -68,3 +68,25 @@ def game_named(name: str) -> GameRules:
     if declared != name:
         raise ValueError(f"{entry.value} is the game {declared!r}, not {name!r}")
     return cast(GameRules, rules)
+
+
+def game_of(state: object) -> GameRules:
+    """The game whose rules made ``state`` (:meth:`GameRules.plays`); ValueError if no game
+    declared here did.
+
+    >>> from condottiere.interface.game import TableRules
+    >>> game_of(game_named("captains").for_spectator(TableRules("captains", "standard", 2))).name
+    'captains'
+    """
+    kind = type(state)
+    found = _games_by_type.get(kind)
+    if found is None:
+        found = next((game_named(n) for n in game_names() if game_named(n).plays(state)), None)
+        if found is None:
+            raise ValueError(f"no game this peer plays makes a {kind.__name__}")
+        _games_by_type[kind] = found
+    return found
+
+
+_games_by_type: dict[type, GameRules] = {}
+"""The games :func:`game_of` found, by the type of their states."""

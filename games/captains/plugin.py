@@ -141,6 +141,18 @@ class CaptainsRules:
         assert isinstance(game, Game)
         return game.provinces
 
+    bots: Mapping[str, str] = MappingProxyType(
+        {
+            "greedy": "condottiere.bots.captains_greedy:CaptainsGreedy",
+            "ismcts": "condottiere.bots.ismcts:IsmctsBot",
+            "random": "condottiere.bots.random_bot:RandomBot",
+        }
+    )
+    """The strategies of :mod:`condottiere.bots` that play this game, by name."""
+
+    def plays(self, state: object) -> bool:
+        return isinstance(state, Game)
+
     def figure_names(self, variant: str) -> FigureNames:
         """Battles won (a battle's result sentence names its winner), and provinces held."""
         return FigureNames(results="battles won", standings="provinces held")

@@ -163,6 +163,18 @@ class CondottiereRules:
         assert isinstance(game, Game)
         return game.battles_won
 
+    bots: Mapping[str, str] = MappingProxyType(
+        {
+            "greedy": "condottiere.bots.greedy:GreedyBot",
+            "ismcts": "condottiere.bots.ismcts:IsmctsBot",
+            "random": "condottiere.bots.random_bot:RandomBot",
+        }
+    )
+    """The strategies of :mod:`condottiere.bots` that play this game, by name."""
+
+    def plays(self, state: object) -> bool:
+        return isinstance(state, Game)
+
     def figure_names(self, variant: str) -> FigureNames:
         """Battles won, and regions held (battles won again where there is no board).
 

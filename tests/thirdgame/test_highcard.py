@@ -142,7 +142,7 @@ def test_a_third_game_with_hidden_hands_is_played_verified_replayed_and_watched(
             )  # fmt: skip
             assert watcher.exit_status() is None, watcher.text()
             bot = peers.start(
-                ["bot", "--join", address, "--strategy", f"{slow}:Slow", "--seed", "2"],
+                ["bot", "--join", address, "--strategy", "random", "--seed", "2"],
                 tmp_path / "seat1",
             )
             peers.wait_all([host, bot], GAME_SECONDS)

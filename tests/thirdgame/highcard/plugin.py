@@ -44,6 +44,10 @@ class HighCardRules:
         {VARIANT: Variant(VARIANT, "three tricks", MIN_SEATS, MAX_SEATS, MIN_SEATS)}
     )
     options: Mapping[str, str] = MappingProxyType({})
+    bots: Mapping[str, str] = MappingProxyType({"random": "condottiere.bots.random_bot:RandomBot"})
+
+    def plays(self, state: object) -> bool:
+        return isinstance(state, Game)
 
     def check(self, table: TableRules) -> None:
         if table.game != self.name or table.variant != VARIANT or table.options:
