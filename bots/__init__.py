@@ -1,7 +1,7 @@
 """Bots: strategies that play a seat, and the small API a bot author writes against.
 
 A strategy has a ``name`` and a ``choose(game, seat)`` method returning one of
-``game.legal_moves()``; see :mod:`condottiere.bots.strategy`. Two come with the project:
+``game.legal_moves()``; see :mod:`condottiere.bots.strategy`. Three come with the project:
 
 - ``random``: :class:`RandomBot`, uniform among the legal moves;
 - ``greedy``: :class:`GreedyBot`, one move of look-ahead and a few rules of thumb;

@@ -11,9 +11,9 @@ interval over games, the **battles won** and the **regions held** at the end (th
 standings: in ``zman-duel``, battles won) per seat and game, and the **moves per second** it
 chose.
 
-Everything about the game comes from the registry (:func:`~condottiere.games.game_named`):
+Everything about the game comes from the registry (:func:`~condottiere.interface.game_named`):
 its editions and options, its offline games, who won each (``outcome``), each battle's winner
-(the seat of the narration's :attr:`~condottiere.games.ToldKind.RESULT`) and each seat's
+(the seat of the narration's :attr:`~condottiere.interface.ToldKind.RESULT`) and each seat's
 standing at the end (``standings``).
 
 >>> report = run_tournament(TournamentSettings("zman-duel", ("greedy", "random"), games=4,

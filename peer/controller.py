@@ -78,7 +78,7 @@ class Snapshot:
 
     table_name: str
     game: str
-    """The table's game (a name of :data:`condottiere.games.GAMES`)."""
+    """The table's game (a name of :data:`condottiere.interface.GAMES`)."""
     variant: str
     seats: int
     seat: int | None
