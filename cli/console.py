@@ -6,7 +6,7 @@ Condottiere ``play 10``, ``battle Firenze``, ``pass``), or ``hand``, ``moves``, 
 ``leave``, ``help``; at a table this peer created that is not open, ``admit NAME`` and
 ``refuse NAME`` answer a joiner that asks for a seat (its name or key fingerprint, as shown).
 The game is reached through its rules in the registry
-(:func:`condottiere.games.game_named`): the help's examples of moves and the hand in words
+(:func:`condottiere.interface.game_named`): the help's examples of moves and the hand in words
 are the game's own.
 """
 

@@ -5,7 +5,7 @@ the table definition
 they make.
 
 Every choice and default comes from the game, through the registry
-(:func:`condottiere.games.game_named`): its editions (the game's variants), its default
+(:func:`condottiere.interface.game_named`): its editions (the game's variants), its default
 edition, each edition's usual number of seats (:func:`default_seats`) and its house rules.
 
 >>> default_seats("condottiere", "zman"), default_seats("condottiere", "zman-duel")
@@ -42,7 +42,7 @@ it gives none of them)."""
 
 def default_seats(game: str, variant: str) -> int:
     """How many seats a table of ``game`` in ``variant`` has when nobody says: the variant's
-    own default (:attr:`condottiere.games.Variant.default_seats`)."""
+    own default (:attr:`condottiere.interface.Variant.default_seats`)."""
     return game_named(game).variants[variant].default_seats
 
 
