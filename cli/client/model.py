@@ -223,6 +223,11 @@ class Answer(Enum):
         return f"{self.value} {row.fingerprint}"
 
 
+OTHERS_PLAY_ON = "The others play on without you."
+OUT_CAN_ONLY = (
+    "This peer follows the table no further: press q to leave (the record of the game so far"
+    " is kept)."
+)
 PROTOCOL_STEPS = (
     "keys", "shuffle", "shares", "coin_commit", "coin_escrow", "coin_reveal", "search_blinding",
     "search_opening",
@@ -458,6 +463,17 @@ class TableModel:
                  if wanted in (row.name.casefold(), row.fingerprint)]  # fmt: skip
         return named[0] if len(named) == 1 else None
 
+    @property
+    def put_out(self) -> bool:
+        """This player's own seat is out of the game (the others put it out, or its peer can
+        play it no further), while the others play on."""
+        snapshot = self.snapshot
+        if snapshot is None or snapshot.halt is None or snapshot.seat is None:
+            return False
+        halt = snapshot.halt
+        abandoned = halt.detail.startswith("abandoned")  # the others cannot go on either
+        return not halt.cheat and not abandoned and halt.seat == snapshot.seat
+
     # ------------------------------------------------------------------ now
 
     def banner(self) -> Banner:
@@ -475,6 +491,9 @@ class TableModel:
             return Banner("Connecting to the table...", "", Tone.WAIT)
         if snapshot.halt is not None:
             halt = snapshot.halt
+            if self.put_out:
+                return Banner(f"You are out of the game: {printable(halt.detail)}",
+                              f"{OTHERS_PLAY_ON} {OUT_CAN_ONLY}", Tone.ALERT)  # fmt: skip
             detail = (
                 "A cheat caught by the peer layer: the signed evidence is in the record."
                 if halt.cheat
@@ -691,6 +710,9 @@ class TableModel:
         if snapshot.halt is not None:
             halt = snapshot.halt
             lines = [printable(halt.detail)]
+            if self.put_out:
+                return Ending("You are out of the game", (*lines, OTHERS_PLAY_ON, OUT_CAN_ONLY),
+                              self.record, snapshot.record_hash)  # fmt: skip
             if halt.cheat:
                 lines.append(
                     "The peer layer caught it: the signed entries that prove it are kept"
