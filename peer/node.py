@@ -340,7 +340,12 @@ class Node:
             self.store.set_setting(_ADMISSION, _admission_of(table))
             return None
 
-        return await self.call(decide)
+        reason = await self.call(decide)
+        if reason is None and not admit:
+            async with self._changed:  # the refused joiner's streams end (entries_from)
+                self._version += 1
+                self._changed.notify_all()
+        return reason
 
     async def join_table(
         self,
@@ -669,7 +674,7 @@ class Node:
             return NO_TABLE_YET
         return refusal(
             subscriber, proven=proven, readers=table.seating if table.lobby.closed else None,
-            open_to_all=table.spec.spectators,
+            open_to_all=table.spec.spectators, refused=table.lobby.refused,
         )  # fmt: skip
 
     async def entries_from(self, cursors: dict[bytes, int], skip: bytes) -> AsyncIterator[bytes]:
@@ -679,6 +684,9 @@ class Node:
         sent = dict(cursors)
         held_now = True
         while True:
+            table = self.table
+            if table is not None and skip in table.lobby.refused:
+                return  # the stream ends; the subscriber is told why (read_refusal)
             seen = self._version
             for author, copies in list(self._copies.items()):
                 start = sent.get(author, 0)
