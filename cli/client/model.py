@@ -18,6 +18,7 @@ joined, a halt in the middle of a deal all have an answer.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -145,6 +146,8 @@ class Message:
 
     text: str
     error: bool
+    move: bool = False
+    """A move the rules refused: it goes once the table moves on to another step."""
 
 
 @dataclass(frozen=True)
@@ -231,6 +234,8 @@ class Answer(Enum):
         return f"{self.value} {row.fingerprint}"
 
 
+SEAT_NAMED = re.compile(r"\bseat (\d+)(?: \([^)]*\))?")
+"""A seat named by its number in the rules' or the table's words (and its player's name)."""
 LEAVE_UNSEATED = "Ctrl-C leaves (the table goes on without you)"
 OTHERS_PLAY_ON = "The others play on without you."
 OUT_CAN_ONLY = (
@@ -380,6 +385,16 @@ class TableModel:
     def who(self, number: int | None) -> str:
         """A seat as a sentence names it: ``you``, or its player's name."""
         return self.seats().who(number)
+
+    def in_words(self, text: str) -> str:
+        """``text`` (a refusal's reason, in the rules' words) with each seat it names by
+        number (``seat 0``, ``seat 0 (ada)``) named as the screen names it (``you``).
+
+        >>> TableModel().in_words("seat 0 must play a card or pass")
+        'seat 0 must play a card or pass'
+        """
+        seats = self.seats()
+        return SEAT_NAMED.sub(lambda found: seats.who(int(found.group(1))), text)
 
     # ------------------------------------------------------------------ the lobby
 
