@@ -84,7 +84,8 @@ def test_a_player_back_after_ctrl_c_sees_the_tables_time_left_and_tab_covers_the
     Tab: the menu covers the log's last lines edge to edge."""
     with terminals(tmp_path, "ada", "bea") as (ada, bea):
         host = [*PLAY, "--seats", "2", "--bots", "none", "--listen", "127.0.0.1", "--open",
-                "--edition", "zman", "--player", "ada", "--data", str(tmp_path / "ada" / "d")]  # fmt: skip
+                "--edition", "zman", "--player", "ada",
+                "--data", str(tmp_path / "ada" / "d")]  # fmt: skip
         ada.run(host, REPO)
         lobby = ada.wait_for(lambda s: "Join by address:" in s, "the host's lobby", timeout=120)
         address = re.search(r"--join (127\.0\.0\.1:\d+)", lobby)
@@ -98,7 +99,8 @@ def test_a_player_back_after_ctrl_c_sees_the_tables_time_left_and_tab_covers_the
         while first is None:
             assert time.monotonic() < deadline, "nobody's turn within 180 s:\n" + ada.screen()
             first = next((name for name, (terminal, _) in people.items()
-                          if headline(terminal.screen()).startswith(" Your turn")), None)  # fmt: skip
+                          if headline(terminal.screen()).startswith(" Your turn")),
+                         None)  # fmt: skip
             time.sleep(0.1)
         player, command = people[first]
         other = bea if player is ada else ada
@@ -106,8 +108,10 @@ def test_a_player_back_after_ctrl_c_sees_the_tables_time_left_and_tab_covers_the
         other.wait_for(lambda s: (seconds_left(s) or 120) <= 114,
                        "the other screen counting the wait", timeout=60)  # fmt: skip
         player.run(command, REPO)
-        back = player.wait_for(lambda s: headline(s).startswith(" Your turn")
-                               and seconds_left(s) is not None, "the turn taken up", timeout=120)  # fmt: skip
+        back = player.wait_for(
+            lambda s: headline(s).startswith(" Your turn") and seconds_left(s) is not None,
+            "the turn taken up", timeout=120,
+        )  # fmt: skip
         for _ in range(3):  # the two captures a moment apart may straddle a second's tick
             mine, theirs = seconds_left(player.screen()), seconds_left(other.screen())
             assert mine is not None and theirs is not None, (player.screen(), other.screen())
