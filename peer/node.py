@@ -32,6 +32,7 @@ import dataclasses
 import functools
 import json
 import os
+import struct
 import time
 import traceback
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
@@ -339,7 +340,12 @@ class Node:
             self.store.set_setting(_ADMISSION, _admission_of(table))
             return None
 
-        return await self.call(decide)
+        reason = await self.call(decide)
+        if reason is None and not admit:
+            async with self._changed:  # the refused joiner's streams end (entries_from)
+                self._version += 1
+                self._changed.notify_all()
+        return reason
 
     async def join_table(
         self,
@@ -549,7 +555,7 @@ class Node:
             ):  # a move this seat chose: how long it took is how long forced ones take
                 self.pacer.record(time.monotonic() - self._since[1])
         if number != self._since[0]:
-            self._since = (number, time.monotonic())
+            self._since = (number, self._step_began(table.table_id, number))
             if self.trace.on and table.step is not None:
                 self.trace.write("step", kind=table.step.kind, number=number)
         snapshot = None if table.catching_up else snapshot_of(table, self._since[1])
@@ -569,6 +575,20 @@ class Node:
         return _Changes(
             appended_pairs, suspicions, snapshot, events, addresses, forced, ask_again
         )
+
+    def _step_began(self, table_id: bytes, number: int) -> float:
+        """When this peer began waiting for step ``number`` (monotonic seconds): as its store
+        noted it when that step began before the peer was stopped and started again (the
+        others count the step's deadline from then, and so does this seat's screen); else now,
+        noted for such a restart."""
+        now, wall = time.monotonic(), time.time()
+        step = table_id + number.to_bytes(8, "big")
+        noted = self.store.setting(_STEP_BEGAN)
+        if noted is not None and noted[:-8] == step:
+            (began,) = struct.unpack(">d", noted[-8:])
+            return now - max(0.0, wall - began)
+        self.store.set_setting(_STEP_BEGAN, step + struct.pack(">d", wall))
+        return now
 
     async def _play_forced(self, turn: int, since: float) -> None:
         """Publish this seat's forced move of ``turn`` once the delay the pacer draws has passed
@@ -654,7 +674,7 @@ class Node:
             return NO_TABLE_YET
         return refusal(
             subscriber, proven=proven, readers=table.seating if table.lobby.closed else None,
-            open_to_all=table.spec.spectators,
+            open_to_all=table.spec.spectators, refused=table.lobby.refused,
         )  # fmt: skip
 
     async def entries_from(self, cursors: dict[bytes, int], skip: bytes) -> AsyncIterator[bytes]:
@@ -664,6 +684,9 @@ class Node:
         sent = dict(cursors)
         held_now = True
         while True:
+            table = self.table
+            if table is not None and skip in table.lobby.refused:
+                return  # the stream ends; the subscriber is told why (read_refusal)
             seen = self._version
             for author, copies in list(self._copies.items()):
                 start = sent.get(author, 0)
@@ -878,6 +901,9 @@ class Node:
 
 
 _ADMISSION = "admission"
+_STEP_BEGAN = "step began"
+"""The table id and number of the step the table waits for, and when (wall-clock seconds)
+this peer began waiting for it."""
 """The store's setting of whom the owner admitted and refused at the table it created."""
 
 
