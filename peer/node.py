@@ -52,6 +52,7 @@ from condottiere.peer.controller_service import ControllerServer
 from condottiere.peer.driver import MemoryKeeper, Table, TableEvent
 from condottiere.peer.entries import MAX_ENTRY_BYTES, Rejection, SigningConflict
 from condottiere.peer.limits import (
+    IDLE_CONNECTION_MS,
     INBOX,
     INBOX_BYTES,
     JUNK_BURST,
@@ -61,6 +62,7 @@ from condottiere.peer.limits import (
     Claims,
     TokenBucket,
     WireLog,
+    raise_open_file_limit,
     valid_address,
 )
 from condottiere.peer.lobby import PROTOCOL, TableSpec
@@ -88,6 +90,7 @@ SERVER_OPTIONS = [
     ("grpc.max_receive_message_length", MAX_REQUEST_BYTES),
     ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
     ("grpc.max_concurrent_streams", STREAMS_PER_CONNECTION),
+    ("grpc.max_connection_idle_ms", IDLE_CONNECTION_MS),
 ]
 CHANNEL_OPTIONS = [
     ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
@@ -208,6 +211,7 @@ class Node:
     async def start(self, *, resume: bool = True) -> None:
         """Serve, and (with ``resume``) take up the table this data directory was playing,
         unless it was closed (see :meth:`close_table`)."""
+        raise_open_file_limit()
         server = grpc.aio.server(options=SERVER_OPTIONS, interceptors=[Guard(self.service)])
         self.service.add_to(server)
         health = HealthServicer()
@@ -679,14 +683,15 @@ class Node:
 
     async def entries_from(self, cursors: dict[bytes, int], skip: bytes) -> AsyncIterator[bytes]:
         """Every entry held beyond ``cursors`` (author -> next sequence number), then each new
-        one, forever; ``skip``'s own entries only as far as they are held now (a subscriber
-        that lost the end of its own log gets it back), not as they come."""
+        one, until ``skip`` (the subscriber) may read the table no more: a key without a seat
+        once the table is seated, at a table that admits no spectators (the stream was let in
+        while the table filled); ``skip``'s own entries only as far as they are held now (a
+        subscriber that lost the end of its own log gets it back), not as they come."""
         sent = dict(cursors)
         held_now = True
         while True:
-            table = self.table
-            if table is not None and skip in table.lobby.refused:
-                return  # the stream ends; the subscriber is told why (read_refusal)
+            if self.read_refusal(skip, proven=True) is not None:
+                return
             seen = self._version
             for author, copies in list(self._copies.items()):
                 start = sent.get(author, 0)
