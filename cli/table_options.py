@@ -42,7 +42,7 @@ it gives none of them)."""
 
 def default_seats(game: str, edition: str) -> int:
     """How many seats a table of ``game`` in ``edition`` has when nobody says: the edition's
-    own default (:attr:`condottiere.games.Edition.default_seats`)."""
+    own default (:attr:`condottiere.interface.Edition.default_seats`)."""
     return game_named(game).editions[edition].default_seats
 
 

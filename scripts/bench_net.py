@@ -73,7 +73,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-from floors import CORES, counting, floor_seconds
+from floors import CORES, counting, floor_cpu_seconds, floor_seconds
 from google.protobuf.message import Message
 
 from condottiere.bots import make_bot
@@ -225,14 +225,14 @@ def move_stages(lines: Sequence[Sequence[dict[str, object]]]) -> dict[str, list[
 # ------------------------------------------------------------------------------ floors
 
 
-def seated_tables(edition: str, seats: int) -> list[Table]:
-    """``seats`` tables in this process, each a seat of one new table."""
+def seated_tables(edition: str, seats: int, kind: type[Table] = Table) -> list[Table]:
+    """``seats`` tables (of ``kind``) in this process, each a seat of one new table."""
     identities = [Identity.generate() for _ in range(seats)]
     spec = TableSpec(edition, seats, (), "bench", "p0", "")
-    tables = [Table.create(identities[0], spec, MemoryKeeper())]
+    tables = [kind.create(identities[0], spec, MemoryKeeper())]
     definition = tables[0].logs.log(tables[0].me)[0].signed
     for seat in range(1, seats):
-        tables.append(Table.from_definition(identities[seat], definition, MemoryKeeper()))
+        tables.append(kind.from_definition(identities[seat], definition, MemoryKeeper()))
         tables[-1].join(f"p{seat}", "")
     return tables
 
@@ -250,6 +250,53 @@ def deal_in_process(edition: str, seats: int) -> Counter[str]:
         while not dealt(tables):
             _exchange(tables)
     return Counter(counts)
+
+
+class _WorkCounted(Table):
+    """A table in this process that books the libsodium calls of each piece of its crypto
+    work: ``(work, the seat doing it, the seat it is about, calls)`` (see :func:`lan_floor`)."""
+
+    calls: ClassVar[Counter[str]] = Counter()
+    booked: ClassVar[list[tuple[Work, int, int, Counter[str]]]] = []
+
+    @contextmanager
+    def _work_timed(self, work: Work, deck: int, seat: int | None) -> Iterator[None]:
+        before = Counter(self.calls)
+        with super()._work_timed(work, deck, seat):
+            yield
+        if seat is not None and self.seat is not None:
+            calls = Counter(self.calls)
+            calls.subtract(before)
+            self.booked.append((work, self.seat, seat, +calls))
+
+
+def lan_floor(edition: str, seats: int) -> float:
+    """CPU seconds, on one thread, of exactly the libsodium calls of the first deal's LAN
+    critical path (the pieces :func:`lan_path` sums: each shuffler's step and the next
+    shuffler's verification of it, then the most costly seat's shares and check), the deal
+    played in this process and its pieces' calls counted."""
+    with counting() as counts:
+        _WorkCounted.calls, _WorkCounted.booked = counts, []
+        tables = seated_tables(edition, seats, _WorkCounted)
+        while not dealt(tables):
+            _exchange(tables)
+    booked = _WorkCounted.booked
+
+    def calls(me: int, kind: Work, about: int | None = None) -> Counter[str]:
+        total: Counter[str] = Counter()
+        for work, doer, seat, made in booked:
+            if work is kind and doer == me and (about is None or seat == about):
+                total.update(made)
+        return total
+
+    path: Counter[str] = Counter()
+    for shuffler in range(seats):
+        path.update(calls(shuffler, Work.MAKE_SHUFFLE))
+        verifier = shuffler + 1 if shuffler + 1 < seats else 0
+        path.update(calls(verifier, Work.VERIFY_SHUFFLE, shuffler))
+    for kind in (Work.MAKE_SHARES, Work.CHECK_SHARES):
+        path.update(max((calls(me, kind) for me in range(seats)), key=lambda c: c.total()))
+    return floor_cpu_seconds(path)
 
 
 def game_in_process(edition: str, seats: int) -> tuple[Counter[str], int]:
@@ -883,13 +930,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     for seats in sizes:
         deal_counts = deal_in_process(args.edition, seats)
         game_counts, chains = game_in_process(args.edition, seats)
-        runs, deal_floors, chain_floors = [], [], []
+        runs, deal_floors, chain_floors, chain_cpus = [], [], [], []
         for game in range(args.games):
             with tempfile.TemporaryDirectory() as folder:
                 runs.append(run_table(args.edition, seats, game, Path(folder)))
             # each run's floors timed right after it, so that both see the same load
             deal_floors.append(median_floor(deal_counts))
             chain_floors.append(median_floor(game_counts) / max(chains, 1))
+            chain_cpus.append(floor_cpu_seconds(game_counts) / max(chains, 1))
             print(
                 f"  {seats} seats, game {game + 1}: {runs[-1].game:.1f} s, dealt in"
                 f" {runs[-1].deal:.2f} s, floor {deal_floors[-1]:.2f} s",
@@ -908,6 +956,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 run.deal / floor for run, floor in zip(runs, deal_floors, strict=True)
             ),
             "lan": statistics.median(run.lan for run in runs),
+            "lan_floor": lan_floor(args.edition, seats),
             "p50": percentile(latencies, 0.5),
             "p99": percentile(latencies, 0.99),
             "move_floor": make + apply,
@@ -915,6 +964,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             "game_floor": statistics.median(floor for _, _, floor in games[seats]),
             "game_ratio": statistics.median(wall / floor for wall, _, floor in games[seats]),
             "cpu": statistics.mean(c for run in runs for c in run.cpu),
+            "peers_cpu": statistics.median(sum(run.cpu) for run in runs),
+            "arith_cpu": statistics.median(
+                cpu * run.chains for run, cpu in zip(runs, chain_cpus, strict=True)
+            ),
+            "cpu_ratio": statistics.median(
+                sum(run.cpu) / (cpu * run.chains)
+                for run, cpu in zip(runs, chain_cpus, strict=True)
+            ),
         }
         started = statistics.median(run.started for run in runs)
         stages = {s: [x for run in runs for x in run.stages[s]] for s in STAGES}
@@ -922,20 +979,30 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     print()
     print(
-        f"{'seats':>5} {'dealt s':>8} {'floor s':>8} {'ratio':>6} {'LAN s':>6} {'ratio':>6}"
+        f"{'seats':>5} {'dealt s':>8} {'floor s':>8} {'ratio':>6} {'LAN s':>6} {'floor':>6}"
+        f" {'ratio':>6}"
         f" {'p50 ms':>7} {'p99 ms':>7} {'floor ms':>8} {'ratio':>6}"
         f" {'game s':>7} {'floor s':>7} {'ratio':>6} {'cpu s/peer':>10}"
     )
     for seats, r in results.items():
         print(
             f"{seats:>5} {r['deal']:>8.2f} {r['deal_floor']:>8.2f}"
-            f" {r['deal_ratio']:>6.2f} {r['lan']:>6.2f}"
-            f" {r['lan'] / r['deal_floor']:>6.2f} {r['p50'] * 1e3:>7.1f} {r['p99'] * 1e3:>7.1f}"
+            f" {r['deal_ratio']:>6.2f} {r['lan']:>6.2f} {r['lan_floor']:>6.2f}"
+            f" {r['lan'] / r['lan_floor']:>6.2f} {r['p50'] * 1e3:>7.1f} {r['p99'] * 1e3:>7.1f}"
             f" {r['move_floor'] * 1e3:>8.2f} {r['p50'] / r['move_floor']:>6.2f}"
             f" {r['game']:>7.1f} {r['game_floor']:>7.1f} {r['game_ratio']:>6.2f}"
             f" {r['cpu']:>10.2f}"
         )
-    print("\nratios are medians over the games of each figure to the floor timed right after it")
+    print("\nratios are medians over the games of each figure to the floor timed right after it;")
+    print("LAN: the first deal's critical path in CPU seconds (each peer on a machine of its own)")
+    print("beside the CPU of exactly the libsodium calls of the same pieces, made raw")
+    print("\nCPU seconds of a whole game: every peer's (process start, protocol, rules, bots,")
+    print("arithmetic) beside the counted curve arithmetic of the same game made raw on one thread")
+    print(f"{'seats':>5} {'peers cpu s':>11} {'arith cpu s':>11} {'ratio':>6}")
+    for seats, r in results.items():
+        print(
+            f"{seats:>5} {r['peers_cpu']:>11.2f} {r['arith_cpu']:>11.2f} {r['cpu_ratio']:>6.2f}"
+        )
     print("\neach game: wall time, shuffle chains, its floor (the floor of a chain x chains)")
     for seats, played in games.items():
         for number, (wall, chains, floor) in enumerate(played, 1):

@@ -7,7 +7,8 @@ on loopback), every peer run under the sampling profiler py-spy (all threads, th
 worker threads included, sampled while running, not while idle), then sorts every sample by
 its innermost frame of the project or of a library into kinds of work:
 
-- **curve arithmetic**: libsodium's scalar multiplications and point operations (PyNaCl);
+- **curve arithmetic**: libsodium's scalar multiplications and point operations (the group's
+  ristretto255 functions, ``crypto/sodium.py``; PyNaCl's for protocol 4 and earlier);
 - **hashing** (Fiat-Shamir challenges, points hashed from card labels, signatures' digests);
 - **signatures and sealing** (``cryptography``'s Ed25519, X25519 boxes);
 - **proof bookkeeping**: the project's crypto code around the arithmetic (``crypto/``);
@@ -46,7 +47,8 @@ while it blocks in the kernel)."""
 
 KINDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("imports", ("<frozen importlib", "_find_and_load", "_call_with_frames_removed")),
-    ("curve arithmetic", ("nacl/bindings/crypto_scalarmult", "nacl/bindings/crypto_core")),
+    ("curve arithmetic", ("crypto/sodium.py", "nacl/bindings/crypto_scalarmult",
+                          "nacl/bindings/crypto_core")),
     ("hashing", ("hashlib", "_hashlib", "blake2")),
     ("signatures and sealing", ("cryptography/", "nacl/public", "nacl/bindings/crypto_box",
                                 "nacl/bindings/crypto_sign")),

@@ -13,7 +13,7 @@ from condottiere.crypto.context import Context
 from condottiere.crypto.deck import Claim, Reveal, Slot
 from condottiere.crypto.elgamal import encrypt
 from condottiere.crypto.errors import DecodeError, VerificationError
-from condottiere.crypto.group import BASE, L, add, hash_to_point, mul, mul_base, sub
+from condottiere.crypto.group import BASE, IDENTITY, L, add, hash_to_point, mul, mul_base, sub
 from condottiere.crypto.linear import LinearProof
 from condottiere.crypto.sealed import (
     Holding,
@@ -83,7 +83,7 @@ def test_junk_decodes_as_no_sealed_share_or_as_one_that_encodes_back(data: bytes
 def test_a_sealed_share_with_an_identity_point_or_a_non_canonical_scalar_does_not_decode() -> None:
     share, _, _ = sealed_setup(5, 7, 11)
     data = share.encode()
-    identity = b"\x01" + bytes(31)
+    identity = IDENTITY
     with pytest.raises(DecodeError):
         SealedShare.decode(data[:12] + identity + data[44:])
     with pytest.raises(DecodeError):

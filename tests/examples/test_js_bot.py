@@ -63,3 +63,17 @@ def test_the_javascript_bot_refuses_a_controller_of_another_version(
         assert peers.wait_for_exit(js, 30) == 1, js.output()
     said = "a version before 2" if version == 1 else f"version {version}"
     assert f"the peer serves controller {said}, and this bot reads version 3 only" in js.output()
+
+
+def test_the_javascript_bot_takes_part_in_a_tournament_beside_built_in_bots() -> None:
+    from condottiere.bots.command import COMMAND_PREFIX
+    from condottiere.cli.tournament import TournamentSettings, run_tournament
+
+    command = f"{COMMAND_PREFIX}{node()} {JS_BOT / 'bot.js'}"
+    settings = TournamentSettings("zman-duel", ("greedy", command), games=2, seed=4)
+    report = run_tournament(settings)
+    lines = {line.bot: line for line in report.lines}
+    assert set(lines) == {"greedy", command}
+    js = lines[command]
+    assert js.moves > 0 and js.played_for == 0
+    assert sum(line.wins for line in report.lines) + report.draws == pytest.approx(2)

@@ -31,7 +31,7 @@ class _ProtocolVersion:
 class _ProtocolVersionEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ProtocolVersion.ValueType], _builtins.type):
     DESCRIPTOR: _descriptor.EnumDescriptor
     PROTOCOL_VERSION_UNSPECIFIED: _ProtocolVersion.ValueType  # 0
-    PROTOCOL_VERSION_CURRENT: _ProtocolVersion.ValueType  # 4
+    PROTOCOL_VERSION_CURRENT: _ProtocolVersion.ValueType  # 5
 
 class ProtocolVersion(_ProtocolVersion, metaclass=_ProtocolVersionEnumTypeWrapper):
     """The version of this protocol; peers of different versions do not play together.
@@ -39,11 +39,12 @@ class ProtocolVersion(_ProtocolVersion, metaclass=_ProtocolVersionEnumTypeWrappe
     table's definition (see TableDefinition). Version 3 adds the deadlines of the table
     definition, Join.bot and the Silence statement (a seat that misses a deadline is put out).
     Version 4 plays games that show a hand to one seat (HandShown), take a named card out of
-    the deck and hand cards between seats (Condottieri Captains).
+    the deck and hand cards between seats (Condottieri Captains). Version 5 moves the deal's
+    group to ristretto255 (RFC 9496): every point is a ristretto255 encoding.
     """
 
 PROTOCOL_VERSION_UNSPECIFIED: ProtocolVersion.ValueType  # 0
-PROTOCOL_VERSION_CURRENT: ProtocolVersion.ValueType  # 4
+PROTOCOL_VERSION_CURRENT: ProtocolVersion.ValueType  # 5
 Global___ProtocolVersion: _TypeAlias = ProtocolVersion  # noqa: Y015
 
 @_typing.final
