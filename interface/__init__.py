@@ -1,7 +1,9 @@
 """The game interface: the one way the platform reaches the games it plays.
 
 The platform (``condottiere.crypto``, ``condottiere.peer``, the client's shell, the bot
-harness) imports this package, never a game: the interface's types (:mod:`.game`), the seam
+harness) imports this package, never a game: the interface's types (:mod:`.game`), the
+events of a game's record (:mod:`.events`), the bookkeeping every game shares
+(:mod:`.bookkeeping`, a base class for the games' state), the seam
 of a game's screen (:mod:`.screen`) and the registry (:mod:`.registry`), which loads each game
 (a subpackage of ``condottiere.games``, such as ``condottiere.games.condottiere``) by name.
 
@@ -9,6 +11,18 @@ of a game's screen (:mod:`.screen`) and the registry (:mod:`.registry`), which l
 'Z-Man 2018, the new version'
 """
 
+from condottiere.interface.events import (
+    Chosen,
+    Dealt,
+    ForcedMove,
+    HandShown,
+    MovePlayed,
+    RecordEvent,
+    Searched,
+    SeatLeft,
+    event_from_json,
+    parse_event,
+)
 from condottiere.interface.game import (
     CardFlow,
     CardStep,
@@ -28,6 +42,7 @@ from condottiere.interface.game import (
     SearchDeck,
     SeatToMove,
     SeatView,
+    Sentence,
     ShowHand,
     TableRules,
     Told,
@@ -51,26 +66,37 @@ __all__ = [
     "CardStep",
     "ChanceNode",
     "Choice",
+    "Chosen",
     "Deal",
+    "Dealt",
     "Draw",
+    "ForcedMove",
     "GameRules",
     "GameState",
     "HandOutOfGame",
+    "HandShown",
     "Handed",
     "IllegalMoveError",
     "InvalidMoveError",
     "MoveError",
+    "MovePlayed",
     "Outcome",
     "OutcomeKind",
+    "RecordEvent",
     "SearchDeck",
+    "Searched",
+    "SeatLeft",
     "SeatToMove",
     "SeatView",
+    "Sentence",
     "ShowHand",
     "TableRules",
     "Told",
     "ToldKind",
     "Variant",
     "Waiting",
+    "event_from_json",
     "game_named",
+    "parse_event",
     "table_game_named",
 ]
