@@ -147,7 +147,7 @@ def play_game(settings: TournamentSettings, index: int) -> GameResult:
         move = bot.choose(cast(Any, game), seat)
         seconds[seat] += time.perf_counter() - started
         moves[seat] += 1
-        start = len(game.narration())
+        start = game.narration_length
         game.play(move)
         for told in game.narration(start):
             if told.kind is ToldKind.RESULT and told.seat is not None:
