@@ -160,7 +160,6 @@ def play_game(settings: TournamentSettings, index: int) -> GameResult:
     for place, name in enumerate(settings.bots):
         bots[seat_of[place]] = seated_bot(name, game_seed * 101 + place, settings.budget, table)
     game = rules.offline(table, game_seed)
-    names = [f"seat {seat}" for seat in range(players)]
     battles = [0] * players
     moves = [0] * players
     seconds = [0.0] * players
@@ -173,10 +172,9 @@ def play_game(settings: TournamentSettings, index: int) -> GameResult:
             move = bot.choose(cast(Any, game), seat)
             seconds[seat] += time.perf_counter() - started
             moves[seat] += 1
-            before = game.copy()
+            start = len(game.narration())
             game.play(move)
-            # Only the results' seats are read: no need to name the cards a move shows.
-            for told in rules.narrate(before, game, move, (), names):
+            for told in game.narration(start):
                 if told.kind is ToldKind.RESULT and told.seat is not None:
                     battles[told.seat] += 1
     finally:
