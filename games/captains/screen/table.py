@@ -6,7 +6,7 @@ is worth what it is (its whole table, captain by captain)."""
 
 from __future__ import annotations
 
-from condottiere.games.captains.cards import FORCE, card_name
+from condottiere.games.captains.cards import FORCE, card_name, ducats
 from condottiere.games.captains.cities import CITIES
 from condottiere.games.captains.figures import (
     army,
@@ -101,7 +101,7 @@ def _domain(view: SeatView, width: int) -> Line:
     assert city is not None
     provinces = view.provinces[seat]
     text = (
-        f" {provinces} province{'s' if provinces != 1 else ''} · {view.ducats[seat]} ducats"
+        f" {provinces} province{'s' if provinces != 1 else ''} · {ducats(view.ducats[seat])}"
         f" · +{income(view, seat)} a turn"
     )
     if seat in view.defeated or seat in view.departed:
@@ -171,7 +171,7 @@ def _label(scene: Scene, move: Move) -> str:
         tfr = captain_tfr(view, view.seat, move.captain)
         return f"block with {card_name(move.captain)} ({tfr})"
     if verb is Verb.EMERGENCY and move.card is not None:
-        return f"{card_name(move.card)} into play for {FORCE[move.card]} ducats"
+        return f"{card_name(move.card)} into play for {ducats(FORCE[move.card])}"
     if verb is Verb.DISMISS and move.card is not None and move.captain is not None:
         return f"dismiss {card_name(move.card)} from {card_name(move.captain)}"
     if verb is Verb.DISBAND and move.captain is not None:
@@ -284,7 +284,7 @@ def explain(scene: Scene, seat: int, width: int) -> Explanation:
         revenue = ", ".join(card_name(card) for card in view.revenues[seat]) or "none"
         add(f"{CITIES[city].name} ({CITIES[city].power}) · revenue cards: {revenue} · "
             f"+{income(view, seat)} ducats a turn")  # fmt: skip
-    hand = f"{view.ducats[seat]} ducats · turn {view.turns[seat]} of {TURNS} · "
+    hand = f"{ducats(view.ducats[seat])} · turn {view.turns[seat]} of {TURNS} · "
     hand += f"{view.hand_sizes[seat]} cards in hand"
     known = view.known[seat] if seat != view.seat else ()
     if known:
