@@ -23,7 +23,7 @@ from typing import Any
 from google.protobuf.message import DecodeError
 
 from condottiere.crypto import Identity, PublicIdentity
-from condottiere.interface import Choice, GameState, OutcomeKind, ShowHand
+from condottiere.interface import Choice, GameState, OutcomeKind, ShowHand, game_named
 from condottiere.peer.driver import Halt, MemoryKeeper, Refusal, StepKind, Table
 from condottiere.peer.entries import LogEntry, Rejection, read_entry
 from condottiere.peer.silence import Departure
@@ -132,7 +132,8 @@ class Verdict:
         table = self.table
         spec = table.spec
         lines = [
-            f"table {spec.name!r}: {spec.variant}, {spec.seats} seats, "
+            f"table {spec.name!r}: {game_named(spec.game).title}, {spec.variant}, "
+            f"{spec.seats} seats, "
             f"{sum(len(table.logs.log(a)) for a in table.logs.authors)} signed entries",
             f"table id {table.table_id.hex()}",
         ]
