@@ -585,7 +585,7 @@ class Node:
         step = table_id + number.to_bytes(8, "big")
         noted = self.store.setting(_STEP_BEGAN)
         if noted is not None and noted[:-8] == step:
-            (began,) = struct.unpack(">d", noted[-8:])
+            began = float(struct.unpack(">d", noted[-8:])[0])
             return now - max(0.0, wall - began)
         self.store.set_setting(_STEP_BEGAN, step + struct.pack(">d", wall))
         return now

@@ -323,6 +323,8 @@ def test_the_move_menu_is_offered_on_an_empty_line_only_when_tab_asks_for_it() -
     assert [c.text for c in tab] == [str(move) for move in model.view.legal_moves]  # type: ignore[union-attr]
     typed = completer.get_completions(Document("pa"), CompleteEvent(text_inserted=True))
     assert [c.text for c in typed] == ["pass"]
+    whole = completer.get_completions(Document("pass"), CompleteEvent(text_inserted=True))
+    assert list(whole) == [], "a move typed in full leaves no menu of one over the log"
 
 
 # ------------------------------------------------------------------ admission
