@@ -234,6 +234,11 @@ class Answer(Enum):
         return f"{self.value} {row.fingerprint}"
 
 
+FORCED_WAIT = (
+    "It is sent after about as long as you take to choose, so that its timing tells nobody"
+    " it was forced"
+)
+"""Why this seat's forced move waits (:mod:`condottiere.peer.pacing`)."""
 SEAT_NAMED = re.compile(r"\bseat (\d+)(?: \([^)]*\))?")
 """A seat named by its number in the rules' or the table's words (and its player's name)."""
 LEAVE_UNSEATED = "Ctrl-C leaves (the table goes on without you)"
@@ -649,6 +654,8 @@ class TableModel:
             return Banner(headline, screen.status(scene), Tone.TURN, since)
         shown = self.seat(actor)
         detail = screen.status(scene)
+        if self.snapshot is not None and self.snapshot.forced and shown is not None and shown.you:
+            detail = FORCED_WAIT
         if shown is not None and shown.link is not None:
             detail = (
                 f"No link to {shown.name}'s peer ({printable(shown.link)}): gone, or not back"

@@ -424,3 +424,19 @@ def test_the_lobby_shows_the_seat_freed_and_why_and_the_ready_banner_tells_the_d
     assert "freed: seat 2 (seat2) silent at the start for 10000 s; signed by seats 0, 1" \
         " (not ready in time)" in shown, shown
     assert "carol" in shown
+
+
+def test_a_forced_move_waiting_to_be_sent_says_why_it_waits() -> None:
+    from dataclasses import replace
+
+    from condottiere.cli.client.model import FORCED_WAIT
+    from tests.cli.client.scenes import snapshot_of_game
+
+    game = battle()
+    model = TableModel()
+    seat = game.to_act
+    assert seat is not None
+    model.update(replace(snapshot_of_game(game, seat), forced=True), game, (), {})
+    banner = model.banner()
+    assert banner.headline == "Your only legal move is played for you"
+    assert banner.detail == FORCED_WAIT and "timing" in banner.detail
