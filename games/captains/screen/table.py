@@ -155,6 +155,8 @@ def _keyed(scene: Scene, width: int) -> list[Line]:
         return []
     lines: list[Line] = []
     for number, text in enumerate(scene.choices.numbered, start=1):
+        if not text:  # a key whose choice is gone this phase
+            continue
         move = Move.parse(text)
         style = "class:chosen" if text == scene.chosen else "class:choosable"
         lines.append([("class:key", f" {number} "), (style, fit(_label(scene, move), width - 4))])

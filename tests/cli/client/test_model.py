@@ -440,3 +440,14 @@ def test_a_forced_move_waiting_to_be_sent_says_why_it_waits() -> None:
     banner = model.banner()
     assert banner.headline == "Your only legal move is played for you"
     assert banner.detail == FORCED_WAIT and "timing" in banner.detail
+
+
+def test_a_cards_number_key_stays_when_the_cards_before_it_are_played() -> None:
+    model = model_of_game(battle())
+    view = model.view
+    assert view is not None
+    assert model._keep_keys(view, ("play 2", "play 3", "play 5")) == ("play 2", "play 3", "play 5")
+    assert model._keep_keys(view, ("play 2", "play 5")) == ("play 2", "", "play 5")
+    assert model._keep_keys(view, ("play 5", "play 6")) == ("", "", "play 5", "play 6")
+    many = tuple(f"play {n}" for n in range(1, 10))
+    assert model._keep_keys(view, many) == many, "past 9 keys: numbered afresh"
