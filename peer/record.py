@@ -23,7 +23,7 @@ from typing import Any
 from google.protobuf.message import DecodeError
 
 from condottiere.crypto import Identity, PublicIdentity
-from condottiere.interface import Choice, GameState, OutcomeKind
+from condottiere.interface import Choice, GameState, OutcomeKind, game_named
 from condottiere.interface.events import (
     Chosen,
     Dealt,
@@ -147,7 +147,8 @@ class Verdict:
         table = self.table
         spec = table.spec
         lines = [
-            f"table {spec.name!r}: {spec.edition}, {spec.seats} seats, "
+            f"table {spec.name!r}: {game_named(spec.game).title}, {spec.edition}, "
+            f"{spec.seats} seats, "
             f"{sum(len(table.logs.log(a)) for a in table.logs.authors)} signed entries",
             f"table id {table.table_id.hex()}",
         ]
