@@ -1,10 +1,10 @@
 """``condottiere demo``: an offline game between bots, narrated as plain text.
 
-The game comes from the registry (:func:`~condottiere.games.game_named`) and is told in its
-own narration (:meth:`~condottiere.games.GameRules.narrate`): each move on a line, what it
+The game comes from the registry (:func:`~condottiere.interface.game_named`) and is told in its
+own narration (:meth:`~condottiere.interface.GameRules.narrate`): each move on a line, what it
 decided and changed indented below it, the figures behind a result indented further. The
 demo adds the table in one line after each battle
-(:meth:`~condottiere.games.GameRules.table_words`), the hand sizes whenever something besides
+(:meth:`~condottiere.interface.GameRules.table_words`), the hand sizes whenever something besides
 the move changed them (a deal), and at the end who won and how. Everything shown is public:
 never a card in a hand, except a hand shown face up.
 

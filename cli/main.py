@@ -36,7 +36,7 @@ from condottiere.cli.play import (
 )
 from condottiere.cli.table_options import chosen_variant
 from condottiere.cli.tournament import add_tournament_parser, tournament_command
-from condottiere.interface import DEFAULT_GAME, GAMES, Variant, game_named
+from condottiere.interface import DEFAULT_GAME, Variant, game_named, game_names
 
 __all__ = ["build_parser", "demo_settings", "main"]
 
@@ -63,14 +63,14 @@ def build_parser() -> argparse.ArgumentParser:
             "refills, and the winners.",
             width=78,
         ),
-        epilog="\n".join(_editions(game) for game in sorted(GAMES)),
+        epilog="\n".join(_editions(game) for game in game_names()),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     demo.set_defaults(command_parser=demo)
     demo.add_argument(
         "--game",
         default=DEFAULT_GAME,
-        choices=sorted(GAMES),
+        choices=game_names(),
         help=f"the game to play (default {DEFAULT_GAME})",
     )
     demo.add_argument(

@@ -38,6 +38,7 @@ from condottiere.cli.finish import GOODBYE_SECONDS, finish_table
 from condottiere.cli.lan import Placement, go_on_lan, join_table
 from condottiere.cli.lobby import show_lobby
 from condottiere.cli.seat import play_headless
+from condottiere.cli.settle import settle
 from condottiere.peer.entries import SigningConflict
 from condottiere.peer.lobby import TableSpec
 from condottiere.peer.node import JoinError, Node
@@ -229,3 +230,4 @@ async def _peer(settings: PeerSettings, store: Store, out: TextIO) -> int:
             await presence.stop()
         await node.stop()
         bots.stop(wait=GOODBYE_SECONDS + 5 if finished else 0.0)
+        await settle()

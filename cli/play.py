@@ -48,6 +48,7 @@ from condottiere.cli.lan import (
     placement_from,
     watch_table,
 )
+from condottiere.cli.settle import settle
 from condottiere.cli.table_options import (
     TABLE_OPTIONS,
     add_table_options,
@@ -223,6 +224,7 @@ async def _play(settings: PlaySettings, store: Store, out: TextIO) -> int:
             await presence.stop()
         await node.stop()
         bots.stop(wait=GOODBYE_SECONDS + 5 if outcome is Outcome.LEFT else 0.0)
+        await settle()
     for line in [*_farewell(model, outcome, settings.data), *verdict]:
         print(line, file=out)
     halted = model.snapshot is not None and model.snapshot.halt is not None

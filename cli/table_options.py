@@ -5,7 +5,7 @@ the table definition
 they make.
 
 Every choice and default comes from the game, through the registry
-(:func:`condottiere.games.game_named`): its editions (the game's variants), its default
+(:func:`condottiere.interface.game_named`): its editions (the game's variants), its default
 edition, each edition's usual number of seats (:func:`default_seats`) and its house rules.
 
 >>> default_seats("condottiere", "zman"), default_seats("condottiere", "zman-duel")
@@ -18,7 +18,7 @@ import argparse
 from collections import Counter
 from collections.abc import Callable
 
-from condottiere.interface import DEFAULT_GAME, TABLE_GAMES, GameRules, Variant, game_named
+from condottiere.interface import DEFAULT_GAME, GameRules, Variant, game_named, game_names
 from condottiere.peer.lobby import Deadlines, TableSpec
 
 __all__ = [
@@ -42,7 +42,7 @@ it gives none of them)."""
 
 def default_seats(game: str, variant: str) -> int:
     """How many seats a table of ``game`` in ``variant`` has when nobody says: the variant's
-    own default (:attr:`condottiere.games.Variant.default_seats`)."""
+    own default (:attr:`condottiere.interface.Variant.default_seats`)."""
     return game_named(game).variants[variant].default_seats
 
 
@@ -66,7 +66,7 @@ def add_table_options(parser: argparse._ActionsContainer) -> None:
     """``--game``, ``--edition``, ``--seats``, ``--option``, ``--name`` and ``--spectators``
     on ``parser``, with each game's choices and defaults in their help."""
     parser.add_argument(
-        "--game", choices=sorted(TABLE_GAMES), help=f"the game (default {DEFAULT_GAME})"
+        "--game", choices=game_names(), help=f"the game (default {DEFAULT_GAME})"
     )
     parser.add_argument(
         "--edition",
@@ -170,8 +170,8 @@ def check_bot_count(parser: argparse.ArgumentParser, bots: int, seats: int) -> N
 
 
 def _each_game(words: Callable[[GameRules], str]) -> str:
-    """``words`` of every game played at a table, each named when there are several."""
-    games = [game_named(name) for name in sorted(TABLE_GAMES)]
+    """``words`` of every game, each named when there are several."""
+    games = [game_named(name) for name in game_names()]
     if len(games) == 1:
         return words(games[0])
     return "; ".join(f"{rules.name}: {words(rules)}" for rules in games)

@@ -80,6 +80,9 @@ from condottiere.crypto.group import (
     sub,
     sum_points,
 )
+from condottiere.crypto.holds import HiddenCard, HoldsProof
+from condottiere.crypto.holds import prove as prove_holds
+from condottiere.crypto.holds import verify as verify_holds
 from condottiere.crypto.identity import (
     PUBLIC_KEY_BYTES,
     SECRET_KEY_BYTES,
@@ -183,7 +186,9 @@ __all__ = [
     "DecodeError",
     "DecryptionShare",
     "GroupError",
+    "HiddenCard",
     "Holding",
+    "HoldsProof",
     "Identity",
     "KeyAnnouncement",
     "L",
@@ -243,6 +248,7 @@ __all__ = [
     "neg",
     "open_piece",
     "outcome",
+    "prove_holds",
     "prove_key",
     "prove_shuffle",
     "random_permutation",
@@ -263,6 +269,7 @@ __all__ = [
     "unseal",
     "value_matches",
     "verification_key",
+    "verify_holds",
     "verify_key",
     "verify_sealed",
     "verify_share",

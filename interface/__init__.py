@@ -2,8 +2,8 @@
 
 The platform (``condottiere.crypto``, ``condottiere.peer``, the client's shell, the bot
 harness) imports this package, never a game: the interface's types (:mod:`.game`), the seam
-of a game's screen (:mod:`.screen`) and the registry (:mod:`.registry`), which loads each game
-(a subpackage of ``condottiere.games``, such as ``condottiere.games.condottiere``) by name.
+of a game's screen (:mod:`.screen`) and the registry (:mod:`.registry`), which finds each game
+by name among the entry points of the group ``condottiere.games`` and loads it when asked.
 
 >>> game_named("condottiere").variants["zman"].title
 'Z-Man 2018, the new version'
@@ -16,6 +16,7 @@ from condottiere.interface.game import (
     Choice,
     Deal,
     Draw,
+    FigureNames,
     GameRules,
     GameState,
     Handed,
@@ -37,22 +38,22 @@ from condottiere.interface.game import (
 )
 from condottiere.interface.registry import (
     DEFAULT_GAME,
-    GAMES,
-    TABLE_GAMES,
+    GAME_GROUP,
     game_named,
-    table_game_named,
+    game_names,
+    game_of,
 )
 
 __all__ = [
     "DEFAULT_GAME",
-    "GAMES",
-    "TABLE_GAMES",
+    "GAME_GROUP",
     "CardFlow",
     "CardStep",
     "ChanceNode",
     "Choice",
     "Deal",
     "Draw",
+    "FigureNames",
     "GameRules",
     "GameState",
     "HandOutOfGame",
@@ -72,5 +73,6 @@ __all__ = [
     "Variant",
     "Waiting",
     "game_named",
-    "table_game_named",
+    "game_names",
+    "game_of",
 ]

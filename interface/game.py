@@ -47,6 +47,7 @@ __all__ = [
     "Choice",
     "Deal",
     "Draw",
+    "FigureNames",
     "GameRules",
     "GameState",
     "HandOutOfGame",
@@ -277,6 +278,17 @@ class Variant:
     default_seats: int
 
 
+@dataclass(frozen=True, slots=True)
+class FigureNames:
+    """What a game calls its two figures per seat, in a tournament's column headings."""
+
+    results: str
+    """The contests a seat won: the narration's :attr:`ToldKind.RESULT` sentences about it
+    (Condottiere: ``battles won``)."""
+    standings: str
+    """What :meth:`GameRules.standings` counts (Condottiere: ``regions held``)."""
+
+
 class SeatView(Protocol):
     """The part of every game's seat view the platform reads; a game's own view type adds
     its public state and the seat's hand."""
@@ -483,6 +495,23 @@ class GameRules(Protocol):
     def standings(self, game: GameState[Any]) -> tuple[int, ...]:
         """Per seat, how far it has come towards victory, in the game's own count (what a
         tournament averages)."""
+        ...
+
+    def figure_names(self, variant: str) -> FigureNames:
+        """What the tournament's columns call the contests a seat won and its
+        :meth:`standings`, in ``variant``."""
+        ...
+
+    @property
+    def bots(self) -> Mapping[str, str]:
+        """The strategies that play this game, by the name a player gives them (``greedy``):
+        each the ``module:attribute`` of a class taking ``seed`` (and ``budget``, for one that
+        searches), which the bot harness loads when it plays this game."""
+        ...
+
+    def plays(self, state: object) -> bool:
+        """Whether ``state`` is a game of these rules (how the bot harness finds the game of
+        the state it is asked to move in)."""
         ...
 
     @property

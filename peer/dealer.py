@@ -1072,8 +1072,8 @@ class Dealer:
         self.dealings[(dealer, index)] = dealing
         self.dealt_among[(dealer, index)] = (members, deck.round)
         self.pieces.pop((dealer, index), None)
-        if box is None or self.index is None or self.index == dealer:
-            return False
+        if box is None or self.index is None or self.index == dealer or self.index not in members:
+            return False  # (a seat that left is no member of the round its backup is for)
         context = Context(deck.table, deck.round, members.index(dealer))
         try:
             self.pieces[(dealer, index)] = open_piece(

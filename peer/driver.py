@@ -1086,7 +1086,7 @@ class Table:
                     self.out[seat] = departure
                     self.halt = Halt(
                         f"this seat was put out: {departure.words(self.who(self.me))}; "
-                        "it may watch, not play",
+                        "the others play on without it",
                         self.me,
                         seat,
                         departure=departure,

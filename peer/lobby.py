@@ -39,7 +39,7 @@ import os
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from condottiere.interface import DEFAULT_GAME, GameRules, TableRules, table_game_named
+from condottiere.interface import DEFAULT_GAME, GameRules, TableRules, game_named
 from condottiere.peer.entries import LogEntry, Reason, Rejection
 from condottiere.peer.limits import valid_address
 from condottiere.v1 import log_pb2
@@ -136,8 +136,8 @@ class TableSpec:
 
     @property
     def game_rules(self) -> GameRules:
-        """The game this table plays (ValueError if this peer cannot play it at a table)."""
-        return table_game_named(self.game)
+        """The game this table plays (ValueError if this peer cannot play it)."""
+        return game_named(self.game)
 
     def check(self) -> TableSpec:
         """This spec, if this peer can play it; ValueError saying why not."""

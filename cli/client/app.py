@@ -31,6 +31,7 @@ from condottiere.cli.client.keys import build_key_bindings
 from condottiere.cli.client.layout import build_layout
 from condottiere.cli.client.model import Message, TableModel
 from condottiere.cli.client.style import make_style
+from condottiere.interface.screen import cells
 from condottiere.peer.controller import Controller, Snapshot
 
 __all__ = ["ClientApp", "Outcome"]
@@ -120,6 +121,8 @@ class ClientApp:
                 self.model.update(snapshot, game, self.controller.events, self.controller.links)
                 if turn != (snapshot.step, self.model.my_turn):
                     self.line.complete_state = None  # its moves and their effects are gone
+                    if self.model.message is not None and self.model.message.move:
+                        self.model.message = None  # a refusal of a step that is over
             except Exception as error:  # a fault of this client's own: say it, keep following
                 traceback.print_exc()
                 self.model.message = Message(f"could not show the table: {error}", True)
@@ -186,7 +189,10 @@ class ClientApp:
         model.message = None
         refusal = await self._do(command)
         if refusal is not None:
-            model.message = Message(refusal, True)
+            refusal = model.in_words(refusal)
+            model.message = Message(refusal, True, move=command.verb == "move")
+            if cells(refusal) >= self.application.output.get_size().columns - 1:
+                model.note(refusal)  # cut on the status line: the log shows all of it
             self._put_back(text)
         self.application.invalidate()
 

@@ -18,6 +18,7 @@ joined, a halt in the middle of a deal all have an answer.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -36,6 +37,7 @@ from condottiere.interface import (
 from condottiere.interface.screen import Choices, GameScreen, Scene, Seats, SeatShown
 from condottiere.peer.controller import Snapshot, starved
 from condottiere.peer.driver import TableEvent
+from condottiere.peer.readers import REFUSED_A_SEAT
 
 __all__ = [
     "Answer",
@@ -144,6 +146,8 @@ class Message:
 
     text: str
     error: bool
+    move: bool = False
+    """A move the rules refused: it goes once the table moves on to another step."""
 
 
 @dataclass(frozen=True)
@@ -168,6 +172,13 @@ class Presence(Enum):
     """Seated and ready."""
     ASKING = "asks for a seat"
     """A joiner this player (the table's creator) is to admit or refuse."""
+    WAITING = "waits for the host"
+    """A joiner not seated yet, on a joiner's screen: the host has not let them in (whom the
+    host admits or refuses is known only at its peer)."""
+    LET_IN = "waiting to be let in"
+    """This player, a joiner the host has not seated yet."""
+    REFUSED = "refused by the host"
+    """This player, a joiner the table's creator refused."""
 
 
 @dataclass(frozen=True)
@@ -223,6 +234,14 @@ class Answer(Enum):
         return f"{self.value} {row.fingerprint}"
 
 
+SEAT_NAMED = re.compile(r"\bseat (\d+)(?: \([^)]*\))?")
+"""A seat named by its number in the rules' or the table's words (and its player's name)."""
+LEAVE_UNSEATED = "Ctrl-C leaves (the table goes on without you)"
+OTHERS_PLAY_ON = "The others play on without you."
+OUT_CAN_ONLY = (
+    "This peer follows the table no further: press q to leave (the record of the game so far"
+    " is kept)."
+)
 PROTOCOL_STEPS = (
     "keys", "shuffle", "shares", "coin_commit", "coin_escrow", "coin_reveal", "search_blinding",
     "search_opening",
@@ -367,6 +386,16 @@ class TableModel:
         """A seat as a sentence names it: ``you``, or its player's name."""
         return self.seats().who(number)
 
+    def in_words(self, text: str) -> str:
+        """``text`` (a refusal's reason, in the rules' words) with each seat it names by
+        number (``seat 0``, ``seat 0 (ada)``) named as the screen names it (``you``).
+
+        >>> TableModel().in_words("seat 0 must play a card or pass")
+        'seat 0 must play a card or pass'
+        """
+        seats = self.seats()
+        return SEAT_NAMED.sub(lambda found: seats.who(int(found.group(1))), text)
+
     # ------------------------------------------------------------------ the lobby
 
     def lobby(self) -> Lobby | None:
@@ -386,24 +415,51 @@ class TableModel:
         not_ready = set(waiting.seats) if waiting is not None and waiting.kind == "ready" else set()
         names = distinct_names([printable(player.name) or "?" for player in snapshot.players])
         rows = []
-        for player, name in zip(snapshot.players, names, strict=True):
+        joining = self.joining
+        for index, (player, name) in enumerate(zip(snapshot.players, names, strict=True)):
+            you = bool(self.fingerprint) and player.fingerprint == self.fingerprint
             if player.asking:
                 presence = Presence.ASKING
+            elif player.seat is None and joining and index > 0:  # the creator is the first
+                presence = Presence.WAITING
+                if you:
+                    presence = Presence.REFUSED if self.refused_seat else Presence.LET_IN
             elif player.seat is None:
                 presence = Presence.JOINED
             else:
                 presence = Presence.NOT_READY if player.seat in not_ready else Presence.READY
-            you = bool(self.fingerprint) and player.fingerprint == self.fingerprint
             rows.append(LobbyRow(player.seat, name, printable(player.fingerprint), presence, you))
         join = []
         if self.on_lan:
             join.append(("by name", f"condottiere play --join {printable(snapshot.table_name)}"))
         if self.address:
             join.append(("by address", f"condottiere play --join {self.address}"))
-        taken = sum(1 for player in snapshot.players if not player.asking)
-        free = max(0, snapshot.seats - taken)
+        free = max(0, snapshot.seats - self._here(snapshot))
         freed = tuple(printable(words) for words in snapshot.freed)
         return Lobby(title, told, tuple(rows), free, tuple(join), freed)
+
+    @property
+    def joining(self) -> bool:
+        """This player asked for a seat at another's table and is not seated yet (the
+        table's creator, who admits or refuses joiners, is the first player listed)."""
+        snapshot = self.snapshot
+        return (
+            snapshot is not None and snapshot.seat is None and bool(self.fingerprint)
+            and bool(snapshot.players) and snapshot.players[0].fingerprint != self.fingerprint
+            and any(player.fingerprint == self.fingerprint for player in snapshot.players)
+        )  # fmt: skip
+
+    @property
+    def refused_seat(self) -> bool:
+        """The table's creator refused this player a seat (its peer said so)."""
+        return self.joining and any(why == REFUSED_A_SEAT for why in self.links.values())
+
+    def _here(self, snapshot: Snapshot) -> int:
+        """The players at the table: all but those who ask this player for a seat; on a
+        joiner's screen, the creator and the seated (the others wait to be let in)."""
+        if self.joining:
+            return max(1, sum(1 for player in snapshot.players if player.seat is not None))
+        return sum(1 for player in snapshot.players if not player.asking)
 
     def asking(self) -> tuple[LobbyRow, ...]:
         """The joiners waiting for this player (the table's creator) to admit or refuse
@@ -458,6 +514,17 @@ class TableModel:
                  if wanted in (row.name.casefold(), row.fingerprint)]  # fmt: skip
         return named[0] if len(named) == 1 else None
 
+    @property
+    def put_out(self) -> bool:
+        """This player's own seat is out of the game (the others put it out, or its peer can
+        play it no further), while the others play on."""
+        snapshot = self.snapshot
+        if snapshot is None or snapshot.halt is None or snapshot.seat is None:
+            return False
+        halt = snapshot.halt
+        abandoned = halt.detail.startswith("abandoned")  # the others cannot go on either
+        return not halt.cheat and not abandoned and halt.seat == snapshot.seat
+
     # ------------------------------------------------------------------ now
 
     def banner(self) -> Banner:
@@ -475,6 +542,9 @@ class TableModel:
             return Banner("Connecting to the table...", "", Tone.WAIT)
         if snapshot.halt is not None:
             halt = snapshot.halt
+            if self.put_out:
+                return Banner(f"You are out of the game: {printable(halt.detail)}",
+                              f"{OTHERS_PLAY_ON} {OUT_CAN_ONLY}", Tone.ALERT)  # fmt: skip
             detail = (
                 "A cheat caught by the peer layer: the signed evidence is in the record."
                 if halt.cheat
@@ -498,7 +568,18 @@ class TableModel:
             )  # fmt: skip
         if waiting.kind == "seating":
             asking = sum(1 for player in snapshot.players if player.asking)
-            here = f"{len(snapshot.players) - asking} of {snapshot.seats} here"
+            here = f"{self._here(snapshot)} of {snapshot.seats} here"
+            if self.refused_seat:
+                return Banner(
+                    "The host refused you a seat at this table",
+                    f"You will not be seated here: {LEAVE_UNSEATED}", Tone.ALERT,
+                )  # fmt: skip
+            if self.joining:
+                return Banner(
+                    f"Waiting for the host to let you in ({here})",
+                    "Read your key's fingerprint aloud: the host's screen must show the same",
+                    Tone.WAIT, since,
+                )  # fmt: skip
             detail = (
                 "Compare each key's fingerprint aloud with the one its player's screen shows"
             )
@@ -691,6 +772,9 @@ class TableModel:
         if snapshot.halt is not None:
             halt = snapshot.halt
             lines = [printable(halt.detail)]
+            if self.put_out:
+                return Ending("You are out of the game", (*lines, OTHERS_PLAY_ON, OUT_CAN_ONLY),
+                              self.record, snapshot.record_hash)  # fmt: skip
             if halt.cheat:
                 lines.append(
                     "The peer layer caught it: the signed entries that prove it are kept"

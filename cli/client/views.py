@@ -155,6 +155,9 @@ PRESENCE_STYLES = {
     Presence.READY: "class:turn",
     Presence.NOT_READY: "class:alert",
     Presence.ASKING: "class:command",
+    Presence.WAITING: "class:detail",
+    Presence.LET_IN: "class:command",
+    Presence.REFUSED: "class:alert",
 }
 
 

@@ -34,7 +34,7 @@ from condottiere.games.captains.moves import Move, Verb
 from condottiere.games.captains.narration import narrate, table_words
 from condottiere.games.captains.summary import rules_summary
 from condottiere.games.captains.wire import view_message
-from condottiere.interface.game import GameState, TableRules, Told, Variant
+from condottiere.interface.game import FigureNames, GameState, TableRules, Told, Variant
 from condottiere.interface.game import SeatView as AnySeatView
 from condottiere.interface.screen import GameScreen
 
@@ -140,6 +140,22 @@ class CaptainsRules:
         """Provinces held."""
         assert isinstance(game, Game)
         return game.provinces
+
+    bots: Mapping[str, str] = MappingProxyType(
+        {
+            "greedy": "condottiere.bots.captains_greedy:CaptainsGreedy",
+            "ismcts": "condottiere.bots.ismcts:IsmctsBot",
+            "random": "condottiere.bots.random_bot:RandomBot",
+        }
+    )
+    """The strategies of :mod:`condottiere.bots` that play this game, by name."""
+
+    def plays(self, state: object) -> bool:
+        return isinstance(state, Game)
+
+    def figure_names(self, variant: str) -> FigureNames:
+        """Battles won (a battle's result sentence names its winner), and provinces held."""
+        return FigureNames(results="battles won", standings="provinces held")
 
     def public_state(self, view: AnySeatView) -> dict[str, Any]:
         """What every seat sees alike.

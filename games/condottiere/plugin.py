@@ -37,7 +37,7 @@ from condottiere.games.condottiere.moves import Move
 from condottiere.games.condottiere.narration import narrate, table_words
 from condottiere.games.condottiere.summary import rules_summary
 from condottiere.games.condottiere.wire import view_message
-from condottiere.interface.game import GameState, TableRules, Told, Variant
+from condottiere.interface.game import FigureNames, GameState, TableRules, Told, Variant
 from condottiere.interface.game import SeatView as AnySeatView
 from condottiere.interface.screen import GameScreen
 
@@ -162,6 +162,27 @@ class CondottiereRules:
         """Regions held; battles won in an edition without a board (``zman-duel``)."""
         assert isinstance(game, Game)
         return game.battles_won
+
+    bots: Mapping[str, str] = MappingProxyType(
+        {
+            "greedy": "condottiere.bots.greedy:GreedyBot",
+            "ismcts": "condottiere.bots.ismcts:IsmctsBot",
+            "random": "condottiere.bots.random_bot:RandomBot",
+        }
+    )
+    """The strategies of :mod:`condottiere.bots` that play this game, by name."""
+
+    def plays(self, state: object) -> bool:
+        return isinstance(state, Game)
+
+    def figure_names(self, variant: str) -> FigureNames:
+        """Battles won, and regions held (battles won again where there is no board).
+
+        >>> RULES.figure_names("zman-duel").standings
+        'battles won'
+        """
+        held = "regions held" if EDITIONS[variant].board else "battles won"
+        return FigureNames(results="battles won", standings=held)
 
     def screen(self) -> GameScreen:
         # Imported when a client asks for it, not by every peer and bot that loads the rules.

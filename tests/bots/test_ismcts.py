@@ -10,7 +10,9 @@ import pytest
 
 from condottiere.bots import BOTS, Budget, GreedyBot, IsmctsBot, Strategy, make_bot, play_out
 from condottiere.bots.condottiere_policy import board_rewards, playout_move, rewards
+from condottiere.bots.named import strategy_of
 from condottiere.games.condottiere import EDITIONS, Game
+from condottiere.interface import game_named
 
 SMALL = Budget(iterations=8)
 """Enough to exercise every part of the search, little enough for whole games in a test."""
@@ -130,9 +132,12 @@ def test_a_budget_needs_iterations_or_seconds_and_they_must_be_positive() -> Non
         Budget(seconds=0)
 
 
-def test_ismcts_is_registered_by_name() -> None:
-    assert isinstance(make_bot("ismcts", seed=1), IsmctsBot)
+def test_ismcts_is_registered_by_name_and_plays_each_game_as_its_plugin_names_it() -> None:
     assert "ismcts" in BOTS
+    bot = make_bot("ismcts", seed=1, budget=Budget(iterations=5))
+    game = Game.new("zman-duel", players=2, seed=2)
+    assert bot.choose(game, game.to_act or 0) in game.legal_moves()
+    assert isinstance(strategy_of(game_named("condottiere"), "ismcts", 1), IsmctsBot)
 
 
 def test_ismcts_takes_a_battle_it_leads_once_the_other_seat_has_passed() -> None:

@@ -271,3 +271,30 @@ def test_standings_share_a_victory_and_rank_forfeits_last() -> None:
     assert ada_rated > cyd_rated > bea_rated  # bea came last in the forfeit, cyd second
     table = standings.table()
     assert [row[0] for row in table] == ["player", "ada", "cyd (bot)", "bea"]
+
+
+def test_a_record_with_one_damaged_entry_is_said_to_be_damaged_and_where(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, played: Played
+) -> None:
+    signed = load(played.record)
+    middle = len(signed) // 2
+    envelope = log_pb2.SignedEntry.FromString(signed[middle])
+    envelope.signature = bytes([envelope.signature[0] ^ 1]) + envelope.signature[1:]
+    damaged = rewritten(tmp_path / "damaged.cdr", [
+        *signed[:middle], envelope.SerializeToString(), *signed[middle + 1 :]])  # fmt: skip
+    start = sum(1 + len(_varint(len(entry))) + len(entry) for entry in signed[:middle])
+    verdict = verified(capsys, damaged, 1)
+    assert verdict[0].startswith(f"the record file is damaged: 1 of its {len(signed)} entries is")
+    assert verdict[1].startswith(f"  damaged: entry {middle + 1} of {len(signed)} (bytes {start}-")
+    assert "the signature does not verify" in verdict[1]
+    assert verdict[-1].startswith("verdict: DAMAGED RECORD")
+    assert not any("withheld" in line or line.startswith("unreadable") for line in verdict)
+
+
+def _varint(value: int) -> bytes:
+    out = bytearray()
+    while True:
+        out.append((value & 0x7F) | (0x80 if value > 0x7F else 0))
+        value >>= 7
+        if not value:
+            return bytes(out)

@@ -108,6 +108,9 @@ def test_a_report_renders_the_budget_of_searching_bots() -> None:
          "condottiere has no edition 'zman-2030' (choose from eurogames, ffg, zman, "),
         (["--bots", "greedy,greedy", "--game", "chess"], "invalid choice: 'chess'"),
         (["--games", "3"], "the following arguments are required: --bots"),
+        (["--bots", "greedy,condottiere.bots.greedy:Greedy"],
+         "module 'condottiere.bots.greedy' has no 'Greedy'"),
+        (["--bots", "greedy,cmd:"], "cmd: needs a command"),
     ],
 )
 def test_bad_input_exits_2_saying_what_is_wrong(
@@ -128,3 +131,44 @@ def test_help_describes_every_option(capsys: pytest.CaptureFixture[str]) -> None
     for option in ("--bots", "--game", "--edition", "--games", "--seed", "--jobs",
                    "--seconds-per-move", "--iterations", "--options", "--json"):  # fmt: skip
         assert option in out
+
+
+def test_a_tournament_on_a_local_dask_cluster_of_two_workers_gives_the_local_figures() -> None:
+    distributed = pytest.importorskip(
+        "distributed", reason="Dask's distributed is the optional extra 'cluster'"
+    )
+    settings = TournamentSettings("zman", ("ismcts", "greedy", "random"), games=4, seed=9,
+                                  budget=Budget(iterations=6))  # fmt: skip
+    local = run_tournament(settings)
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+        dashboard_address=None,
+    ) as cluster:  # fmt: skip
+        assert len(cluster.workers) == 2
+        remote = run_tournament(settings, cluster=cluster.scheduler_address)
+    assert remote.cluster == cluster.scheduler_address
+    assert _same_but_speed(remote.lines, local.lines)
+    assert (remote.games, remote.draws, remote.shared_victories) == (
+        local.games, local.draws, local.shared_victories)  # fmt: skip
+
+
+def _same_but_speed(first: object, second: object) -> bool:
+    """Lines equal in everything but the moves per second (a matter of the machine)."""
+    from dataclasses import replace
+
+    assert isinstance(first, tuple) and isinstance(second, tuple)
+    return [replace(line, moves_per_second=0.0) for line in first] == [
+        replace(line, moves_per_second=0.0) for line in second
+    ]
+
+
+def test_a_cluster_nobody_answers_at_is_an_error_that_says_so(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("distributed", reason="Dask's distributed is the optional extra 'cluster'")
+    monkeypatch.setattr("condottiere.cli.tournament.CLUSTER_TIMEOUT", "2s")
+
+    status = main(["tournament", "--bots", "greedy,random", "--games", "1",
+                   "--cluster", "tcp://127.0.0.1:9"])  # fmt: skip
+    assert status == 1
+    assert "no Dask scheduler answers at tcp://127.0.0.1:9" in capsys.readouterr().err

@@ -224,4 +224,7 @@ def test_the_creator_admits_and_refuses_each_joiner_and_strangers_take_no_seat(
         assert not seated & {key for _, key in strangers}
         for stranger, _ in strangers:
             assert stranger.process.poll() is None or "not seated" in stranger.output()
+            stranger.wait_for("the table's creator refused you a seat", 20)
+        for peer, _ in honest:
+            assert "refused you a seat" not in peer.output()
     assert_same_game(table)

@@ -25,6 +25,7 @@ from condottiere.games.captains.screen.choices import (
     keyed,
 )
 from condottiere.games.captains.screen.scene import seat_view
+from condottiere.games.captains.turn import upkeep_of
 from condottiere.interface.screen import Explanation, Line, Scene, SeatShown, cells, crop, fit
 
 __all__ = ["BOARD_LINES", "BOARD_WIDTH", "board", "explain", "rows", "short_city"]
@@ -291,12 +292,11 @@ def explain(scene: Scene, seat: int, width: int) -> Explanation:
         hand += ", seen: " + ", ".join(card_name(card) for card in known)
     add(hand)
     captains = army(view, seat)
-    relief = CITIES[city].upkeep_relief if city else 0
     for captain, attached in captains.items():
         tfr = captain_tfr(view, seat, captain)
         parts = [f"{card_name(captain)} {FORCE[captain]}"]
         parts += [f"{card_name(card)} {FORCE[card]}" for card in attached]
-        cost = max(0, (tfr + 1) // 2 - relief)
+        cost = upkeep_of({captain: attached}, city)
         add(f"{' + '.join(parts)} = TFR {tfr} (upkeep {cost})")
     if not captains:
         add("no captain in play", "class:detail")

@@ -176,6 +176,26 @@ def test_a_duel_ends_with_battles_won() -> None:
     assert region_styles(model_of_game(game)) == {}
 
 
+def test_a_seat_put_out_is_told_the_others_play_on_and_what_it_can_still_do() -> None:
+    halt = Halt("this seat was put out: ada silent at step 40 for 120 s; the others play on "
+                "without it", None, 1)  # fmt: skip
+    model = model_of_game(battle(), seat=1, halt=halt)
+    banner = model.banner()
+    assert banner.headline == "You are out of the game: " + halt.detail
+    assert "The others play on without you" in banner.detail and "press q" in banner.detail
+    assert "cannot go on" not in banner.detail and "watch" not in banner.detail
+    ending = model.ending()
+    assert ending is not None and ending.title == "You are out of the game"
+    assert "The others play on without you." in ending.lines
+
+
+def test_another_seat_that_halts_the_table_is_not_told_as_this_players_own() -> None:
+    halt = Halt("abandoned: seat 2 (cyd) left (a second seat gone); the record is kept",
+                None, 2)  # fmt: skip
+    model = model_of_game(battle(), seat=1, halt=halt)
+    assert model.banner().headline.startswith("The table has stopped: abandoned")
+
+
 def test_a_cheat_caught_by_the_peer_layer_stops_the_screen_with_who_and_what() -> None:
     halt = Halt("seat 2 (cyd) cheated: bad-proof: a share does not verify", None, 2,
                 Reason.BAD_PROOF)  # fmt: skip

@@ -17,7 +17,6 @@ import pytest
 
 from condottiere.games.condottiere import REGIONS
 from condottiere.games.condottiere.screen.board import MAP_WIDTH
-from condottiere.interface import TABLE_GAMES
 from condottiere.peer.record import load, verify
 from tests.cli.client.terminal import Terminal, describe
 
@@ -323,10 +322,6 @@ CAPTAINS_SECONDS = 900
 KEYED_PHASES = frozenset({"recruit", "block", "clash", "hand-limit"})
 """Where the Captains game is played with the number keys until they choose nothing (the
 cards of the hand, a block), not with Space."""
-CAPTAINS_AT_A_TABLE = pytest.mark.skipif(
-    "captains" not in TABLE_GAMES,
-    reason="Condottieri Captains is not played at a table on this peer yet (TABLE_GAMES)",
-)
 
 
 def captains_decision(screen: str) -> str:
@@ -336,7 +331,6 @@ def captains_decision(screen: str) -> str:
     return "\n".join([CLOCK.sub("", headline(screen)), *lines[1:-2]])
 
 
-@CAPTAINS_AT_A_TABLE
 def test_a_whole_captains_game_against_a_bot_in_a_real_terminal(tmp_path: Path) -> None:
     """``condottiere play --game captains`` against a greedy bot peer at 80x24, every move
     chosen with the keys (the number key 1 the first time a phase comes and while it chooses
@@ -457,9 +451,7 @@ WATCHED = {
 and how long a game may take."""
 
 
-@pytest.mark.parametrize(
-    "game", ["condottiere", pytest.param("captains", marks=CAPTAINS_AT_A_TABLE)]
-)
+@pytest.mark.parametrize("game", ["condottiere", "captains"])
 def test_a_spectator_follows_a_game_to_the_end_without_a_hand_and_verifies_it(
     tmp_path: Path, game: str
 ) -> None:

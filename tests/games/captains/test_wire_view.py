@@ -1,4 +1,5 @@
-"""Captains' part of the controller service's ``View`` (``View.captains``): what the engine's
+"""Captains' part of the controller service's ``View`` (a ``CaptainsView`` packed in
+``View.detail``): what the engine's
 seat view says, in typed fields a bot in any language reads (every seat's table, the battle
 with both sides' strength, the offer), through the service's own ``update_of`` and the bytes
 on the wire; never a card of another hand the seat was not shown."""
@@ -10,6 +11,7 @@ from collections import Counter
 
 from condottiere.games.captains import Game
 from condottiere.games.captains.figures import captain_tfr, side_strength
+from condottiere.games.captains.view_pb2 import CaptainsView
 from condottiere.peer.controller_service import update_of
 from condottiere.v1 import controller_pb2
 from tests.cli.client.scenes import snapshot_of_game
@@ -18,8 +20,15 @@ from tests.cli.client.scenes import snapshot_of_game
 def wire_view(game: Game, seat: int) -> controller_pb2.View:
     """The ``View`` seat ``seat``'s peer would send, read back from its bytes."""
     update = update_of(snapshot_of_game(game.seen_by(seat), seat), (), 0.0)
-    assert update.game == "captains" and update.variant == "standard"
+    assert update.game == "captains" and update.edition == "standard"
     return controller_pb2.Update.FromString(update.SerializeToString()).view
+
+
+def captains_part(view: controller_pb2.View) -> CaptainsView:
+    """The game's own part of ``view``, unpacked (its type checked)."""
+    part = CaptainsView()
+    assert view.detail.Unpack(part), view.detail.type_url
+    return part
 
 
 def test_a_battle_reaches_the_wire_with_both_sides_cards_and_strength() -> None:
@@ -31,10 +40,10 @@ def test_a_battle_reaches_the_wire_with_both_sides_cards_and_strength() -> None:
     for move in ("done", "pay", "done", "attack gonzaga 1", "block faggiuola", "play ambush"):
         game.play(move)
     view = wire_view(game, 1)
-    assert view.WhichOneof("detail") == "captains"
+    assert view.detail.type_url.endswith("/condottiere.games.captains.v1.CaptainsView")
     assert view.phase == "clash" and view.to_act == 1
     assert list(view.legal_moves) == ["play reserve", "pass"]
-    mine = view.captains
+    mine = captains_part(view)
     assert list(mine.hand) == ["reserve"] and mine.active == 0
     battle = mine.battle
     assert (battle.attacker, battle.defender, battle.captain, battle.blocker) == (
@@ -56,7 +65,7 @@ def test_an_offer_reaches_the_wire_with_what_is_given_and_asked() -> None:
     for move in ("done", "done", "offer 1 give pikemen get 3d"):
         game.play(move)
     view = wire_view(game, 1)
-    offer = view.captains.offer
+    offer = captains_part(view).offer
     assert (offer.offerer, offer.receiver) == (0, 1)
     assert list(offer.give.cards) == ["pikemen"] and offer.give.ducats == 0
     assert offer.get.ducats == 3 and not offer.get.cards
@@ -71,7 +80,7 @@ def test_the_wire_view_agrees_with_the_engine_and_names_only_cards_seen_all_game
         seat = game.to_act
         if checked % 7 == 0:
             engine = game.seen_by(seat)
-            mine = wire_view(game, seat).captains
+            mine = captains_part(wire_view(game, seat))
             assert list(mine.hand) == list(game.hand(seat))
             for other, told in enumerate(mine.seats):
                 assert told.provinces == game.provinces[other]
@@ -93,5 +102,5 @@ def test_the_wire_view_agrees_with_the_engine_and_names_only_cards_seen_all_game
                     battle.captain)  # fmt: skip
         checked += 1
         game.play(rng.choice(game.legal_moves()))
-    final = wire_view(game, 0).captains
+    final = captains_part(wire_view(game, 0))
     assert list(final.winners) == list(game.winners) and final.active >= 0
