@@ -70,10 +70,10 @@ _GAME_NAMES = {CONDOTTIERE: "condottiere", CAPTAINS: "captains"}
 
 def _game_type(short_name: str) -> pyspiel.GameType:
     rules = game_named(_GAME_NAMES[short_name])
-    variants = rules.variants.values()
+    editions = rules.editions.values()
     parameters: dict[str, Any] = {"players": 3, "options": ""}
-    if len(rules.variants) > 1:
-        parameters["edition"] = rules.default_variant
+    if len(rules.editions) > 1:
+        parameters["edition"] = rules.default_edition
     return pyspiel.GameType(
         short_name=short_name,
         long_name=rules.title,
@@ -82,8 +82,8 @@ def _game_type(short_name: str) -> pyspiel.GameType:
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=max(v.max_seats for v in variants),
-        min_num_players=min(v.min_seats for v in variants),
+        max_num_players=max(v.max_seats for v in editions),
+        min_num_players=min(v.min_seats for v in editions),
         provides_information_state_string=True,
         provides_information_state_tensor=True,
         provides_observation_string=True,
@@ -103,7 +103,7 @@ class CondottiereSpielGame(pyspiel.Game):  # type: ignore[misc]
         name = _GAME_NAMES[short_name]
         rules = game_named(name)
         players = int(params.get("players", 3))
-        edition = str(params.get("edition", rules.default_variant))
+        edition = str(params.get("edition", rules.default_edition))
         options = tuple(sorted(o for o in str(params.get("options", "")).split(",") if o))
         table = TableRules(name, edition, players, options)
         rules.check(table)
@@ -205,7 +205,7 @@ class State(pyspiel.State):  # type: ignore[misc]
             shown = sorted(engine.hand(mover)) if flow.whole_hand else sorted(flow.shown)
             engine.play(move)
             self._tell_all(f"seat {mover}: {text}" + (f" showing {' '.join(shown)}" if shown
-                                                      else ""))  # fmt: skip
+                                                      else ""))
         self._settle()
 
     def _action_to_string(self, player: int, action: int) -> str:
