@@ -89,9 +89,9 @@ def run_demo(settings: DemoSettings, out: TextIO) -> GameState[Any]:
     def say(text: str = "") -> None:
         print(text, file=out)
 
-    variant = rules.variants[settings.edition]
+    edition = rules.editions[settings.edition]
     say(
-        f"{rules.title} demo: {variant.title} [{variant.name}], {game.players} players, "
+        f"{rules.title} demo: {edition.title} [{edition.name}], {game.players} players, "
         f"seed {settings.seed}"
     )
     say("Seats: " + ", ".join(names))

@@ -55,7 +55,7 @@ async def finish_table(node: Node, final: Snapshot, data: Path, out: TextIO) -> 
     summary = {
         "table": table.spec.name,
         "game": table.spec.game,
-        "variant": table.spec.variant,
+        "edition": table.spec.edition,
         "seat": final.seat,
         "winners": list(final.winners),
         "record_hash": final.record_hash,

@@ -3,11 +3,11 @@
 The platform (``condottiere.crypto``, ``condottiere.peer``, the client's shell, the bot
 harness) imports this package, never a game: the interface's types (:mod:`.game`), the
 events of a game's record (:mod:`.events`), the bookkeeping every game shares
-(:mod:`.bookkeeping`, a base class for the games' state), the seam
-of a game's screen (:mod:`.screen`) and the registry (:mod:`.registry`), which loads each game
-(a subpackage of ``condottiere.games``, such as ``condottiere.games.condottiere``) by name.
+(:mod:`.bookkeeping`, a base class for the games' state), the seam of a game's screen
+(:mod:`.screen`) and the registry (:mod:`.registry`), which finds each game by name among the
+entry points of the group ``condottiere.games`` and loads it when asked.
 
->>> game_named("condottiere").variants["zman"].title
+>>> game_named("condottiere").editions["zman"].title
 'Z-Man 2018, the new version'
 """
 
@@ -30,6 +30,8 @@ from condottiere.interface.game import (
     Choice,
     Deal,
     Draw,
+    Edition,
+    FigureNames,
     GameRules,
     GameState,
     Handed,
@@ -47,21 +49,19 @@ from condottiere.interface.game import (
     TableRules,
     Told,
     ToldKind,
-    Variant,
     Waiting,
 )
 from condottiere.interface.registry import (
     DEFAULT_GAME,
-    GAMES,
-    TABLE_GAMES,
+    GAME_GROUP,
     game_named,
-    table_game_named,
+    game_names,
+    game_of,
 )
 
 __all__ = [
     "DEFAULT_GAME",
-    "GAMES",
-    "TABLE_GAMES",
+    "GAME_GROUP",
     "CardFlow",
     "CardStep",
     "ChanceNode",
@@ -70,6 +70,8 @@ __all__ = [
     "Deal",
     "Dealt",
     "Draw",
+    "Edition",
+    "FigureNames",
     "ForcedMove",
     "GameRules",
     "GameState",
@@ -93,10 +95,10 @@ __all__ = [
     "TableRules",
     "Told",
     "ToldKind",
-    "Variant",
     "Waiting",
     "event_from_json",
     "game_named",
+    "game_names",
+    "game_of",
     "parse_event",
-    "table_game_named",
 ]

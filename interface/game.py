@@ -27,7 +27,7 @@ game's module: it holds a :class:`GameRules` and the :class:`GameState` values i
 >>> Draw(Deal(0, 3), pile=0, epoch=1, start=10).positions
 range(10, 13)
 >>> TableRules("condottiere", "zman", 4, ("cede",))
-TableRules(game='condottiere', variant='zman', seats=4, options=('cede',))
+TableRules(game='condottiere', edition='zman', seats=4, options=('cede',))
 """
 
 from __future__ import annotations
@@ -51,6 +51,8 @@ __all__ = [
     "Choice",
     "Deal",
     "Draw",
+    "Edition",
+    "FigureNames",
     "GameRules",
     "GameState",
     "HandOutOfGame",
@@ -68,7 +70,6 @@ __all__ = [
     "TableRules",
     "Told",
     "ToldKind",
-    "Variant",
     "Waiting",
 ]
 
@@ -281,24 +282,36 @@ class Sentence:
 
 @dataclass(frozen=True, slots=True)
 class TableRules:
-    """What a table's definition says about the game: which game, which variant (edition),
+    """What a table's definition says about the game: which game, which edition,
     how many seats, which house-rule options."""
 
     game: str
-    variant: str
+    edition: str
     seats: int
     options: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
-class Variant:
-    """One variant of a game (Condottiere's editions), as a lobby offers it."""
+class Edition:
+    """One edition of a game (the rules it is played by: Condottiere's ``zman``, ``ffg`` ...),
+    as a lobby offers it."""
 
     name: str
     title: str
     min_seats: int
     max_seats: int
     default_seats: int
+
+
+@dataclass(frozen=True, slots=True)
+class FigureNames:
+    """What a game calls its two figures per seat, in a tournament's column headings."""
+
+    results: str
+    """The contests a seat won: the narration's :attr:`ToldKind.RESULT` sentences about it
+    (Condottiere: ``battles won``)."""
+    standings: str
+    """What :meth:`GameRules.standings` counts (Condottiere: ``regions held``)."""
 
 
 class SeatView(Protocol):
@@ -462,10 +475,10 @@ class GameRules(Protocol):
     def title(self) -> str: ...
 
     @property
-    def variants(self) -> Mapping[str, Variant]: ...
+    def editions(self) -> Mapping[str, Edition]: ...
 
     @property
-    def default_variant(self) -> str: ...
+    def default_edition(self) -> str: ...
 
     @property
     def options(self) -> Mapping[str, str]:
@@ -521,6 +534,23 @@ class GameRules(Protocol):
     def standings(self, game: GameState[Any]) -> tuple[int, ...]:
         """Per seat, how far it has come towards victory, in the game's own count (what a
         tournament averages)."""
+        ...
+
+    def figure_names(self, edition: str) -> FigureNames:
+        """What the tournament's columns call the contests a seat won and its
+        :meth:`standings`, in ``edition``."""
+        ...
+
+    @property
+    def bots(self) -> Mapping[str, str]:
+        """The strategies that play this game, by the name a player gives them (``greedy``):
+        each the ``module:attribute`` of a class taking ``seed`` (and ``budget``, for one that
+        searches), which the bot harness loads when it plays this game."""
+        ...
+
+    def plays(self, state: object) -> bool:
+        """Whether ``state`` is a game of these rules (how the bot harness finds the game of
+        the state it is asked to move in)."""
         ...
 
     @property

@@ -1090,7 +1090,7 @@ class Table:
                     self.out[seat] = departure
                     self.halt = Halt(
                         f"this seat was put out: {departure.words(self.who(self.me))}; "
-                        "it may watch, not play",
+                        "the others play on without it",
                         self.me,
                         seat,
                         departure=departure,
@@ -1474,7 +1474,7 @@ class Table:
             assert self.dealer is not None
             for complaint in body.complaints:
                 if not (complaint.dealer in self.dealer.members and complaint.dealer != seat
-                        and 0 <= complaint.deck < len(self._decks())):  # fmt: skip
+                        and 0 <= complaint.deck < len(self._decks())):
                     raise Rejection(Reason.UNEXPECTED, "a complaint about no other seat's deck")
         elif kind == StepKind.PIECE_ANSWERS:
             owed = [c for c in step.complaints if c[1] == seat]
@@ -1589,7 +1589,7 @@ class Table:
                 (self.seating.index(author), c.dealer, c.deck)
                 for author, entry in step.answers.items()
                 for c in entry.body.complaints
-            ))  # fmt: skip
+            ))
             if not complaints and self.game is not None:  # a new backup after a re-key
                 self._next_game_step()
             elif not complaints:
@@ -1718,7 +1718,7 @@ class Table:
         self.game = (
             self.rules.for_spectator(table) if self.seat is None else self.rules.for_seat(table,
                                                                                       self.seat)
-        )  # fmt: skip
+        )
         for seat in sorted(self.out):
             self.game.remove_seat(seat)
         self._next_game_step()
@@ -1738,7 +1738,7 @@ class Table:
         ][-1]
         evidence = (dealt.signed, complaint.signed, step.answers[self.seating[dealer]].signed)
         self._stop(Rejection(rejection.reason, rejection.detail, seat=rejection.seat,
-                             evidence=evidence))  # fmt: skip
+                             evidence=evidence))
 
     def _stand_in_for(self, draws: Sequence[Draw]) -> bool:
         """Start a stand-in step when a seat out owes shares of these deals; True if one."""
@@ -2194,7 +2194,7 @@ class Table:
             step.authors = tuple(a for a in step.authors if a != author)
             self._removing.add(seat)
             self._say("leave", f"{name} has left: the game goes on without {name} "
-                      f"({departure.words(self.who(author))})", seat)  # fmt: skip
+                      f"({departure.words(self.who(author))})", seat)
             return True
         self._ended.add(step.number)
         gone = game.remove_seat(seat)
@@ -2231,7 +2231,7 @@ class Table:
                     self._stated(voter, seat, number) is False
                     for voter in at_table if voter not in group and voter != seat
                 )
-            }  # fmt: skip
+            }
             if kept == group:
                 return tuple(sorted(group))
             group = kept
@@ -2326,7 +2326,7 @@ class Table:
         return self._departure_by_silence(seat, number, StepKind.READY.words)
 
     def _free_seats(self, freed: Sequence[tuple[bytes, Departure]],
-                    authors: tuple[bytes, ...]) -> None:  # fmt: skip
+                    authors: tuple[bytes, ...]) -> None:
         """Apply a new seating's freed seats (see :meth:`_check_reseating`)."""
         for author, departure in freed:
             name = self.lobby.names.get(author, "?")
@@ -2341,7 +2341,7 @@ class Table:
                 self._say("freed", self.halt.detail, departure.seat)
             else:
                 self._say("freed", f"{taker} takes the seat freed from {name} ({words})",
-                          departure.seat)  # fmt: skip
+                          departure.seat)
         self._reseating = None
 
     def _without_before_the_deal(self, step: Step, departure: Departure) -> bool:

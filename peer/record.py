@@ -23,7 +23,7 @@ from typing import Any
 from google.protobuf.message import DecodeError
 
 from condottiere.crypto import Identity, PublicIdentity
-from condottiere.interface import Choice, GameState, OutcomeKind
+from condottiere.interface import Choice, GameState, OutcomeKind, game_named
 from condottiere.interface.events import (
     Chosen,
     Dealt,
@@ -147,7 +147,8 @@ class Verdict:
         table = self.table
         spec = table.spec
         lines = [
-            f"table {spec.name!r}: {spec.variant}, {spec.seats} seats, "
+            f"table {spec.name!r}: {game_named(spec.game).title}, {spec.edition}, "
+            f"{spec.seats} seats, "
             f"{sum(len(table.logs.log(a)) for a in table.logs.authors)} signed entries",
             f"table id {table.table_id.hex()}",
         ]
@@ -161,7 +162,7 @@ class Verdict:
         lines += [f"unreadable message: {text}" for text in self.unreadable]
         for refusal in self.refusals:
             lines.append(f"CHEAT by {table.who(refusal.author)}: {refusal.reason.value}: "
-                         f"{refusal.detail}")  # fmt: skip
+                         f"{refusal.detail}")
         for name, freed in table.freed:
             lines.append(f"freed: {freed.words(f'seat {freed.seat} ({name})')}")
         for departure in self.departures:
@@ -212,7 +213,7 @@ class Verdict:
             gone = " and ".join(table.who(table.seating[d.seat]) for d in self.departures)
             outcome = None if table.game is None else table.game.outcome
             how = "FORFEIT" if outcome is not None and outcome.kind is OutcomeKind.FORFEIT else (
-                "FINISHED")  # fmt: skip
+                "FINISHED")
             dealer = table.dealer
             if dealer is not None and not dealer.dealt:
                 return f"{how} without {gone}: nothing unfair found (no card was dealt)"

@@ -76,8 +76,7 @@ def finish(game: Game) -> None:
     game._phase = Phase.OVER
     game._to_act = None
     game._battle = None
-    game._legal = None
-    note(game, ToldKind.CHANGE, "the game is over")
+    game._legal = None  # the table tells the end, with who won (Outcome)
 
 
 def outcome_of(game: Game) -> Outcome | None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from condottiere.games.captains.cards import CARDS, FORCE, card_name
+from condottiere.games.captains.cards import CARDS, FORCE, card_name, ducats
 from condottiere.games.captains.cities import CITIES
 from condottiere.games.captains.moves import Bundle, Move, Verb
 from condottiere.games.captains.turn import upkeep_cost
@@ -63,7 +63,8 @@ def move_words(
         assert captain is not None
         return f"{who} disbands {card_name(captain)}"
     if verb is Verb.PAY:
-        return f"{who} pays the upkeep of {upkeep_cost(game, seat)} ducats"
+        cost = upkeep_cost(game, seat)
+        return f"{who} pays {ducats(cost)} of upkeep ({ducats(game.ducats[seat] - cost)} left)"
     if verb is Verb.EVENT:
         target = names[move.seat] if move.seat is not None else card_name(captain or "")
         effect = CARDS[card or ""].effect
@@ -84,10 +85,10 @@ def move_words(
     if verb is Verb.OFFER:
         assert move.seat is not None and move.give is not None and move.get is not None
         return f"{who} offers {names[move.seat]} {_bundle(move.give)} for {_bundle(move.get)}"
-    if verb is Verb.ACCEPT:
-        return f"{who} accepts"
-    if verb is Verb.REFUSE:
-        return f"{who} refuses"
+    if verb in (Verb.ACCEPT, Verb.REFUSE):
+        offerer = game.active
+        answer = "accepts" if verb is Verb.ACCEPT else "refuses"
+        return f"{who} {answer} the offer of {'?' if offerer is None else names[offerer]}"
     if verb is Verb.DISCARD:
         return f"{who} discards {name} (hand limit)"
     return f"{who} is done with the {game.phase} phase"
@@ -95,7 +96,7 @@ def move_words(
 
 def _bundle(bundle: Bundle) -> str:
     """``3 ducats, 1 province and Pikemen``."""
-    parts = [f"{bundle.ducats} ducat{'s' if bundle.ducats != 1 else ''}"] if bundle.ducats else []
+    parts = [ducats(bundle.ducats)] if bundle.ducats else []
     if bundle.provinces:
         parts.append(f"{bundle.provinces} province{'s' if bundle.provinces != 1 else ''}")
     parts += [card_name(card) for card in bundle.cards]
@@ -121,7 +122,7 @@ def table_words(game: Game, names: Sequence[str]) -> str:
             continue
         captains = ", ".join(f"{card_name(c)} {game.tfr(c)}" for c in game.army(seat))
         parts.append(
-            f"{label}: {game.provinces[seat]} provinces, {game.ducats[seat]} ducats"
+            f"{label}: {game.provinces[seat]} provinces, {ducats(game.ducats[seat])}"
             + (f", captains {captains}" if captains else "")
         )
     return "; ".join(parts)

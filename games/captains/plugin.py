@@ -34,13 +34,13 @@ from condottiere.games.captains.moves import Move, Verb
 from condottiere.games.captains.narration import table_words
 from condottiere.games.captains.summary import rules_summary
 from condottiere.games.captains.wire import view_message
-from condottiere.interface.game import GameState, TableRules, Variant
+from condottiere.interface.game import Edition, FigureNames, GameState, TableRules
 from condottiere.interface.game import SeatView as AnySeatView
 from condottiere.interface.screen import GameScreen
 
 __all__ = ["RULES", "CaptainsRules"]
 
-VARIANT = "standard"
+EDITION = "standard"
 DEFAULT_SEATS = 4
 _SAFE = (Move(Verb.PASS), Move(Verb.DONE), Move(Verb.REFUSE), Move(Verb.NO_BLOCK), Move(Verb.PAY))
 
@@ -50,11 +50,11 @@ def _header(table: TableRules) -> dict[str, Any]:
 
 
 class CaptainsRules:
-    """Condottieri Captains: one variant, the seed's rules with ``RULES.md``'s readings."""
+    """Condottieri Captains: one edition, the seed's rules with ``RULES.md``'s readings."""
 
     name = GAME_NAME
     title = "Condottieri Captains"
-    default_variant = VARIANT
+    default_edition = EDITION
     move_examples = (
         "city milan",
         "captain francesco-sforza",
@@ -65,10 +65,10 @@ class CaptainsRules:
     )
 
     def __init__(self) -> None:
-        self.variants: Mapping[str, Variant] = MappingProxyType(
+        self.editions: Mapping[str, Edition] = MappingProxyType(
             {
-                VARIANT: Variant(
-                    VARIANT,
+                EDITION: Edition(
+                    EDITION,
                     "the seed's rules (Italy 1200-1550)",
                     MIN_PLAYERS,
                     MAX_PLAYERS,
@@ -81,8 +81,8 @@ class CaptainsRules:
     def check(self, table: TableRules) -> None:
         if table.game != self.name:
             raise ValueError(f"this is {self.name}, not {table.game!r}")
-        if table.variant != VARIANT:
-            raise ValueError(f"unknown variant {table.variant!r}; Captains has {VARIANT!r}")
+        if table.edition != EDITION:
+            raise ValueError(f"unknown edition {table.edition!r}; Captains has {EDITION!r}")
         if list(table.options) != sorted(set(table.options)):
             raise ValueError("options are listed once each, in order")
         Game.spectate(_header(table))
@@ -134,6 +134,22 @@ class CaptainsRules:
         """Provinces held."""
         assert isinstance(game, Game)
         return game.provinces
+
+    bots: Mapping[str, str] = MappingProxyType(
+        {
+            "greedy": "condottiere.bots.captains_greedy:CaptainsGreedy",
+            "ismcts": "condottiere.bots.ismcts:IsmctsBot",
+            "random": "condottiere.bots.random_bot:RandomBot",
+        }
+    )
+    """The strategies of :mod:`condottiere.bots` that play this game, by name."""
+
+    def plays(self, state: object) -> bool:
+        return isinstance(state, Game)
+
+    def figure_names(self, edition: str) -> FigureNames:
+        """Battles won (a battle's result sentence names its winner), and provinces held."""
+        return FigureNames(results="battles won", standings="provinces held")
 
     def public_state(self, view: AnySeatView) -> dict[str, Any]:
         """What every seat sees alike.

@@ -2,7 +2,7 @@
 value the registry holds under the name ``condottiere``.
 
 The engine's :class:`Game` is itself a :class:`~condottiere.interface.game.GameState`;
-this module adds what concerns the game as a whole: its variants (the editions), its
+this module adds what concerns the game as a whole: its editions, its
 options, making a game for a seat, a spectator or an omniscient table, the narration, the
 seat's view on the wire, and the rules in a few sentences.
 
@@ -37,7 +37,7 @@ from condottiere.games.condottiere.moves import Move
 from condottiere.games.condottiere.narration import table_words
 from condottiere.games.condottiere.summary import rules_summary
 from condottiere.games.condottiere.wire import view_message
-from condottiere.interface.game import GameState, TableRules, Variant
+from condottiere.interface.game import Edition, FigureNames, GameState, TableRules
 from condottiere.interface.game import SeatView as AnySeatView
 from condottiere.interface.screen import GameScreen
 
@@ -49,7 +49,7 @@ PASS = Move("pass")
 
 def header_of(table: TableRules) -> dict[str, Any]:
     """The engine's record header for ``table``."""
-    return {"edition": table.variant, "players": table.seats, "options": list(table.options)}
+    return {"edition": table.edition, "players": table.seats, "options": list(table.options)}
 
 
 class CondottiereRules:
@@ -57,13 +57,13 @@ class CondottiereRules:
 
     name = GAME_NAME
     title = "Condottiere"
-    default_variant = "zman"
+    default_edition = "zman"
     move_examples = ("play 10", "play scarecrow 5", "battle Firenze", "pass", "favor Roma")
 
     def __init__(self) -> None:
-        self.variants: Mapping[str, Variant] = MappingProxyType(
+        self.editions: Mapping[str, Edition] = MappingProxyType(
             {
-                name: Variant(
+                name: Edition(
                     name,
                     edition.title,
                     edition.min_players,
@@ -78,9 +78,9 @@ class CondottiereRules:
     def check(self, table: TableRules) -> None:
         if table.game != self.name:
             raise ValueError(f"this is {self.name}, not {table.game!r}")
-        if table.variant not in EDITIONS:
+        if table.edition not in EDITIONS:
             raise ValueError(
-                f"unknown edition {table.variant!r}; choose one of {', '.join(EDITIONS)}"
+                f"unknown edition {table.edition!r}; choose one of {', '.join(EDITIONS)}"
             )
         if list(table.options) != sorted(set(table.options)):
             raise ValueError("options are listed once each, in order")
@@ -97,7 +97,7 @@ class CondottiereRules:
 
     def offline(self, table: TableRules, seed: int) -> Game:
         return Game.new(
-            table.variant, players=table.seats, seed=seed, options=table.options, narrated=True
+            table.edition, players=table.seats, seed=seed, options=table.options, narrated=True
         )
 
     def replay(self, record: Mapping[str, Any]) -> Game:
@@ -108,7 +108,7 @@ class CondottiereRules:
         return view_message(view)
 
     def summary(self, table: TableRules) -> tuple[str, ...]:
-        return rules_summary(table.variant, table.seats, table.options)
+        return rules_summary(table.edition, table.seats, table.options)
 
     def safe_move(self, legal: Sequence[Any]) -> Any:
         """``pass`` when it is legal, else the first legal move."""
@@ -153,6 +153,27 @@ class CondottiereRules:
         """Regions held; battles won in an edition without a board (``zman-duel``)."""
         assert isinstance(game, Game)
         return game.battles_won
+
+    bots: Mapping[str, str] = MappingProxyType(
+        {
+            "greedy": "condottiere.bots.greedy:GreedyBot",
+            "ismcts": "condottiere.bots.ismcts:IsmctsBot",
+            "random": "condottiere.bots.random_bot:RandomBot",
+        }
+    )
+    """The strategies of :mod:`condottiere.bots` that play this game, by name."""
+
+    def plays(self, state: object) -> bool:
+        return isinstance(state, Game)
+
+    def figure_names(self, edition: str) -> FigureNames:
+        """Battles won, and regions held (battles won again where there is no board).
+
+        >>> RULES.figure_names("zman-duel").standings
+        'battles won'
+        """
+        held = "regions held" if EDITIONS[edition].board else "battles won"
+        return FigureNames(results="battles won", standings=held)
 
     def screen(self) -> GameScreen:
         # Imported when a client asks for it, not by every peer and bot that loads the rules.

@@ -120,7 +120,7 @@ def test_a_determinised_sample_agrees_with_what_the_seat_knows(seed: int) -> Non
 
 def test_the_registry_hosts_captains_through_the_game_interface() -> None:
     rules = game_named("captains")
-    table = TableRules("captains", rules.default_variant, 3)
+    table = TableRules("captains", rules.default_edition, 3)
     rules.check(table)
     game = rules.offline(table, 5)
     names = ["ann", "bob", "cid"]
@@ -139,5 +139,5 @@ def test_the_registry_hosts_captains_through_the_game_interface() -> None:
     views = [game.seen_by(s)._view(s) for s in range(3)]
     assert len({str(rules.public_state(v)) for v in views}) == 1
     assert rules.view_message(views[0]).ByteSize() > 0
-    with pytest.raises(ValueError, match="variant"):
+    with pytest.raises(ValueError, match="edition"):
         rules.check(TableRules("captains", "zman", 3))
