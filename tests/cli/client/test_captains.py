@@ -219,6 +219,8 @@ def test_the_help_page_explains_the_phase_under_way() -> None:
     model.help = True
     text = plain(help_lines(model, 80, 400))
     assert "This phase: recruit" in text
+    first_screen = plain(help_lines(model, 80, 24))
+    assert "This phase: recruit" in first_screen, "the phase's help comes before the keys"
     assert "put one captain into play for free" in text
     assert "Condottieri Captains for 2 players" in text
     assert "C captain (level), S troop" in text
