@@ -6,7 +6,7 @@ Condottiere ``play 10``, ``battle Firenze``, ``pass``), or ``hand``, ``moves``, 
 ``leave``, ``help``; at a table this peer created that is not open, ``admit NAME`` and
 ``refuse NAME`` answer a joiner that asks for a seat (its name or key fingerprint, as shown).
 The game is reached through its rules in the registry
-(:func:`condottiere.games.game_named`): the help's examples of moves and the hand in words
+(:func:`condottiere.interface.game_named`): the help's examples of moves and the hand in words
 are the game's own.
 """
 
@@ -68,7 +68,7 @@ async def play_console(
                 waiting, timeout=min(LINK_CHECK_SECONDS,
                                      countdown.next_in(time.monotonic()) or LINK_CHECK_SECONDS),
                 return_when=asyncio.FIRST_COMPLETED,
-            )  # fmt: skip
+            )
             countdown.tell(snapshot, time.monotonic())
             if snapshot is not None:
                 cut_off = _say_cut_off(snapshot, starved(snapshot, controller.links), cut_off, out)
@@ -81,7 +81,7 @@ async def play_console(
                     print(event.text, file=out, flush=True)
                     if event.kind == "ask":
                         print("  type 'admit NAME' or 'refuse NAME' (or the fingerprint)",
-                              file=out, flush=True)  # fmt: skip
+                              file=out, flush=True)
                 printed = len(controller.events)
                 countdown.tell(snapshot, time.monotonic())
                 if snapshot.halt is not None or snapshot.audited:
@@ -160,7 +160,7 @@ class Countdown:
         if told < 0:
             print(f"{who} {waiting.deadline} s before the others may state "
                   f"{'your seat' if snapshot.my_turn else 'it'} silent", file=self.out,
-                  flush=True)  # fmt: skip
+                  flush=True)
             told = 0
         if told < 1 and end - now <= self.WARN and waiting.deadline > 2 * self.WARN:
             print(f"{who} {max(0, round(end - now))} s left", file=self.out, flush=True)

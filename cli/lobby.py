@@ -77,7 +77,7 @@ async def show_lobby(controller: Controller, me: str, out: TextIO) -> None:
                 if snapshot.stage != "lobby":
                     return
             if not refused and snapshot is not None and snapshot.seat is None and (
-                    controller.refused_seat):  # fmt: skip
+                    controller.refused_seat):
                 refused = True
                 print(REFUSED_LINE, file=out, flush=True)
     finally:

@@ -115,7 +115,7 @@ def run_verify(path: Path, out: TextIO | None = None) -> int:
               if line.removeprefix("unreadable message: ") not in told),
             "verdict: DAMAGED RECORD: not shown fair (what follows from the damaged entries "
             "cannot be checked)",
-        ]  # fmt: skip
+        ]
     for line in lines:
         print(line, file=out or sys.stdout)
     return 0 if verdict.fair and not damage else 1
@@ -148,7 +148,7 @@ def _varint_size(value: int) -> int:
 
 
 def run_replay(path: Path, delay: float, out: TextIO | None = None, *,
-               screen: bool = False, color: bool = True) -> int:  # fmt: skip
+               screen: bool = False, color: bool = True) -> int:
     """Check a record as :func:`run_verify` does, then show the game: with ``screen``, on
     the full-screen board, stepped forward and back by the keys (a record with no audit,
     whose hands cannot be shown, is told as text); else move by move as text, in the

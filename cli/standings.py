@@ -112,13 +112,13 @@ def facts_of(verdict: Verdict) -> GameFacts | str:
         standing = table.rules.standings(game)
         left = frozenset(game.departed) | {departure.seat for departure in verdict.departures}
         return GameFacts(table.table_id.hex(), keys, names, game.outcome, left,
-                         tuple(battles), tuple(standing), table.spec.game, programs)  # fmt: skip
+                         tuple(battles), tuple(standing), table.spec.game, programs)
     halt = verdict.halt
     clean = not verdict.refusals and not verdict.unreadable
     if halt is not None and not halt.cheat and clean and halt.seat is not None and keys:
         return GameFacts(table.table_id.hex(), keys, names, None, frozenset({halt.seat}),
                          tuple(battles), (0,) * len(keys), table.spec.game,
-                         programs)  # fmt: skip
+                         programs)
     return _why_not(verdict)
 
 
@@ -129,7 +129,7 @@ def _why_not(verdict: Verdict) -> str:
         line for line in lines
         if line.startswith(("CHEAT", "STOPPED", "unreadable", "no audit secrets"))
         or line == "the game is not finished"
-    ]  # fmt: skip
+    ]
     return "; ".join(reasons) or lines[-1]
 
 
@@ -216,7 +216,7 @@ class Standings:
                 str(player.left),
                 str(player.battles),
                 "-" if player.rating is None else f"{player.rating.ordinal():.1f}",
-            ])  # fmt: skip
+            ])
         return rows
 
 
@@ -317,16 +317,16 @@ def run_standings(records: Sequence[Path], out: TextIO | None = None) -> int:
     if night.copies:
         several = night.copies > 1
         copies = (f", {night.copies} cop{'ies' if several else 'y'} of them kept by"
-                  f" {'other peers' if several else 'another peer'}")  # fmt: skip
+                  f" {'other peers' if several else 'another peer'}")
     print(f"{games} game{'s' if games != 1 else ''} counted from {len(paths)} records{copies}",
-          file=out)  # fmt: skip
+          file=out)
     if night.abandoned:
         print(f"{night.abandoned} of them stopped when a seat left: they count only as that"
-              " seat's leaving", file=out)  # fmt: skip
+              " seat's leaving", file=out)
     for game, standings in night.games.items():
         counted = len(standings.counted)
         print(f"{game_named(game).title}: {counted} game{'s' if counted != 1 else ''}",
-              file=out)  # fmt: skip
+              file=out)
         rows = standings.table()
         widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
         for row in rows:
@@ -352,4 +352,4 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     standings.add_argument(
         "records", nargs="*", type=Path, metavar="RECORD",
         help=f"record files (default: every record under {default_data('play').parent})",
-    )  # fmt: skip
+    )

@@ -79,8 +79,8 @@ class Snapshot:
 
     table_name: str
     game: str
-    """The table's game (a name of :data:`condottiere.games.GAMES`)."""
-    variant: str
+    """The table's game (a name of :func:`condottiere.interface.game_names`)."""
+    edition: str
     seats: int
     seat: int | None
     players: tuple[Player, ...]
@@ -199,7 +199,7 @@ def snapshot_of(table: Table, since: float) -> Snapshot:
     return Snapshot(
         table_name=table.spec.name,
         game=table.spec.game,
-        variant=table.spec.variant,
+        edition=table.spec.edition,
         seats=table.spec.seats,
         seat=table.seat,
         players=players,

@@ -52,6 +52,7 @@ from condottiere.peer.controller_service import ControllerServer
 from condottiere.peer.driver import MemoryKeeper, Table, TableEvent
 from condottiere.peer.entries import MAX_ENTRY_BYTES, Rejection, SigningConflict
 from condottiere.peer.limits import (
+    IDLE_CONNECTION_MS,
     INBOX,
     INBOX_BYTES,
     JUNK_BURST,
@@ -61,6 +62,7 @@ from condottiere.peer.limits import (
     Claims,
     TokenBucket,
     WireLog,
+    raise_open_file_limit,
     valid_address,
 )
 from condottiere.peer.lobby import PROTOCOL, TableSpec
@@ -88,6 +90,7 @@ SERVER_OPTIONS = [
     ("grpc.max_receive_message_length", MAX_REQUEST_BYTES),
     ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
     ("grpc.max_concurrent_streams", STREAMS_PER_CONNECTION),
+    ("grpc.max_connection_idle_ms", IDLE_CONNECTION_MS),
 ]
 CHANNEL_OPTIONS = [
     ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
@@ -208,6 +211,7 @@ class Node:
     async def start(self, *, resume: bool = True) -> None:
         """Serve, and (with ``resume``) take up the table this data directory was playing,
         unless it was closed (see :meth:`close_table`)."""
+        raise_open_file_limit()
         server = grpc.aio.server(options=SERVER_OPTIONS, interceptors=[Guard(self.service)])
         self.service.add_to(server)
         health = HealthServicer()
@@ -216,7 +220,7 @@ class Node:
             (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
              reflection.SERVICE_NAME),
             server,
-        )  # fmt: skip
+        )
         port = self._bind(server)
         await server.start()
         await health.set("", health_pb2.HealthCheckResponse.SERVING)
@@ -405,7 +409,7 @@ class Node:
 
         def create() -> Table:
             table = Table.from_definition(self.identity, definition, MemoryKeeper(),
-                                          auto_ready=False)  # fmt: skip
+                                          auto_ready=False)
             if table_id is not None and table.table_id != table_id:
                 raise ValueError("it serves another table than the one asked for")
             if not table.spec.spectators:
@@ -666,7 +670,7 @@ class Node:
         return (
             author == table.lobby.creator or author in table.lobby.joins
             or author in table.seating
-        )  # fmt: skip
+        )
 
     def read_refusal(self, subscriber: bytes, proven: bool) -> str | None:
         table = self.table
@@ -675,18 +679,19 @@ class Node:
         return refusal(
             subscriber, proven=proven, readers=table.seating if table.lobby.closed else None,
             open_to_all=table.spec.spectators, refused=table.lobby.refused,
-        )  # fmt: skip
+        )
 
     async def entries_from(self, cursors: dict[bytes, int], skip: bytes) -> AsyncIterator[bytes]:
         """Every entry held beyond ``cursors`` (author -> next sequence number), then each new
-        one, forever; ``skip``'s own entries only as far as they are held now (a subscriber
-        that lost the end of its own log gets it back), not as they come."""
+        one, until ``skip`` (the subscriber) may read the table no more: a key without a seat
+        once the table is seated, at a table that admits no spectators (the stream was let in
+        while the table filled); ``skip``'s own entries only as far as they are held now (a
+        subscriber that lost the end of its own log gets it back), not as they come."""
         sent = dict(cursors)
         held_now = True
         while True:
-            table = self.table
-            if table is not None and skip in table.lobby.refused:
-                return  # the stream ends; the subscriber is told why (read_refusal)
+            if self.read_refusal(skip, proven=True) is not None:
+                return
             seen = self._version
             for author, copies in list(self._copies.items()):
                 start = sent.get(author, 0)
@@ -913,7 +918,7 @@ def _admission_of(table: Table) -> bytes:
         "open": lobby.open,
         "admitted": sorted(a.hex() for a in lobby.admitted),
         "refused": sorted(a.hex() for a in lobby.refused),
-    }).encode()  # fmt: skip
+    }).encode()
 
 
 def _apply_admission(table: Table, kept: bytes) -> None:

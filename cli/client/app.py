@@ -155,7 +155,7 @@ class ClientApp:
         refused, self._refused = self._refused, None
         text = line.text
         if (refused is not None and len(text) > len(refused) and text.startswith(refused)
-                and line.cursor_position == len(text)):  # fmt: skip
+                and line.cursor_position == len(text)):
             typed = text[len(refused) :]
             line.document = Document(typed, len(typed))  # calls this again, with nothing refused
             return
@@ -214,7 +214,7 @@ class ClientApp:
             if seat is None or model.seat(seat) is None:
                 return f"there is no seat {command.seat}" if command.seat is not None else (
                     "you have no seat to explain"
-                )  # fmt: skip
+                )
             model.why = seat
             return None
         if command.verb in ("admit", "refuse"):
@@ -238,7 +238,7 @@ class ClientApp:
         self.model.note(
             f"You admitted {named}: seated when the table is." if verb == "admit"
             else f"You refused {named} a seat: their join is forgotten."
-        )  # fmt: skip
+        )
         return None
 
     def _put_back(self, text: str) -> None:

@@ -83,7 +83,7 @@ def parse(line: str, verbs: Sequence[str]) -> Command:
     if word in ("admit", "refuse"):
         if not rest.strip():
             raise CommandError(f"{word} whom? Type '{word}' and the name or key fingerprint the"
-                               " lobby shows")  # fmt: skip
+                               " lobby shows")
         return Command(word, rest.strip())
     if word in ("help", "?"):
         return Command("help", "")
@@ -92,7 +92,7 @@ def parse(line: str, verbs: Sequence[str]) -> Command:
     commands = ", ".join(list(COMMANDS)[:-1]) + f" and {list(COMMANDS)[-1]}"
     if not verbs:
         raise CommandError(f"{word!r} is not a command (and there is no table yet to take a"
-                           f" move): commands are {commands}")  # fmt: skip
+                           f" move): commands are {commands}")
     moves = ", ".join(verbs[:-1]) + f" or {verbs[-1]}" if len(verbs) > 1 else verbs[0]
     raise CommandError(
         f"{word!r} is neither a move nor a command: moves start with {moves}; commands are"

@@ -252,7 +252,7 @@ OUT_CAN_ONLY = (
 PROTOCOL_STEPS = (
     "keys", "shuffle", "shares", "coin_commit", "coin_escrow", "coin_reveal", "search_blinding",
     "search_opening",
-)  # fmt: skip
+)
 """The steps of the mental-poker protocol the table may wait for."""
 
 
@@ -413,11 +413,11 @@ class TableModel:
         is known, and once the game begins."""
         snapshot = self.snapshot
         if snapshot is None or snapshot.view is not None or snapshot.stage not in (
-                "lobby", "dealing"):  # fmt: skip
+                "lobby", "dealing"):
             return None
         rules = game_named(snapshot.game)
-        variant = rules.variants.get(snapshot.variant)
-        edition = f"{variant.title} ({snapshot.variant})" if variant else snapshot.variant
+        offered = rules.editions.get(snapshot.edition)
+        edition = f"{offered.title} ({snapshot.edition})" if offered else snapshot.edition
         options = ", ".join(snapshot.options) or "none"
         title = f"Table {printable(snapshot.table_name)!r} · {rules.title} · {snapshot.seats} seats"
         told = f"Edition {edition} · house rules: {options}"
@@ -457,7 +457,7 @@ class TableModel:
             snapshot is not None and snapshot.seat is None and bool(self.fingerprint)
             and bool(snapshot.players) and snapshot.players[0].fingerprint != self.fingerprint
             and any(player.fingerprint == self.fingerprint for player in snapshot.players)
-        )  # fmt: skip
+        )
 
     @property
     def refused_seat(self) -> bool:
@@ -521,7 +521,7 @@ class TableModel:
         key's fingerprint); None when none or several do."""
         wanted = who.strip().casefold()
         named = [row for row in self.asking()
-                 if wanted in (row.name.casefold(), row.fingerprint)]  # fmt: skip
+                 if wanted in (row.name.casefold(), row.fingerprint)]
         return named[0] if len(named) == 1 else None
 
     @property
@@ -554,7 +554,7 @@ class TableModel:
             halt = snapshot.halt
             if self.put_out:
                 return Banner(f"You are out of the game: {printable(halt.detail)}",
-                              f"{OTHERS_PLAY_ON} {OUT_CAN_ONLY}", Tone.ALERT)  # fmt: skip
+                              f"{OTHERS_PLAY_ON} {OUT_CAN_ONLY}", Tone.ALERT)
             detail = (
                 "A cheat caught by the peer layer: the signed evidence is in the record."
                 if halt.cheat
@@ -575,7 +575,7 @@ class TableModel:
             return Banner(
                 f"Waiting on the link to {names}: this peer cannot reach them",
                 f"{printable(why)}; they may have answered already", Tone.WAIT, since,
-            )  # fmt: skip
+            )
         if waiting.kind == "seating":
             asking = sum(1 for player in snapshot.players if player.asking)
             here = f"{self._here(snapshot)} of {snapshot.seats} here"
@@ -583,13 +583,13 @@ class TableModel:
                 return Banner(
                     "The host refused you a seat at this table",
                     f"You will not be seated here: {LEAVE_UNSEATED}", Tone.ALERT,
-                )  # fmt: skip
+                )
             if self.joining:
                 return Banner(
                     f"Waiting for the host to let you in ({here})",
                     "Read your key's fingerprint aloud: the host's screen must show the same",
                     Tone.WAIT, since,
-                )  # fmt: skip
+                )
             detail = (
                 "Compare each key's fingerprint aloud with the one its player's screen shows"
             )
@@ -599,7 +599,7 @@ class TableModel:
                     f"{who} for a seat ({here}): admit or refuse them",
                     "Compare the fingerprint aloud; 'admit NAME' or 'refuse NAME', or ↑↓ ←→ Enter",
                     Tone.TURN, since,
-                )  # fmt: skip
+                )
             return Banner(f"Waiting for players to join: {here}", detail, Tone.WAIT, since)
         if waiting.kind == "ready":
             ready = snapshot.deadlines.ready
@@ -607,7 +607,7 @@ class TableModel:
                 f"Waiting for {names} to be ready",
                 f"A seat not ready within {ready} s is freed for the next player who asks",
                 Tone.WAIT, since,
-            )  # fmt: skip
+            )
         if waiting.kind in PROTOCOL_STEPS:
             return self._protocol_banner(waiting.kind, names, since, snapshot.progress)
         return self._move_banner(waiting.seats, since)
@@ -621,19 +621,19 @@ class TableModel:
                 "Preparing the deck",
                 f"Keys from {names}: a card can be read only with every seat's help",
                 Tone.WAIT, since,
-            )  # fmt: skip
+            )
         if kind == "shuffle":
             return Banner(
                 "Shuffling the deck" if not dealing else "Shuffling the deck for new hands",
                 f"{capital(names)} re-encrypting and permuting every card (with a proof)",
                 Tone.WAIT, since, progress,
-            )  # fmt: skip
+            )
         if kind == "shares":
             return Banner(
                 "Dealing the cards" if not dealing else "Dealing new cards",
                 f"Decryption shares from {names} (only each card's owner can read it)",
                 Tone.WAIT, since, progress,
-            )  # fmt: skip
+            )
         chance = None if self.game is None else self.game.waiting
         if kind in ("search_blinding", "search_opening"):
             card = f"for {chance.card}" if isinstance(chance, SearchDeck) else ""
@@ -642,7 +642,7 @@ class TableModel:
                 f"Searching the draw pile {card}".rstrip(),
                 f"{part} from {names}: only whether each card is the one named is learned",
                 Tone.WAIT, since, progress,
-            )  # fmt: skip
+            )
         purpose = "a fair draw"
         if isinstance(chance, Choice):
             purpose = f"a fair draw of the {chance.purpose}"
@@ -768,7 +768,7 @@ class TableModel:
             (f"seat {player.seat} ({player.name})", names.get(player.seat, player.name))
             for player in self.snapshot.players
             if player.seat is not None
-        ]  # fmt: skip
+        ]
         placed = [(at or 0, text) for at, text in self.notes]
         notes = iter(sorted(placed, key=lambda note: note[0]))
         note = next(notes, None)
@@ -790,7 +790,7 @@ class TableModel:
         snapshot, screen = self.snapshot, self.screen()
         if snapshot is None or screen is None:
             return ()
-        table = TableRules(snapshot.game, snapshot.variant, snapshot.seats)
+        table = TableRules(snapshot.game, snapshot.edition, snapshot.seats)
         return screen.help(table, self.game)
 
     # ------------------------------------------------------------------ the end
@@ -805,14 +805,14 @@ class TableModel:
             lines = [printable(halt.detail)]
             if self.put_out:
                 return Ending("You are out of the game", (*lines, OTHERS_PLAY_ON, OUT_CAN_ONLY),
-                              self.record, snapshot.record_hash)  # fmt: skip
+                              self.record, snapshot.record_hash)
             if halt.cheat:
                 lines.append(
                     "The peer layer caught it: the signed entries that prove it are kept"
                     " in the record, for anyone to check."
                 )
             return Ending("The table has stopped", tuple(lines), self.record,
-                          snapshot.record_hash)  # fmt: skip
+                          snapshot.record_hash)
         outcome, scene, screen = snapshot.outcome, self.scene(), self.screen()
         if outcome is None or scene is None or screen is None:
             return None

@@ -217,7 +217,7 @@ def _decide(game: Game) -> None:
     else:
         if won:
             note(game, ToldKind.CHANGE,  # RULES.md 39
-                 "the attack was blocked: {0} takes no province of {1}", winner, loser)  # fmt: skip
+                 "the attack was blocked: {0} takes no province of {1}", winner, loser)
         _attack_over(game)
 
 

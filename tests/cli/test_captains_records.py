@@ -26,7 +26,7 @@ def record(tmp_path_factory: pytest.TempPathFactory) -> Path:
             ["host", "--game", "captains", "--seats", "3", "--strategy", "greedy",
              "--bots", "greedy,greedy", "--seed", "3"],
             root / "host",
-        )  # fmt: skip
+        )
         with stopping_its_bots(peers, host):
             peers.wait_all([host], GAME_SECONDS)
     return Path(host.result()["record"])
@@ -65,7 +65,7 @@ def test_tables_lists_a_captains_table_with_its_game_and_says_it_can_be_joined(
             ["host", "--game", "captains", "--seats", "2", "--strategy", "greedy",
              "--name", "Lucca"],
             tmp_path / "host",
-        )  # fmt: skip
+        )
         host.wait_for("hosting", 30)
         capsys.readouterr()
         assert main(["tables", "--once", "--json", "--wait", "6", "--interface", "127.0.0.1"]) == 0

@@ -118,7 +118,7 @@ def test_a_record_without_a_seats_audit_secrets_names_that_seat(
     withheld = next(
         signed for signed in entries
         if read_entry(signed).kind == "audit" and read_entry(signed).author == played.bot
-    )  # fmt: skip
+    )
     kept = [signed for signed in entries if signed != withheld]
     verdict = verified(capsys, rewritten(tmp_path / "unaudited.cdr", kept), 1)
     seat = next(line for line in verdict if line.endswith(f"key {played.fingerprints[1]}"))
@@ -179,7 +179,7 @@ def test_the_full_screen_replay_steps_forward_and_back_through_every_move(
     last = len(replay) - 1
     assert [(position, viewer) for position, viewer, _ in seen] == [
         (1, 0), (2, 0), (1, 0), (last, 0), (last, 1), (last, 1)
-    ]  # fmt: skip
+    ]
     assert seen[0][2].startswith(f"Replay 1/{last}: ")
     assert seen[3][2].startswith(f"Replay {last}/{last}: Game over: ")
     moves_shown = sum(event.kind == "move" for event in model.events)
@@ -215,7 +215,7 @@ def test_standings_count_each_table_once_per_key_and_say_why_a_record_does_not_c
     withheld = next(
         signed for signed in entries
         if read_entry(signed).kind == "audit" and read_entry(signed).author == played.bot
-    )  # fmt: skip
+    )
     broken = rewritten(tmp_path / "broken.cdr", [s for s in entries if s != withheld])
     left = left_record(tmp_path / "left.cdr")
     bot_copy = next((played.host / "bots").glob("**/records/*.cdr"))
@@ -254,11 +254,11 @@ def test_standings_share_a_victory_and_rank_forfeits_last() -> None:
     names = ("ada", "bea", "cyd")
     standings = Standings(bots=frozenset({cyd}))
     shared = GameFacts("t1", keys, names, Outcome(OutcomeKind.SHARED, (0, 1), "tied"),
-                       frozenset(), (2, 2, 1), (4, 4, 2))  # fmt: skip
+                       frozenset(), (2, 2, 1), (4, 4, 2))
     forfeit = GameFacts("t2", keys, names, Outcome(OutcomeKind.FORFEIT, (0,), "others left"),
-                        frozenset({1, 2}), (1, 0, 0), (1, 0, 3))  # fmt: skip
+                        frozenset({1, 2}), (1, 0, 0), (1, 0, 3))
     abandoned = GameFacts("t3", keys, names, None, frozenset({2}), (0, 1, 0), (0, 0, 0),
-                          programs=frozenset({1}))  # fmt: skip
+                          programs=frozenset({1}))
     assert shared.ranks() == [1, 1, 2] and forfeit.ranks() == [1, 3, 2]
     for number, facts in enumerate((shared, forfeit, abandoned, shared)):
         standings.add(Path(f"r{number}.cdr"), facts)
@@ -285,7 +285,7 @@ def test_a_record_with_one_damaged_entry_is_said_to_be_damaged_and_where(
     envelope = log_pb2.SignedEntry.FromString(signed[middle])
     envelope.signature = bytes([envelope.signature[0] ^ 1]) + envelope.signature[1:]
     damaged = rewritten(tmp_path / "damaged.cdr", [
-        *signed[:middle], envelope.SerializeToString(), *signed[middle + 1 :]])  # fmt: skip
+        *signed[:middle], envelope.SerializeToString(), *signed[middle + 1 :]])
     start = sum(1 + len(_varint(len(entry))) + len(entry) for entry in signed[:middle])
     verdict = verified(capsys, damaged, 1)
     assert verdict[0].startswith(f"the record file is damaged: 1 of its {len(signed)} entries is")
@@ -313,9 +313,9 @@ def test_standings_keep_each_games_players_and_ratings_apart() -> None:
     won = Outcome(OutcomeKind.VICTORY, (0,), "first to 5")
     night = Night()
     night.add(Path("a.cdr"), GameFacts("t1", (ada, bea), ("ada", "bea"), won, frozenset(),
-                                       (1, 0), (2, 1)))  # fmt: skip
+                                       (1, 0), (2, 1)))
     night.add(Path("b.cdr"), GameFacts("t2", (ada, bea), ("ada", "bea"), won, frozenset(),
-                                       (1, 0), (2, 1), game="captains"))  # fmt: skip
+                                       (1, 0), (2, 1), game="captains"))
     assert list(night.games) == ["condottiere", "captains"] and night.counted == 2
     for standings in night.games.values():
         assert [player.games for player in standings.players.values()] == [1, 1]

@@ -99,7 +99,7 @@ def choices(view: SeatView) -> Choices:
 def keyed(scene: Scene) -> dict[str, int]:
     """The number key of each numbered choice."""
     return {move: number
-            for number, move in enumerate(scene.choices.numbered, start=1) if move}  # fmt: skip
+            for number, move in enumerate(scene.choices.numbered, start=1) if move}
 
 
 def chosen_move(scene: Scene) -> Move | None:

@@ -27,6 +27,7 @@ from condottiere.games.captains.screen.choices import (
     keyed,
 )
 from condottiere.games.captains.screen.scene import seat_view, tag
+from condottiere.games.captains.turn import upkeep_of
 from condottiere.interface.screen import Explanation, Line, Scene, SeatShown, cells, crop, fit
 
 __all__ = ["BOARD_LINES", "BOARD_WIDTH", "board", "explain", "rows", "short_city"]
@@ -109,10 +110,10 @@ def _cities(scene: Scene, width: int) -> list[Line]:
             key = keys.get(move)
             head = [("class:key", f"  {key}" if key else "   ")]
             name_style = "class:chosen" if move == chosen else (
-                "class:choosable" if move in scene.choices.moves else "")  # fmt: skip
+                "class:choosable" if move in scene.choices.moves else "")
         room = width - 4 - 13
         lines.append([*head, ("", " "), (name_style, f"{city.name:<12}"),
-                      ("class:detail", " " + fit(city.power, room))])  # fmt: skip
+                      ("class:detail", " " + fit(city.power, room))])
     return lines
 
 
@@ -141,7 +142,7 @@ def _contest(scene: Scene, width: int) -> list[Line]:
              *_named(scene, offer.seat)],
             [("class:detail", "  gives "), ("", fit(bundle_words(offer.give), width - 9))],
             [("class:detail", "  asks  "), ("", fit(bundle_words(offer.get), width - 9))],
-        ]  # fmt: skip
+        ]
     return []
 
 
@@ -150,7 +151,7 @@ def _battle(scene: Scene, battle: Battle, width: int) -> list[Line]:
     lines: list[Line] = [
         [("class:contest", " Battle: "), *_named(scene, battle.attacker), ("", " attacks "),
          *_named(scene, battle.defender)]
-    ]  # fmt: skip
+    ]
     for seat in (battle.attacker, battle.defender):
         steps, total = side_strength(view, battle, seat)
         mark = [("", "  "), _mark(scene.seats.get(seat), seat), ("", " ")]
@@ -275,7 +276,7 @@ def rows(scene: Scene, width: int, height: int) -> list[Line]:
                 "class:you" if shown.you else "",
                 f" {short_city(view.cities[seat]):<4} {view.provinces[seat]:>4}"
                 f"{view.ducats[seat]:>4}{view.hand_sizes[seat]:>5}{armies or '-':>4}",
-            ))  # fmt: skip
+            ))
         if shown.link is not None:
             line.append(("class:alert", " no link"))
         lines.append(crop(line, width))
@@ -306,7 +307,7 @@ def explain(scene: Scene, seat: int, width: int) -> Explanation:
     else:
         revenue = ", ".join(card_name(card) for card in view.revenues[seat]) or "none"
         add(f"{CITIES[city].name} ({CITIES[city].power}) · revenue cards: {revenue} · "
-            f"+{income(view, seat)} ducats a turn")  # fmt: skip
+            f"+{income(view, seat)} ducats a turn")
     hand = f"{ducats(view.ducats[seat])} · turn {view.turns[seat]} of {TURNS} · "
     hand += f"{view.hand_sizes[seat]} cards in hand"
     known = view.known[seat] if seat != view.seat else ()
@@ -314,12 +315,11 @@ def explain(scene: Scene, seat: int, width: int) -> Explanation:
         hand += ", seen: " + ", ".join(card_name(card) for card in known)
     add(hand)
     captains = army(view, seat)
-    relief = CITIES[city].upkeep_relief if city else 0
     for captain, attached in captains.items():
         tfr = captain_tfr(view, seat, captain)
         parts = [f"{card_name(captain)} {FORCE[captain]}"]
         parts += [f"{card_name(card)} {FORCE[card]}" for card in attached]
-        cost = max(0, (tfr + 1) // 2 - relief)
+        cost = upkeep_of({captain: attached}, city)
         add(f"{' + '.join(parts)} = TFR {tfr} (upkeep {cost})")
     if not captains:
         add("no captain in play", "class:detail")

@@ -25,7 +25,6 @@ from pathlib import Path
 
 import pytest
 
-from condottiere.interface import TABLE_GAMES
 from tests.cli.client.terminal import Terminal
 from tests.peer.processes import PeerProcess, peers_in
 
@@ -85,13 +84,13 @@ def test_a_player_back_after_ctrl_c_sees_the_tables_time_left_and_tab_covers_the
     with terminals(tmp_path, "ada", "bea") as (ada, bea):
         host = [*PLAY, "--seats", "2", "--bots", "none", "--listen", "127.0.0.1", "--open",
                 "--edition", "zman", "--player", "ada",
-                "--data", str(tmp_path / "ada" / "d")]  # fmt: skip
+                "--data", str(tmp_path / "ada" / "d")]
         ada.run(host, REPO)
         lobby = ada.wait_for(lambda s: "Join by address:" in s, "the host's lobby", timeout=120)
         address = re.search(r"--join (127\.0\.0\.1:\d+)", lobby)
         assert address is not None, lobby
         joiner = [*PLAY, "--join", address.group(1), "--player", "bea", "--data",
-                  str(tmp_path / "bea" / "d")]  # fmt: skip
+                  str(tmp_path / "bea" / "d")]
         bea.run(joiner, REPO)
         people = {"ada": (ada, host), "bea": (bea, joiner)}
         first = None
@@ -100,18 +99,18 @@ def test_a_player_back_after_ctrl_c_sees_the_tables_time_left_and_tab_covers_the
             assert time.monotonic() < deadline, "nobody's turn within 180 s:\n" + ada.screen()
             first = next((name for name, (terminal, _) in people.items()
                           if headline(terminal.screen()).startswith(" Your turn")),
-                         None)  # fmt: skip
+                         None)
             time.sleep(0.1)
         player, command = people[first]
         other = bea if player is ada else ada
         stopped(player)
         other.wait_for(lambda s: (seconds_left(s) or 120) <= 114,
-                       "the other screen counting the wait", timeout=60)  # fmt: skip
+                       "the other screen counting the wait", timeout=60)
         player.run(command, REPO)
         back = player.wait_for(
             lambda s: headline(s).startswith(" Your turn") and seconds_left(s) is not None,
             "the turn taken up", timeout=120,
-        )  # fmt: skip
+        )
         for _ in range(3):  # the two captures a moment apart may straddle a second's tick
             mine, theirs = seconds_left(player.screen()), seconds_left(other.screen())
             assert mine is not None and theirs is not None, (player.screen(), other.screen())
@@ -124,7 +123,7 @@ def test_a_player_back_after_ctrl_c_sees_the_tables_time_left_and_tab_covers_the
         player.keys("Tab")
         menu = player.wait_for(lambda s: sum(bool(MENU_ENTRY.match(line))
                                              for line in s.splitlines()) >= 3,
-                               "Tab's menu of battles", timeout=30)  # fmt: skip
+                               "Tab's menu of battles", timeout=30)
         lines = menu.splitlines()
         entries = [line for line in lines[-11:-2] if line.strip() and not line.startswith("─")]
         assert entries and all(MENU_ENTRY.match(line) for line in entries), menu
@@ -132,7 +131,6 @@ def test_a_player_back_after_ctrl_c_sees_the_tables_time_left_and_tab_covers_the
             stopped(terminal)
 
 
-@pytest.mark.skipif("captains" not in TABLE_GAMES, reason="Captains is not played at a table")
 def test_a_console_seat_in_a_terminal_refuses_a_captains_offer_with_refuse(
     tmp_path: Path,
 ) -> None:
@@ -144,10 +142,10 @@ def test_a_console_seat_in_a_terminal_refuses_a_captains_offer_with_refuse(
     with peers_in(tmp_path) as peers, terminals(tmp_path, "bea") as (bea,):
         ada = peers.start(["host", "--game", "captains", "--seats", "2", "--open",
                            "--player", "ada", "--name", f"offers{uuid.uuid4().hex[:6]}"],
-                          tmp_path / "ada-data", console=True)  # fmt: skip
+                          tmp_path / "ada-data", console=True)
         address = ada.address()
         bea.run([*CONSOLE, "join", address, "--player", "bea",
-                 "--data", str(tmp_path / "bea" / "d")], REPO)  # fmt: skip
+                 "--data", str(tmp_path / "bea" / "d")], REPO)
         answered = {"ada": 0, "bea": 0}
         deadline = time.monotonic() + 300
         refused = False
@@ -190,23 +188,23 @@ def test_a_refused_joiner_is_told_on_the_console_and_the_full_screen(tmp_path: P
     with peers_in(tmp_path) as peers, terminals(tmp_path, "mallory") as (mallory,):
         ada = peers.start(["host", "--seats", "3", "--player", "ada",
                            "--name", f"guarded{uuid.uuid4().hex[:6]}"],
-                          tmp_path / "ada-data", console=True)  # fmt: skip
+                          tmp_path / "ada-data", console=True)
         address = ada.address()
         ada.wait_for("you admit or refuse each player", 20)
         mallory.run([*PLAY, "--join", address, "--player", "mallory",
-                     "--data", str(tmp_path / "mallory" / "d")], REPO)  # fmt: skip
+                     "--data", str(tmp_path / "mallory" / "d")], REPO)
         waiting = mallory.wait_for(lambda s: "Waiting for the host to let you in" in s,
-                                   "the joiner's lobby", timeout=120)  # fmt: skip
+                                   "the joiner's lobby", timeout=120)
         row = next(line for line in waiting.splitlines() if "mallory (you)" in line)
         assert row.endswith("waiting to be let in"), waiting
         eve = peers.start(["join", address, "--player", "eve"], tmp_path / "eve-data",
-                          console=True)  # fmt: skip
+                          console=True)
         for name in ("mallory", "eve"):
             ada.wait_for(rf"{name} \([0-9a-f-]+\) asks for a seat: admit or refuse them", 60)
             ada.type(f"refuse {name}")
             ada.wait_for(f"refused: {name}", 20)
         told = mallory.wait_for(lambda s: "The host refused you a seat" in s,
-                                "the refusal on the full screen", timeout=60)  # fmt: skip
+                                "the refusal on the full screen", timeout=60)
         assert "refused by the host" in told and "Waiting for the host" not in told, told
         eve.wait_for("the table's creator refused you a seat", 60)
         stopped(mallory)
