@@ -161,11 +161,11 @@ class CommandBot:
             waiting = Waiting(
                 "move", (seat,), f"seat {seat} to move", time.monotonic(),
                 int(self._time_limit),
-            )  # fmt: skip
+            )
         snapshot = Snapshot(
             table_name="tournament",
             game=table.game,
-            variant=table.variant,
+            edition=table.edition,
             seats=table.seats,
             seat=seat,
             players=tuple(Player(s, f"seat {s}", "", "") for s in range(table.seats)),

@@ -10,13 +10,14 @@ games are summed in the order of their index wherever they were played).
 
 For each kind of bot it reports the **win share** per seat it held (a shared victory counts
 ``1/k`` to each of the ``k`` winners; a drawn duel counts to nobody), with a 95% confidence
-interval over games, the **battles won** and the **regions held** at the end (the game's
-standings: in ``zman-duel``, battles won) per seat and game, and the **moves per second** it
-chose.
+interval over games, the contests it won (Condottiere's **battles won**) and its standing at
+the end (Condottiere's **regions held**; in ``zman-duel``, battles won), each named by the game
+(:meth:`~condottiere.interface.GameRules.figure_names`), per seat and game, and the **moves
+per second** it chose.
 
-Everything about the game comes from the registry (:func:`~condottiere.games.game_named`):
+Everything about the game comes from the registry (:func:`~condottiere.interface.game_named`):
 its editions and options, its offline games, who won each (``outcome``), each battle's winner
-(the seat of the narration's :attr:`~condottiere.games.ToldKind.RESULT`) and each seat's
+(the seat of the narration's :attr:`~condottiere.interface.ToldKind.RESULT`) and each seat's
 standing at the end (``standings``).
 
 >>> report = run_tournament(TournamentSettings("zman-duel", ("greedy", "random"), games=4,
@@ -41,8 +42,15 @@ from condottiere.bots import BOTS, SEARCHING_BOTS, Budget, Strategy, make_bot
 from condottiere.bots.command import CommandBot, command_of
 from condottiere.bots.loading import StrategyError, load_strategy
 from condottiere.cli.arguments import positive_int, positive_seconds
-from condottiere.cli.table_options import chosen_variant
-from condottiere.interface import DEFAULT_GAME, GAMES, GameRules, TableRules, ToldKind, game_named
+from condottiere.cli.table_options import chosen_edition
+from condottiere.interface import (
+    DEFAULT_GAME,
+    GameRules,
+    TableRules,
+    ToldKind,
+    game_named,
+    game_names,
+)
 
 __all__ = [
     "BotLine",
@@ -152,7 +160,6 @@ def play_game(settings: TournamentSettings, index: int) -> GameResult:
     for place, name in enumerate(settings.bots):
         bots[seat_of[place]] = seated_bot(name, game_seed * 101 + place, settings.budget, table)
     game = rules.offline(table, game_seed)
-    names = [f"seat {seat}" for seat in range(players)]
     battles = [0] * players
     moves = [0] * players
     seconds = [0.0] * players
@@ -165,10 +172,9 @@ def play_game(settings: TournamentSettings, index: int) -> GameResult:
             move = bot.choose(cast(Any, game), seat)
             seconds[seat] += time.perf_counter() - started
             moves[seat] += 1
-            before = game.copy()
+            start = len(game.narration())
             game.play(move)
-            # Only the results' seats are read: no need to name the cards a move shows.
-            for told in rules.narrate(before, game, move, (), names):
+            for told in game.narration(start):
                 if told.kind is ToldKind.RESULT and told.seat is not None:
                     battles[told.seat] += 1
     finally:
@@ -365,8 +371,9 @@ def _budget_text(budget: Budget | None) -> str:
 
 def render_report(report: TournamentReport) -> str:
     """The report as the table the command prints."""
-    edition = game_named(report.game).variants[report.edition]
-    rows = [["bot", "seats", "win share", "95% CI", "battles won", "regions held", "moves/s"]]
+    rules = game_named(report.game)
+    edition, figures = rules.editions[report.edition], rules.figure_names(report.edition)
+    rows = [["bot", "seats", "win share", "95% CI", figures.results, figures.standings, "moves/s"]]
     for line in report.lines:
         rows.append(
             [
@@ -421,7 +428,8 @@ def add_tournament_parser(commands: Any) -> argparse.ArgumentParser:
         help="play many offline games between bots on every core and compare them",
         description="Play many offline games between bots, one bot per seat, rotating the "
         "seats every game, on every core; print each bot's win share with a 95% confidence "
-        "interval, its average battles won and regions held, and its moves per second.",
+        "interval, its average contests won and standing (as the game names them: "
+        "Condottiere's battles won and regions held), and its moves per second.",
     )
     parser.set_defaults(command_parser=parser)
     parser.add_argument(
@@ -437,7 +445,7 @@ def add_tournament_parser(commands: Any) -> argparse.ArgumentParser:
     parser.add_argument(
         "--game",
         default=DEFAULT_GAME,
-        choices=sorted(GAMES),
+        choices=game_names(),
         help=f"the game to play (default {DEFAULT_GAME})",
     )
     parser.add_argument(
@@ -497,8 +505,8 @@ def add_tournament_parser(commands: Any) -> argparse.ArgumentParser:
 def _editions_help() -> str:
     """Each game's editions, and its default one."""
     return "; ".join(
-        f"{name}: {', '.join(sorted(rules.variants))}; default {rules.default_variant}"
-        for name, rules in map(_named, sorted(GAMES))
+        f"{name}: {', '.join(sorted(rules.editions))}; default {rules.default_edition}"
+        for name, rules in map(_named, game_names())
     )
 
 
@@ -506,7 +514,7 @@ def _options_help() -> str:
     """Each game's house rules."""
     return "; ".join(
         f"{name}: {', '.join(sorted(rules.options)) or 'none'}"
-        for name, rules in map(_named, sorted(GAMES))
+        for name, rules in map(_named, game_names())
     )
 
 
@@ -518,14 +526,14 @@ def tournament_settings(
     parser: argparse.ArgumentParser, args: argparse.Namespace
 ) -> TournamentSettings:
     """The settings ``args`` ask for; bad input exits with status 2 and a message."""
-    rules, variant = chosen_variant(parser, args.game, args.edition)
-    edition = variant.name
+    rules, offered = chosen_edition(parser, args.game, args.edition)
+    edition = offered.name
     seats = len(args.bots)
-    if not variant.min_seats <= seats <= variant.max_seats:
+    if not offered.min_seats <= seats <= offered.max_seats:
         span = (
-            f"exactly {variant.min_seats}"
-            if variant.min_seats == variant.max_seats
-            else f"{variant.min_seats} to {variant.max_seats}"
+            f"exactly {offered.min_seats}"
+            if offered.min_seats == offered.max_seats
+            else f"{offered.min_seats} to {offered.max_seats}"
         )
         parser.error(
             f"{seats} bots given, but edition {edition} is played by {span} players "

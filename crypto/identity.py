@@ -23,9 +23,9 @@ import hashlib
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+from nacl import bindings as _na
 
 from condottiere.crypto.errors import DecodeError, VerificationError
-from condottiere.crypto.group import is_point
 
 __all__ = ["PUBLIC_KEY_BYTES", "SECRET_KEY_BYTES", "SIGNATURE_BYTES", "Identity", "PublicIdentity"]
 
@@ -47,7 +47,7 @@ class PublicIdentity:
         raw = bytes(raw)
         if len(raw) != PUBLIC_KEY_BYTES:
             raise DecodeError(f"an identity key is {PUBLIC_KEY_BYTES} bytes, got {len(raw)}")
-        if not is_point(raw):
+        if not _na.crypto_core_ed25519_is_valid_point(raw):
             raise DecodeError("identity key is not a canonical point of the prime-order subgroup")
         self.raw = raw
         self._key = Ed25519PublicKey.from_public_bytes(raw)

@@ -20,6 +20,7 @@ from condottiere.games.condottiere.chance import Deal
 from condottiere.games.condottiere.chance_asked import ask_deals
 from condottiere.games.condottiere.phase import DISCARD, RETAIN, Then
 from condottiere.games.condottiere.tables import CLOCKWISE, MERCENARY_BITS, kinds_of
+from condottiere.interface.events import ForcedMove
 
 if TYPE_CHECKING:
     from condottiere.games.condottiere.game import Game
@@ -79,7 +80,7 @@ def _ask_first_of(game: Game, waiting: tuple[int, ...]) -> None:
                 game._phase = DISCARD
                 game._to_act = seat
                 return
-            game._events.append(("auto", seat, "keep"))
+            game._events.append(ForcedMove(seat, "keep"))
             game._moves_played += 1
     then = game._after_discard_step
     assert then is not None  # set whenever the step starts

@@ -52,7 +52,7 @@ def test_a_python_program_over_the_controller_plays_its_seat_in_a_tournament(
 ) -> None:
     command = _script(tmp_path, PYTHON_BOT)
     report = run_tournament(TournamentSettings("zman-duel", ("random", command), games=2,
-                                               seed=3))  # fmt: skip
+                                               seed=3))
     line = next(line for line in report.lines if line.bot == command)
     assert line.moves > 0 and line.played_for == 0
     assert sum(x.wins for x in report.lines) + report.draws == pytest.approx(2)
@@ -66,7 +66,7 @@ def test_a_program_that_never_answers_has_the_safe_move_played_and_is_stopped(
     from condottiere.games.condottiere import Game
 
     game = Game.setup("zman", players=2, hands=[["10", "3"], ["5"]], first=0,
-                      battle="Firenze", seed=0)  # fmt: skip
+                      battle="Firenze", seed=0)
     bot = CommandBot(command, TableRules("condottiere", "zman", 2), time_limit=0.5,
                      exit_grace=0.5)
     try:
@@ -81,6 +81,6 @@ def test_a_program_that_never_answers_has_the_safe_move_played_and_is_stopped(
 
 def test_the_bot_list_reads_built_in_names_commands_and_classes() -> None:
     assert tournament_bots("ISMCTS, greedy,cmd:node examples/js-bot/bot.js,mod.bots:Mine") == (
-        "ismcts", "greedy", "cmd:node examples/js-bot/bot.js", "mod.bots:Mine")  # fmt: skip
+        "ismcts", "greedy", "cmd:node examples/js-bot/bot.js", "mod.bots:Mine")
     with pytest.raises(argparse.ArgumentTypeError, match="unknown bot 'clever'"):
         tournament_bots("greedy,clever")

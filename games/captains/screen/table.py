@@ -6,7 +6,7 @@ is worth what it is (its whole table, captain by captain)."""
 
 from __future__ import annotations
 
-from condottiere.games.captains.cards import FORCE, card_name
+from condottiere.games.captains.cards import FORCE, card_name, ducats
 from condottiere.games.captains.cities import CITIES
 from condottiere.games.captains.figures import (
     army,
@@ -25,6 +25,7 @@ from condottiere.games.captains.screen.choices import (
     keyed,
 )
 from condottiere.games.captains.screen.scene import seat_view
+from condottiere.games.captains.turn import upkeep_of
 from condottiere.interface.screen import Explanation, Line, Scene, SeatShown, cells, crop, fit
 
 __all__ = ["BOARD_LINES", "BOARD_WIDTH", "board", "explain", "rows", "short_city"]
@@ -88,10 +89,10 @@ def _cities(scene: Scene, width: int) -> list[Line]:
             key = keys.get(move)
             head = [("class:key", f"  {key}" if key else "   ")]
             name_style = "class:chosen" if move == chosen else (
-                "class:choosable" if move in scene.choices.moves else "")  # fmt: skip
+                "class:choosable" if move in scene.choices.moves else "")
         room = width - 4 - 13
         lines.append([*head, ("", " "), (name_style, f"{city.name:<12}"),
-                      ("class:detail", " " + fit(city.power, room))])  # fmt: skip
+                      ("class:detail", " " + fit(city.power, room))])
     return lines
 
 
@@ -101,7 +102,7 @@ def _domain(view: SeatView, width: int) -> Line:
     assert city is not None
     provinces = view.provinces[seat]
     text = (
-        f" {provinces} province{'s' if provinces != 1 else ''} · {view.ducats[seat]} ducats"
+        f" {provinces} province{'s' if provinces != 1 else ''} · {ducats(view.ducats[seat])}"
         f" · +{income(view, seat)} a turn"
     )
     if seat in view.defeated or seat in view.departed:
@@ -120,7 +121,7 @@ def _contest(scene: Scene, width: int) -> list[Line]:
              *_named(scene, offer.seat)],
             [("class:detail", "  gives "), ("", fit(bundle_words(offer.give), width - 9))],
             [("class:detail", "  asks  "), ("", fit(bundle_words(offer.get), width - 9))],
-        ]  # fmt: skip
+        ]
     return []
 
 
@@ -129,7 +130,7 @@ def _battle(scene: Scene, battle: Battle, width: int) -> list[Line]:
     lines: list[Line] = [
         [("class:contest", " Battle: "), *_named(scene, battle.attacker), ("", " attacks "),
          *_named(scene, battle.defender)]
-    ]  # fmt: skip
+    ]
     for seat in (battle.attacker, battle.defender):
         steps, total = side_strength(view, battle, seat)
         mark = [("", "  "), _mark(scene.seats.get(seat), seat), ("", " ")]
@@ -155,6 +156,8 @@ def _keyed(scene: Scene, width: int) -> list[Line]:
         return []
     lines: list[Line] = []
     for number, text in enumerate(scene.choices.numbered, start=1):
+        if not text:  # a key whose choice is gone this phase
+            continue
         move = Move.parse(text)
         style = "class:chosen" if text == scene.chosen else "class:choosable"
         lines.append([("class:key", f" {number} "), (style, fit(_label(scene, move), width - 4))])
@@ -171,7 +174,7 @@ def _label(scene: Scene, move: Move) -> str:
         tfr = captain_tfr(view, view.seat, move.captain)
         return f"block with {card_name(move.captain)} ({tfr})"
     if verb is Verb.EMERGENCY and move.card is not None:
-        return f"{card_name(move.card)} into play for {FORCE[move.card]} ducats"
+        return f"{card_name(move.card)} into play for {ducats(FORCE[move.card])}"
     if verb is Verb.DISMISS and move.card is not None and move.captain is not None:
         return f"dismiss {card_name(move.card)} from {card_name(move.captain)}"
     if verb is Verb.DISBAND and move.captain is not None:
@@ -252,7 +255,7 @@ def rows(scene: Scene, width: int, height: int) -> list[Line]:
                 "class:you" if shown.you else "",
                 f" {short_city(view.cities[seat]):<4} {view.provinces[seat]:>4}"
                 f"{view.ducats[seat]:>4}{view.hand_sizes[seat]:>5}{armies or '-':>4}",
-            ))  # fmt: skip
+            ))
         if shown.link is not None:
             line.append(("class:alert", " no link"))
         lines.append(crop(line, width))
@@ -283,20 +286,19 @@ def explain(scene: Scene, seat: int, width: int) -> Explanation:
     else:
         revenue = ", ".join(card_name(card) for card in view.revenues[seat]) or "none"
         add(f"{CITIES[city].name} ({CITIES[city].power}) · revenue cards: {revenue} · "
-            f"+{income(view, seat)} ducats a turn")  # fmt: skip
-    hand = f"{view.ducats[seat]} ducats · turn {view.turns[seat]} of {TURNS} · "
+            f"+{income(view, seat)} ducats a turn")
+    hand = f"{ducats(view.ducats[seat])} · turn {view.turns[seat]} of {TURNS} · "
     hand += f"{view.hand_sizes[seat]} cards in hand"
     known = view.known[seat] if seat != view.seat else ()
     if known:
         hand += ", seen: " + ", ".join(card_name(card) for card in known)
     add(hand)
     captains = army(view, seat)
-    relief = CITIES[city].upkeep_relief if city else 0
     for captain, attached in captains.items():
         tfr = captain_tfr(view, seat, captain)
         parts = [f"{card_name(captain)} {FORCE[captain]}"]
         parts += [f"{card_name(card)} {FORCE[card]}" for card in attached]
-        cost = max(0, (tfr + 1) // 2 - relief)
+        cost = upkeep_of({captain: attached}, city)
         add(f"{' + '.join(parts)} = TFR {tfr} (upkeep {cost})")
     if not captains:
         add("no captain in play", "class:detail")
