@@ -554,7 +554,7 @@ def tournament_settings(
     if any(x is not None for x in (args.seconds_per_move, args.iterations,
                                    args.cpu_seconds_per_move)):
         budget = Budget(iterations=args.iterations, seconds=args.seconds_per_move,
-                        cpu_seconds=args.cpu_seconds_per_move)  # fmt: skip
+                        cpu_seconds=args.cpu_seconds_per_move)
     return TournamentSettings(
         edition=edition,
         bots=args.bots,
