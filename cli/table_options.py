@@ -22,7 +22,6 @@ from condottiere.interface import DEFAULT_GAME, Edition, GameRules, game_named, 
 from condottiere.peer.lobby import Deadlines, TableSpec
 
 __all__ = [
-    "DEFAULT_TABLE_NAME",
     "TABLE_OPTIONS",
     "add_table_options",
     "check_bot_count",
@@ -31,7 +30,6 @@ __all__ = [
     "table_spec",
 ]
 
-DEFAULT_TABLE_NAME = "condottiere"
 TABLE_OPTIONS = (
     "game", "edition", "seats", "option", "name", "spectators",
     "move_deadline", "step_deadline", "bot_move_deadline", "ready_deadline",
@@ -84,7 +82,10 @@ def add_table_options(parser: argparse._ActionsContainer) -> None:
         metavar="NAME",
         help=f"a house rule the edition offers ({_each_game(_options_words)}); repeatable",
     )
-    parser.add_argument("--name", help=f"the table's name (default {DEFAULT_TABLE_NAME})")
+    parser.add_argument(
+        "--name",
+        help=f"the table's name (default: its game's, {' or '.join(sorted(game_names()))})",
+    )
     defaults = Deadlines()
     parser.add_argument(
         "--move-deadline",
@@ -129,7 +130,7 @@ def table_spec(parser: argparse.ArgumentParser, args: argparse.Namespace, player
         edition=edition.name,
         seats=args.seats or edition.default_seats,
         options=tuple(sorted(set(args.option or ()))),
-        name=args.name or DEFAULT_TABLE_NAME,
+        name=args.name or rules.name,
         player=player,
         address="",
         deadlines=deadlines_of(args),

@@ -11,7 +11,9 @@ the legal moves and plays one with the cards it shows; it tells the dealer what 
 to the hidden cards (:class:`CardFlow`); it gives its decks as card lists; it says who won
 and how (:class:`Outcome`); it goes on without a seat that leaves the table, as its rules
 say, until one seat is left and wins by forfeit (:meth:`GameState.remove_seat`); it tells
-a move and its consequences in words (:class:`Told` sentences: one narration for the log,
+its events as values read by name (:mod:`condottiere.interface.events`), why a move is
+not legal (:meth:`GameState.why_illegal`), and its own narration as it is played
+(:class:`Sentence` values, named into :class:`Told` sentences: one narration for the log,
 the client, the demo, replays and the bots);
 and it gives a seat's view as a structured value (and as the per-game part of the
 controller's wire ``View``).
@@ -37,6 +39,8 @@ from typing import TYPE_CHECKING, Any, Protocol, Self, TypeVar
 
 from google.protobuf.message import Message
 
+from condottiere.interface.events import RecordEvent
+
 if TYPE_CHECKING:
     from condottiere.interface.screen import GameScreen
 
@@ -61,6 +65,7 @@ __all__ = [
     "SearchDeck",
     "SeatToMove",
     "SeatView",
+    "Sentence",
     "ShowHand",
     "TableRules",
     "Told",
@@ -257,6 +262,25 @@ class Told:
 
 
 @dataclass(frozen=True, slots=True)
+class Sentence:
+    """One sentence of a game's narration as the game keeps it, its seats not yet named:
+    ``{0}``, ``{1}``, ... in ``text`` stand for the names of seats 0, 1, ...; ``seat`` is the
+    seat it is about (None: none).
+
+    >>> Sentence(ToldKind.CHANGE, "{1} takes Milano", 1).told(["ann", "bob"])
+    Told(kind=<ToldKind.CHANGE: 'change'>, text='bob takes Milano', seat=1)
+    """
+
+    kind: ToldKind
+    text: str
+    seat: int | None = None
+
+    def told(self, names: Sequence[str]) -> Told:
+        """The sentence with each seat called by ``names``."""
+        return Told(self.kind, self.text.format(*names), self.seat)
+
+
+@dataclass(frozen=True, slots=True)
 class TableRules:
     """What a table's definition says about the game: which game, which edition,
     how many seats, which house-rule options."""
@@ -365,6 +389,12 @@ class GameState(Protocol[MoveT]):
 
     def legal_moves(self) -> Sequence[MoveT]: ...
 
+    def why_illegal(self, move: MoveT) -> str | None:
+        """Why :attr:`to_act` may not play ``move`` now, in a player's words (the reason
+        :meth:`play` would give with its :class:`IllegalMoveError`); None when it may. Asks
+        nothing of a copy: the rules say it."""
+        ...
+
     def parse_move(self, text: str) -> MoveT:
         """The move ``text`` spells; :class:`InvalidMoveError` if none."""
         ...
@@ -400,6 +430,26 @@ class GameState(Protocol[MoveT]):
         ...
 
     def copy(self) -> Self: ...
+
+    @property
+    def events(self) -> Sequence[RecordEvent]:
+        """Every event of the game so far, oldest first (:mod:`condottiere.interface.events`):
+        what :meth:`record` stores, as values read by name."""
+        ...
+
+    @property
+    def narration_length(self) -> int:
+        """How many sentences :meth:`narration` holds (where the next one will start)."""
+        ...
+
+    def narration(self, start: int = 0) -> Sequence[Sentence]:
+        """The game's own narration from its ``start``-th sentence on: each move, what it
+        decided and changed, and what the game learnt when chance was resolved (a card found
+        in the draw pile, a hand shown to one seat), told as it happened, in the same words
+        wherever the game is played (offline, at a table, in a replay). It tells only what
+        everyone may know. A game made for a table (:class:`GameRules`) tells; a game built
+        for looking ahead may keep no narration (then it is empty)."""
+        ...
 
     def record(self) -> dict[str, Any]:
         """The game as JSON-serialisable data (setup and every event)."""
@@ -457,18 +507,6 @@ class GameRules(Protocol):
 
     def replay(self, record: Mapping[str, Any]) -> GameState[Any]:
         """The game a record (:meth:`GameState.record`) rebuilds."""
-        ...
-
-    def narrate(
-        self,
-        before: GameState[Any],
-        after: GameState[Any],
-        move: Any,
-        shown: Sequence[str],
-        names: Sequence[str],
-    ) -> tuple[Told, ...]:
-        """``move`` (played on ``before``, giving ``after``, showing ``shown``) and its
-        consequences in words, each seat called by ``names``."""
         ...
 
     def view_message(self, view: SeatView) -> Message:

@@ -251,8 +251,8 @@ class TableEvent:
     """``join ask seated ready freed shuffle deal search coin move result change chat leave
     refused halt over audit`` (``ask``: a joiner the creator's owner must admit or refuse;
     ``freed``: a seat not ready in time, freed for another joiner); ``move``,
-    ``result`` and ``change`` are the game's narration of a move
-    (:class:`~condottiere.games.ToldKind`)."""
+    ``result`` and ``change`` are the game's own narration, of its moves and of what it
+    learnt from chance (:class:`~condottiere.interface.ToldKind`)."""
     text: str
     seat: int | None = None
 
@@ -378,6 +378,8 @@ class Table:
         self.halt: Halt | None = None
         self.refusals: list[Refusal] = []
         self.events: list[TableEvent] = []
+        self._told = 0
+        """How many sentences of the game's own narration are in :attr:`events`."""
         """Every event so far, oldest first (a controller reads from where it stopped)."""
         self.appended: list[LogEntry] = []
         """Entries appended to the logs since the owner last took them (see :meth:`drain`)."""
@@ -680,7 +682,7 @@ class Table:
         if self.game is None:
             return {}
         record = self.game.record()
-        record["events"] = [_public_event(event) for event in record["events"]]
+        record["events"] = [event.public().to_json() for event in self.game.events]
         return record
 
     def record_hash(self) -> str:
@@ -792,10 +794,11 @@ class Table:
             return f"it is not your turn: the table waits for {self.who(step.authors[0])}"
         try:
             move = game.parse_move(str(text))
-            if move not in game.legal_moves():
-                game.copy().play(move)  # raises the rules' reason, on a copy
-        except (InvalidMoveError, IllegalMoveError) as exc:
+        except InvalidMoveError as exc:
             return str(exc)
+        refused = game.why_illegal(move)
+        if refused is not None:
+            return refused
         if self.forced_move() is None:  # else the only move: play_forced publishes it
             self._publish_move(move)
         return None
@@ -1066,6 +1069,7 @@ class Table:
                 if not self._work(self.step):
                     break
         self._answer_statements()
+        self._tell_game()
 
     def _answer_statements(self) -> None:
         """Vote *answered* on every statement about an answer this table took (a seat that
@@ -1793,10 +1797,10 @@ class Table:
     def _deal(self, draws: Sequence[Draw]) -> None:
         game, dealer = self.game, self.dealer
         assert game is not None and dealer is not None
-        for draw in draws:
-            game.resolve(dealer.deal(draw))
         counts = ", ".join(f"{d.deal.count} to seat {d.deal.seat}" for d in draws)
         self._say("deal", f"cards dealt: {counts}")
+        for draw in draws:
+            game.resolve(dealer.deal(draw))
 
     # ------------------------------------------------------------------ moves
 
@@ -1814,7 +1818,6 @@ class Table:
             raise Rejection(Reason.ILLEGAL, str(exc)) from None
         flow = game.card_flow(move)
         showing = dealer.check_shown(seat, flow, body.cards)
-        before = game.copy()
         try:
             game.play(move, reveal=showing.names if flow.whole_hand else None)
         except IllegalMoveError as exc:
@@ -1822,10 +1825,7 @@ class Table:
         dealer.apply(showing, flow)
         if self.on_move is not None:
             self.on_move(game.moves_played - 1)
-        names = [self.who(author) for author in self.seating]
-        for told in self.rules.narrate(before, game, move, showing.names, names):
-            if told.kind is not ToldKind.DETAIL:
-                self._say(told.kind.value, told.text, told.seat)
+        self._tell_game()
 
     # ------------------------------------------------------------------ searches
 
@@ -1907,13 +1907,7 @@ class Table:
         game = self.game
         assert game is not None
         game.resolve(found)
-        who = self.who(self.seating[search.seat])
-        text = (
-            f"{who} searched the draw pile for {search.card}: found, face up into the hand"
-            if found
-            else f"{who} searched the draw pile for {search.card}: it is not there"
-        )
-        self._say("search", text, search.seat)
+        self._tell_game()
 
     # ------------------------------------------------------------------ a hand shown to one seat
 
@@ -1932,14 +1926,7 @@ class Table:
             game.resolve(opened)
         else:
             game.resolve(None)
-        giver, viewer = self.who(self.seating[shown.seat]), self.who(self.seating[shown.viewer])
-        what = "hands over" if shown.handed else "shows"
-        self._say(
-            "change",
-            f"{giver} {what} the {shown.count} cards of its hand to {viewer} (seen by {viewer} "
-            "alone)",
-            shown.seat,
-        )
+        self._tell_game()
 
     # ------------------------------------------------------------------ coins
 
@@ -2519,7 +2506,24 @@ class Table:
         return self._restoring or self.catching_up or self._taken_up_over
 
     def _say(self, kind: str, text: str, seat: int | None = None) -> None:
+        self._tell_game()
         self.events.append(TableEvent(kind, text, seat))
+
+    def _tell_game(self) -> None:
+        """Say the sentences the game told since the last ones said (its moves, what they
+        changed, what chance showed it), each seat by its player's name; the figures behind
+        a result (:attr:`ToldKind.DETAIL`) are left to the screens."""
+        game = self.game
+        if game is None:
+            return
+        told = game.narration(self._told)
+        if told:
+            self._told += len(told)
+            names = [self.who(author) for author in self.seating]
+            for sentence in told:
+                if sentence.kind is not ToldKind.DETAIL:
+                    said = sentence.told(names)
+                    self.events.append(TableEvent(said.kind.value, said.text, said.seat))
 
 
 class _Later(Rejection):
@@ -2529,15 +2533,6 @@ class _Later(Rejection):
         super().__init__(Reason.UNEXPECTED, "not yet")
 
 
-def _public_event(event: list[Any]) -> list[Any]:
-    """An event of a game's record as anyone may see it: the cards of a deal
-    (``["deal", seat, cards]``) or of a hand shown to one seat (``["show", seat, viewer,
-    cards, handed]``) as their count."""
-    if event[0] == "deal" and isinstance(event[2], list):
-        return ["deal", event[1], len(event[2])]
-    if event[0] == "show" and isinstance(event[3], list):
-        return [*event[:3], len(event[3]), *event[4:]]
-    return event
 
 
 def _coin_secret(flip: Flip) -> str:

@@ -769,9 +769,11 @@ def _calls(pieces: Sequence[Piece]) -> Counter[str]:
     return calls
 
 
-def captains_deal_seconds(seats: int, seed: int) -> float:
+def captains_deal_seconds(seats: int, seed: int) -> tuple[float, float]:
     """Peer processes at a Captains table: seconds from their launch to the first hand dealt
-    at every peer (the first step after the first shares step, in each peer's trace)."""
+    at every peer (the first step after the first shares step, in each peer's trace), and the
+    CPU seconds the peers had used when it was seen (read from ``/proc``, polled every 50 ms,
+    so a little over)."""
     with tempfile.TemporaryDirectory() as folder:
         launched = time.time()
         processes, traces = launch_traced(
@@ -783,11 +785,18 @@ def captains_deal_seconds(seats: int, seed: int) -> float:
             while time.monotonic() < deadline:
                 dealt = [_first_dealt(trace) for trace in read_traces(traces)]
                 if all(moment is not None for moment in dealt):
-                    return max(float(m) for m in dealt if m is not None) - launched
+                    cpu = sum(process_cpu(process.pid) for process in processes)
+                    return max(float(m) for m in dealt if m is not None) - launched, cpu
                 time.sleep(0.05)
             raise RuntimeError("the peers never dealt a hand")
         finally:
             stop_all(processes)
+
+
+def process_cpu(pid: int) -> float:
+    """CPU seconds (user and system) a running process has used, from ``/proc``."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _first_dealt(trace: Sequence[dict[str, Any]]) -> float | None:
@@ -800,14 +809,18 @@ def _first_dealt(trace: Sequence[dict[str, Any]]) -> float | None:
 
 def captains_figures(sizes: Sequence[int], games: int) -> None:
     """Print the figures of ``--game captains`` (see the module)."""
-    print("Captains: the first hand dealt by peer processes (s), beside its crypto floor")
-    print(f"{'seats':>5} {'dealt s':>8} {'floor s':>8} {'ratio':>6}")
+    print("Captains: the first hand dealt by peer processes, beside its crypto floor: wall")
+    print("seconds (floor over every core), and the peers' CPU seconds (floor on one thread)")
+    print(f"{'seats':>5} {'dealt s':>8} {'floor s':>8} {'ratio':>6}"
+          f" {'cpu s':>7} {'floor s':>8} {'ratio':>6}")
     for seats in sizes:
         counts = captains_deal_in_process(seats)
         for game in range(games):
-            dealt = captains_deal_seconds(seats, game)
-            floor = median_floor(counts)
-            print(f"{seats:>5} {dealt:>8.2f} {floor:>8.2f} {dealt / floor:>6.2f}", flush=True)
+            dealt, cpu = captains_deal_seconds(seats, game)
+            floor, cpu_floor_ = median_floor(counts), floor_cpu_seconds(counts)
+            print(f"{seats:>5} {dealt:>8.2f} {floor:>8.2f} {dealt / floor:>6.2f}"
+                  f" {cpu:>7.2f} {cpu_floor_:>8.2f} {cpu / cpu_floor_:>6.2f}",
+                  flush=True)
     print("\na one-seat reveal (a hand shown to one seat) and a search of the deck, in this")
     print("process, in CPU seconds (both sides, so that the load of a shared machine cancels):")
     print("every seat's work, and the critical path a LAN would see, each beside the CPU of")

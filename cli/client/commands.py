@@ -119,8 +119,8 @@ class MoveCompleter(Completer):
         wanted = " ".join(typed.lower().split()) + (" " if typed.endswith(" ") else "")
         view = self.model.view
         moves = [str(move) for move in view.legal_moves] if view and self.model.my_turn else []
-        for move in moves:
-            if move.lower().startswith(wanted):
+        for move in moves:  # not the move typed in full: Enter plays it (no menu of one)
+            if move.lower().startswith(wanted) and move.lower() != wanted.rstrip():
                 yield Completion(
                     move, start_position=start - len(typed), display_meta=self.model.effect(move)
                 )

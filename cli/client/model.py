@@ -234,6 +234,13 @@ class Answer(Enum):
         return f"{self.value} {row.fingerprint}"
 
 
+FORCED_WAIT = (
+    "It is sent after about as long as you take to choose, so that its timing tells nobody"
+    " it was forced"
+)
+"""Why this seat's forced move waits (:mod:`condottiere.peer.pacing`)."""
+NUMBER_KEYS = 9
+"""The number keys, 1 to 9."""
 SEAT_NAMED = re.compile(r"\bseat (\d+)(?: \([^)]*\))?")
 """A seat named by its number in the rules' or the table's words (and its player's name)."""
 LEAVE_UNSEATED = "Ctrl-C leaves (the table goes on without you)"
@@ -281,6 +288,9 @@ class TableModel:
         """The keys to show in place of the game's, when this is no seat's screen (a
         replay)."""
         self._seats: tuple[object, Seats] = (None, Seats())
+        self._keys: tuple[str, tuple[str, ...]] = ("", ())
+        """The phase and the number keys' choices at this seat's last turn
+        (:meth:`_keep_keys`)."""
         self._watched: tuple[object, SeatView | None] = (None, None)
         """A spectator's game as last fed, and its public view."""
         """The seats as last worked out, and the snapshot and links they come from."""
@@ -649,6 +659,8 @@ class TableModel:
             return Banner(headline, screen.status(scene), Tone.TURN, since)
         shown = self.seat(actor)
         detail = screen.status(scene)
+        if self.snapshot is not None and self.snapshot.forced and shown is not None and shown.you:
+            detail = FORCED_WAIT
         if shown is not None and shown.link is not None:
             detail = (
                 f"No link to {shown.name}'s peer ({printable(shown.link)}): gone, or not back"
@@ -684,7 +696,26 @@ class TableModel:
         view, screen = self.view, self.screen()
         if view is None or screen is None or not self.my_turn:
             return Choices()
-        return screen.choices(view)
+        choices = screen.choices(view)
+        return replace(choices, numbered=self._keep_keys(view, choices.numbered))
+
+    def _keep_keys(self, view: SeatView, numbered: tuple[str, ...]) -> tuple[str, ...]:
+        """``numbered`` with each choice on the key it had at this seat's turns before, as
+        long as the phase is the same: a card played leaves its key unused ("") rather than
+        moving the cards after it down one, and a new choice takes the key after the last.
+        Numbered afresh when the phase changes, or when the keys would run past 9."""
+        if not numbered:
+            return numbered
+        kept, (phase, before) = numbered, self._keys
+        if phase == view.phase:
+            slots = [choice if choice in numbered else "" for choice in before]
+            slots += [choice for choice in numbered if choice not in slots]
+            while slots and not slots[-1]:
+                slots.pop()
+            if len(slots) <= NUMBER_KEYS:
+                kept = tuple(slots)
+        self._keys = (view.phase, kept)
+        return kept
 
     def choose(self, index: int) -> str | None:
         """Put choice ``index`` (wrapping around) on the command line; its text, or None when

@@ -31,10 +31,10 @@ from condottiere.games.captains.game import (
     SeatView,
 )
 from condottiere.games.captains.moves import Move, Verb
-from condottiere.games.captains.narration import narrate, table_words
+from condottiere.games.captains.narration import table_words
 from condottiere.games.captains.summary import rules_summary
 from condottiere.games.captains.wire import view_message
-from condottiere.interface.game import Edition, FigureNames, GameState, TableRules, Told
+from condottiere.interface.game import Edition, FigureNames, GameState, TableRules
 from condottiere.interface.game import SeatView as AnySeatView
 from condottiere.interface.screen import GameScreen
 
@@ -88,25 +88,19 @@ class CaptainsRules:
         Game.spectate(_header(table))
 
     def for_seat(self, table: TableRules, seat: int) -> Game:
-        return Game.observe(_header(table), seat)
+        return Game.observe(_header(table), seat, narrated=True)
 
     def for_spectator(self, table: TableRules) -> Game:
-        return Game.spectate(_header(table))
+        return Game.spectate(_header(table), narrated=True)
 
     def omniscient(self, table: TableRules) -> Game:
-        return Game(_header(table))
+        return Game(_header(table), narrated=True)
 
     def offline(self, table: TableRules, seed: int) -> Game:
-        return Game.new(table.seats, seed=seed, options=table.options)
+        return Game.new(table.seats, seed=seed, options=table.options, narrated=True)
 
     def replay(self, record: Mapping[str, Any]) -> Game:
-        return Game.replay(record)
-
-    def narrate(
-        self, before: Any, after: Any, move: Any, shown: Sequence[str], names: Sequence[str]
-    ) -> tuple[Told, ...]:
-        assert isinstance(before, Game) and isinstance(after, Game) and isinstance(move, Move)
-        return narrate(before, after, move, shown, names)
+        return Game.replay(record, narrated=True)
 
     def view_message(self, view: AnySeatView) -> Message:
         """The view as the controller's ``condottiere.v1.CaptainsView`` (:mod:`.wire`)."""

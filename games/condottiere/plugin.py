@@ -34,10 +34,10 @@ from condottiere.games.condottiere.cards import card_name, sort_cards
 from condottiere.games.condottiere.editions import EDITIONS, OPTIONS
 from condottiere.games.condottiere.game import Game, SeatView
 from condottiere.games.condottiere.moves import Move
-from condottiere.games.condottiere.narration import narrate, table_words
+from condottiere.games.condottiere.narration import table_words
 from condottiere.games.condottiere.summary import rules_summary
 from condottiere.games.condottiere.wire import view_message
-from condottiere.interface.game import Edition, FigureNames, GameState, TableRules, Told
+from condottiere.interface.game import Edition, FigureNames, GameState, TableRules
 from condottiere.interface.game import SeatView as AnySeatView
 from condottiere.interface.screen import GameScreen
 
@@ -87,30 +87,21 @@ class CondottiereRules:
         Game.spectate(header_of(table))
 
     def for_seat(self, table: TableRules, seat: int) -> Game:
-        return Game.observe(header_of(table), seat)
+        return Game.observe(header_of(table), seat, narrated=True)
 
     def for_spectator(self, table: TableRules) -> Game:
-        return Game.spectate(header_of(table))
+        return Game.spectate(header_of(table), narrated=True)
 
     def omniscient(self, table: TableRules) -> Game:
-        return Game(header_of(table))
+        return Game(header_of(table), narrated=True)
 
     def offline(self, table: TableRules, seed: int) -> Game:
-        return Game.new(table.edition, players=table.seats, seed=seed, options=table.options)
+        return Game.new(
+            table.edition, players=table.seats, seed=seed, options=table.options, narrated=True
+        )
 
     def replay(self, record: Mapping[str, Any]) -> Game:
-        return Game.replay(record)
-
-    def narrate(
-        self,
-        before: Any,
-        after: Any,
-        move: Any,
-        shown: Sequence[str],
-        names: Sequence[str],
-    ) -> tuple[Told, ...]:
-        assert isinstance(before, Game) and isinstance(after, Game) and isinstance(move, Move)
-        return narrate(before, after, move, shown, names)
+        return Game.replay(record, narrated=True)
 
     def view_message(self, view: AnySeatView) -> Message:
         assert isinstance(view, SeatView)

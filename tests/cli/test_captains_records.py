@@ -38,6 +38,7 @@ def test_a_captains_record_verifies_fair_and_replays_with_every_hand_known(
     assert main(["verify", str(record)]) == 0
     said = capsys.readouterr().out.splitlines()
     assert said[-1] == "verdict: FAIR"
+    assert said[0].startswith("table 'captains': Condottieri Captains, standard, 3 seats, "), said
     assert any("the game replays with every hand known" in line for line in said), said
     verdict = verify(load(record))
     assert verdict.table.spec.game == "captains" and verdict.replayed is not None

@@ -222,10 +222,12 @@ def test_standings_count_each_table_once_per_key_and_say_why_a_record_does_not_c
     assert main(["standings", str(played.record), str(bot_copy), str(left), str(broken)]) == 0
     told = capsys.readouterr().out.splitlines()
     assert told[0] == "2 games counted from 4 records, 1 copy of them kept by another peer"
+    assert told[1] == "Condottiere: 2 games"
     host_key, bot_key = played.fingerprints
     host = next(row for row in told if host_key in row).split()
     bot = next(row for row in told if bot_key in row).split()
-    assert "(bot)" in bot and "(bot)" not in host
+    assert "(bot)" in bot and "(bot)" in host  # greedy played the host's seat too: its
+    # definition says so (--strategy), as the bot's join does
     assert host[-5:-1] == ["1", host[-4], "0", host[-2]] and bot[-5] == "1"
     assert {host[-4], bot[-4]} == {"0", "1"}  # one of them won the duel
     assert host[-1] != "-" and bot[-1] != "-"
@@ -239,7 +241,8 @@ def test_standings_count_each_table_once_per_key_and_say_why_a_record_does_not_c
 def test_standings_share_a_victory_and_rank_forfeits_last() -> None:
     """The tally: a victory shared by two seats counts one half to each; a seat that left a
     finished game (a forfeit) has a game left and ranks last; an abandoned game counts only
-    the abandonment; the rating follows the ranks."""
+    the abandonment; the rating follows the ranks; a key is a bot when this machine holds it
+    as one, or when a record says a program played it."""
     from fractions import Fraction
 
     from condottiere.cli.standings import GameFacts, Standings, fraction
@@ -254,7 +257,8 @@ def test_standings_share_a_victory_and_rank_forfeits_last() -> None:
                        frozenset(), (2, 2, 1), (4, 4, 2))
     forfeit = GameFacts("t2", keys, names, Outcome(OutcomeKind.FORFEIT, (0,), "others left"),
                         frozenset({1, 2}), (1, 0, 0), (1, 0, 3))
-    abandoned = GameFacts("t3", keys, names, None, frozenset({2}), (0, 1, 0), (0, 0, 0))
+    abandoned = GameFacts("t3", keys, names, None, frozenset({2}), (0, 1, 0), (0, 0, 0),
+                          programs=frozenset({1}))
     assert shared.ranks() == [1, 1, 2] and forfeit.ranks() == [1, 3, 2]
     for number, facts in enumerate((shared, forfeit, abandoned, shared)):
         standings.add(Path(f"r{number}.cdr"), facts)
@@ -270,7 +274,7 @@ def test_standings_share_a_victory_and_rank_forfeits_last() -> None:
     ada_rated, bea_rated, cyd_rated = (rating.ordinal() for rating in ratings if rating)
     assert ada_rated > cyd_rated > bea_rated  # bea came last in the forfeit, cyd second
     table = standings.table()
-    assert [row[0] for row in table] == ["player", "ada", "cyd (bot)", "bea"]
+    assert [row[0] for row in table] == ["player", "ada", "cyd (bot)", "bea (bot)"]
 
 
 def test_a_record_with_one_damaged_entry_is_said_to_be_damaged_and_where(
@@ -298,3 +302,20 @@ def _varint(value: int) -> bytes:
         value >>= 7
         if not value:
             return bytes(out)
+
+
+def test_standings_keep_each_games_players_and_ratings_apart() -> None:
+    from condottiere.cli.standings import GameFacts, Night
+    from condottiere.crypto import Identity
+    from condottiere.interface import Outcome, OutcomeKind
+
+    ada, bea = (Identity.generate().public.raw for _ in range(2))
+    won = Outcome(OutcomeKind.VICTORY, (0,), "first to 5")
+    night = Night()
+    night.add(Path("a.cdr"), GameFacts("t1", (ada, bea), ("ada", "bea"), won, frozenset(),
+                                       (1, 0), (2, 1)))
+    night.add(Path("b.cdr"), GameFacts("t2", (ada, bea), ("ada", "bea"), won, frozenset(),
+                                       (1, 0), (2, 1), game="captains"))
+    assert list(night.games) == ["condottiere", "captains"] and night.counted == 2
+    for standings in night.games.values():
+        assert [player.games for player in standings.players.values()] == [1, 1]

@@ -299,12 +299,13 @@ class ShufflesAnotherDeck(ShuffleCheat):
 
 
 class PointOutsideTheGroup(ShuffleCheat):
-    """A card of the shuffled deck carries a point of order 8 (peers decode a step without
-    checking its points: the verification must refuse it)."""
+    """A card of the shuffled deck carries an encoding of no group element (a negative field
+    element; peers decode a step without checking its points: the verification must refuse
+    it)."""
 
     def tamper(self, step: crypto.ShuffleStep, deck: crypto.Deck) -> bytes:
-        order_8 = bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a")
-        return crypto.ShuffleStep(((order_8, step.deck[0][1]), *step.deck[1:]), step.proof).encode()
+        odd = (1).to_bytes(32, "little")
+        return crypto.ShuffleStep(((odd, step.deck[0][1]), *step.deck[1:]), step.proof).encode()
 
 
 @pytest.mark.parametrize(

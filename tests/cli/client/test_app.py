@@ -91,6 +91,12 @@ def test_keys_play_a_card_an_illegal_line_shows_the_reason_and_ctrl_c_stops(
             assert "Your turn" in screen.splitlines()[0]
 
             client.line.reset()
+            pipe.send_text("pa")
+            await until(lambda: client.line.complete_state is not None, "the menu of one move")
+            pipe.send_text("\t")
+            await until(lambda: client.line.text == "pass", "Tab completing the one move left")
+            await until(lambda: client.line.complete_state is None, "the menu closed")
+            client.line.reset()
             pipe.send_text("1")
             await until(lambda: client.line.text.startswith("play "), "the first card chosen")
             chosen = client.line.text

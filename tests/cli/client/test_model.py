@@ -323,6 +323,8 @@ def test_the_move_menu_is_offered_on_an_empty_line_only_when_tab_asks_for_it() -
     assert [c.text for c in tab] == [str(move) for move in model.view.legal_moves]  # type: ignore[union-attr]
     typed = completer.get_completions(Document("pa"), CompleteEvent(text_inserted=True))
     assert [c.text for c in typed] == ["pass"]
+    whole = completer.get_completions(Document("pass"), CompleteEvent(text_inserted=True))
+    assert list(whole) == [], "a move typed in full leaves no menu of one over the log"
 
 
 # ------------------------------------------------------------------ admission
@@ -422,3 +424,30 @@ def test_the_lobby_shows_the_seat_freed_and_why_and_the_ready_banner_tells_the_d
     assert "freed: seat 2 (seat2) silent at the start for 10000 s; signed by seats 0, 1" \
         " (not ready in time)" in shown, shown
     assert "carol" in shown
+
+
+def test_a_forced_move_waiting_to_be_sent_says_why_it_waits() -> None:
+    from dataclasses import replace
+
+    from condottiere.cli.client.model import FORCED_WAIT
+    from tests.cli.client.scenes import snapshot_of_game
+
+    game = battle()
+    model = TableModel()
+    seat = game.to_act
+    assert seat is not None
+    model.update(replace(snapshot_of_game(game, seat), forced=True), game, (), {})
+    banner = model.banner()
+    assert banner.headline == "Your only legal move is played for you"
+    assert banner.detail == FORCED_WAIT and "timing" in banner.detail
+
+
+def test_a_cards_number_key_stays_when_the_cards_before_it_are_played() -> None:
+    model = model_of_game(battle())
+    view = model.view
+    assert view is not None
+    assert model._keep_keys(view, ("play 2", "play 3", "play 5")) == ("play 2", "play 3", "play 5")
+    assert model._keep_keys(view, ("play 2", "play 5")) == ("play 2", "", "play 5")
+    assert model._keep_keys(view, ("play 5", "play 6")) == ("", "", "play 5", "play 6")
+    many = tuple(f"play {n}" for n in range(1, 10))
+    assert model._keep_keys(view, many) == many, "past 9 keys: numbered afresh"
