@@ -33,6 +33,8 @@ import condottiere.openspiel  # noqa: F401  (registers the games)
 from condottiere.bots import Budget, IsmctsBot
 
 Z_95 = 1.959964
+MAX_EXTRA_RUNS = 50
+"""Simulations OpenSpiel's bot may run past its time to visit a move legal at the root."""
 GAMES = {
     "condottiere": "condottiere(edition=zman,players=2)",
     "captains": "condottieri_captains(players=2)",
@@ -58,11 +60,19 @@ class TimedIsmcts(ismcts.ISMCTSBot):  # type: ignore[misc]
         self._root_node = self.create_new_node(state)
         deadline = time.perf_counter() + self.seconds
         runs = 0
-        while runs == 0 or time.perf_counter() < deadline:
+        while True:
             self.run_simulation(self.sample_root_state(state))
             runs += 1
+            if time.perf_counter() < deadline:
+                continue
+            # At least one visit of a move legal here (a sample may have tried another).
+            root = self.filter_illegals(self._root_node, legal)
+            if root.total_visits > 0 or runs >= MAX_EXTRA_RUNS:
+                break
         self.simulations += runs
-        return self.get_final_policy(state, self.filter_illegals(self._root_node, legal))
+        if root.total_visits == 0:
+            return [(action, 1 / len(legal)) for action in legal]
+        return self.get_final_policy(state, root)
 
 
 def play(name: str, index: int, seconds: float) -> tuple[float, int, int, int, int]:
