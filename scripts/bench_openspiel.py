@@ -8,7 +8,7 @@ rebuilt from the table's record), the other OpenSpiel's ``ISMCTSBot`` (the Pytho
 sampled from the state's own chance outcomes with the game's seed. A move of ours that is not
 an OpenSpiel action (a Captains offer of the bot's own composing) is replaced by done.
 
-Printed per game: our win share with a 95% interval, the games, and the simulations or
+Printed per game: our win share with a 95% interval (Wilson's, sound at 100%), the games, and the simulations or
 iterations each bot ran a move on average.
 
     .venv/bin/python scripts/bench_openspiel.py --games 20 --seconds 0.2
@@ -106,6 +106,15 @@ def play(name: str, index: int, seconds: float) -> tuple[float, int, int, int, i
     return share, our_moves, our_iterations, their_moves, theirs.simulations
 
 
+def wilson(share: float, games: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of a win share over ``games`` (sound at 0% and 100%)."""
+    centre = (share + Z_95**2 / (2 * games)) / (1 + Z_95**2 / games)
+    margin = Z_95 * math.sqrt(share * (1 - share) / games + Z_95**2 / (4 * games**2)) / (
+        1 + Z_95**2 / games
+    )
+    return centre - margin, centre + margin
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20)
@@ -122,13 +131,12 @@ def main() -> int:
             totals = [a + b for a, b in zip(totals, counts, strict=True)]
         games = len(shares)
         mean = sum(shares) / games
-        spread = math.sqrt(sum((x - mean) ** 2 for x in shares) / max(games - 1, 1))
-        margin = Z_95 * spread / math.sqrt(games)
+        low, high = wilson(mean, games)
         our_moves, our_iterations, their_moves, their_simulations = totals
         print(
             f"{name}: ismcts vs OpenSpiel ISMCTSBot, 2 seats, {games} games, "
             f"{args.seconds:g} s a move each: our win share {mean:.1%} "
-            f"[{max(0.0, mean - margin):.1%}, {min(1.0, mean + margin):.1%}]; "
+            f"[{low:.1%}, {high:.1%}]; "
             f"iterations a move: ours {our_iterations / max(our_moves, 1):.1f}, "
             f"OpenSpiel's {their_simulations / max(their_moves, 1):.1f}; "
             f"{time.perf_counter() - started:.0f} s"
