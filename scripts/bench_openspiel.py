@@ -8,8 +8,8 @@ rebuilt from the table's record), the other OpenSpiel's ``ISMCTSBot`` (the Pytho
 sampled from the state's own chance outcomes with the game's seed. A move of ours that is not
 an OpenSpiel action (a Captains offer of the bot's own composing) is replaced by done.
 
-Printed per game: our win share with a 95% interval (Wilson's, sound at 100%), the games, and the simulations or
-iterations each bot ran a move on average.
+Printed per game: our win share with a 95% interval (Wilson's, sound at 100%), the games,
+and the simulations or iterations each bot ran a move on average.
 
     .venv/bin/python scripts/bench_openspiel.py --games 20 --seconds 0.2
 
