@@ -146,7 +146,7 @@ class IsmctsBot:
             for clock, limit in ((time.perf_counter, budget.seconds),
                                  (time.process_time, budget.cpu_seconds))
             if limit is not None
-        ]  # fmt: skip
+        ]
         limit = budget.iterations
         iterations = 0
         while limit is None or iterations < limit:

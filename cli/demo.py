@@ -104,7 +104,7 @@ def run_demo(settings: DemoSettings, out: TextIO) -> GameState[Any]:
         move = bots[seat].choose(cast(Any, game), seat)
         flow = game.card_flow(move)
         sizes = [game.hand_size(other) for other in range(game.players)]
-        start = len(game.narration())
+        start = game.narration_length
         game.play(move)
         told = [sentence.told(names) for sentence in game.narration(start)]
         for sentence in told:

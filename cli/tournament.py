@@ -172,7 +172,7 @@ def play_game(settings: TournamentSettings, index: int) -> GameResult:
             move = bot.choose(cast(Any, game), seat)
             seconds[seat] += time.perf_counter() - started
             moves[seat] += 1
-            start = len(game.narration())
+            start = game.narration_length
             game.play(move)
             for told in game.narration(start):
                 if told.kind is ToldKind.RESULT and told.seat is not None:
@@ -554,7 +554,7 @@ def tournament_settings(
     if any(x is not None for x in (args.seconds_per_move, args.iterations,
                                    args.cpu_seconds_per_move)):
         budget = Budget(iterations=args.iterations, seconds=args.seconds_per_move,
-                        cpu_seconds=args.cpu_seconds_per_move)  # fmt: skip
+                        cpu_seconds=args.cpu_seconds_per_move)
     return TournamentSettings(
         edition=edition,
         bots=args.bots,

@@ -347,6 +347,11 @@ class CardGame(Generic[MoveT]):
         return tuple(sentences)
 
     @property
+    def narration_length(self) -> int:
+        """How many sentences the narration holds (where the next one will start)."""
+        return 0 if self._tale is None else self._tale[2]
+
+    @property
     def narrated(self) -> bool:
         """Whether this game keeps its narration."""
         return self._narrated

@@ -72,12 +72,6 @@ class MovePlayed(NamedTuple):
     """The game's move value or its text: ``str(move)`` is its notation."""
     revealed: tuple[str, ...] | None = None
 
-    def __eq__(self, other: object) -> bool:
-        return type(other) is MovePlayed and tuple.__eq__(self, other)
-
-    def __hash__(self) -> int:
-        return hash((MovePlayed, *self))
-
     def __str__(self) -> str:
         shown = "" if self.revealed is None else f" | {_cards_text(self.revealed)}"
         return f"move {self.seat}: {self.move}{shown}"
@@ -98,12 +92,6 @@ class ForcedMove(NamedTuple):
     seat: int
     move: str
 
-    def __eq__(self, other: object) -> bool:
-        return type(other) is ForcedMove and tuple.__eq__(self, other)
-
-    def __hash__(self) -> int:
-        return hash((ForcedMove, *self))
-
     def __str__(self) -> str:
         return f"auto {self.seat}: {self.move}"
 
@@ -120,12 +108,6 @@ class Dealt(NamedTuple):
 
     seat: int
     cards: tuple[str, ...] | int
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is Dealt and tuple.__eq__(self, other)
-
-    def __hash__(self) -> int:
-        return hash((Dealt, *self))
 
     @property
     def size(self) -> int:
@@ -150,12 +132,6 @@ class Chosen(NamedTuple):
     seats: tuple[int, ...]
     seat: int
 
-    def __eq__(self, other: object) -> bool:
-        return type(other) is Chosen and tuple.__eq__(self, other)
-
-    def __hash__(self) -> int:
-        return hash((Chosen, *self))
-
     def __str__(self) -> str:
         return f"choice {self.seat} of {' '.join(map(str, self.seats))}: {self.purpose}"
 
@@ -174,12 +150,6 @@ class HandShown(NamedTuple):
     viewer: int
     cards: tuple[str, ...] | int
     handed: bool = False
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is HandShown and tuple.__eq__(self, other)
-
-    def __hash__(self) -> int:
-        return hash((HandShown, *self))
 
     @property
     def size(self) -> int:
@@ -206,12 +176,6 @@ class Searched(NamedTuple):
     card: str
     found: bool
 
-    def __eq__(self, other: object) -> bool:
-        return type(other) is Searched and tuple.__eq__(self, other)
-
-    def __hash__(self) -> int:
-        return hash((Searched, *self))
-
     def __str__(self) -> str:
         return f"search {self.seat} for {self.card}: {'found' if self.found else 'not found'}"
 
@@ -227,12 +191,6 @@ class SeatLeft(NamedTuple):
 
     seat: int
 
-    def __eq__(self, other: object) -> bool:
-        return type(other) is SeatLeft and tuple.__eq__(self, other)
-
-    def __hash__(self) -> int:
-        return hash((SeatLeft, *self))
-
     def __str__(self) -> str:
         return f"leave {self.seat}"
 
@@ -245,6 +203,28 @@ class SeatLeft(NamedTuple):
 
 RecordEvent = MovePlayed | ForcedMove | Dealt | Chosen | HandShown | Searched | SeatLeft
 """Any event of a game's record."""
+
+
+def _equal_to_its_own_type_only(kind: type[tuple[Any, ...]]) -> None:
+    """An event of ``kind`` equals (and hashes as) an event of ``kind`` with the same fields,
+    never a plain tuple or an event of another kind."""
+
+    def equal(self: tuple[Any, ...], other: object) -> bool:
+        return type(other) is kind and tuple.__eq__(self, other)
+
+    def unequal(self: tuple[Any, ...], other: object) -> bool:
+        return not equal(self, other)
+
+    def hashed(self: tuple[Any, ...]) -> int:
+        return hash((kind.__name__, *self))
+
+    kind.__eq__ = equal  # type: ignore[method-assign]
+    kind.__ne__ = unequal  # type: ignore[assignment,method-assign]
+    kind.__hash__ = hashed  # type: ignore[method-assign]
+
+
+for _kind in (MovePlayed, ForcedMove, Dealt, Chosen, HandShown, Searched, SeatLeft):
+    _equal_to_its_own_type_only(_kind)
 
 
 def _cards_from_json(value: Any) -> tuple[str, ...] | int:

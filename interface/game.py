@@ -437,6 +437,11 @@ class GameState(Protocol[MoveT]):
         what :meth:`record` stores, as values read by name."""
         ...
 
+    @property
+    def narration_length(self) -> int:
+        """How many sentences :meth:`narration` holds (where the next one will start)."""
+        ...
+
     def narration(self, start: int = 0) -> Sequence[Sentence]:
         """The game's own narration from its ``start``-th sentence on: each move, what it
         decided and changed, and what the game learnt when chance was resolved (a card found

@@ -209,7 +209,7 @@ class State(pyspiel.State):  # type: ignore[misc]
             shown = sorted(engine.hand(mover)) if flow.whole_hand else sorted(flow.shown)
             engine.play(move)
             self._tell_all(f"seat {mover}: {text}" + (f" showing {' '.join(shown)}" if shown
-                                                      else ""))  # fmt: skip
+                                                      else ""))
         self._settle()
 
     def _action_to_string(self, player: int, action: int) -> str:

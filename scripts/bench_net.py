@@ -812,7 +812,7 @@ def captains_figures(sizes: Sequence[int], games: int) -> None:
     print("Captains: the first hand dealt by peer processes, beside its crypto floor: wall")
     print("seconds (floor over every core), and the peers' CPU seconds (floor on one thread)")
     print(f"{'seats':>5} {'dealt s':>8} {'floor s':>8} {'ratio':>6}"
-          f" {'cpu s':>7} {'floor s':>8} {'ratio':>6}")  # fmt: skip
+          f" {'cpu s':>7} {'floor s':>8} {'ratio':>6}")
     for seats in sizes:
         counts = captains_deal_in_process(seats)
         for game in range(games):
@@ -820,7 +820,7 @@ def captains_figures(sizes: Sequence[int], games: int) -> None:
             floor, cpu_floor_ = median_floor(counts), floor_cpu_seconds(counts)
             print(f"{seats:>5} {dealt:>8.2f} {floor:>8.2f} {dealt / floor:>6.2f}"
                   f" {cpu:>7.2f} {cpu_floor_:>8.2f} {cpu / cpu_floor_:>6.2f}",
-                  flush=True)  # fmt: skip
+                  flush=True)
     print("\na one-seat reveal (a hand shown to one seat) and a search of the deck, in this")
     print("process, in CPU seconds (both sides, so that the load of a shared machine cancels):")
     print("every seat's work, and the critical path a LAN would see, each beside the CPU of")

@@ -48,7 +48,7 @@ class TimedIsmcts(ismcts.ISMCTSBot):  # type: ignore[misc]
     def __init__(self, game: Any, seconds: float, seed: int) -> None:
         rng = np.random.RandomState(seed)
         super().__init__(game, mcts.RandomRolloutEvaluator(1, rng), 2.0, max_simulations=1,
-                         random_state=rng, allow_inconsistent_action_sets=True)  # fmt: skip
+                         random_state=rng, allow_inconsistent_action_sets=True)
         self.seconds = seconds
         self.simulations = 0
 

@@ -9,7 +9,7 @@ told: never a card of a hand that was not shown to everyone.
 >>> from condottiere.games.captains.game import Game
 >>> g = Game.setup(2, cities=["milan", "pisa"], hands=[["gonzaga"], []], seed=0,
 ...                deck=["duchy"], narrated=True)
->>> start = len(g.narration())
+>>> start = g.narration_length
 >>> g.play("captain gonzaga")
 >>> [sentence.told(["ann", "bob"]).text for sentence in g.narration(start)]
 ['ann puts Gonzaga (level 4) into play']

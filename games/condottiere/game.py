@@ -654,7 +654,13 @@ class Game(CardGame[Move]):
     def _after_move(
         self, before: Before, seat: int, move: Move, revealed: tuple[str, ...] | None
     ) -> None:
-        for sentence in tell_move(before, self, move, revealed or ()):
+        during = self.narration(before.told)
+        tale = self._tale
+        for _ in during:  # told again below, after the move that set them off
+            assert tale is not None
+            tale = tale[1]
+        self._tale = tale
+        for sentence in tell_move(before, self, move, revealed or (), during):
             self.tell(sentence)
 
     def resolve(self, outcome: Sequence[str] | int | None) -> None:
@@ -672,7 +678,7 @@ class Game(CardGame[Move]):
             answer_deal(self, node, check_deal(self, node, outcome))
         settle(self)
         if self._narrated and self._battles_begun != begun and self._phase == "battle":
-            self.tell(battle_begins(self, chosen_before=True))
+            self.tell(battle_begins(self))
 
     def remove_seat(self, seat: int) -> HandOutOfGame:
         """``seat`` leaves the table for good, an event of the record (:mod:`.leaver`): its

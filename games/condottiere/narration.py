@@ -14,7 +14,7 @@ shows between moves.
 >>> g = Game.setup("zman", players=2, hands=[["10", "3"], ["2"]], first=0, narrated=True)
 >>> names = ("ada", "bob")
 >>> def tell(move):
-...     start = len(g.narration())
+...     start = g.narration_length
 ...     g.play(move)
 ...     return [sentence.told(names).text for sentence in g.narration(start)]
 >>> tell("battle Milano")
@@ -66,6 +66,8 @@ class Before:
     hand_size: int
     control: Mapping[str, int]
     battles_begun: int
+    told: int
+    """How many sentences the game had told."""
 
 
 def before_move(game: Game, seat: int) -> Before:
@@ -78,14 +80,22 @@ def before_move(game: Game, seat: int) -> Before:
         game.hand_size(seat),
         game.control,
         game._battles_begun,
+        game.narration_length,
     )
 
 
 def tell_move(
-    before: Before, after: Game, move: Move, shown: Sequence[str]
+    before: Before,
+    after: Game,
+    move: Move,
+    shown: Sequence[str],
+    during: Sequence[Sentence] = (),
 ) -> tuple[Sentence, ...]:
     """``move`` (played by ``before.seat`` on the game ``before`` describes, giving
-    ``after``; ``shown`` the cards it revealed) and its consequences."""
+    ``after``; ``shown`` the cards it revealed) and its consequences; ``during``: what the
+    rules told while it was applied (the hands kept that the rules kept by themselves), told
+    after the battle the move ended and before the battle that then began, as a seat's
+    engine, which is asked for each of those keeps, tells them."""
     seat = before.seat
     names = seat_placeholders(after.players)
     ended = after.last_battle is not before.last_battle and after.last_battle is not None
@@ -96,9 +106,10 @@ def tell_move(
     if ended:
         assert after.last_battle is not None
         told += _battle_end(before, after, after.last_battle, names)
+    told += during
     began = after._battles_begun != before.battles_begun and after.phase == "battle"
     if began and move.verb != "battle":
-        told.append(battle_begins(after, chosen_before=not ended))
+        told.append(battle_begins(after))
     return tuple(told)
 
 
@@ -181,10 +192,10 @@ def _battle_end(
     return told
 
 
-def battle_begins(after: Game, *, chosen_before: bool) -> Sentence:
-    """A battle that began without this move choosing where: in a region chosen when the last
-    battle ended (``ffg``, once the hands are settled), in the only region left, or in no
-    region at all (a final battle, an edition without a board).
+def battle_begins(after: Game) -> Sentence:
+    """A battle that began without a move choosing where, just now: in a region chosen when
+    the last battle ended (``ffg``, once the hands are settled), in the only region left, or
+    in no region at all (a final battle, an edition without a board).
 
     >>> from condottiere.games.condottiere import Game
     >>> g = Game.setup("ffg", players=2, hands=[["10", "scarecrow"], ["2", "bishop"]],
@@ -192,7 +203,7 @@ def battle_begins(after: Game, *, chosen_before: bool) -> Sentence:
     >>> for move in ("battle Milano", "play 10", "play 2", "pass", "pass", "battle Torino"):
     ...     g.play(move)
     >>> g.play("discard")   # the hands are settled before the chosen battle begins
-    >>> start = len(g.narration())
+    >>> start = g.narration_length
     >>> g.play("retain bishop")
     >>> for sentence in g.narration(start):
     ...     print(sentence.told(("ada", "bob")).text)
@@ -204,7 +215,7 @@ def battle_begins(after: Game, *, chosen_before: bool) -> Sentence:
         tied = " and ".join(names[s] for s in range(after.players) if after.hand_size(s))
         return Sentence(ToldKind.CHANGE, f"a final battle, no region left to fight for: {tied}")
     region = after.battle_region
-    if region is not None and chosen_before and after.edition.choice_after_compare:
+    if region is not None and after._choice_after_compare:
         text = f"the battle for {region} begins (chosen when the last battle ended)"
         return Sentence(ToldKind.CHANGE, text)
     if region is not None:

@@ -126,7 +126,7 @@ def test_ismcts_stops_near_its_time_budget() -> None:
 def test_a_cpu_time_budget_stops_the_search_after_that_much_cpu_time() -> None:
     bot = IsmctsBot(seed=1, budget=Budget(cpu_seconds=0.2))
     game = Game.setup("zman", players=4, hands=[["10", "5", "3", "1", "drummer"]] * 4,
-                      battle="Firenze")  # fmt: skip
+                      battle="Firenze")
     start = time.process_time()
     bot.choose(game, 0)
     assert time.process_time() - start < 0.2 + 0.3

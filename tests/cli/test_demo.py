@@ -71,10 +71,19 @@ def test_each_battle_ends_with_its_result_the_figures_and_the_table_then_a_blank
     out = run(capsys, "demo", "--edition", "zman", "--seed", "1", "--max-battles", "1")
     battle = out.split("\n\n")[1].splitlines()
     assert battle[0] == "seat 0 (greedy) opens a battle in Napoli"
-    assert battle[-7].startswith("  seat 2 (greedy) wins the battle for Napoli with 14 ")
-    assert battle[-6] == "  seat 2 (greedy) takes Napoli"
-    assert [line[:10] for line in battle[-5:-1]] == ["    seat 0", "    seat 1", "    seat 2",
-                                                       "    seat 3"]
+    wins = next(n for n, line in enumerate(battle) if " wins the battle" in line)
+    assert battle[wins].startswith("  seat 2 (greedy) wins the battle for Napoli with 14 ")
+    assert battle[wins + 1] == "  seat 2 (greedy) takes Napoli"
+    assert [line[:10] for line in battle[wins + 2 : wins + 6]] == [
+        "    seat 0",
+        "    seat 1",
+        "    seat 2",
+        "    seat 3",
+    ]
+    # then the hands the discard step keeps (no mercenary to discard), told as each seat's
+    # own engine at a table tells the keep it plays
+    kept = battle[wins + 6 : -1]
+    assert kept and all(" keeps their hand of " in line for line in kept)
     assert battle[-1] == (
         "  seat 1 (random) holds the battle marker; board: seat 2 (greedy) Napoli; Favor on Roma"
     )

@@ -87,5 +87,5 @@ def test_openspiels_ismcts_bot_plays_a_move_through_resampled_states() -> None:
         state.apply_action(state.chance_outcomes()[0][0])
     rng = np.random.RandomState(7)
     bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), 2.0, max_simulations=8,
-                           random_state=rng, allow_inconsistent_action_sets=True)  # fmt: skip
+                           random_state=rng, allow_inconsistent_action_sets=True)
     assert bot.step(state) in state.legal_actions()

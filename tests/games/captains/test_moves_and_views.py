@@ -127,7 +127,7 @@ def test_the_registry_hosts_captains_through_the_game_interface() -> None:
     rng = random.Random(5)
     while game.to_act is not None:
         move = rng.choice(game.legal_moves())
-        seat, start = game.to_act, len(game.narration())
+        seat, start = game.to_act, game.narration_length
         game.play(move)
         told = [sentence.told(names) for sentence in game.narration(start)]
         assert told and told[0].text.startswith(names[seat]) and told[0].seat == seat

@@ -28,14 +28,21 @@ from typing import Any
 from condottiere.interface import (
     CardFlow,
     Deal,
+    Dealt,
     Draw,
     HandOutOfGame,
     IllegalMoveError,
     InvalidMoveError,
+    MovePlayed,
     Outcome,
     OutcomeKind,
+    RecordEvent,
+    SeatLeft,
     SeatToMove,
+    Sentence,
+    ToldKind,
     Waiting,
+    event_from_json,
 )
 
 GAME_NAME = "highcard"
@@ -87,7 +94,8 @@ class Game:
         self._departed: set[int] = set()
         self._played: set[str] = set()
         self._moves = 0
-        self._events: list[list[Any]] = []
+        self._events: list[RecordEvent] = []
+        self._told: list[Sentence] = []
         self._order: list[str] | None = None
         """Offline only: the shuffled deck chance deals from."""
 
@@ -108,17 +116,18 @@ class Game:
         """The game ``record`` rebuilds (a spectator's when a deal in it is only a count)."""
         if record.get("format") != RECORD_FORMAT:
             raise ValueError(f"not a High Card record of format {RECORD_FORMAT}")
-        counted = any(e[0] == "deal" and not isinstance(e[2], list) for e in record["events"])
+        events = [event_from_json(event) for event in record["events"]]
+        counted = any(isinstance(e, Dealt) and isinstance(e.cards, int) for e in events)
         game = cls(record, SPECTATOR if counted else OMNISCIENT)
-        for event in record["events"]:
-            if event[0] == "deal":
-                game.resolve(event[2] if isinstance(event[2], list) else None)
-            elif event[0] == "move":
-                game.play(event[2])
-            elif event[0] == "leave":
-                game.remove_seat(event[1])
+        for event in events:
+            if isinstance(event, Dealt):
+                game.resolve(None if isinstance(event.cards, int) else event.cards)
+            elif isinstance(event, MovePlayed):
+                game.play(str(event.move))
+            elif isinstance(event, SeatLeft):
+                game.remove_seat(event.seat)
             else:
-                raise ValueError(f"unknown event {event!r}")
+                raise ValueError(f"High Card has no event {event}")
         return game
 
     def _sees(self, seat: int) -> bool:
@@ -246,24 +255,36 @@ class Game:
     def card_flow(self, move: str) -> CardFlow:
         return CardFlow(played=(self.parse_move(move).split()[1],))
 
-    def play(self, move: str, *, reveal: Sequence[str] | None = None) -> None:
+    def why_illegal(self, move: str) -> str | None:
         move = self.parse_move(move)
         seat = self.to_act
         if seat is None:
-            raise IllegalMoveError("nobody is to play now")
+            return "nobody is to play now"
         card = move.split()[1]
         cards = self._hands[seat]
         if cards is not None and card not in cards:
-            raise IllegalMoveError(f"{card} is not in the hand of seat {seat}")
+            return f"{card} is not in the hand of seat {seat}"
         if cards is None and (card in self._played or self._sizes[seat] == 0 or self._mine(card)):
-            raise IllegalMoveError(f"seat {seat} cannot hold {card}")
+            return f"seat {seat} cannot hold {card}"
+        return None
+
+    def play(self, move: str, *, reveal: Sequence[str] | None = None) -> None:
+        move = self.parse_move(move)
+        refused = self.why_illegal(move)
+        if refused is not None:
+            raise IllegalMoveError(refused)
+        seat = self.to_act
+        assert seat is not None
+        card = move.split()[1]
+        cards = self._hands[seat]
         if cards is not None:
             cards.remove(card)
         self._sizes[seat] -= 1
         self._played.add(card)
         self._trick.append((seat, card))
         self._moves += 1
-        self._events.append(["move", seat, move])
+        self._events.append(MovePlayed(seat, move))
+        self._told.append(Sentence(ToldKind.MOVE, f"{{{seat}}} plays {card}", seat))
         self._settle()
 
     def _mine(self, card: str) -> bool:
@@ -274,6 +295,7 @@ class Game:
         played = {seat for seat, _ in self._trick}
         if self._trick and all(seat in played for seat in self._seated()):
             winner, _ = max(self._trick, key=lambda pair: int(pair[1]))
+            self._told.append(Sentence(ToldKind.RESULT, f"{{{winner}}} wins the trick", winner))
             self._won[winner] += 1
             self._leader = winner
             self._trick = []
@@ -286,7 +308,7 @@ class Game:
         if outcome is None:
             if self._sees(seat):
                 raise ValueError(f"this table must see the cards dealt to seat {seat}")
-            self._events.append(["deal", seat, HAND])
+            self._events.append(Dealt(seat, HAND))
         else:
             if isinstance(outcome, int) or len(outcome) != HAND:
                 raise ValueError(f"a deal is {HAND} cards")
@@ -297,7 +319,7 @@ class Game:
             if hand is None:
                 raise ValueError(f"this table cannot see seat {seat}'s hand")
             hand.extend(cards)
-            self._events.append(["deal", seat, cards])
+            self._events.append(Dealt(seat, tuple(cards)))
         self._sizes[seat] = HAND
         self._dealt = (seat + 1) * HAND
         self._drawn += HAND
@@ -310,7 +332,7 @@ class Game:
         self._sizes[seat] = 0
         if self._hands[seat] is not None:
             self._hands[seat] = []
-        self._events.append(["leave", seat])
+        self._events.append(SeatLeft(seat))
         self._settle()
         self._deal_from_order()
         return HandOutOfGame(seat, count)
@@ -320,12 +342,24 @@ class Game:
         other.__dict__.update(self.__dict__)
         other._hands = [None if h is None else list(h) for h in self._hands]
         other._sizes, other._won = list(self._sizes), list(self._won)
-        other._trick, other._events = list(self._trick), [list(e) for e in self._events]
+        other._trick, other._events = list(self._trick), list(self._events)
+        other._told = list(self._told)
         other._departed, other._played = set(self._departed), set(self._played)
         return other
 
     def record(self) -> dict[str, Any]:
-        return {**self._header, "events": [list(event) for event in self._events]}
+        return {**self._header, "events": [event.to_json() for event in self._events]}
+
+    @property
+    def events(self) -> tuple[RecordEvent, ...]:
+        return tuple(self._events)
+
+    @property
+    def narration_length(self) -> int:
+        return len(self._told)
+
+    def narration(self, start: int = 0) -> tuple[Sentence, ...]:
+        return tuple(self._told[start:])
 
     def view(self, seat: int) -> SeatView:
         spectating = self._hands[seat] is None

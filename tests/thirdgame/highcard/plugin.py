@@ -25,8 +25,6 @@ from condottiere.interface import (
     GameState,
     SeatView,
     TableRules,
-    Told,
-    ToldKind,
 )
 from condottiere.interface.screen import Choices, Explanation, GameScreen, Line, Scene
 
@@ -68,23 +66,6 @@ class HighCardRules:
 
     def replay(self, record: Mapping[str, Any]) -> Game:
         return Game.replay(record)
-
-    def narrate(
-        self,
-        before: GameState[Any],
-        after: GameState[Any],
-        move: Any,
-        shown: Sequence[str],
-        names: Sequence[str],
-    ) -> tuple[Told, ...]:
-        assert isinstance(before, Game) and isinstance(after, Game)
-        seat, card = before.to_act, str(move).split()[1]
-        assert seat is not None
-        told = [Told(ToldKind.MOVE, f"{names[seat]} plays {card}", seat)]
-        if len(after.trick) < len(before.trick) + 1:
-            winner = max((*before.trick, (seat, card)), key=lambda pair: int(pair[1]))[0]
-            told.append(Told(ToldKind.RESULT, f"{names[winner]} wins the trick", winner))
-        return tuple(told)
 
     def view_message(self, view: SeatView) -> Message:
         assert isinstance(view, HighCardSeatView)
