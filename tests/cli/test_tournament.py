@@ -82,6 +82,7 @@ def test_battles_won_and_regions_held_agree_with_the_games() -> None:
 def test_the_printed_table_names_every_figure_as_the_game_names_it(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
+    # zman: its standing is the regions held (zman-duel's is the battles won)
     assert main(["tournament", "--bots", "greedy,random", "--edition", "zman",
                  "--games", "3", "--jobs", "1"]) == 0
     out = capsys.readouterr().out
