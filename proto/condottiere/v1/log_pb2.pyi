@@ -31,7 +31,7 @@ class _ProtocolVersion:
 class _ProtocolVersionEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ProtocolVersion.ValueType], _builtins.type):
     DESCRIPTOR: _descriptor.EnumDescriptor
     PROTOCOL_VERSION_UNSPECIFIED: _ProtocolVersion.ValueType  # 0
-    PROTOCOL_VERSION_CURRENT: _ProtocolVersion.ValueType  # 4
+    PROTOCOL_VERSION_CURRENT: _ProtocolVersion.ValueType  # 5
 
 class ProtocolVersion(_ProtocolVersion, metaclass=_ProtocolVersionEnumTypeWrapper):
     """The version of this protocol; peers of different versions do not play together.
@@ -43,7 +43,7 @@ class ProtocolVersion(_ProtocolVersion, metaclass=_ProtocolVersionEnumTypeWrappe
     """
 
 PROTOCOL_VERSION_UNSPECIFIED: ProtocolVersion.ValueType  # 0
-PROTOCOL_VERSION_CURRENT: ProtocolVersion.ValueType  # 4
+PROTOCOL_VERSION_CURRENT: ProtocolVersion.ValueType  # 5
 Global___ProtocolVersion: _TypeAlias = ProtocolVersion  # noqa: Y015
 
 @_typing.final
@@ -1176,6 +1176,7 @@ class Silence(_message.Message):
     STEP_FIELD_NUMBER: _builtins.int
     WAITED_FIELD_NUMBER: _builtins.int
     ANSWERED_FIELD_NUMBER: _builtins.int
+    ANSWER_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     """the seat waited for"""
     step: _builtins.int
@@ -1183,6 +1184,10 @@ class Silence(_message.Message):
     waited: _builtins.int
     """whole seconds the author waited for it"""
     answered: _builtins.bool
+    answer: _builtins.bytes
+    """With answered (protocol 5): the seat's own signed entry (a SignedEntry's bytes) that
+    answers the step. An answered statement without it is false and counts for nothing.
+    """
     def __init__(
         self,
         *,
@@ -1190,10 +1195,11 @@ class Silence(_message.Message):
         step: _builtins.int = ...,
         waited: _builtins.int = ...,
         answered: _builtins.bool = ...,
+        answer: _builtins.bytes = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["answered", b"answered", "seat", b"seat", "step", b"step", "waited", b"waited"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["answer", b"answer", "answered", b"answered", "seat", b"seat", "step", b"step", "waited", b"waited"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
