@@ -252,8 +252,8 @@ class TableEvent:
     """``join ask seated ready freed shuffle deal search coin move result change chat leave
     refused halt over audit`` (``ask``: a joiner the creator's owner must admit or refuse;
     ``freed``: a seat not ready in time, freed for another joiner); ``move``,
-    ``result`` and ``change`` are the game's narration of a move
-    (:class:`~condottiere.games.ToldKind`)."""
+    ``result`` and ``change`` are the game's own narration, of its moves and of what it
+    learnt from chance (:class:`~condottiere.interface.ToldKind`)."""
     text: str
     seat: int | None = None
 
@@ -379,6 +379,8 @@ class Table:
         self.halt: Halt | None = None
         self.refusals: list[Refusal] = []
         self.events: list[TableEvent] = []
+        self._told = 0
+        """How many sentences of the game's own narration are in :attr:`events`."""
         """Every event so far, oldest first (a controller reads from where it stopped)."""
         self.appended: list[LogEntry] = []
         """Entries appended to the logs since the owner last took them (see :meth:`drain`)."""
@@ -686,7 +688,7 @@ class Table:
         if self.game is None:
             return {}
         record = self.game.record()
-        record["events"] = [_public_event(event) for event in record["events"]]
+        record["events"] = [event.public().to_json() for event in self.game.events]
         return record
 
     def record_hash(self) -> str:
@@ -806,10 +808,11 @@ class Table:
             return f"it is not your turn: the table waits for {self.who(step.authors[0])}"
         try:
             move = game.parse_move(str(text))
-            if move not in game.legal_moves():
-                game.copy().play(move)  # raises the rules' reason, on a copy
-        except (InvalidMoveError, IllegalMoveError) as exc:
+        except InvalidMoveError as exc:
             return str(exc)
+        refused = game.why_illegal(move)
+        if refused is not None:
+            return refused
         if self.forced_move() is None:  # else the only move: play_forced publishes it
             self._publish_move(move)
         return None
@@ -1121,6 +1124,7 @@ class Table:
                 if not self._work(self.step):
                     break
         self._answer_statements()
+        self._tell_game()
 
     def _answer_statements(self) -> None:
         """Vote *answered* on every statement about an answer this table took (a seat that
@@ -1141,7 +1145,7 @@ class Table:
                     self.out[seat] = departure
                     self.halt = Halt(
                         f"this seat was put out: {departure.words(self.who(self.me))}; "
-                        "it may watch, not play",
+                        "the others play on without it",
                         self.me,
                         seat,
                         departure=departure,
@@ -1530,7 +1534,7 @@ class Table:
             assert self.dealer is not None
             for complaint in body.complaints:
                 if not (complaint.dealer in self.dealer.members and complaint.dealer != seat
-                        and 0 <= complaint.deck < len(self._decks())):  # fmt: skip
+                        and 0 <= complaint.deck < len(self._decks())):
                     raise Rejection(Reason.UNEXPECTED, "a complaint about no other seat's deck")
         elif kind == StepKind.PIECE_ANSWERS:
             owed = [c for c in step.complaints if c[1] == seat]
@@ -1645,7 +1649,7 @@ class Table:
                 (self.seating.index(author), c.dealer, c.deck)
                 for author, entry in step.answers.items()
                 for c in entry.body.complaints
-            ))  # fmt: skip
+            ))
             if not complaints and self.game is not None:  # a new backup after a re-key
                 self._next_game_step()
             elif not complaints:
@@ -1774,7 +1778,7 @@ class Table:
         self.game = (
             self.rules.for_spectator(table) if self.seat is None else self.rules.for_seat(table,
                                                                                       self.seat)
-        )  # fmt: skip
+        )
         for seat in sorted(self.out):
             self.game.remove_seat(seat)
         self._next_game_step()
@@ -1794,7 +1798,7 @@ class Table:
         ][-1]
         evidence = (dealt.signed, complaint.signed, step.answers[self.seating[dealer]].signed)
         self._stop(Rejection(rejection.reason, rejection.detail, seat=rejection.seat,
-                             evidence=evidence))  # fmt: skip
+                             evidence=evidence))
 
     def _stand_in_for(self, draws: Sequence[Draw]) -> bool:
         """Start a stand-in step when a seat out owes shares of these deals; True if one."""
@@ -1853,10 +1857,10 @@ class Table:
     def _deal(self, draws: Sequence[Draw]) -> None:
         game, dealer = self.game, self.dealer
         assert game is not None and dealer is not None
-        for draw in draws:
-            game.resolve(dealer.deal(draw))
         counts = ", ".join(f"{d.deal.count} to seat {d.deal.seat}" for d in draws)
         self._say("deal", f"cards dealt: {counts}")
+        for draw in draws:
+            game.resolve(dealer.deal(draw))
 
     # ------------------------------------------------------------------ moves
 
@@ -1874,7 +1878,6 @@ class Table:
             raise Rejection(Reason.ILLEGAL, str(exc)) from None
         flow = game.card_flow(move)
         showing = dealer.check_shown(seat, flow, body.cards)
-        before = game.copy()
         try:
             game.play(move, reveal=showing.names if flow.whole_hand else None)
         except IllegalMoveError as exc:
@@ -1882,10 +1885,7 @@ class Table:
         dealer.apply(showing, flow)
         if self.on_move is not None:
             self.on_move(game.moves_played - 1)
-        names = [self.who(author) for author in self.seating]
-        for told in self.rules.narrate(before, game, move, showing.names, names):
-            if told.kind is not ToldKind.DETAIL:
-                self._say(told.kind.value, told.text, told.seat)
+        self._tell_game()
 
     # ------------------------------------------------------------------ searches
 
@@ -1967,13 +1967,7 @@ class Table:
         game = self.game
         assert game is not None
         game.resolve(found)
-        who = self.who(self.seating[search.seat])
-        text = (
-            f"{who} searched the draw pile for {search.card}: found, face up into the hand"
-            if found
-            else f"{who} searched the draw pile for {search.card}: it is not there"
-        )
-        self._say("search", text, search.seat)
+        self._tell_game()
 
     # ------------------------------------------------------------------ a hand shown to one seat
 
@@ -1992,14 +1986,7 @@ class Table:
             game.resolve(opened)
         else:
             game.resolve(None)
-        giver, viewer = self.who(self.seating[shown.seat]), self.who(self.seating[shown.viewer])
-        what = "hands over" if shown.handed else "shows"
-        self._say(
-            "change",
-            f"{giver} {what} the {shown.count} cards of its hand to {viewer} (seen by {viewer} "
-            "alone)",
-            shown.seat,
-        )
+        self._tell_game()
 
     # ------------------------------------------------------------------ coins
 
@@ -2267,7 +2254,7 @@ class Table:
             step.authors = tuple(a for a in step.authors if a != author)
             self._removing.add(seat)
             self._say("leave", f"{name} has left: the game goes on without {name} "
-                      f"({departure.words(self.who(author))})", seat)  # fmt: skip
+                      f"({departure.words(self.who(author))})", seat)
             return True
         self._ended.add(step.number)
         gone = game.remove_seat(seat)
@@ -2304,7 +2291,7 @@ class Table:
                     self._stated(voter, seat, number) is False
                     for voter in at_table if voter not in group and voter != seat
                 )
-            }  # fmt: skip
+            }
             if kept == group:
                 return tuple(sorted(group))
             group = kept
@@ -2400,7 +2387,7 @@ class Table:
         return self._departure_by_silence(seat, number, StepKind.READY.words)
 
     def _free_seats(self, freed: Sequence[tuple[bytes, Departure]],
-                    authors: tuple[bytes, ...]) -> None:  # fmt: skip
+                    authors: tuple[bytes, ...]) -> None:
         """Apply a new seating's freed seats (see :meth:`_check_reseating`)."""
         for author, departure in freed:
             name = self.lobby.names.get(author, "?")
@@ -2415,7 +2402,7 @@ class Table:
                 self._say("freed", self.halt.detail, departure.seat)
             else:
                 self._say("freed", f"{taker} takes the seat freed from {name} ({words})",
-                          departure.seat)  # fmt: skip
+                          departure.seat)
         self._reseating = None
 
     def _without_before_the_deal(self, step: Step, departure: Departure) -> bool:
@@ -2580,7 +2567,24 @@ class Table:
         return self._restoring or self.catching_up or self._taken_up_over
 
     def _say(self, kind: str, text: str, seat: int | None = None) -> None:
+        self._tell_game()
         self.events.append(TableEvent(kind, text, seat))
+
+    def _tell_game(self) -> None:
+        """Say the sentences the game told since the last ones said (its moves, what they
+        changed, what chance showed it), each seat by its player's name; the figures behind
+        a result (:attr:`ToldKind.DETAIL`) are left to the screens."""
+        game = self.game
+        if game is None:
+            return
+        told = game.narration(self._told)
+        if told:
+            self._told += len(told)
+            names = [self.who(author) for author in self.seating]
+            for sentence in told:
+                if sentence.kind is not ToldKind.DETAIL:
+                    said = sentence.told(names)
+                    self.events.append(TableEvent(said.kind.value, said.text, said.seat))
 
 
 class _Later(Rejection):
@@ -2590,15 +2594,6 @@ class _Later(Rejection):
         super().__init__(Reason.UNEXPECTED, "not yet")
 
 
-def _public_event(event: list[Any]) -> list[Any]:
-    """An event of a game's record as anyone may see it: the cards of a deal
-    (``["deal", seat, cards]``) or of a hand shown to one seat (``["show", seat, viewer,
-    cards, handed]``) as their count."""
-    if event[0] == "deal" and isinstance(event[2], list):
-        return ["deal", event[1], len(event[2])]
-    if event[0] == "show" and isinstance(event[3], list):
-        return [*event[:3], len(event[3]), *event[4:]]
-    return event
 
 
 def _coin_secret(flip: Flip) -> str:

@@ -52,7 +52,7 @@ def _configs(args: argparse.Namespace) -> Iterator[Config]:
             behaviours=tuple(args.behaviours.split(",")) if args.behaviours else (),
             strangers=tuple(args.strangers.split(",")) if args.strangers else (),
             faults=tuple(args.faults.split(",")) if args.faults else (),
-        )  # fmt: skip
+        )
 
 
 def _show(result: Run, out: object = sys.stdout) -> None:
@@ -110,17 +110,17 @@ def main(argv: list[str] | None = None) -> int:
                         "n": done, "config": str(result.config), "end": result.end,
                         "broken": [str(b) for b in result.broken], "cpu": round(cpu, 2),
                         "hole": hole_of(result),
-                    }), file=log)  # fmt: skip
+                    }), file=log)
             broken_games += bool(promises)
             for promise in promises:
                 counts[promise] += 1
                 if promise not in firsts or result.config.seed < firsts[promise].config.seed:
                     firsts[promise] = result
             print(_bar(done, len(configs), broken_games), end="",
-                  file=sys.stderr, flush=True)  # fmt: skip
+                  file=sys.stderr, flush=True)
     print(file=sys.stderr)
     print(f"{done} games in {cpu_total / 60:.1f} CPU-minutes: "
-          f"{done / max(cpu_total / 60, 1e-9):.1f} games per CPU-minute")  # fmt: skip
+          f"{done / max(cpu_total / 60, 1e-9):.1f} games per CPU-minute")
     print("covered: " + ", ".join(f"{g} {s} seats x{n}" for (g, s), n in sorted(by_seats.items())))
     for promise, count in sorted(counts.items()):
         first = firsts[promise]

@@ -107,7 +107,7 @@ def _silence(world: World, peer: Peer, seat: int, number: int, answered: bool) -
     waited = 0 if answered else world.rng.randrange(1, 1000)
     table._publish(log_pb2.Silence(seat=seat, step=number, waited=waited, answered=answered))
     world.note(f"{peer.name} states seat {seat} {'answered' if answered else 'silent'} "
-               f"at step {number}")  # fmt: skip
+               f"at step {number}")
     table._advance()
 
 
@@ -199,7 +199,7 @@ def _replay(world: World, peer: Peer) -> None:
     others = [p for p in world.seats() if p is not peer and not p.gone]
     if world.rng.random() < 0.5:
         spec = TableSpec(
-            variant=world.spec.variant, seats=world.spec.seats, options=(), name="other",
+            edition=world.spec.edition, seats=world.spec.seats, options=(), name="other",
             player=peer.name, address="", game=world.spec.game,
         )
         body = spec.body()

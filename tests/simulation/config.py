@@ -8,7 +8,7 @@ form round-trips, so a failure is replayed from one line.
 >>> Config.parse(str(config)) == config
 True
 >>> print(Config(3, "condottiere", "zman", 3, frozenset({"drop"}), 4, ((1, "liar"),), ()))
-seed=3 game=condottiere variant=zman seats=3 faults=drop budget=4 seats_do=1:liar strangers=- \
+seed=3 game=condottiere edition=zman seats=3 faults=drop budget=4 seats_do=1:liar strangers=- \
 open=1
 """
 
@@ -59,7 +59,7 @@ class Config:
 
     seed: int
     game: str
-    variant: str
+    edition: str
     seats: int
     faults: frozenset[str]
     budget: int
@@ -91,9 +91,9 @@ class Config:
         weights = [35, 35, 15, 10, 5][min_seats - 2 : max_seats - 1]
         seats = rng.choices(range(min_seats, max_seats + 1), weights)[0]
         if game == "captains":
-            variant = "standard"
+            edition = "standard"
         else:
-            variant = "zman-duel" if seats == 2 and rng.random() < 0.5 else "zman"
+            edition = "zman-duel" if seats == 2 and rng.random() < 0.5 else "zman"
         on_faults = frozenset(f for f in faults if rng.random() < 0.5)
         on_behaviours = [b for b in behaviours if rng.random() < 0.5]
         dishonest = rng.random() * 0.6
@@ -107,15 +107,15 @@ class Config:
             for kind in strangers
             if rng.random() < 0.3
         )
-        return cls(seed, game, variant, seats, on_faults, rng.randrange(1, 6), chosen, kinds,
-                   open=rng.random() < 0.5)  # fmt: skip
+        return cls(seed, game, edition, seats, on_faults, rng.randrange(1, 6), chosen, kinds,
+                   open=rng.random() < 0.5)
 
     def __str__(self) -> str:
         faults = ",".join(sorted(self.faults)) or "-"
         seats_do = ",".join(f"{s}:{b}" for s, b in self.behaviours) or "-"
         strangers = ",".join(f"{k}:{n}" for k, n in self.strangers) or "-"
         return (
-            f"seed={self.seed} game={self.game} variant={self.variant} seats={self.seats}"
+            f"seed={self.seed} game={self.game} edition={self.edition} seats={self.seats}"
             f" faults={faults} budget={self.budget} seats_do={seats_do}"
             f" strangers={strangers} open={int(self.open)}"
         )
@@ -133,10 +133,10 @@ class Config:
             kind, count = item.split(":")
             strangers.append((kind, int(count)))
         return cls(
-            int(fields["seed"]), fields["game"], fields["variant"], int(fields["seats"]),
+            int(fields["seed"]), fields["game"], fields["edition"], int(fields["seats"]),
             frozenset(_items(fields["faults"])), int(fields["budget"]), tuple(behaviours),
             tuple(strangers), fields.get("open", "1") == "1",
-        )  # fmt: skip
+        )
 
     def simpler(self) -> list[Config]:
         """Configurations one step simpler (for shrinking): a fault, a behaviour or a
@@ -157,10 +157,10 @@ class Config:
             out.append(replace(self, budget=self.budget - 1))
         if self.seats > 2:
             behaviours = tuple((s, b) for s, b in self.behaviours if s < self.seats - 1)
-            variant = self.variant
-            out.append(replace(self, seats=self.seats - 1, behaviours=behaviours, variant=variant))
-        if self.variant == "zman" and self.seats == 2:
-            out.append(replace(self, variant="zman-duel"))
+            edition = self.edition
+            out.append(replace(self, seats=self.seats - 1, behaviours=behaviours, edition=edition))
+        if self.edition == "zman" and self.seats == 2:
+            out.append(replace(self, edition="zman-duel"))
         return out
 
     @property
@@ -169,4 +169,4 @@ class Config:
         return (
             len(self.faults) + self.budget + 2 * len(self.behaviours) + self.seats
             + sum(1 + count.bit_length() for _, count in self.strangers)
-        )  # fmt: skip
+        )

@@ -74,7 +74,7 @@ def check_step(world: World, peer: Peer) -> None:
             assert other is not None
             world.broken.append(Broken(
                 "no framing", f"{peer.name} refused an entry of honest {other.name}: "
-                f"{refused.reason} ({refused.detail})"))  # fmt: skip
+                f"{refused.reason} ({refused.detail})"))
     peer.state["refusals"] = len(table.refusals)
     halt = table.halt
     if halt is not None and not peer.state.get("halt seen"):
@@ -84,7 +84,7 @@ def check_step(world: World, peer: Peer) -> None:
             assert named is not None
             world.broken.append(Broken(
                 "no framing", f"{peer.name}'s table halted naming honest {named.name}: "
-                f"{halt.detail}"))  # fmt: skip
+                f"{halt.detail}"))
 
 
 def _wait_bound(world: World, table: Table) -> float:
@@ -128,7 +128,7 @@ def check_tick(world: World) -> None:
             waiting = table.waiting()
             world.broken.append(Broken(
                 "liveness", f"{peer.name} waited {waited:.0f} s (bound {bound:.0f} s) for "
-                f"{waiting[2] if waiting else 'nothing'}"))  # fmt: skip
+                f"{waiting[2] if waiting else 'nothing'}"))
             return
         asked = peer.joined_at
         if asked is not None and peer.seated_at is None and world.now - asked > lobby_bound(world):
@@ -151,7 +151,7 @@ def check_end(world: World) -> None:
         mine, theirs = _end_of(first.table), _end_of(peer.table)
         if mine != theirs:
             world.broken.append(Broken(
-                "agreement", f"{first.name} ended {mine}, {peer.name} ended {theirs}"))  # fmt: skip
+                "agreement", f"{first.name} ended {mine}, {peer.name} ended {theirs}"))
             return
     for peer in ends:
         _check_abandonment(world, peer)
@@ -171,7 +171,7 @@ def _end_of(table: Table) -> tuple[object, ...]:
         None if halt is None else ("cheat" if halt.cheat else "abandoned" if halt.abandoned
                                    else "stopped", halt.seat),
         tuple(sorted(table.out)),
-    )  # fmt: skip
+    )
 
 
 def _check_abandonment(world: World, peer: Peer) -> None:
@@ -187,7 +187,7 @@ def _check_abandonment(world: World, peer: Peer) -> None:
     if not together:
         world.broken.append(Broken(
             "liveness", f"{peer.name}'s table abandoned at a leave one after another: "
-            + "; ".join(d.words(f"seat {s}") for s, d in sorted(table.out.items()))))  # fmt: skip
+            + "; ".join(d.words(f"seat {s}") for s, d in sorted(table.out.items()))))
 
 
 def _check_secrecy(world: World, peer: Peer) -> None:
@@ -203,7 +203,7 @@ def _check_secrecy(world: World, peer: Peer) -> None:
                 if owner is not None and owner != table.seat:
                     world.broken.append(Broken(
                         "secrecy", f"{peer.name} (seat {table.seat}) opened position {position} "
-                        f"of deck {index} round {round_number}, held by seat {owner}"))  # fmt: skip
+                        f"of deck {index} round {round_number}, held by seat {owner}"))
                     return
 
 
@@ -220,7 +220,7 @@ def _check_verify(world: World, peer: Peer) -> None:
         world.broken.append(Broken(
             "verify", f"{peer.name}'s record verifies as {verdict.verdict_words()!r} "
             f"({'; '.join(verdict.lines()[-3:])}) where the table ended "
-            f"{'halted: ' + table.halt.detail if table.halt else 'finished'}"))  # fmt: skip
+            f"{'halted: ' + table.halt.detail if table.halt else 'finished'}"))
         return
     game = table.game
     if table.halt is None and game is not None and game.outcome is not None:
@@ -282,4 +282,4 @@ def _stream_goes_on(subscriber: bytes, table: Table) -> bool:
     return refusal(
         subscriber, proven=True, readers=table.seating if table.lobby.closed else None,
         open_to_all=table.spec.spectators,
-    ) is None  # fmt: skip
+    ) is None

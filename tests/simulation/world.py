@@ -130,9 +130,9 @@ class World:
         self.slow: dict[frozenset[int], float] = {}
         self.budget = config.budget
         self.spec = TableSpec(
-            variant=config.variant, seats=config.seats, options=(), name="sim", player="seat0",
+            edition=config.edition, seats=config.seats, options=(), name="sim", player="seat0",
             address="10.0.0.0:5000", game=config.game, deadlines=Deadlines(),
-        )  # fmt: skip
+        )
         self.peers: list[Peer] = []
         seat_behaviour = dict(config.behaviours)
         for seat in range(config.seats):
@@ -140,13 +140,13 @@ class World:
                 seat, f"seat{seat}", Identity(self.rng.randbytes(32)), f"10.0.0.{seat}", seat,
                 seat_behaviour.get(seat),
                 bot=make_bot("greedy", seed=config.seed * 31 + seat),
-            ))  # fmt: skip
+            ))
         for kind, count in config.strangers:
             index = len(self.peers)
             self.peers.append(Peer(
                 index, f"stranger-{kind}", Identity(self.rng.randbytes(32)),
                 f"10.0.1.{index}", None, kind,
-            ))  # fmt: skip
+            ))
             self.peers[-1].state["count"] = count
         self.creator = self.peers[0]
         self.creator.table = behaviours.table_kind(self.creator).create(
@@ -175,7 +175,7 @@ class World:
             self.at(self.rng.uniform(0.5, 20.0), lambda peer=peer: self._join(peer))
         for peer in self.peers[self.config.seats :]:
             self.at(self.rng.uniform(0.0, 0.4),
-                    lambda peer=peer: behaviours.start_stranger(self, peer))  # fmt: skip
+                    lambda peer=peer: behaviours.start_stranger(self, peer))
         self.at(TICK, self._tick)
         self.at(PULL, self._pull_all)
         if self.budget and self.config.faults & {"cut", "crash", "slow"}:
@@ -191,7 +191,7 @@ class World:
                 break
             if self.now > HORIZON:
                 self.broken.append(promises.Broken(
-                    "liveness", f"no end after {HORIZON:.0f} virtual seconds"))  # fmt: skip
+                    "liveness", f"no end after {HORIZON:.0f} virtual seconds"))
                 break
         if ended and not self.broken:
             promises.check_end(self)
@@ -260,7 +260,7 @@ class World:
         for _ in range(copies):
             low, high = SLOW if link in self.slow else REORDER if "delay" in faults else LAN
             self.at(self.now + self.rng.uniform(low, high),
-                    lambda: self.deliver(target, signed))  # fmt: skip
+                    lambda: self.deliver(target, signed))
 
     def deliver(self, peer: Peer, signed: bytes) -> None:
         if not peer.live or peer.table is None:
@@ -330,7 +330,7 @@ class World:
             if (
                 step is not None and step.kind == StepKind.COIN_REVEAL
                 and waited > COIN_TIMEOUT
-            ):  # fmt: skip
+            ):
                 table.give_up_waiting()
         if peer is self.creator and not self.config.open:
             for author in table.lobby.pending:
@@ -348,7 +348,7 @@ class World:
         if (
             step is None or game is None or step.kind != StepKind.MOVE
             or step.missing != (peer.me,) or table.halt is not None or table.seat in table.out
-        ):  # fmt: skip
+        ):
             return
         if peer.move_at is None or peer.move_at[0] != step.number:
             peer.move_at = (step.number, self.now + self.rng.uniform(*THINK))
