@@ -749,7 +749,7 @@ class Table:
         if (
             author == self.lobby.creator or author in self.seating or author in self._named
             or author in self.lobby.admitted
-        ):  # fmt: skip
+        ):
             return None
         entries, size = self.logs.kept(author)
         counted = [a for a in self.logs.kept_authors if a not in self.lobby.freed]
@@ -1072,7 +1072,7 @@ class Table:
                 answer is not None and seat < len(self.seating)
                 and answer.author == self.seating[seat] and answer.step == number
                 and not answer.free
-            )  # fmt: skip
+            )
             self._carried[statement.hash] = carried
         return carried
 
@@ -1090,7 +1090,7 @@ class Table:
             if not self._carries_answer(seat, number, statement):
                 self._refuse(Rejection(
                     Reason.BAD_PROOF, f"states seat {seat} answered step {number} without "
-                    "carrying its answer", author=statement.author), statement)  # fmt: skip
+                    "carrying its answer", author=statement.author), statement)
 
     def _votes(self, seat: int, number: int) -> dict[int, LogEntry]:
         """The votes about ``seat`` at step ``number``: every other seat's first statement

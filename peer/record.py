@@ -333,7 +333,7 @@ def _stated_later(entries: Sequence[LogEntry]) -> list[LogEntry]:
         return (
             since is not None and not entry.free and entry.kind != "seating"
             and entry.step >= since
-        )  # fmt: skip
+        )
 
     first = [entry for entry in entries if not later(entry)]
     moved = [entry for entry in entries if later(entry)]

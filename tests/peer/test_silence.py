@@ -351,7 +351,7 @@ def test_an_answered_statement_carries_the_answer_it_took() -> None:
     answered = [
         e for t in harness.tables for e in t.logs.log(t.me)
         if e.kind == "silence" and e.body.answered
-    ]  # fmt: skip
+    ]
     assert answered
     for statement in answered:
         carried = read_entry(statement.body.answer)

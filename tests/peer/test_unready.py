@@ -381,8 +381,8 @@ def test_throw_away_keys_keep_no_admitted_friend_from_a_seat() -> None:
     definition = creator.logs.log(creator.me)[0]
     for number in range(MAX_JOINERS + 6):
         sybil = Identity.generate()
-        join = make_entry(sybil, creator.table_id, 0, b"", step=0, heads=(),
-                          body=log_pb2.Join(definition=definition.hash, player=f"s{number}"))  # fmt: skip
+        body = log_pb2.Join(definition=definition.hash, player=f"s{number}")
+        join = make_entry(sybil, creator.table_id, 0, b"", step=0, heads=(), body=body)
         creator.receive(join.signed)
     assert len(creator.logs.kept_authors) == MAX_JOINERS + 1
     joiner = Table.from_definition(friend, definition.signed, MemoryKeeper())
