@@ -67,7 +67,7 @@ def make_bot(name: str, seed: int, budget: Budget | None = None) -> Strategy:
     >>> make_bot("random", seed=4).name
     'random'
     >>> make_bot("ismcts", seed=4, budget=Budget(seconds=0.5)).budget
-    Budget(iterations=None, seconds=0.5)
+    Budget(iterations=None, seconds=0.5, cpu_seconds=None)
     >>> make_bot("clever", seed=4)
     Traceback (most recent call last):
     ...

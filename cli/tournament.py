@@ -364,6 +364,8 @@ def _budget_text(budget: Budget | None) -> str:
         parts.append(f"{budget.iterations} iterations")
     if budget.seconds is not None:
         parts.append(f"{budget.seconds:g} s")
+    if budget.cpu_seconds is not None:
+        parts.append(f"{budget.cpu_seconds:g} s of CPU")
     return " or ".join(parts) + " a move"
 
 
@@ -468,6 +470,13 @@ def add_tournament_parser(commands: Any) -> argparse.ArgumentParser:
         "reproducible (default: their iteration budget)",
     )
     parser.add_argument(
+        "--cpu-seconds-per-move",
+        type=positive_seconds,
+        metavar="S",
+        help="searching bots (ismcts) think S seconds of CPU time a move: the same thinking "
+        "whatever else the machine runs (not exactly reproducible either)",
+    )
+    parser.add_argument(
         "--iterations",
         type=positive_int,
         metavar="N",
@@ -542,8 +551,10 @@ def tournament_settings(
     except ValueError as error:
         parser.error(str(error))
     budget = None
-    if args.seconds_per_move is not None or args.iterations is not None:
-        budget = Budget(iterations=args.iterations, seconds=args.seconds_per_move)
+    if any(x is not None for x in (args.seconds_per_move, args.iterations,
+                                   args.cpu_seconds_per_move)):
+        budget = Budget(iterations=args.iterations, seconds=args.seconds_per_move,
+                        cpu_seconds=args.cpu_seconds_per_move)
     return TournamentSettings(
         edition=edition,
         bots=args.bots,

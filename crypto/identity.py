@@ -22,7 +22,6 @@ import hashlib
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
-from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from nacl import bindings as _na
 
 from condottiere.crypto.errors import DecodeError, VerificationError
@@ -101,9 +100,7 @@ class Identity:
         if len(secret) != SECRET_KEY_BYTES:
             raise DecodeError(f"an identity secret is {SECRET_KEY_BYTES} bytes, got {len(secret)}")
         self._key = Ed25519PrivateKey.from_private_bytes(bytes(secret))
-        self.public = PublicIdentity(
-            self._key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
-        )
+        self.public = PublicIdentity(self._key.public_key().public_bytes_raw())
 
     @classmethod
     def generate(cls) -> Identity:

@@ -191,8 +191,21 @@ def enter_battle(game: Game) -> None:
         return
     if may_attack(game, seat):
         _ask(game, Phase.BATTLE, seat)
-    else:
-        enter_diplomacy(game)
+        return
+    if not game._attacked:  # the phase is passed over before it began: the log says why
+        note(game, ToldKind.CHANGE, f"no battle phase for {{0}}: {_no_battle(game, seat)}", seat)
+    enter_diplomacy(game)
+
+
+def _no_battle(game: Game, seat: int) -> str:
+    """Why ``seat`` may declare no attack this turn (RULES.md 24, 28, 29)."""
+    if game._turns[seat] <= 1:
+        return "nobody attacks on their first turn"
+    if seat in game._no_attack:
+        return "Campaign Season Over was played on them"
+    if not neighbours(game, seat):
+        return "no neighbour is left to attack"
+    return "no captain in play to attack with"
 
 
 def enter_diplomacy(game: Game) -> None:

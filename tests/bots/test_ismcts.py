@@ -123,9 +123,21 @@ def test_ismcts_stops_near_its_time_budget() -> None:
     assert bot.last_iterations > 1
 
 
+def test_a_cpu_time_budget_stops_the_search_after_that_much_cpu_time() -> None:
+    bot = IsmctsBot(seed=1, budget=Budget(cpu_seconds=0.2))
+    game = Game.setup("zman", players=4, hands=[["10", "5", "3", "1", "drummer"]] * 4,
+                      battle="Firenze")
+    start = time.process_time()
+    bot.choose(game, 0)
+    assert time.process_time() - start < 0.2 + 0.3
+    assert bot.last_iterations > 1
+
+
 def test_a_budget_needs_iterations_or_seconds_and_they_must_be_positive() -> None:
-    with pytest.raises(ValueError, match="iterations or seconds"):
+    with pytest.raises(ValueError, match="iterations, seconds or CPU seconds"):
         Budget()
+    with pytest.raises(ValueError, match="seconds"):
+        Budget(cpu_seconds=0)
     with pytest.raises(ValueError, match="iterations"):
         Budget(iterations=0)
     with pytest.raises(ValueError, match="seconds"):

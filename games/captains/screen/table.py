@@ -6,7 +6,7 @@ is worth what it is (its whole table, captain by captain)."""
 
 from __future__ import annotations
 
-from condottiere.games.captains.cards import FORCE, card_name, ducats
+from condottiere.games.captains.cards import CARDS, FORCE, KIND, Kind, card_name, ducats
 from condottiere.games.captains.cities import CITIES
 from condottiere.games.captains.figures import (
     army,
@@ -22,9 +22,11 @@ from condottiere.games.captains.phase import Phase
 from condottiere.games.captains.screen.choices import (
     CARD_PHASES,
     bundle_words,
+    card_of,
+    hand_kinds,
     keyed,
 )
-from condottiere.games.captains.screen.scene import seat_view
+from condottiere.games.captains.screen.scene import seat_view, tag
 from condottiere.games.captains.turn import upkeep_of
 from condottiere.interface.screen import Explanation, Line, Scene, SeatShown, cells, crop, fit
 
@@ -69,7 +71,26 @@ def board(scene: Scene, width: int, height: int) -> list[Line]:
         tail = [_neighbours(scene)]
         lines += _captains(view, width, height - len(lines) - len(tail))
         lines += tail
+        lines += _hand_in_full(view, width, height - len(lines))
     return [crop(line, width) for line in lines[:height]]
+
+
+def _hand_in_full(view: SeatView, width: int, room: int) -> list[Line]:
+    """The hand's cards with their whole names, and what each event does, on the board's
+    lines left over (the hand's own line shortens the names to fit): the cards this seat
+    may use now first."""
+    kinds = [card for card, _ in hand_kinds(view.hand)]
+    if room < 2 or not kinds:
+        return []
+    usable = {card_of(move, view) for move in view.legal_moves}
+    kinds.sort(key=lambda card: card not in usable)
+    lines: list[Line] = [[("class:title", " In hand")]]
+    for card in kinds[: room - 1]:
+        effect = CARDS[card].effect
+        does = f": {effect.value}" if KIND[card] is Kind.EVENT and effect is not None else ""
+        style = "class:choosable" if card in usable else ""
+        lines.append([(style, fit(f"  {card_name(card)} {tag(card)}{does}", width))])
+    return lines
 
 
 def _cities(scene: Scene, width: int) -> list[Line]:

@@ -219,6 +219,8 @@ def test_the_help_page_explains_the_phase_under_way() -> None:
     model.help = True
     text = plain(help_lines(model, 80, 400))
     assert "This phase: recruit" in text
+    first_screen = plain(help_lines(model, 80, 24))
+    assert "This phase: recruit" in first_screen, "the phase's help comes before the keys"
     assert "put one captain into play for free" in text
     assert "Condottieri Captains for 2 players" in text
     assert "C captain (level), S troop" in text
@@ -323,3 +325,16 @@ def test_every_panel_fits_80x24_with_many_seats_and_long_names(seats: int) -> No
         assert rows.count("\n") == seats
         table.game.play(table.game.parse_move(str(model.suggestion())))
         table.catch_up()
+
+
+def test_the_board_lists_the_hand_with_whole_names_and_what_an_event_does() -> None:
+    hand = ["prolong-war", "crossbowmen", "ambush", "campaign-season-over", "heavy-cavalry",
+            "pikemen", "gonzaga", "republican-regime", "spies"]
+    game = Game.setup(2, cities=["milan", "pisa"], hands=[hand, []], seed=0, deck=["duchy"])
+    model = model_of(game, 0)
+    shortened = plain(hand_lines(model, 80, 2))
+    assert "Prolong War" not in shortened, "the hand's own line shortens the names at 80"
+    board = plain(board_lines(model, 44, 20)).splitlines()
+    listed = board[board.index(" In hand") + 1 :]
+    assert "  Prolong War B" in listed and "  Heavy Cavalry S+2" in listed
+    assert any(line.startswith("  Campaign Season Over E: an opponent") for line in listed)
