@@ -356,6 +356,8 @@ def _omniscient_events(table: Table) -> Iterator[GameState[Any]]:
             full.remove_seat(event[1])
         elif kind == "search":  # (search, seat, card, found): every table resolves it alike
             full.resolve((event[2],) if event[3] else ())
+        elif kind == "holds":  # the hand proved to hold a card of a set: the audit sees it does
+            full.resolve(None)
         elif isinstance(full.waiting, ShowHand):
             full.resolve(full.hand(full.waiting.seat))
         else:

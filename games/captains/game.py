@@ -90,6 +90,8 @@ class Battle:
     to_play: int = 0
     passes: int = 0
     """Passes in a row: two decide the battle."""
+    beaten: str | None = None
+    """The beaten captain, once the battle is decided, while its owner chooses a troop."""
 
 
 @dataclass(frozen=True)
@@ -198,6 +200,8 @@ class Game:
         self._attacked: frozenset[str] = frozenset()
         self._must_block: frozenset[str] = frozenset()
         self._must_attack: frozenset[str] = frozenset()
+        self._ordered: frozenset[str] = frozenset()
+        """The captains under an order to attack in this turn's battle phase."""
         self._no_attack: frozenset[int] = frozenset()
         self._draws_left: tuple[int, ...] = ()
         self._battle: Battle | None = None
@@ -313,6 +317,8 @@ class Game:
                 self.resolve(event[3] if sees else None)
             elif kind == "search":
                 self.resolve((event[2],) if event[3] else ())
+            elif kind == "holds":
+                self.resolve(None)
             else:
                 raise ValueError(f"unknown event {event!r}")
 
@@ -493,9 +499,6 @@ class Game:
         verb = move.verb
         if verb is Verb.MULLIGAN:
             return CardFlow(whole_hand=True)
-        if verb is Verb.KEEP:
-            assert move.card is not None
-            return CardFlow(shown=(move.card,))
         if verb in _PLAYED_CARD:
             assert move.card is not None
             return CardFlow(played=(move.card,))
@@ -627,6 +630,7 @@ class Game:
                 battle.defence_cards,
                 battle.to_play,
                 battle.passes,
+                battle.beaten,
             )
         return other
 
