@@ -61,6 +61,7 @@ from condottiere.crypto.elgamal import Ciphertext, decrypt, encrypt, rerandomise
 from condottiere.crypto.errors import DecodeError, VerificationError
 from condottiere.crypto.group import (
     BASE,
+    IDENTITY,
     POINT_BYTES,
     SCALAR_BYTES,
     GroupError,
@@ -161,6 +162,7 @@ __all__ = [
     "CIPHERTEXT_BYTES",
     "COMMITMENT_BYTES",
     "EPHEMERAL_BYTES",
+    "IDENTITY",
     "MIN_BACKUP_SEATS",
     "PIECE_BOX_BYTES",
     "POINT_BYTES",

@@ -143,7 +143,8 @@ HALTING = frozenset({Reason.BAD_PROOF, Reason.EQUIVOCATION})
 """Rejections that prove cheating which cannot be undone by waiting for a better entry."""
 MAX_CHAT = 500
 MAX_JOINERS = 64
-"""How many authors a lobby hears of, at most, before its game starts."""
+"""How many authors a lobby hears of, at most, before its game starts (refused and freed ones
+leave the count at once)."""
 UNSEATED_ENTRIES = 24
 UNSEATED_BYTES = 64 << 10
 """What this peer keeps, at most, of the log of an author without a seat while the table
@@ -255,8 +256,8 @@ class TableEvent:
     """``join ask seated ready freed shuffle deal search coin move result change chat leave
     refused halt over audit`` (``ask``: a joiner the creator's owner must admit or refuse;
     ``freed``: a seat not ready in time, freed for another joiner); ``move``,
-    ``result`` and ``change`` are the game's narration of a move
-    (:class:`~condottiere.games.ToldKind`)."""
+    ``result`` and ``change`` are the game's own narration, of its moves and of what it
+    learnt from chance (:class:`~condottiere.interface.ToldKind`)."""
     text: str
     seat: int | None = None
 
@@ -386,6 +387,8 @@ class Table:
         self.halt: Halt | None = None
         self.refusals: list[Refusal] = []
         self.events: list[TableEvent] = []
+        self._told = 0
+        """How many sentences of the game's own narration are in :attr:`events`."""
         """Every event so far, oldest first (a controller reads from where it stopped)."""
         self.appended: list[LogEntry] = []
         """Entries appended to the logs since the owner last took them (see :meth:`drain`)."""
@@ -445,8 +448,13 @@ class Table:
         self._statements: dict[tuple[int, int], dict[bytes, LogEntry]] = {}
         """(seat, step number) -> each author's first silence statement about it (read as
         votes once the table is seated: :meth:`_votes`)."""
-        self._took: set[tuple[int, int]] = set()
-        """(seat, step number) of every answer this table took."""
+        self._took: dict[tuple[int, int], bytes] = {}
+        """(seat, step number) -> the signed answer this table took (an *answered* statement
+        carries it)."""
+        self._carried: dict[bytes, bool] = {}
+        """Whether each *answered* statement checked carries the answer it speaks of."""
+        self._unchecked: list[LogEntry] = []
+        """*Answered* statements not checked yet (see :meth:`_check_statements`)."""
         self._leaves: dict[bytes, LogEntry] = {}
         """Leaves read where their author's next answer was awaited."""
         self._ended: set[int] = set()
@@ -689,7 +697,7 @@ class Table:
         if self.game is None:
             return {}
         record = self.game.record()
-        record["events"] = [_public_event(event) for event in record["events"]]
+        record["events"] = [event.public().to_json() for event in self.game.events]
         return record
 
     def record_hash(self) -> str:
@@ -731,8 +739,9 @@ class Table:
 
     def _door(self, entry: LogEntry) -> Rejection | None:
         """Why an author is turned away unheard: its log is full (see ``condottiere.peer.logs``),
-        or it has no seat (the table is seated, or its lobby is full). Its entries are not kept,
-        so nobody can fill a peer's memory."""
+        or it has no seat (the table is seated, or its lobby is full: an author the creator's
+        owner admitted is let in all the same). Its entries are not kept, so nobody can fill a
+        peer's memory."""
         author = entry.author
         if author in self.logs.full:
             return Rejection(Reason.TOO_LARGE, "the author's log is full", author=author)
@@ -746,10 +755,14 @@ class Table:
             return Rejection(Reason.NOT_SEATED, "the author was refused a seat", author=author)
         if author in self.lobby.freed:
             return Rejection(Reason.NOT_SEATED, "the author's seat was freed", author=author)
-        if author == self.lobby.creator or author in self.seating or author in self._named:
+        if (
+            author == self.lobby.creator or author in self.seating or author in self._named
+            or author in self.lobby.admitted
+        ):
             return None
         entries, size = self.logs.kept(author)
-        if not entries and len(self.logs.kept_authors) >= MAX_JOINERS + 1:
+        counted = [a for a in self.logs.kept_authors if a not in self.lobby.freed]
+        if not entries and len(counted) >= MAX_JOINERS + 1:
             return Rejection(
                 Reason.NOT_SEATED, f"the lobby already holds {MAX_JOINERS} joiners", author=author
             )
@@ -775,10 +788,13 @@ class Table:
         self._advance()
 
     def refuse(self, author: bytes) -> None:
-        """Never seat ``author`` (its join is forgotten, its entries turned away)."""
+        """Never seat ``author`` (its join is forgotten, its entries turned away and nothing of
+        it kept: it leaves the lobby's counts at once)."""
         if author in self.lobby.joins:
             self._say("join", f"{self.who(author)} is refused a seat")
         self.lobby.refuse(author)
+        if author not in self.seating and author not in self._named and author != self.me:
+            self.logs.forget(author)
 
     def ready(self) -> None:
         """Say this seat is ready (when the table was made with ``auto_ready=False``)."""
@@ -801,10 +817,11 @@ class Table:
             return f"it is not your turn: the table waits for {self.who(step.authors[0])}"
         try:
             move = game.parse_move(str(text))
-            if move not in game.legal_moves():
-                game.copy().play(move)  # raises the rules' reason, on a copy
-        except (InvalidMoveError, IllegalMoveError) as exc:
+        except InvalidMoveError as exc:
             return str(exc)
+        refused = game.why_illegal(move)
+        if refused is not None:
+            return refused
         if self.forced_move() is None:  # else the only move: play_forced publishes it
             self._publish_move(move)
         return None
@@ -1043,9 +1060,46 @@ class Table:
             self._note_silence(entry)
 
     def _note_silence(self, entry: LogEntry) -> None:
-        """Keep each author's first statement about each (seat, step)."""
+        """Keep each author's first statement about each (seat, step); take in the answer an
+        *answered* statement carries, as if it had come by itself (anyone may relay it)."""
         body = entry.body
         self._statements.setdefault((body.seat, body.step), {}).setdefault(entry.author, entry)
+        if body.answered:
+            self._unchecked.append(entry)
+        if body.answered and body.answer and not self.logs.holds(body.answer):
+            answer = read_entry_or_none(body.answer, self.table_id)
+            if answer is not None and self._door(answer) is None:
+                self._add(answer)
+
+    def _carries_answer(self, seat: int, number: int, statement: LogEntry) -> bool:
+        """Whether an *answered* statement about ``seat`` at step ``number`` carries that
+        seat's own signed answer to that step (else it is false, and counts for nothing)."""
+        carried = self._carried.get(statement.hash)
+        if carried is None:
+            answer = read_entry_or_none(statement.body.answer, self.table_id)
+            carried = (
+                answer is not None and seat < len(self.seating)
+                and answer.author == self.seating[seat] and answer.step == number
+                and not answer.free
+            )
+            self._carried[statement.hash] = carried
+        return carried
+
+    def _check_statements(self) -> None:
+        """Once the game has started, halt on an *answered* statement that does not carry the
+        answer it speaks of: its signer's own entry proves it false (the same at every peer,
+        whenever it comes)."""
+        if not self.lobby.closed:
+            return
+        unchecked, self._unchecked = self._unchecked, []
+        for statement in unchecked:
+            seat, number = statement.body.seat, statement.body.step
+            if number < self._seated_at or self.halt is not None:
+                continue
+            if not self._carries_answer(seat, number, statement):
+                self._refuse(Rejection(
+                    Reason.BAD_PROOF, f"states seat {seat} answered step {number} without "
+                    "carrying its answer", author=statement.author), statement)
 
     def _votes(self, seat: int, number: int) -> dict[int, LogEntry]:
         """The votes about ``seat`` at step ``number``: every other seat's first statement
@@ -1057,8 +1111,11 @@ class Table:
         votes = {}
         for author, entry in statements.items():
             voter = self.seat_of(author)
-            if voter is not None and voter != seat:
-                votes[voter] = entry
+            if voter is None or voter == seat:
+                continue
+            if entry.body.answered and not self._carries_answer(seat, number, entry):
+                continue
+            votes[voter] = entry
         return votes
 
 
@@ -1067,6 +1124,7 @@ class Table:
     def _advance(self) -> None:
         while self.halt is None:
             self._check_evidence()
+            self._check_statements()
             self._check_closes()
             if self.halt is not None or self.step is None:
                 break
@@ -1075,6 +1133,7 @@ class Table:
                 if not self._work(self.step):
                     break
         self._answer_statements()
+        self._tell_game()
 
     def _answer_statements(self) -> None:
         """Vote *answered* on every statement about an answer this table took (a seat that
@@ -1095,7 +1154,7 @@ class Table:
                     self.out[seat] = departure
                     self.halt = Halt(
                         f"this seat was put out: {departure.words(self.who(self.me))}; "
-                        "it may watch, not play",
+                        "the others play on without it",
                         self.me,
                         seat,
                         departure=departure,
@@ -1107,7 +1166,10 @@ class Table:
                 and seat not in self.out
                 and self._votes(silent, number)
             ):
-                self._publish(log_pb2.Silence(seat=silent, step=number, answered=True))
+                answer = self._took[(silent, number)]
+                self._publish(
+                    log_pb2.Silence(seat=silent, step=number, answered=True, answer=answer)
+                )
 
     def _step_number(self) -> int:
         return self.step.number if self.step is not None else 1 << 62
@@ -1217,7 +1279,9 @@ class Table:
                 continue
             self._cursor[author] += 1
             self._consumed.add(entry.hash)
-            self._took.add((self.seating.index(author) if self.seating else -1, step.number))
+            self._took[(self.seating.index(author) if self.seating else -1, step.number)] = (
+                entry.signed
+            )
             step.answers[author] = entry
             self._answered[author] = step.number
             changed = True
@@ -1482,7 +1546,7 @@ class Table:
             assert self.dealer is not None
             for complaint in body.complaints:
                 if not (complaint.dealer in self.dealer.members and complaint.dealer != seat
-                        and 0 <= complaint.deck < len(self._decks())):  # fmt: skip
+                        and 0 <= complaint.deck < len(self._decks())):
                     raise Rejection(Reason.UNEXPECTED, "a complaint about no other seat's deck")
         elif kind == StepKind.PIECE_ANSWERS:
             owed = [c for c in step.complaints if c[1] == seat]
@@ -1599,7 +1663,7 @@ class Table:
                 (self.seating.index(author), c.dealer, c.deck)
                 for author, entry in step.answers.items()
                 for c in entry.body.complaints
-            ))  # fmt: skip
+            ))
             if not complaints and self.game is not None:  # a new backup after a re-key
                 self._next_game_step()
             elif not complaints:
@@ -1734,7 +1798,7 @@ class Table:
         self.game = (
             self.rules.for_spectator(table) if self.seat is None else self.rules.for_seat(table,
                                                                                       self.seat)
-        )  # fmt: skip
+        )
         for seat in sorted(self.out):
             self.game.remove_seat(seat)
         self._next_game_step()
@@ -1754,7 +1818,7 @@ class Table:
         ][-1]
         evidence = (dealt.signed, complaint.signed, step.answers[self.seating[dealer]].signed)
         self._stop(Rejection(rejection.reason, rejection.detail, seat=rejection.seat,
-                             evidence=evidence))  # fmt: skip
+                             evidence=evidence))
 
     def _stand_in_for(self, draws: Sequence[Draw]) -> bool:
         """Start a stand-in step when a seat out owes shares of these deals; True if one."""
@@ -1813,10 +1877,10 @@ class Table:
     def _deal(self, draws: Sequence[Draw]) -> None:
         game, dealer = self.game, self.dealer
         assert game is not None and dealer is not None
-        for draw in draws:
-            game.resolve(dealer.deal(draw))
         counts = ", ".join(f"{d.deal.count} to seat {d.deal.seat}" for d in draws)
         self._say("deal", f"cards dealt: {counts}")
+        for draw in draws:
+            game.resolve(dealer.deal(draw))
 
     # ------------------------------------------------------------------ moves
 
@@ -1834,7 +1898,6 @@ class Table:
             raise Rejection(Reason.ILLEGAL, str(exc)) from None
         flow = game.card_flow(move)
         showing = dealer.check_shown(seat, flow, body.cards)
-        before = game.copy()
         try:
             game.play(move, reveal=showing.names if flow.whole_hand else None)
         except IllegalMoveError as exc:
@@ -1842,10 +1905,7 @@ class Table:
         dealer.apply(showing, flow)
         if self.on_move is not None:
             self.on_move(game.moves_played - 1)
-        names = [self.who(author) for author in self.seating]
-        for told in self.rules.narrate(before, game, move, showing.names, names):
-            if told.kind is not ToldKind.DETAIL:
-                self._say(told.kind.value, told.text, told.seat)
+        self._tell_game()
 
     # ------------------------------------------------------------------ searches
 
@@ -1927,13 +1987,7 @@ class Table:
         game = self.game
         assert game is not None
         game.resolve(found)
-        who = self.who(self.seating[search.seat])
-        text = (
-            f"{who} searched the draw pile for {search.card}: found, face up into the hand"
-            if found
-            else f"{who} searched the draw pile for {search.card}: it is not there"
-        )
-        self._say("search", text, search.seat)
+        self._tell_game()
 
     # ------------------------------------------------------------------ a hand shown to one seat
 
@@ -1952,14 +2006,7 @@ class Table:
             game.resolve(opened)
         else:
             game.resolve(None)
-        giver, viewer = self.who(self.seating[shown.seat]), self.who(self.seating[shown.viewer])
-        what = "hands over" if shown.handed else "shows"
-        self._say(
-            "change",
-            f"{giver} {what} the {shown.count} cards of its hand to {viewer} (seen by {viewer} "
-            "alone)",
-            shown.seat,
-        )
+        self._tell_game()
 
     # ------------------------------------------------------------------ a hand's proof
 
@@ -1970,12 +2017,7 @@ class Table:
         assert game is not None and dealer is not None and holds is not None
         dealer.check_holds(holds.seat, holds.cards, entry.body)
         game.resolve(None)
-        self._say(
-            "change",
-            f"{self.who(self.seating[holds.seat])} proves that its hand holds one of "
-            f"{len(holds.cards)} cards, showing none",
-            holds.seat,
-        )
+        self._tell_game()
 
     # ------------------------------------------------------------------ coins
 
@@ -2243,7 +2285,7 @@ class Table:
             step.authors = tuple(a for a in step.authors if a != author)
             self._removing.add(seat)
             self._say("leave", f"{name} has left: the game goes on without {name} "
-                      f"({departure.words(self.who(author))})", seat)  # fmt: skip
+                      f"({departure.words(self.who(author))})", seat)
             return True
         self._ended.add(step.number)
         gone = game.remove_seat(seat)
@@ -2280,7 +2322,7 @@ class Table:
                     self._stated(voter, seat, number) is False
                     for voter in at_table if voter not in group and voter != seat
                 )
-            }  # fmt: skip
+            }
             if kept == group:
                 return tuple(sorted(group))
             group = kept
@@ -2351,7 +2393,8 @@ class Table:
                 mine in voters and (seat, number) in self._took and not self._quiet
                 and self._stated(mine, seat, number) is None
             ):  # this peer holds its ready: it says so, and the seating can never hold
-                self._publish(log_pb2.Silence(seat=seat, step=number, answered=True))
+                self._publish(log_pb2.Silence(
+                    seat=seat, step=number, answered=True, answer=self._took[(seat, number)]))
         waiting = False
         for seat in freed:
             if self._left(seat, number):
@@ -2375,7 +2418,7 @@ class Table:
         return self._departure_by_silence(seat, number, StepKind.READY.words)
 
     def _free_seats(self, freed: Sequence[tuple[bytes, Departure]],
-                    authors: tuple[bytes, ...]) -> None:  # fmt: skip
+                    authors: tuple[bytes, ...]) -> None:
         """Apply a new seating's freed seats (see :meth:`_check_reseating`)."""
         for author, departure in freed:
             name = self.lobby.names.get(author, "?")
@@ -2390,7 +2433,7 @@ class Table:
                 self._say("freed", self.halt.detail, departure.seat)
             else:
                 self._say("freed", f"{taker} takes the seat freed from {name} ({words})",
-                          departure.seat)  # fmt: skip
+                          departure.seat)
         self._reseating = None
 
     def _without_before_the_deal(self, step: Step, departure: Departure) -> bool:
@@ -2555,7 +2598,24 @@ class Table:
         return self._restoring or self.catching_up or self._taken_up_over
 
     def _say(self, kind: str, text: str, seat: int | None = None) -> None:
+        self._tell_game()
         self.events.append(TableEvent(kind, text, seat))
+
+    def _tell_game(self) -> None:
+        """Say the sentences the game told since the last ones said (its moves, what they
+        changed, what chance showed it), each seat by its player's name; the figures behind
+        a result (:attr:`ToldKind.DETAIL`) are left to the screens."""
+        game = self.game
+        if game is None:
+            return
+        told = game.narration(self._told)
+        if told:
+            self._told += len(told)
+            names = [self.who(author) for author in self.seating]
+            for sentence in told:
+                if sentence.kind is not ToldKind.DETAIL:
+                    said = sentence.told(names)
+                    self.events.append(TableEvent(said.kind.value, said.text, said.seat))
 
 
 class _Later(Rejection):
@@ -2565,15 +2625,6 @@ class _Later(Rejection):
         super().__init__(Reason.UNEXPECTED, "not yet")
 
 
-def _public_event(event: list[Any]) -> list[Any]:
-    """An event of a game's record as anyone may see it: the cards of a deal
-    (``["deal", seat, cards]``) or of a hand shown to one seat (``["show", seat, viewer,
-    cards, handed]``) as their count."""
-    if event[0] == "deal" and isinstance(event[2], list):
-        return ["deal", event[1], len(event[2])]
-    if event[0] == "show" and isinstance(event[3], list):
-        return [*event[:3], len(event[3]), *event[4:]]
-    return event
 
 
 def _coin_secret(flip: Flip) -> str:

@@ -253,11 +253,15 @@ def lose_troop(game: Game, seat: int, troop: str) -> None:
 def _after_loss(game: Game) -> None:
     battle = game._battle
     assert battle is not None
-    if battle.beaten == battle.blocker and "spoils" in game.options:
-        winner, loser = battle.attacker, battle.defender
+    won = battle.beaten == battle.blocker
+    winner, loser = battle.attacker, battle.defender
+    if won and "spoils" in game.options:
         note(game, ToldKind.CHANGE, "the spoils: {0} takes a province of {1}", winner, loser)
         cede_province(game, loser, winner, _attack_over)
     else:
+        if won:
+            note(game, ToldKind.CHANGE,  # RULES.md 39
+                 "the attack was blocked: {0} takes no province of {1}", winner, loser)
         _attack_over(game)
 
 

@@ -190,7 +190,7 @@ def test_a_card_received_sealed_is_proved_through_its_holding() -> None:
     share = seal_share(
         secrets[giver], Holding.dealt(ciphertext), ciphertext, Slot(0, 0), HOLDER,
         mul_base(secrets[HOLDER]), Context(b"table", 0, giver),
-    )  # fmt: skip
+    )
     public = [mul(x, ciphertext[0]) for seat, x in enumerate(secrets) if seat != giver]
     card = HiddenCard.of(mul_base(secrets[HOLDER]), Holding.received(share), ciphertext, public)
     hand = (*dealt_hand(secrets, [1, 2], 5), card)

@@ -76,7 +76,7 @@ class SealsAWrongPart(Cheat):
         context = crypto.Context(deck.table, honest.slot.round, deck.seat or 0)
         ciphertext = deck._round_of(honest.slot).deck[honest.slot.position]
         lie = crypto.seal_share(deck.secret, wrong, ciphertext, honest.slot, honest.viewer,
-                                deck.keys[honest.viewer], context)  # fmt: skip
+                                deck.keys[honest.viewer], context)
         forged = log_pb2.HandShown()
         forged.CopyFrom(body)
         forged.sealed[0].share = lie.encode()
@@ -155,7 +155,7 @@ def test_a_hand_given_by_a_seat_that_did_not_lose_it_is_refused_and_the_game_goe
 ) -> None:
     harness = until_cheated(GivesAHandItDidNotLose, 3, seed=34)
     assert_caught(harness, Reason.OUT_OF_TURN, halts=False, record=tmp_path / "r",
-                  whole_state=False)  # fmt: skip
+                  whole_state=False)
     assert_goes_on(harness)
 
 
@@ -191,7 +191,7 @@ def test_a_trade_nobody_accepted_is_refused_and_nothing_changes_hands(tmp_path: 
     harness = until_cheated(AcceptsItsOwnOffer, 2, seed=35, script=offering_script)
     witness = harness.witnesses[0]
     assert_caught(harness, Reason.OUT_OF_TURN, halts=False, record=tmp_path / "r",
-                  whole_state=False)  # fmt: skip
+                  whole_state=False)
     # the offer still waits for the seat offered: nothing changed hands
     assert witness.game is not None and in_phase(witness, Phase.ANSWER)
     assert witness.game.to_act == 0 and witness.step is not None
@@ -212,7 +212,7 @@ class GivesAnotherCard(Cheat):
             card for card in self.dealer.hands[self.seat]
             if card not in self.dealer.face_up and self.dealer.mine.get(card) not in
             {crypto.Reveal.decode(c.reveal).card for c in asked.values() if c.reveal}
-        )  # fmt: skip
+        )
         reveal = self.dealer.decks[other[0]].make_reveal(other[1])
         shown = log_pb2.CardShown(deck=other[0], reveal=reveal.encode())
         return log_pb2.MovePlayed(turn=body.turn, move=body.move, cards=[shown])
@@ -332,8 +332,9 @@ def test_a_seat_that_keeps_a_hand_with_no_captain_is_caught_by_its_proof(
     harness = CaptainsCheats(2, KeepsWithoutACaptain, 1, seed=37)
     KeepsWithoutACaptain.secrets = [table.dealer.decks[0].secret for table in harness.tables]
     harness.play(until=lambda: all(w.halt is not None for w in harness.witnesses))
-    assert_caught(harness, Reason.BAD_PROOF, halts=True, record=tmp_path / "r",
-                  whole_state=False)  # fmt: skip
+    assert_caught(
+        harness, Reason.BAD_PROOF, halts=True, record=tmp_path / "r", whole_state=False
+    )
     for witness in harness.witnesses:
         assert witness.halt is not None and "hand" in witness.halt.detail
         assert witness.game is not None and witness.game.hidden_count(1) == 7

@@ -13,7 +13,7 @@ import pytest
 from condottiere.crypto import Identity
 from condottiere.interface import OutcomeKind
 from condottiere.peer.driver import MemoryKeeper, Step, StepKind, Table
-from condottiere.peer.entries import LogEntry
+from condottiere.peer.entries import LogEntry, read_entry
 from condottiere.peer.lobby import Deadlines, TableSpec
 from condottiere.peer.record import verify
 from condottiere.peer.silence import Departure, Verdict, silence_verdict
@@ -180,7 +180,7 @@ def test_a_statement_before_the_deadline_is_not_signed() -> None:
 def test_a_seat_silent_at_a_move_of_a_two_seat_game_loses_by_forfeit_on_every_peer() -> None:
     harness = Departing("zman-duel", 2, seed=3)
     harness.run(until=lambda: harness.tables[0].game is not None
-                and harness.tables[0].game.moves_played >= 3)  # fmt: skip
+                and harness.tables[0].game.moves_played >= 3)
     harness.kill(1)
     harness.run()
     table = harness.tables[0]
@@ -252,9 +252,9 @@ def test_a_seat_silent_at_the_keys_of_a_two_seat_game_loses_by_forfeit_with_noth
     assert table.game.outcome.kind is OutcomeKind.FORFEIT and table.game.outcome.winners == (0,)
     assert table.dealer is not None and not table.dealer.dealt
     text = "\n".join(verify([e.signed for a in table.logs.authors
-                             for e in table.logs.log(a)]).lines())  # fmt: skip
+                             for e in table.logs.log(a)]).lines())
     assert "verdict: FORFEIT without seat 1 (seat1): nothing unfair found (no card was dealt)" in (
-        text), text  # fmt: skip
+        text), text
 
 
 def test_a_second_seat_silent_at_the_keys_again_leaves_the_last_one_the_winner() -> None:
@@ -268,7 +268,7 @@ def test_a_second_seat_silent_at_the_keys_again_leaves_the_last_one_the_winner()
             return 1 not in dead and super()._make(step)
 
     harness = Departing("zman", 3, seed=5, doomed=(2, StepKind.KEYS),
-                        kinds={1: SilentAtTheSecondKeys})  # fmt: skip
+                        kinds={1: SilentAtTheSecondKeys})
     harnesses.append(harness)
     harness.run()
     table = harness.tables[0]
@@ -282,7 +282,7 @@ def waits_for_move_of(harness: Harness, seat: int) -> bool:
     table = harness.tables[0]
     step = table.step
     return step is not None and step.kind == StepKind.MOVE and table.seat_of(
-        step.authors[0]) == seat  # fmt: skip
+        step.authors[0]) == seat
 
 
 @pytest.mark.parametrize("seats", [3, 4])
@@ -336,8 +336,44 @@ def test_a_seat_that_comes_back_before_every_statement_is_in_is_not_out() -> Non
     answered = [
         e for t in harness.tables for e in t.logs.log(t.me)
         if e.kind == "silence" and e.body.answered
-    ]  # fmt: skip
+    ]
     assert answered, "the seat that took the move said so"
+
+
+def test_an_answered_statement_carries_the_answer_it_took() -> None:
+    harness = Departing("zman", 3, seed=6)
+    harness.run(until=lambda: at_step(StepKind.MOVE)(harness))
+    mover = harness.tables[0].step.authors[0]  # type: ignore[union-attr]
+    seat = harness.tables[0].seat_of(mover)
+    assert seat is not None
+    harness.tables[(seat + 1) % 3].declare_silent(LATE)
+    harness.run(patient=lambda table: True)
+    answered = [
+        e for t in harness.tables for e in t.logs.log(t.me)
+        if e.kind == "silence" and e.body.answered
+    ]
+    assert answered
+    for statement in answered:
+        carried = read_entry(statement.body.answer)
+        assert carried.author == harness.tables[statement.body.seat].me
+        assert carried.step == statement.body.step
+
+
+def test_a_false_answered_statement_about_a_seat_gone_halts_the_table_naming_its_signer() -> None:
+    """A seat that is gone cannot be kept waited for by a statement that it answered: the
+    statement must carry the seat's signed answer, and one that does not proves its signer
+    false, the same on every peer."""
+    harness = Departing("zman", 3, seed=7, doomed=(2, StepKind.MOVE))
+    harness.run(until=lambda: bool(harness.dead))
+    liar = harness.tables[1]
+    step = liar.step
+    assert step is not None and harness.tables[2].me in step.missing
+    liar._publish(log_pb2.Silence(seat=2, step=step.number, answered=True))
+    liar._advance()
+    harness.run()
+    for table in harness.live():
+        assert table.halt is not None and table.halt.cheat and table.halt.seat == 1
+        assert "without carrying its answer" in table.halt.detail
 
 
 def test_a_peer_that_stated_silence_holds_the_late_answer_until_a_verdict() -> None:

@@ -73,7 +73,7 @@ class Lobby(Harness):
                 if (
                     game is not None and seat is not None and step is not None
                     and step.kind == StepKind.MOVE and step.missing == (table.me,)
-                ):  # fmt: skip
+                ):
                     assert table.submit(bot.choose(game.copy(), seat)) is None
                     moved = True
             if not moved and self.deliver() == 0:
@@ -222,7 +222,7 @@ def test_an_author_without_a_seat_is_kept_only_to_the_bound_and_only_while_the_t
         body: log_pb2.Join | log_pb2.Chat = (
             log_pb2.Join(definition=creator.lobby.definition.hash, player="mallory")
             if seq == 0 else log_pb2.Chat(text="x" * 400)
-        )  # fmt: skip
+        )
         entry = make_entry(stranger, creator.table_id, seq, previous, step=0, heads=(), body=body)
         previous = entry.hash
         rejection = creator.receive(entry.signed)
@@ -248,7 +248,7 @@ def test_held_entries_of_many_strangers_count_against_the_lobby_bound() -> None:
     for _ in range(MAX_JOINERS + 20):
         stranger = Identity.generate()
         entry = make_entry(stranger, creator.table_id, 1, b"p" * 32, step=0, heads=(),
-                           body=log_pb2.Chat(text="y" * 400))  # fmt: skip
+                           body=log_pb2.Chat(text="y" * 400))
         if creator.receive(entry.signed) is None:
             kept += 1
     assert len(creator.logs.kept_authors) <= MAX_JOINERS + 1
@@ -317,7 +317,7 @@ def test_a_new_seating_that_moves_a_seat_it_keeps_is_refused_and_a_proper_one_ta
     for table in (creator, seat1, carol):
         assert table.seating == (creator.me, seat1.me, carol.me)
         assert any("keeps every seat it does not free in place" in r.detail
-                   for r in table.refusals), table.refusals  # fmt: skip
+                   for r in table.refusals), table.refusals
 
 
 def test_a_joiner_who_left_while_waiting_is_not_given_the_freed_seat() -> None:
@@ -366,3 +366,29 @@ def test_a_record_in_the_order_of_its_authors_folds_to_its_end_in_one_pass() -> 
         assert fresh.receive(signed) is None
     assert not fresh.freed and fresh.audited
     assert fresh.record_hash() == witness.record_hash()
+
+
+def test_throw_away_keys_keep_no_admitted_friend_from_a_seat() -> None:
+    """A stranger joins under more fresh keys than the lobby hears of before the friend asks:
+    the friend the creator's owner admitted by fingerprint is let in and seated all the same,
+    and the keys the owner refuses leave the lobby's count at once."""
+    from tests.peer.tables import spec
+
+    creator = Table.create(Identity.generate(), spec("zman-duel", 2), MemoryKeeper())
+    creator.lobby.open = False
+    friend = Identity.generate()
+    creator.admit(friend.public.raw)
+    definition = creator.logs.log(creator.me)[0]
+    for number in range(MAX_JOINERS + 6):
+        sybil = Identity.generate()
+        body = log_pb2.Join(definition=definition.hash, player=f"s{number}")
+        join = make_entry(sybil, creator.table_id, 0, b"", step=0, heads=(), body=body)
+        creator.receive(join.signed)
+    assert len(creator.logs.kept_authors) == MAX_JOINERS + 1
+    joiner = Table.from_definition(friend, definition.signed, MemoryKeeper())
+    joiner.join("friend", "")
+    feed(creator, [e.signed for e in joiner.logs.log(joiner.me)])
+    assert creator.seating == (creator.me, friend.public.raw)
+    for author in creator.lobby.pending:
+        creator.refuse(author)
+    assert set(creator.logs.kept_authors) == {creator.me, friend.public.raw}

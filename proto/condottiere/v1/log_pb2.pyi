@@ -39,8 +39,11 @@ class ProtocolVersion(_ProtocolVersion, metaclass=_ProtocolVersionEnumTypeWrappe
     table's definition (see TableDefinition). Version 3 adds the deadlines of the table
     definition, Join.bot and the Silence statement (a seat that misses a deadline is put out).
     Version 4 plays games that show a hand to one seat (HandShown), take a named card out of
-    the deck and hand cards between seats (Condottieri Captains). Version 5 proves that a hidden
-    hand holds a card of a set without showing it (HandProof: a Captains hand is kept so).
+    the deck and hand cards between seats (Condottieri Captains). Version 5 moves the deal's
+    group to ristretto255 (RFC 9496): every point is a ristretto255 encoding; an answered
+    Silence statement carries the answer it says it holds (Silence.answer); and a hidden hand
+    proves that it holds a card of a set without showing it (HandProof: a Captains hand is
+    kept so).
     """
 
 PROTOCOL_VERSION_UNSPECIFIED: ProtocolVersion.ValueType  # 0
@@ -268,7 +271,7 @@ class TableDefinition(_message.Message):
 
     PROTOCOL_FIELD_NUMBER: _builtins.int
     GAME_FIELD_NUMBER: _builtins.int
-    VARIANT_FIELD_NUMBER: _builtins.int
+    EDITION_FIELD_NUMBER: _builtins.int
     SEATS_FIELD_NUMBER: _builtins.int
     OPTIONS_FIELD_NUMBER: _builtins.int
     NAME_FIELD_NUMBER: _builtins.int
@@ -285,8 +288,10 @@ class TableDefinition(_message.Message):
     """ProtocolVersion"""
     game: _builtins.str
     """the rules engine, e.g. "condottiere" """
-    variant: _builtins.str
-    """the engine's edition, e.g. "zman" """
+    edition: _builtins.str
+    """The game's edition, e.g. "zman". Once called `variant`: a rename only, the wire and the
+    table id unchanged (the id binds each field by its number: peer/entries.py, table_id_of).
+    """
     seats: _builtins.int
     name: _builtins.str
     """the table's name, for people"""
@@ -320,7 +325,7 @@ class TableDefinition(_message.Message):
         *,
         protocol: _builtins.int = ...,
         game: _builtins.str = ...,
-        variant: _builtins.str = ...,
+        edition: _builtins.str = ...,
         seats: _builtins.int = ...,
         options: _abc.Iterable[_builtins.str] | None = ...,
         name: _builtins.str = ...,
@@ -336,7 +341,7 @@ class TableDefinition(_message.Message):
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["address", b"address", "bot_move_deadline", b"bot_move_deadline", "creator_bot", b"creator_bot", "game", b"game", "move_deadline", b"move_deadline", "name", b"name", "nonce", b"nonce", "options", b"options", "player", b"player", "protocol", b"protocol", "ready_deadline", b"ready_deadline", "seats", b"seats", "spectators", b"spectators", "step_deadline", b"step_deadline", "variant", b"variant"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["address", b"address", "bot_move_deadline", b"bot_move_deadline", "creator_bot", b"creator_bot", "edition", b"edition", "game", b"game", "move_deadline", b"move_deadline", "name", b"name", "nonce", b"nonce", "options", b"options", "player", b"player", "protocol", b"protocol", "ready_deadline", b"ready_deadline", "seats", b"seats", "spectators", b"spectators", "step_deadline", b"step_deadline"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1197,7 +1202,8 @@ class Silence(_message.Message):
     """The author's statement about another seat at a step that waits for it (a free entry).
     `answered` false: the author waited `waited` seconds, past the step's deadline, and holds
     no answer of that seat to that step. `answered` true: the author holds that seat's answer
-    (it took it before it held the statements of the others), which cancels the silence.
+    (it took it before it held the statements of the others) and carries it in `answer`,
+    which cancels the silence.
     Each author's first statement about a (seat, step) is its vote; the seat is out at that
     step once every other seat still at the table voted it silent (docs/protocol.md).
     """
@@ -1208,6 +1214,7 @@ class Silence(_message.Message):
     STEP_FIELD_NUMBER: _builtins.int
     WAITED_FIELD_NUMBER: _builtins.int
     ANSWERED_FIELD_NUMBER: _builtins.int
+    ANSWER_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     """the seat waited for"""
     step: _builtins.int
@@ -1215,6 +1222,10 @@ class Silence(_message.Message):
     waited: _builtins.int
     """whole seconds the author waited for it"""
     answered: _builtins.bool
+    answer: _builtins.bytes
+    """With answered (protocol 5): the seat's own signed entry (a SignedEntry's bytes) that
+    answers the step. An answered statement without it is false and counts for nothing.
+    """
     def __init__(
         self,
         *,
@@ -1222,10 +1233,11 @@ class Silence(_message.Message):
         step: _builtins.int = ...,
         waited: _builtins.int = ...,
         answered: _builtins.bool = ...,
+        answer: _builtins.bytes = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["answered", b"answered", "seat", b"seat", "step", b"step", "waited", b"waited"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["answer", b"answer", "answered", b"answered", "seat", b"seat", "step", b"step", "waited", b"waited"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -698,8 +698,8 @@ def test_42_the_hand_limit_is_the_active_players_not_the_others() -> None:
     """The seed puts the limit in the diplomacy phase, a phase of one player's turn: Venice's
     nine starting cards are not cut to five at the end of the first player's turn, before
     Venice has played one (issue 31, item 3)."""
-    venice = ["pikemen", "crossbowmen", "artillery", "balestrieri", "crafty", "loyalty",
-              "shrewd", "rally", "reserve"]  # fmt: skip
+    venice = ["pikemen", "crossbowmen", "artillery", "balestrieri", "crafty", "loyalty"]
+    venice += ["shrewd", "rally", "reserve"]
     game = scenario([[], venice], cities=("milan", "venice"), deck=["duchy", "stalemate"])
     while game.active == 0:
         assert game.phase != Phase.HAND_LIMIT
