@@ -34,13 +34,12 @@ from condottiere.interface.events import (
     event_from_json,
 )
 from condottiere.interface.game import (
+    CardStep,
     ChanceNode,
     IllegalMoveError,
     InvalidMoveError,
-    SearchDeck,
     SeatToMove,
     Sentence,
-    ShowHand,
     Waiting,
 )
 
@@ -75,7 +74,7 @@ class CardGame(Generic[MoveT]):
     players: int
     observer: int | None
     """The seat whose engine this is; None: the omniscient table; :data:`SPECTATOR`."""
-    chance: ChanceNode | ShowHand | SearchDeck | None
+    chance: ChanceNode | CardStep | None
     """The chance node the game waits for, or None."""
     _phase: Any
     """The game's own phase value (equal to its text)."""
