@@ -139,7 +139,8 @@ HALTING = frozenset({Reason.BAD_PROOF, Reason.EQUIVOCATION})
 """Rejections that prove cheating which cannot be undone by waiting for a better entry."""
 MAX_CHAT = 500
 MAX_JOINERS = 64
-"""How many authors a lobby hears of, at most, before its game starts."""
+"""How many authors a lobby hears of, at most, before its game starts (refused and freed ones
+leave the count at once)."""
 UNSEATED_ENTRIES = 24
 UNSEATED_BYTES = 64 << 10
 """What this peer keeps, at most, of the log of an author without a seat while the table
@@ -439,8 +440,13 @@ class Table:
         self._statements: dict[tuple[int, int], dict[bytes, LogEntry]] = {}
         """(seat, step number) -> each author's first silence statement about it (read as
         votes once the table is seated: :meth:`_votes`)."""
-        self._took: set[tuple[int, int]] = set()
-        """(seat, step number) of every answer this table took."""
+        self._took: dict[tuple[int, int], bytes] = {}
+        """(seat, step number) -> the signed answer this table took (an *answered* statement
+        carries it)."""
+        self._carried: dict[bytes, bool] = {}
+        """Whether each *answered* statement checked carries the answer it speaks of."""
+        self._unchecked: list[LogEntry] = []
+        """*Answered* statements not checked yet (see :meth:`_check_statements`)."""
         self._leaves: dict[bytes, LogEntry] = {}
         """Leaves read where their author's next answer was awaited."""
         self._ended: set[int] = set()
@@ -724,8 +730,9 @@ class Table:
 
     def _door(self, entry: LogEntry) -> Rejection | None:
         """Why an author is turned away unheard: its log is full (see ``condottiere.peer.logs``),
-        or it has no seat (the table is seated, or its lobby is full). Its entries are not kept,
-        so nobody can fill a peer's memory."""
+        or it has no seat (the table is seated, or its lobby is full: an author the creator's
+        owner admitted is let in all the same). Its entries are not kept, so nobody can fill a
+        peer's memory."""
         author = entry.author
         if author in self.logs.full:
             return Rejection(Reason.TOO_LARGE, "the author's log is full", author=author)
@@ -739,10 +746,14 @@ class Table:
             return Rejection(Reason.NOT_SEATED, "the author was refused a seat", author=author)
         if author in self.lobby.freed:
             return Rejection(Reason.NOT_SEATED, "the author's seat was freed", author=author)
-        if author == self.lobby.creator or author in self.seating or author in self._named:
+        if (
+            author == self.lobby.creator or author in self.seating or author in self._named
+            or author in self.lobby.admitted
+        ):
             return None
         entries, size = self.logs.kept(author)
-        if not entries and len(self.logs.kept_authors) >= MAX_JOINERS + 1:
+        counted = [a for a in self.logs.kept_authors if a not in self.lobby.freed]
+        if not entries and len(counted) >= MAX_JOINERS + 1:
             return Rejection(
                 Reason.NOT_SEATED, f"the lobby already holds {MAX_JOINERS} joiners", author=author
             )
@@ -768,10 +779,13 @@ class Table:
         self._advance()
 
     def refuse(self, author: bytes) -> None:
-        """Never seat ``author`` (its join is forgotten, its entries turned away)."""
+        """Never seat ``author`` (its join is forgotten, its entries turned away and nothing of
+        it kept: it leaves the lobby's counts at once)."""
         if author in self.lobby.joins:
             self._say("join", f"{self.who(author)} is refused a seat")
         self.lobby.refuse(author)
+        if author not in self.seating and author not in self._named and author != self.me:
+            self.logs.forget(author)
 
     def ready(self) -> None:
         """Say this seat is ready (when the table was made with ``auto_ready=False``)."""
@@ -1037,9 +1051,46 @@ class Table:
             self._note_silence(entry)
 
     def _note_silence(self, entry: LogEntry) -> None:
-        """Keep each author's first statement about each (seat, step)."""
+        """Keep each author's first statement about each (seat, step); take in the answer an
+        *answered* statement carries, as if it had come by itself (anyone may relay it)."""
         body = entry.body
         self._statements.setdefault((body.seat, body.step), {}).setdefault(entry.author, entry)
+        if body.answered:
+            self._unchecked.append(entry)
+        if body.answered and body.answer and not self.logs.holds(body.answer):
+            answer = read_entry_or_none(body.answer, self.table_id)
+            if answer is not None and self._door(answer) is None:
+                self._add(answer)
+
+    def _carries_answer(self, seat: int, number: int, statement: LogEntry) -> bool:
+        """Whether an *answered* statement about ``seat`` at step ``number`` carries that
+        seat's own signed answer to that step (else it is false, and counts for nothing)."""
+        carried = self._carried.get(statement.hash)
+        if carried is None:
+            answer = read_entry_or_none(statement.body.answer, self.table_id)
+            carried = (
+                answer is not None and seat < len(self.seating)
+                and answer.author == self.seating[seat] and answer.step == number
+                and not answer.free
+            )
+            self._carried[statement.hash] = carried
+        return carried
+
+    def _check_statements(self) -> None:
+        """Once the game has started, halt on an *answered* statement that does not carry the
+        answer it speaks of: its signer's own entry proves it false (the same at every peer,
+        whenever it comes)."""
+        if not self.lobby.closed:
+            return
+        unchecked, self._unchecked = self._unchecked, []
+        for statement in unchecked:
+            seat, number = statement.body.seat, statement.body.step
+            if number < self._seated_at or self.halt is not None:
+                continue
+            if not self._carries_answer(seat, number, statement):
+                self._refuse(Rejection(
+                    Reason.BAD_PROOF, f"states seat {seat} answered step {number} without "
+                    "carrying its answer", author=statement.author), statement)
 
     def _votes(self, seat: int, number: int) -> dict[int, LogEntry]:
         """The votes about ``seat`` at step ``number``: every other seat's first statement
@@ -1051,8 +1102,11 @@ class Table:
         votes = {}
         for author, entry in statements.items():
             voter = self.seat_of(author)
-            if voter is not None and voter != seat:
-                votes[voter] = entry
+            if voter is None or voter == seat:
+                continue
+            if entry.body.answered and not self._carries_answer(seat, number, entry):
+                continue
+            votes[voter] = entry
         return votes
 
 
@@ -1061,6 +1115,7 @@ class Table:
     def _advance(self) -> None:
         while self.halt is None:
             self._check_evidence()
+            self._check_statements()
             self._check_closes()
             if self.halt is not None or self.step is None:
                 break
@@ -1102,7 +1157,10 @@ class Table:
                 and seat not in self.out
                 and self._votes(silent, number)
             ):
-                self._publish(log_pb2.Silence(seat=silent, step=number, answered=True))
+                answer = self._took[(silent, number)]
+                self._publish(
+                    log_pb2.Silence(seat=silent, step=number, answered=True, answer=answer)
+                )
 
     def _step_number(self) -> int:
         return self.step.number if self.step is not None else 1 << 62
@@ -1212,7 +1270,9 @@ class Table:
                 continue
             self._cursor[author] += 1
             self._consumed.add(entry.hash)
-            self._took.add((self.seating.index(author) if self.seating else -1, step.number))
+            self._took[(self.seating.index(author) if self.seating else -1, step.number)] = (
+                entry.signed
+            )
             step.answers[author] = entry
             self._answered[author] = step.number
             changed = True
@@ -2302,7 +2362,8 @@ class Table:
                 mine in voters and (seat, number) in self._took and not self._quiet
                 and self._stated(mine, seat, number) is None
             ):  # this peer holds its ready: it says so, and the seating can never hold
-                self._publish(log_pb2.Silence(seat=seat, step=number, answered=True))
+                self._publish(log_pb2.Silence(
+                    seat=seat, step=number, answered=True, answer=self._took[(seat, number)]))
         waiting = False
         for seat in freed:
             if self._left(seat, number):

@@ -13,7 +13,7 @@ import pytest
 from condottiere.crypto import Identity
 from condottiere.interface import OutcomeKind
 from condottiere.peer.driver import MemoryKeeper, Step, StepKind, Table
-from condottiere.peer.entries import LogEntry
+from condottiere.peer.entries import LogEntry, read_entry
 from condottiere.peer.lobby import Deadlines, TableSpec
 from condottiere.peer.record import verify
 from condottiere.peer.silence import Departure, Verdict, silence_verdict
@@ -338,6 +338,42 @@ def test_a_seat_that_comes_back_before_every_statement_is_in_is_not_out() -> Non
         if e.kind == "silence" and e.body.answered
     ]
     assert answered, "the seat that took the move said so"
+
+
+def test_an_answered_statement_carries_the_answer_it_took() -> None:
+    harness = Departing("zman", 3, seed=6)
+    harness.run(until=lambda: at_step(StepKind.MOVE)(harness))
+    mover = harness.tables[0].step.authors[0]  # type: ignore[union-attr]
+    seat = harness.tables[0].seat_of(mover)
+    assert seat is not None
+    harness.tables[(seat + 1) % 3].declare_silent(LATE)
+    harness.run(patient=lambda table: True)
+    answered = [
+        e for t in harness.tables for e in t.logs.log(t.me)
+        if e.kind == "silence" and e.body.answered
+    ]
+    assert answered
+    for statement in answered:
+        carried = read_entry(statement.body.answer)
+        assert carried.author == harness.tables[statement.body.seat].me
+        assert carried.step == statement.body.step
+
+
+def test_a_false_answered_statement_about_a_seat_gone_halts_the_table_naming_its_signer() -> None:
+    """A seat that is gone cannot be kept waited for by a statement that it answered: the
+    statement must carry the seat's signed answer, and one that does not proves its signer
+    false, the same on every peer."""
+    harness = Departing("zman", 3, seed=7, doomed=(2, StepKind.MOVE))
+    harness.run(until=lambda: bool(harness.dead))
+    liar = harness.tables[1]
+    step = liar.step
+    assert step is not None and harness.tables[2].me in step.missing
+    liar._publish(log_pb2.Silence(seat=2, step=step.number, answered=True))
+    liar._advance()
+    harness.run()
+    for table in harness.live():
+        assert table.halt is not None and table.halt.cheat and table.halt.seat == 1
+        assert "without carrying its answer" in table.halt.detail
 
 
 def test_a_peer_that_stated_silence_holds_the_late_answer_until_a_verdict() -> None:

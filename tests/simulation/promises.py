@@ -91,10 +91,8 @@ def _wait_bound(world: World, table: Table) -> float:
     from tests.simulation.world import COIN_TIMEOUT, WINDOW
 
     step = table.step
-    if step is None:
-        return math.inf
-    if step.kind == StepKind.SEATING:
-        return lobby_bound(world)
+    if step is None or step.kind == StepKind.SEATING:
+        return math.inf  # a table waiting for joiners: the lobby promise covers them
     deadline = table.deadline()
     if deadline is None:
         deadline = COIN_TIMEOUT if step.kind == StepKind.COIN_REVEAL else Deadlines().step
@@ -162,7 +160,12 @@ def check_end(world: World) -> None:
 
 
 def _end_of(table: Table) -> tuple[object, ...]:
+    """What honest peers agree on at the end: the record hash, the seats out and the halt; at
+    a table halted on a proven cheat, which seat it names (each peer halts where the proof
+    reaches it, so the game may stop a step apart)."""
     halt = table.halt
+    if halt is not None and halt.cheat:
+        return ("cheat", halt.seat)
     return (
         table.record_hash(),
         None if halt is None else ("cheat" if halt.cheat else "abandoned" if halt.abandoned

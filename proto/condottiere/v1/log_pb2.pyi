@@ -40,7 +40,8 @@ class ProtocolVersion(_ProtocolVersion, metaclass=_ProtocolVersionEnumTypeWrappe
     definition, Join.bot and the Silence statement (a seat that misses a deadline is put out).
     Version 4 plays games that show a hand to one seat (HandShown), take a named card out of
     the deck and hand cards between seats (Condottieri Captains). Version 5 moves the deal's
-    group to ristretto255 (RFC 9496): every point is a ristretto255 encoding.
+    group to ristretto255 (RFC 9496): every point is a ristretto255 encoding; and an answered
+    Silence statement carries the answer it says it holds (Silence.answer).
     """
 
 PROTOCOL_VERSION_UNSPECIFIED: ProtocolVersion.ValueType  # 0
@@ -1168,7 +1169,8 @@ class Silence(_message.Message):
     """The author's statement about another seat at a step that waits for it (a free entry).
     `answered` false: the author waited `waited` seconds, past the step's deadline, and holds
     no answer of that seat to that step. `answered` true: the author holds that seat's answer
-    (it took it before it held the statements of the others), which cancels the silence.
+    (it took it before it held the statements of the others) and carries it in `answer`,
+    which cancels the silence.
     Each author's first statement about a (seat, step) is its vote; the seat is out at that
     step once every other seat still at the table voted it silent (docs/protocol.md).
     """
@@ -1179,6 +1181,7 @@ class Silence(_message.Message):
     STEP_FIELD_NUMBER: _builtins.int
     WAITED_FIELD_NUMBER: _builtins.int
     ANSWERED_FIELD_NUMBER: _builtins.int
+    ANSWER_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     """the seat waited for"""
     step: _builtins.int
@@ -1186,6 +1189,10 @@ class Silence(_message.Message):
     waited: _builtins.int
     """whole seconds the author waited for it"""
     answered: _builtins.bool
+    answer: _builtins.bytes
+    """With answered (protocol 5): the seat's own signed entry (a SignedEntry's bytes) that
+    answers the step. An answered statement without it is false and counts for nothing.
+    """
     def __init__(
         self,
         *,
@@ -1193,10 +1200,11 @@ class Silence(_message.Message):
         step: _builtins.int = ...,
         waited: _builtins.int = ...,
         answered: _builtins.bool = ...,
+        answer: _builtins.bytes = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["answered", b"answered", "seat", b"seat", "step", b"step", "waited", b"waited"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["answer", b"answer", "answered", b"answered", "seat", b"seat", "step", b"step", "waited", b"waited"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -451,3 +451,15 @@ def test_a_cards_number_key_stays_when_the_cards_before_it_are_played() -> None:
     assert model._keep_keys(view, ("play 5", "play 6")) == ("", "", "play 5", "play 6")
     many = tuple(f"play {n}" for n in range(1, 10))
     assert model._keep_keys(view, many) == many, "past 9 keys: numbered afresh"
+
+
+def test_the_help_page_gives_the_top_lines_in_full() -> None:
+    from condottiere.cli.client.views import banner_lines, help_lines
+
+    halt = Halt("this seat was put out: seat 1 (bob) silent at a step it passed for 120 s; "
+                "signed by seats 0, 2 and 3; the others play on without it", None, 1)
+    model = model_of_game(battle(), seat=1, halt=halt)
+    top = plain(banner_lines(model, 80))
+    assert "the others play on without it" not in top, "cut at 80 columns"
+    page = " ".join(line.strip() for line in plain(help_lines(model, 80, 60)).splitlines())
+    assert halt.detail in page and "press q to leave" in page
