@@ -253,7 +253,7 @@ class TableEvent:
     """Something that happened at the table, in players' words."""
 
     kind: str
-    """``join ask seated ready freed shuffle deal search coin move result change chat leave
+    """``join ask seated ready freed shuffle deal coin move result change chat leave
     refused halt over audit`` (``ask``: a joiner the creator's owner must admit or refuse;
     ``freed``: a seat not ready in time, freed for another joiner); ``move``,
     ``result`` and ``change`` are the game's own narration, of its moves and of what it
@@ -387,9 +387,9 @@ class Table:
         self.halt: Halt | None = None
         self.refusals: list[Refusal] = []
         self.events: list[TableEvent] = []
+        """Every event so far, oldest first (a controller reads from where it stopped)."""
         self._told = 0
         """How many sentences of the game's own narration are in :attr:`events`."""
-        """Every event so far, oldest first (a controller reads from where it stopped)."""
         self.appended: list[LogEntry] = []
         """Entries appended to the logs since the owner last took them (see :meth:`drain`)."""
         self.cards: dict[Card, str] | None = None
