@@ -5,19 +5,39 @@ Nothing here is shipped."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
+import pytest
+
 from condottiere.bots import make_bot
-from condottiere.games.captains.cards import CARDS, Effect
+from condottiere.games.captains.cards import CAPTAINS, CARDS, DECK, Effect
+from condottiere.games.captains.cities import HAND
 from condottiere.games.captains.moves import Verb
 from condottiere.games.captains.phase import Phase
 from condottiere.peer.driver import StepKind, Table
+from tests.peer.stacked import first_options, stack_deck
 from tests.peer.tables import Harness
 
 LOOKS = frozenset(name for name, card in CARDS.items() if card.effect is Effect.LOOK)
 """The events that look at an opponent's hand (RULES.md 26)."""
 SEARCH = frozenset(name for name, card in CARDS.items() if card.effect is Effect.SEARCH)
+
+
+LOOK = "spies"
+"""The event a stacked deck deals to the seat that is to look at a hand."""
+
+
+def stack_captains(
+    monkeypatch: pytest.MonkeyPatch, seats: int, events: Mapping[int, str] | None = None
+) -> None:
+    """Stack the next Captains game: seat 0 plays first, every seat's opening hand holds a
+    captain (so that none takes a mulligan) and ``events[seat]`` the event given to it."""
+    first_options(monkeypatch)
+    hands = [[captain] for captain in sorted(CAPTAINS)[:seats]]
+    for seat, event in (events or {}).items():
+        hands[seat].insert(0, event)
+    stack_deck(monkeypatch, DECK, hands, HAND)
 
 
 class Looker:

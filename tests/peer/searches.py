@@ -16,13 +16,12 @@ from typing import Any
 import pytest
 
 from condottiere.bots import make_bot
-from condottiere.games.captains.cards import CAPTAINS, CARDS, DECK, Effect
-from condottiere.games.captains.cities import HAND
+from condottiere.games.captains.cards import CAPTAINS, CARDS, Effect
 from condottiere.games.captains.legality import searchable
 from condottiere.games.captains.moves import Move, Verb
 from condottiere.peer.driver import Table
+from tests.peer.captains import stack_captains
 from tests.peer.cheats import Cheat, CheatHarness
-from tests.peer.stacked import first_options, stack_deck
 from tests.peer.test_silence import Departing
 
 GAME = "captains"
@@ -151,10 +150,7 @@ def search_at_once(monkeypatch: pytest.MonkeyPatch, seats: int, searcher: int = 
     """Stack the next game so that a search comes at ``searcher``'s first turn: seat 0 plays
     first, ``searcher`` is dealt New Contract, and every seat's opening hand holds a captain
     (so that none takes a mulligan, and a captain is hidden in each other seat's hand)."""
-    first_options(monkeypatch)
-    hands = [[captain] for captain in sorted(CAPTAINS)[:seats]]
-    hands[searcher].insert(0, SEARCH)
-    stack_deck(monkeypatch, DECK, hands, HAND)
+    stack_captains(monkeypatch, seats, {searcher: SEARCH})
 
 
 def searched(
