@@ -5,7 +5,7 @@ Nothing here is shipped."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import pytest
@@ -60,8 +60,9 @@ class Looker:
 
 
 class CaptainsHarness(Harness):
-    """Captains at ``seats`` in-process tables, every seat played by a :class:`Looker`; a
-    test may script a seat's moves (``script``: called first; None lets the bot move)."""
+    """Captains at ``seats`` in-process tables (with ``options``), every seat played by a
+    :class:`Looker`; a test may script a seat's moves (``script``: called first; None lets
+    the bot move)."""
 
     def __init__(
         self,
@@ -71,9 +72,12 @@ class CaptainsHarness(Harness):
         searches: bool = True,
         script: Callable[[Table, int], str | None] | None = None,
         kinds: dict[int, type[Table]] | None = None,
+        options: Sequence[str] = (),
     ) -> None:
         # (not super(): a subclass may also be a CheatHarness, whose __init__ takes others)
-        Harness.__init__(self, "standard", seats, seed=seed, game="captains", kinds=kinds)
+        Harness.__init__(
+            self, "standard", seats, options, seed=seed, game="captains", kinds=kinds
+        )
         self.bots = [Looker(seed + seat, searches=searches) for seat in range(seats)]  # type: ignore[misc]
         self.script = script
 
