@@ -14,13 +14,12 @@ from google.protobuf.message import Message
 
 from condottiere import crypto
 from condottiere.crypto import Identity
-from condottiere.games.condottiere import Game
 from condottiere.interface import OutcomeKind
 from condottiere.peer.driver import MemoryKeeper, StepKind, Table
 from condottiere.peer.entries import Reason, read_entry
 from condottiere.peer.record import verify
 from condottiere.v1 import log_pb2
-from tests.peer.stacked import first_options, stack_deck
+from tests.peer.stacked import like_hands
 from tests.peer.tables import feed
 from tests.peer.test_silence import Departing, waits_for_move_of
 from tests.peer.test_stand_in import Forging
@@ -29,15 +28,6 @@ from tests.peer.test_stand_in import Forging
 def kinds_signed(table: Table) -> list[str]:
     """The kinds of every entry at the table, in each author's order, author by author."""
     return [e.kind for author in table.logs.authors for e in table.logs.log(author)]
-
-
-def like_hands(monkeypatch: pytest.MonkeyPatch, seats: int) -> None:
-    """Stack the next zman game so that every seat is dealt a like hand (the deck dealt round
-    the table in its fixed order) and every fair choice gives its first option: nobody wins
-    in the first round, so the deck is gathered and reshuffled (re-keyed after a leave)."""
-    contents = Game.new("zman", seats, seed=0).decks[0]
-    first_options(monkeypatch)
-    stack_deck(monkeypatch, contents, [contents[seat::seats][:10] for seat in range(seats)], 10)
 
 
 def one_game(seats: int, kind: StepKind, seed: int, **kwargs: Any) -> Departing:
