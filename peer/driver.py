@@ -23,6 +23,9 @@ shares                every seat but a deal's owner: decryption shares of its ca
 hand_shown            the seat whose hand the game shows to one other seat (the viewer):
                       for each hidden card, its part sealed to the viewer with a proof, the
                       face-up ones named (with ``handed``, the cards go to the viewer's hand)
+hand_proof            the seat whose hidden hand the game asks to prove that it holds a card
+                      of a set: a proof over its hidden cards that one of them is, showing
+                      none (nothing when a face-up card of its hand is of the set)
 coin_commit           every committer: a commitment to a value (a fair choice)
 coin_escrow           every committer (three or more): its value shared among the others
 coin_reveal           every committer: its value (see :mod:`condottiere.peer.coin`)
@@ -99,6 +102,7 @@ from condottiere.interface import (
     Deal,
     Draw,
     GameState,
+    HandHolds,
     IllegalMoveError,
     InvalidMoveError,
     SearchDeck,
@@ -249,7 +253,7 @@ class TableEvent:
     """Something that happened at the table, in players' words."""
 
     kind: str
-    """``join ask seated ready freed shuffle deal search coin move result change chat leave
+    """``join ask seated ready freed shuffle deal coin move result change chat leave
     refused halt over audit`` (``ask``: a joiner the creator's owner must admit or refuse;
     ``freed``: a seat not ready in time, freed for another joiner); ``move``,
     ``result`` and ``change`` are the game's own narration, of its moves and of what it
@@ -293,6 +297,7 @@ class StepKind(StrEnum):
     SEARCH_BLINDING = "search_blinding"
     SEARCH_OPENING = "search_opening"
     HAND_SHOWN = "hand_shown"
+    HAND_PROOF = "hand_proof"
 
     @property
     def words(self) -> str:
@@ -320,6 +325,7 @@ _STEP_WORDS = {
     StepKind.SEARCH_BLINDING: "the blinding of a search of the deck",
     StepKind.SEARCH_OPENING: "the opening of a search of the deck",
     StepKind.HAND_SHOWN: "showing a hand",
+    StepKind.HAND_PROOF: "proving what a hand holds",
 }
 SEARCH_STEPS = frozenset({StepKind.SEARCH_BLINDING, StepKind.SEARCH_OPENING})
 """The steps of a search of a draw pile for a named card (see :meth:`Table._start_search`)."""
@@ -345,6 +351,8 @@ class Step:
     """The search of a draw pile the steps of a search are for."""
     shown: ShowHand | None = None
     """The hand a hand_shown step shows, and to whom."""
+    holds: HandHolds | None = None
+    """The hand a hand_proof step proves to hold a card of a set, and the set."""
 
     @property
     def missing(self) -> tuple[bytes, ...]:
@@ -379,9 +387,9 @@ class Table:
         self.halt: Halt | None = None
         self.refusals: list[Refusal] = []
         self.events: list[TableEvent] = []
+        """Every event so far, oldest first (a controller reads from where it stopped)."""
         self._told = 0
         """How many sentences of the game's own narration are in :attr:`events`."""
-        """Every event so far, oldest first (a controller reads from where it stopped)."""
         self.appended: list[LogEntry] = []
         """Entries appended to the logs since the owner last took them (see :meth:`drain`)."""
         self.cards: dict[Card, str] | None = None
@@ -618,6 +626,7 @@ class Table:
             StepKind.SEARCH_OPENING: f"{names} to open the search of the draw pile",
             StepKind.HAND_SHOWN: f"{names} to show a hand to "
             + (self.who(self.seating[step.shown.viewer]) if step.shown else "another seat"),
+            StepKind.HAND_PROOF: f"{names} to prove what its hand holds",
         }[step.kind]
         return step.kind, seats, text
 
@@ -1421,6 +1430,9 @@ class Table:
         if kind == StepKind.HAND_SHOWN:
             assert step.shown is not None
             return dealer.show_hand(step.shown.viewer)
+        if kind == StepKind.HAND_PROOF:
+            assert step.holds is not None
+            return dealer.prove_holds(step.holds.cards)
         return None
 
     @contextmanager
@@ -1613,6 +1625,8 @@ class Table:
             self._check_search(step, author, entry)
         elif kind == StepKind.HAND_SHOWN:
             self._hand_shown(step, entry)
+        elif kind == StepKind.HAND_PROOF:
+            self._hand_proof(step, entry)
         elif kind == StepKind.AUDIT and len(body.secrets) != len(self._decks()):
             raise Rejection(Reason.UNEXPECTED, f"{len(self._decks())} secrets expected")
 
@@ -1701,7 +1715,7 @@ class Table:
                     entry.body.dealing, len(step.flip.committers)
                 )
             self._next_step(StepKind.COIN_REVEAL, step.authors, flip=step.flip)
-        elif step.kind in (StepKind.MOVE, StepKind.HAND_SHOWN):
+        elif step.kind in (StepKind.MOVE, StepKind.HAND_SHOWN, StepKind.HAND_PROOF):
             self._next_game_step()
         elif step.kind == StepKind.SEARCH_BLINDING:
             self._next_step(StepKind.SEARCH_OPENING, step.authors, search=step.search)
@@ -1755,6 +1769,12 @@ class Table:
                 dealer.check_hands(sizes)
                 self._next_step(
                     StepKind.HAND_SHOWN, self._seat_authors([waiting.seat]), shown=waiting
+                )
+                return
+            if isinstance(waiting, HandHolds):
+                dealer.check_hands(sizes)
+                self._next_step(
+                    StepKind.HAND_PROOF, self._seat_authors([waiting.seat]), holds=waiting
                 )
                 return
             assert isinstance(waiting, SeatToMove)
@@ -1986,6 +2006,17 @@ class Table:
             game.resolve(opened)
         else:
             game.resolve(None)
+        self._tell_game()
+
+    # ------------------------------------------------------------------ a hand's proof
+
+    def _hand_proof(self, step: Step, entry: LogEntry) -> None:
+        """Check the seat's proof that its hidden hand holds a card of the set (a bad or
+        missing proof blames it as any bad proof does), then resolve the engine."""
+        game, dealer, holds = self.game, self.dealer, step.holds
+        assert game is not None and dealer is not None and holds is not None
+        dealer.check_holds(holds.seat, holds.cards, entry.body)
+        game.resolve(None)
         self._tell_game()
 
     # ------------------------------------------------------------------ coins

@@ -27,6 +27,7 @@ from condottiere.interface import Choice, GameState, OutcomeKind, game_named
 from condottiere.interface.events import (
     Chosen,
     Dealt,
+    HandProved,
     HandShown,
     MovePlayed,
     Searched,
@@ -389,6 +390,8 @@ def _omniscient_events(table: Table) -> Iterator[GameState[Any]]:
             full.resolve((event.card,) if event.found else ())
         elif isinstance(event, HandShown):
             full.resolve(full.hand(event.seat))
+        elif isinstance(event, HandProved):  # the audit sees the hand does hold one
+            full.resolve(None)
         else:
             moves += 1
             # else the omniscient rules played this move by themselves: a forced one, that

@@ -494,3 +494,36 @@ def test_a_polite_leave_at_the_backups_needs_no_statement_and_the_others_start_a
 @pytest.mark.parametrize("kind", list(StepKind))
 def test_every_step_a_seat_can_be_silent_at_is_told_in_words(kind: StepKind) -> None:
     assert kind.words and not kind.words.startswith("StepKind")
+
+
+def test_the_creator_gone_mid_game_leaves_a_record_that_verifies_as_finished_and_counts() -> None:
+    from condottiere.cli.standings import GameFacts, facts_of
+
+    harness = Departing("zman", 3, seed=11, doomed=(0, StepKind.MOVE))
+    harness.run()
+    witness = harness.tables[1]
+    assert 0 in witness.out and witness.game is not None and witness.game.outcome is not None
+    verdict = verify([e.signed for a in witness.logs.authors for e in witness.logs.log(a)])
+    assert verdict.finished and verdict.audited_without_leavers, verdict.lines()
+    assert verdict.table.record_hash() == witness.record_hash()
+    facts = facts_of(verdict)
+    assert isinstance(facts, GameFacts) and facts.outcome == witness.game.outcome
+
+
+def test_a_false_statement_about_the_creator_neither_stops_the_game_nor_erases_it() -> None:
+    from condottiere.cli.standings import GameFacts, facts_of
+
+    harness = Departing("zman", 3, seed=12)  # (at two seats one statement is every other's)
+    harness.run(until=lambda: harness.tables[1].game is not None
+                and harness.tables[1].game.moves_played >= 4)
+    slanderer = harness.tables[1]
+    slanderer._publish(log_pb2.Silence(seat=0, step=3, waited=999))
+    slanderer._advance()
+    harness.run()
+    for table in harness.tables:
+        assert table.halt is None and table.audited and not table.out
+    creator = harness.tables[0]
+    verdict = verify([e.signed for a in creator.logs.authors for e in creator.logs.log(a)])
+    assert verdict.fair, verdict.lines()
+    assert verdict.table.record_hash() == creator.record_hash()
+    assert isinstance(facts_of(verdict), GameFacts)

@@ -216,7 +216,12 @@ def _check_verify(world: World, peer: Peer) -> None:
     assert table is not None
     verdict = verify([entry.signed for entry in entries_of(table)])
     seen = verdict.table
-    if (seen.halt is None) != (table.halt is None) or seen.record_hash() != table.record_hash():
+    if table.halt is not None and table.halt.cheat:  # the same cheat named, wherever it stops
+        agrees = seen.halt is not None and seen.halt.cheat and seen.halt.seat == table.halt.seat
+    else:
+        agrees = (seen.halt is None) == (table.halt is None)
+        agrees = agrees and seen.record_hash() == table.record_hash()
+    if not agrees:
         world.broken.append(Broken(
             "verify", f"{peer.name}'s record verifies as {verdict.verdict_words()!r} "
             f"({'; '.join(verdict.lines()[-3:])}) where the table ended "
