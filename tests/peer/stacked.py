@@ -75,9 +75,10 @@ def first_options(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def like_hands(monkeypatch: pytest.MonkeyPatch, seats: int) -> None:
-    """Stack the next zman game so that every seat is dealt a like hand (the deck dealt round
-    the table in its fixed order) and every fair choice gives its first option: nobody wins
-    in the first round, so the deck is gathered and reshuffled (re-keyed after a leave)."""
+    """Stack the next zman game so that every seat is dealt a like hand (the deck, grouped by
+    card, dealt round the table: several copies of each card in every hand) and every fair
+    choice gives its first option: nobody wins in the first round, so the deck is gathered
+    and reshuffled (re-keyed after a leave)."""
     contents = Game.new("zman", seats, seed=0).decks[0]
     first_options(monkeypatch)
     stack_deck(monkeypatch, contents, [contents[seat::seats][:10] for seat in range(seats)], 10)
