@@ -16,6 +16,7 @@ from collections.abc import Sequence
 import pytest
 
 import condottiere.crypto
+from condottiere.games.condottiere import Game
 
 SHUFFLE = importlib.import_module("condottiere.crypto.shuffle")
 """The module (``condottiere.crypto.shuffle`` the attribute is the function it exports)."""
@@ -71,3 +72,13 @@ def first_options(monkeypatch: pytest.MonkeyPatch) -> None:
     """Make every fair choice of the next game (the coins the peers flip together) give its
     first option: the first player is the first seat offered, and so on."""
     monkeypatch.setattr(condottiere.crypto, "outcome", lambda *_: 0)
+
+
+def like_hands(monkeypatch: pytest.MonkeyPatch, seats: int) -> None:
+    """Stack the next zman game so that every seat is dealt a like hand (the deck, grouped by
+    card, dealt round the table: several copies of each card in every hand) and every fair
+    choice gives its first option: nobody wins in the first round, so the deck is gathered
+    and reshuffled (re-keyed after a leave)."""
+    contents = Game.new("zman", seats, seed=0).decks[0]
+    first_options(monkeypatch)
+    stack_deck(monkeypatch, contents, [contents[seat::seats][:10] for seat in range(seats)], 10)
