@@ -1,0 +1,177 @@
+"""Searches: when the game searches a draw pile for a named card, every seat still at the
+table blinds every card still in the pile, with proofs; then each opens the combined
+blindings (standing in for a seat out), and the card found, if any, leaves the pile face up
+into the searcher's hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
+from typing import Any, Protocol
+
+from google.protobuf.message import Message
+
+from condottiere.interface import GameState, SearchDeck
+from condottiere.peer.dealer import Dealer
+from condottiere.peer.entries import LogEntry, Reason, Rejection
+from condottiere.peer.steps.base import (
+    ACCEPT,
+    After,
+    Next,
+    RuleContext,
+    Step,
+    StepKind,
+    StepRule,
+    Verdict,
+    Work,
+    register,
+)
+from condottiere.v1 import log_pb2
+
+
+class Context(RuleContext, Protocol):
+    """What the rules of a search see of the table."""
+
+    dealer: Dealer | None
+    game: GameState[Any] | None
+
+    def _seat_authors(self, seats: Sequence[int]) -> tuple[bytes, ...]: ...
+
+    def _work_timed(
+        self, work: Work, deck: int, seat: int | None
+    ) -> AbstractContextManager[None]: ...
+
+
+def start_search(t: Context, step: Step, search: SearchDeck) -> Step | None:
+    """The step that starts the search of a draw pile the game waits for: the pile's shuffle
+    chain first, where its round is not shuffled yet (as a deal would), then the blinding
+    step of every seat still at the table. None when the pile holds no card (the search is
+    settled at once: not found)."""
+    dealer = t.dealer
+    assert dealer is not None
+    shuffler = dealer.next_shuffler(search.pile)
+    if shuffler is not None:
+        return step.then(StepKind.SHUFFLE, t._seat_authors([shuffler]), deck=search.pile)
+    if not dealer.pile_positions(search.pile):
+        resolve_search(t, search, ())
+        return None
+    dealer.start_search(search.pile, search.card)
+    searchers = [seat for seat in dealer.members if seat not in t.out]
+    return step.then(StepKind.SEARCH_BLINDING, t._seat_authors(searchers), search=search)
+
+
+def search_leaver(t: Context) -> int | None:
+    """The seat of the decks that is out: its opening shares are stood in for."""
+    dealer = t.dealer
+    assert dealer is not None
+    return next((seat for seat in sorted(t.out) if seat in dealer.members), None)
+
+
+def resolve_search(t: Context, search: SearchDeck, found: tuple[str, ...]) -> None:
+    """Give the game what the search found, and say it."""
+    game = t.game
+    assert game is not None
+    game.resolve(found)
+    who = t.who(t.seating[search.seat])
+    text = (
+        f"{who} searched the draw pile for {search.card}: found, face up into the hand"
+        if found
+        else f"{who} searched the draw pile for {search.card}: it is not there"
+    )
+    t._say("search", text, search.seat)
+
+
+def _check_search(t: Context, step: Step, author: bytes, entry: LogEntry) -> tuple[int, Any]:
+    """The seat of ``author`` and the body of its entry, once the entry is found to be for
+    the search under way."""
+    dealer, search, seat = t.dealer, step.search, t.seat_of(author)
+    assert dealer is not None and search is not None and seat is not None
+    body = entry.body
+    round_ = dealer.round(search.pile)
+    if (body.deck, body.round, body.card) != (search.pile, round_, search.card):
+        raise Rejection(
+            Reason.UNEXPECTED,
+            f"a search of deck {search.pile}, round {round_}, for {search.card!r} is "
+            f"awaited, not of deck {body.deck}, round {body.round}, for {body.card!r}",
+            seat=seat,
+        )
+    return seat, body
+
+
+class SearchBlindingRule(StepRule):
+    """Every seat still at the table: its blinding of every card still in the pile."""
+
+    kind = StepKind.SEARCH_BLINDING
+    words = "the blinding of a search of the deck"
+
+    def waiting_text(self, t: Context, step: Step, names: str) -> str:
+        return f"{names} to blind the draw pile for a search"
+
+    def progress(self, t: Context, step: Step) -> tuple[int, int] | None:
+        return len(step.answers), len(step.authors)
+
+    def make(self, t: Context, step: Step) -> Message | None:
+        dealer, search = t.dealer, step.search
+        assert dealer is not None and search is not None
+        index, round_ = search.pile, dealer.round(search.pile)
+        with t._work_timed(Work.MAKE_BLINDING, index, t.seat):
+            blinding = dealer.make_search_blinding()
+        return log_pb2.SearchBlinding(deck=index, round=round_, card=search.card, blinding=blinding)
+
+    def judge(self, t: Context, step: Step, author: bytes, entry: LogEntry) -> Verdict:
+        """Check ``author``'s blinding (its proofs verified, but for this seat's own)."""
+        seat, body = _check_search(t, step, author, entry)
+        assert t.dealer is not None and step.search is not None
+        own = author == t.me
+        with t._work_timed(Work.CHECK_BLINDING, step.search.pile, None if own else seat):
+            t.dealer.accept_search_blinding(seat, body.blinding)
+        return ACCEPT
+
+    def finish(self, t: Context, step: Step) -> Next:
+        return step.then(StepKind.SEARCH_OPENING, step.authors, search=step.search)
+
+
+class SearchOpeningRule(StepRule):
+    """Every seat still at the table: its decryption shares of the combined blindings, with
+    proofs (and its parts of a seat out's shares)."""
+
+    kind = StepKind.SEARCH_OPENING
+    words = "the opening of a search of the deck"
+
+    def waiting_text(self, t: Context, step: Step, names: str) -> str:
+        return f"{names} to open the search of the draw pile"
+
+    def progress(self, t: Context, step: Step) -> tuple[int, int] | None:
+        return len(step.answers), len(step.authors)
+
+    def make(self, t: Context, step: Step) -> Message | None:
+        dealer, search = t.dealer, step.search
+        assert dealer is not None and search is not None
+        index, round_ = search.pile, dealer.round(search.pile)
+        with t._work_timed(Work.MAKE_OPENING, index, t.seat):
+            opening, stand_in = dealer.make_search_opening(search_leaver(t))
+        return log_pb2.SearchOpening(
+            deck=index, round=round_, card=search.card, opening=opening, stand_in=stand_in
+        )
+
+    def judge(self, t: Context, step: Step, author: bytes, entry: LogEntry) -> Verdict:
+        """Check ``author``'s opening (its proofs verified, but for this seat's own)."""
+        seat, body = _check_search(t, step, author, entry)
+        assert t.dealer is not None and step.search is not None
+        own = author == t.me
+        with t._work_timed(Work.CHECK_OPENING, step.search.pile, None if own else seat):
+            t.dealer.accept_search_opening(seat, body.opening, body.stand_in, search_leaver(t))
+        return ACCEPT
+
+    def finish(self, t: Context, step: Step) -> Next:
+        """Every opening is in: the card found (if any) leaves the pile face up into the
+        searcher's hand, and the game goes on."""
+        dealer, search = t.dealer, step.search
+        assert dealer is not None and search is not None
+        found = dealer.finish_search(search.seat, search_leaver(t))
+        resolve_search(t, search, found)
+        return After.GAME
+
+
+register(SearchBlindingRule(), SearchOpeningRule())
