@@ -345,7 +345,7 @@ class Table:
         (:attr:`cards`), or, with seats out, what each seat that stayed did."""
         return self.halt is None and self.step is None and self.game is not None
 
-    def waiting(self) -> tuple[str, tuple[int, ...], str] | None:
+    def waiting(self) -> tuple[StepKind, tuple[int, ...], str] | None:
         """What the table waits for: the step's kind, the seats (or nothing, in the lobby)
         and a sentence; None when it waits for nothing."""
         step = self.step

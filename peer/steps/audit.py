@@ -47,6 +47,8 @@ class AuditRule(StepRule):
 
     kind = StepKind.AUDIT
     words = "the audit"
+    doing = "Auditing the game"
+    about = "every shuffle, share and card is checked against the deck secrets"
 
     def waiting_text(self, t: Context, step: Step, names: str) -> str:
         return f"the audit secrets of {names}"

@@ -217,6 +217,15 @@ class StepRule:
     kind: ClassVar[StepKind]
     words: ClassVar[str]
     """The step in a sentence: ``silent at a move``."""
+    doing: ClassVar[str]
+    """What the table does meanwhile, as a headline: ``Shuffling the deck``."""
+    about: ClassVar[str] = ""
+    """Why the step is there, for a player who wonders: ``only each card's owner can read
+    it``."""
+    stage: ClassVar[str | None] = None
+    """The stage of the table during the step (see ``Snapshot.stage``): ``lobby`` or
+    ``dealing``; None for the stage the game is at (``dealing`` before it is made,
+    ``playing`` once it is)."""
     costly: ClassVar[bool] = False
     """Whether this seat's entry is its costliest work (put off by ``Table.defer_costly``)."""
 

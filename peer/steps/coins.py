@@ -83,6 +83,11 @@ def start_flip(
     return step.then(StepKind.COIN_COMMIT, t._seat_authors(seats), flip=flip)
 
 
+def _for(step: Step) -> str:
+    """What a coin step draws lots for, in words: `` for the first player``."""
+    return "" if step.flip is None else f" for the {step.flip.purpose}"
+
+
 def check_flip(step: Step, body: Any) -> None:
     """:class:`Rejection` unless ``body`` is for the flip under way."""
     assert step.flip is not None
@@ -109,9 +114,11 @@ class CoinCommitRule(StepRule):
 
     kind = StepKind.COIN_COMMIT
     words = "a coin commitment"
+    doing = "Drawing lots"
+    about = "each seat commits to a secret value first"
 
     def waiting_text(self, t: Context, step: Step, names: str) -> str:
-        return f"coin commitments from {names}"
+        return f"coin commitments from {names}{_for(step)}"
 
     def make(self, t: Context, step: Step) -> Message | None:
         assert step.flip is not None
@@ -152,9 +159,11 @@ class CoinEscrowRule(StepRule):
 
     kind = StepKind.COIN_ESCROW
     words = "a coin escrow"
+    doing = "Drawing lots"
+    about = "each value shared among the others, so that withholding it changes nothing"
 
     def waiting_text(self, t: Context, step: Step, names: str) -> str:
-        return f"coin escrows from {names}"
+        return f"coin escrows from {names}{_for(step)}"
 
     def make(self, t: Context, step: Step) -> Message | None:
         assert step.flip is not None and t.seat is not None
@@ -196,11 +205,13 @@ class CoinRevealRule(StepRule):
 
     kind = StepKind.COIN_REVEAL
     words = "a coin reveal"
+    doing = "Drawing lots"
+    about = "the values together decide, and no seat can bias them"
 
     def waiting_text(self, t: Context, step: Step, names: str) -> str:
         seats = {s for s in (t.seat_of(a) for a in step.missing) if s is not None}
         blamed_ = " (withheld past the timeout: blamed)" if t.withheld & seats else ""
-        return f"coin reveals from {names}{blamed_}"
+        return f"coin reveals from {names}{_for(step)}{blamed_}"
 
     def deadline(self, t: Context, step: Step, deadlines: Deadlines) -> int | None:
         if step.flip and len(step.flip.committers) > 2:

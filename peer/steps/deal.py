@@ -55,6 +55,9 @@ class ShuffleRule(StepRule):
 
     kind = StepKind.SHUFFLE
     words = "a shuffle"
+    doing = "Shuffling the deck"
+    about = "re-encrypting and permuting every card, with a proof"
+    stage = "dealing"
     costly = True
 
     def waiting_text(self, t: Context, step: Step, names: str) -> str:
@@ -103,6 +106,9 @@ class SharesRule(StepRule):
 
     kind = StepKind.SHARES
     words = "the shares"
+    doing = "Dealing the cards"
+    about = "only each card's owner can read it"
+    stage = "dealing"
 
     def waiting_text(self, t: Context, step: Step, names: str) -> str:
         return f"decryption shares from {names}"

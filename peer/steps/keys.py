@@ -110,6 +110,8 @@ class KeysRule(StepRule):
 
     kind = StepKind.KEYS
     words = "the keys"
+    doing = "Preparing the deck"
+    about = "a card can be read only with every seat's help"
 
     def waiting_text(self, t: Context, step: Step, names: str) -> str:
         return f"keys from {names}"
@@ -147,6 +149,8 @@ class DealingsRule(StepRule):
 
     kind = StepKind.DEALINGS
     words = "the backup of the keys"
+    doing = "Backing up the keys"
+    about = "each seat's secrets shared among the others: a seat that leaves stops nothing"
 
     def waiting_text(self, t: Context, step: Step, names: str) -> str:
         return f"the backups of the keys of {names}"
@@ -171,6 +175,8 @@ class PieceChecksRule(StepRule):
 
     kind = StepKind.PIECE_CHECKS
     words = "the check of the backups"
+    doing = "Checking the backups"
+    about = "each seat checks its pieces of the others' secrets"
 
     def waiting_text(self, t: Context, step: Step, names: str) -> str:
         return f"{names} to check their pieces of the backups"
@@ -209,6 +215,8 @@ class PieceAnswersRule(StepRule):
 
     kind = StepKind.PIECE_ANSWERS
     words = "answering a complaint"
+    doing = "Answering a complaint about a backup"
+    about = "the piece and its key, so that every seat sees who was wrong"
 
     def waiting_text(self, t: Context, step: Step, names: str) -> str:
         return f"{names} to answer a complaint about a backup"
@@ -257,6 +265,8 @@ class RedealingRule(StepRule):
 
     kind = StepKind.REDEALING
     words = "the new backup of the keys"
+    doing = "Backing up the keys again"
+    about = "among the seats still at the table"
 
     def waiting_text(self, t: Context, step: Step, names: str) -> str:
         return f"the new backups of the keys of {names}"

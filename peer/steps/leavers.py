@@ -300,6 +300,8 @@ class StandInRule(StepRule):
 
     kind = StepKind.STAND_IN
     words = "a stand-in"
+    doing = "Standing in for a seat that left"
+    about = "the others open its part of the cards dealt, with proofs"
 
     def waiting_text(self, t: Context, step: Step, names: str) -> str:
         return f"{names} to stand in for a seat that left"
@@ -331,6 +333,8 @@ class RekeyRule(StepRule):
 
     kind = StepKind.REKEY
     words = "the re-keying of a deck"
+    doing = "Re-keying a deck"
+    about = "the key of the seat that left is taken off the cards that come back"
 
     def waiting_text(self, t: Context, step: Step, names: str) -> str:
         return f"{names} to re-key deck {step.deck + 1} without a seat that left"

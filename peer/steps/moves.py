@@ -53,6 +53,7 @@ class MoveRule(StepRule):
 
     kind = StepKind.MOVE
     words = "a move"
+    doing = "A move"
 
     def waiting_text(self, t: Context, step: Step, names: str) -> str:
         forced = t.forced_move() is not None
@@ -106,6 +107,8 @@ class HandShownRule(StepRule):
 
     kind = StepKind.HAND_SHOWN
     words = "showing a hand"
+    doing = "Showing a hand"
+    about = "only the seat it is shown to can read the cards"
 
     def waiting_text(self, t: Context, step: Step, names: str) -> str:
         viewer = t.who(t.seating[step.shown.viewer]) if step.shown else "another seat"

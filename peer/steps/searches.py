@@ -82,6 +82,11 @@ def resolve_search(t: Context, search: SearchDeck, found: tuple[str, ...]) -> No
     t._say("search", text, search.seat)
 
 
+def _card(step: Step) -> str:
+    """The card a search step searches for."""
+    return "a card" if step.search is None else step.search.card
+
+
 def _check_search(t: Context, step: Step, author: bytes, entry: LogEntry) -> tuple[int, Any]:
     """The seat of ``author`` and the body of its entry, once the entry is found to be for
     the search under way."""
@@ -104,9 +109,11 @@ class SearchBlindingRule(StepRule):
 
     kind = StepKind.SEARCH_BLINDING
     words = "the blinding of a search of the deck"
+    doing = "Searching the draw pile"
+    about = "only whether each card is the one named is learned"
 
     def waiting_text(self, t: Context, step: Step, names: str) -> str:
-        return f"{names} to blind the draw pile for a search"
+        return f"{names} to blind the draw pile for a search for {_card(step)}"
 
     def progress(self, t: Context, step: Step) -> tuple[int, int] | None:
         return len(step.answers), len(step.authors)
@@ -138,9 +145,11 @@ class SearchOpeningRule(StepRule):
 
     kind = StepKind.SEARCH_OPENING
     words = "the opening of a search of the deck"
+    doing = "Searching the draw pile"
+    about = "only whether each card is the one named is learned"
 
     def waiting_text(self, t: Context, step: Step, names: str) -> str:
-        return f"{names} to open the search of the draw pile"
+        return f"{names} to open the search of the draw pile for {_card(step)}"
 
     def progress(self, t: Context, step: Step) -> tuple[int, int] | None:
         return len(step.answers), len(step.authors)

@@ -127,6 +127,9 @@ class SeatingRule(StepRule):
 
     kind = StepKind.SEATING
     words = "the seating"
+    doing = "Seating the players"
+    about = "the creator seats the players who asked"
+    stage = "lobby"
 
     def waiting_text(self, t: Context, step: Step, names: str) -> str:
         if t._reseating is not None:
@@ -173,6 +176,9 @@ class ReadyRule(StepRule):
 
     kind = StepKind.READY
     words = "the start"
+    doing = "Starting the game"
+    about = "every seat agrees to the seating"
+    stage = "lobby"
 
     def waiting_text(self, t: Context, step: Step, names: str) -> str:
         return f"{names} to be ready"

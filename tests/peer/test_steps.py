@@ -95,12 +95,13 @@ class Seen:
         return None
 
 
-def test_every_step_kind_has_one_rule_with_its_words_and_waiting_text() -> None:
+def test_every_step_kind_has_one_rule_with_its_words_headline_and_waiting_text() -> None:
     assert set(RULES) == set(StepKind)
     for kind in StepKind:
         rule = rule_of(kind)
         assert rule.kind is kind
         assert kind.words == rule.words
+        assert rule.doing, f"{kind} has no headline"
     seen = Seen()
     step = Step(5, StepKind.STAND_IN, AUTHORS[1:])
     text = rule_of(StepKind.STAND_IN).waiting_text(seen, step, "seat 1, seat 2")
