@@ -1,10 +1,15 @@
 """Bots: strategies that play a seat, and the small API a bot author writes against.
 
 A strategy has a ``name`` and a ``choose(game, seat)`` method returning one of
-``game.legal_moves()``; see :mod:`condottiere.bots.strategy`. Two come with the project:
+``game.legal_moves()``; see :mod:`condottiere.bots.strategy`. A player names one (``greedy``),
+and each game's plugin says which strategy plays it under that name
+(:attr:`~condottiere.interface.GameRules.bots`, through :class:`NamedBot`). Three come with
+the project, for both its games:
 
 - ``random``: :class:`RandomBot`, uniform among the legal moves;
-- ``greedy``: :class:`GreedyBot`, one move of look-ahead and a few rules of thumb;
+- ``greedy``: :class:`GreedyBot` (Captains:
+  :class:`~condottiere.bots.captains_greedy.CaptainsGreedy`), one move of look-ahead and a few
+  rules of thumb;
 - ``ismcts``: :class:`IsmctsBot`, information-set Monte Carlo tree search from its own seat's
   view (it never reads another hand), the game's own number of iterations a move (Condottiere
   400, Captains 120) unless given a :class:`Budget`.
@@ -19,11 +24,14 @@ A strategy has a ``name`` and a ``choose(game, seat)`` method returning one of
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from condottiere.bots.greedy import GreedyBot
 from condottiere.bots.ismcts import Budget, IsmctsBot
+from condottiere.bots.named import NamedBot
 from condottiere.bots.random_bot import RandomBot
 from condottiere.bots.strategy import NotYourTurnError, Strategy, moves_for, play_out
+from condottiere.interface import game_named, game_names
 
 __all__ = [
     "BOTS",
@@ -31,6 +39,7 @@ __all__ = [
     "Budget",
     "GreedyBot",
     "IsmctsBot",
+    "NamedBot",
     "NotYourTurnError",
     "RandomBot",
     "Strategy",
@@ -40,12 +49,14 @@ __all__ = [
 ]
 
 BOTS: dict[str, Callable[[int], Strategy]] = {
-    "greedy": GreedyBot,
-    "ismcts": IsmctsBot,
-    "random": RandomBot,
+    name: partial(NamedBot, name)
+    for name in sorted({name for game in game_names() for name in game_named(game).bots})
 }
-"""The strategies the command line knows, by name: each takes a seed."""
-SEARCHING_BOTS: dict[str, Callable[[int, Budget], Strategy]] = {"ismcts": IsmctsBot}
+"""The strategies the command line knows, by name (every name a game's plugin gives one):
+each takes a seed, and plays each game with the strategy that game names so."""
+SEARCHING_BOTS: dict[str, Callable[[int, Budget], Strategy]] = {
+    "ismcts": partial(NamedBot, "ismcts")
+}
 """The strategies that search, by name: each takes a seed and a :class:`Budget`."""
 
 
@@ -56,7 +67,7 @@ def make_bot(name: str, seed: int, budget: Budget | None = None) -> Strategy:
     >>> make_bot("random", seed=4).name
     'random'
     >>> make_bot("ismcts", seed=4, budget=Budget(seconds=0.5)).budget
-    Budget(iterations=None, seconds=0.5)
+    Budget(iterations=None, seconds=0.5, cpu_seconds=None)
     >>> make_bot("clever", seed=4)
     Traceback (most recent call last):
     ...

@@ -13,7 +13,9 @@ and its own hand only (so it plays the same from its seat's engine as at an open
 - **Block**: blocks with its strongest captain (a lost battle costs a troop, an unblocked
   attack a province), by emergency defence if it has none and can pay.
 - **Battle cards**: the cheapest card that wins; passes when ahead; a negation when behind.
-- **Diplomacy**: makes no offer; accepts one that gives more than it takes.
+- **Diplomacy**: trades by the victory rule (:mod:`condottiere.bots.captains_trade`): offers
+  spare ducats for a rival's province and sells the cards the hand limit would discard; never
+  gives a province unless that wins it the game; accepts what leaves it better placed.
 - **Hand limit**: discards its least useful card.
 
 >>> from condottiere.games.captains import Game
@@ -28,6 +30,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from condottiere.bots.captains_trade import accepts, offers
 from condottiere.bots.strategy import NotYourTurnError
 from condottiere.games.captains import CARDS, CITIES, Effect, Game, Kind, Move, Phase, Verb
 from condottiere.games.captains.battle import fighting_strength
@@ -49,8 +52,6 @@ ATTACK_MARGIN = 2
 """How much stronger than the best blocker a captain must be for the bot to attack."""
 RESERVE = 3
 """Ducats the bot keeps beyond the next upkeep when it strengthens a captain."""
-PROVINCE_WORTH = 8
-"""Ducats a province is worth to the bot when it weighs an offer."""
 
 
 def card_worth(card: str) -> float:
@@ -72,12 +73,30 @@ class CaptainsGreedy:
 
     def __init__(self, seed: int = 0) -> None:
         self._rng = random.Random(seed)
+        self._offered: tuple[tuple[int, ...], set[Move]] = ((), set())
+        """The offers made in the diplomacy phase under way (known by the turns begun)."""
 
     def choose(self, game: Game, seat: int) -> Move:
         if game.to_act != seat:
             raise NotYourTurnError(f"seat {seat} is not to act (seat {game.to_act} is)")
         moves = game.legal_moves()
-        return moves[0] if len(moves) == 1 else greedy_move(game, seat, moves, self._rng)
+        if len(moves) == 1:
+            return moves[0]
+        if game.phase is Phase.DIPLOMACY:
+            return self._offer(game, seat, moves)
+        return greedy_move(game, seat, moves, self._rng)
+
+    def _offer(self, game: Game, seat: int, moves: Sequence[Move]) -> Move:
+        """The best offer not yet made in this diplomacy phase, else done."""
+        when, made = self._offered
+        if when != game.turns:
+            made = set()
+            self._offered = (game.turns, made)
+        for offer in offers(game, seat, moves):
+            if offer not in made:
+                made.add(offer)
+                return offer
+        return greedy_move(game, seat, moves, self._rng)
 
 
 def greedy_move(game: Game, seat: int, moves: Sequence[Move], rng: random.Random) -> Move:
@@ -209,24 +228,8 @@ def _clash(game: Game, seat: int, moves: Sequence[Move]) -> Move | None:
 
 
 def _answer(game: Game, seat: int, moves: Sequence[Move]) -> Move | None:
-    offer = game.offer
     accept = _with(moves, Verb.ACCEPT)
-    if offer is None or not accept or offer.give is None or offer.get is None:
-        return None
-    gain = _bundle_worth(game, offer.give)
-    loss = _bundle_worth(game, offer.get)
-    return accept[0] if gain > loss else None
-
-
-def _bundle_worth(game: Game, bundle: object) -> float:
-    from condottiere.games.captains import Bundle
-
-    assert isinstance(bundle, Bundle)
-    cards = sum(
-        card_worth(card) + (game.tfr(card) if game.controller(card) is not None else 0)
-        for card in bundle.cards
-    )
-    return bundle.ducats + PROVINCE_WORTH * bundle.provinces + cards
+    return accept[0] if accept and accepts(game, seat) else None
 
 
 def _hand_limit(game: Game, seat: int, moves: Sequence[Move]) -> Move | None:

@@ -17,6 +17,7 @@ import random
 from collections.abc import Sequence
 
 from condottiere.bots.captains_greedy import greedy_move
+from condottiere.bots.captains_trade import accepts, offers
 from condottiere.games.captains import Game, Move, Phase, Verb
 
 __all__ = ["ITERATIONS", "PLAYOUT_MOVES", "candidates", "default_move", "playout_move", "rewards"]
@@ -55,11 +56,17 @@ def default_move(game: Game, seat: int, legal: Sequence[Move]) -> Move:
 
 
 def candidates(game: Game, legal: Sequence[Move]) -> Sequence[Move]:
-    """The moves worth searching: no offer (the listed ones sell cards cheaply, and an offer's
-    worth lies in what the other seat makes of it), and, while the upkeep can be paid, no
+    """The moves worth searching: in diplomacy, the offers trading by the victory rule
+    (:func:`~condottiere.bots.captains_trade.offers`) and done; in an answer, never an
+    acceptance that gives a province away without winning; while the upkeep can be paid, no
     troop or captain given up."""
-    if game.phase is Phase.DIPLOMACY:
-        return [move for move in legal if move.verb is not Verb.OFFER]
+    seat = game.to_act
+    if game.phase is Phase.DIPLOMACY and seat is not None:
+        return [*offers(game, seat, legal), *(m for m in legal if m.verb is not Verb.OFFER)]
+    if game.phase is Phase.ANSWER and seat is not None and not accepts(game, seat):
+        offer = game.offer
+        if offer is not None and offer.get is not None and offer.get.provinces:
+            return [move for move in legal if move.verb is not Verb.ACCEPT]
     if game.phase is Phase.UPKEEP and any(move.verb is Verb.PAY for move in legal):
         return [move for move in legal if move.verb is Verb.PAY]
     return legal

@@ -14,8 +14,9 @@
 - **Discard**: always discards a hand without mercenaries. **Retain** (ffg): its two best cards.
 
 It reads only public facts and its own hand, so it plays the same from its seat's own engine
-(``Game.observe``) as at an open table. On a Condottieri Captains table it plays
-:class:`condottiere.bots.captains_greedy.CaptainsGreedy`.
+(``Game.observe``) as at an open table. It plays Condottiere only: Condottieri Captains names
+:class:`condottiere.bots.captains_greedy.CaptainsGreedy` its ``greedy``
+(:mod:`condottiere.bots.named`).
 
 >>> from condottiere.games.condottiere import Game
 >>> game = Game.setup("zman", players=2, hands=[["10", "3"], ["5", "6"]], first=0,
@@ -28,11 +29,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import NamedTuple, cast
+from typing import NamedTuple
 
-from condottiere.bots.captains_greedy import CaptainsGreedy
 from condottiere.bots.strategy import battle_ended, moves_for
-from condottiere.games.captains import Game as CaptainsGame
 from condottiere.games.condottiere import ADJACENT, Game, Move
 from condottiere.games.condottiere.board import connected_groups
 from condottiere.games.condottiere.cards import FLAT_BONUS, MERCENARY_VALUE
@@ -75,13 +74,9 @@ class GreedyBot:
 
     def __init__(self, seed: int = 0) -> None:
         self._rng = random.Random(seed)
-        self._captains = CaptainsGreedy(seed)
-        """The same strategy's rules of thumb for Condottieri Captains."""
 
     def choose(self, game: Game, seat: int) -> Move:
         """The greedy move of ``seat`` in the current phase."""
-        if isinstance(game, CaptainsGame):
-            return cast(Move, self._captains.choose(game, seat))
         moves = moves_for(game, seat)
         if len(moves) == 1:
             return moves[0]

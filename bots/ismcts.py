@@ -26,8 +26,8 @@ Nothing in the search knows a game's rules: legal moves, moves played, samples a
 view come from the game's state; the playout move and the rewards from its policy.
 
 The move played is the root's most visited. The budget is a number of iterations (the
-default, so a seed replays a game exactly: each game's policy names how many) or seconds per
-move (:class:`Budget`).
+default, so a seed replays a game exactly: each game's policy names how many), seconds per
+move of wall clock, or of CPU time (:class:`Budget`).
 
 >>> from condottiere.games.condottiere import Game
 >>> game = Game.setup("zman", players=2, hands=[["10", "3", "turncoat"], ["5", "6"]], first=1,
@@ -62,18 +62,21 @@ mean reward beats the default's by more than this."""
 @dataclass(frozen=True)
 class Budget:
     """How long the bot thinks per move: ``iterations`` (reproducible for a seed), or
-    ``seconds`` of wall clock, or both (whichever runs out first)."""
+    ``seconds`` of wall clock, or ``cpu_seconds`` of this process's CPU time (what a move
+    costs whatever else the machine runs), or several (whichever runs out first)."""
 
     iterations: int | None = None
     seconds: float | None = None
+    cpu_seconds: float | None = None
 
     def __post_init__(self) -> None:
-        if self.iterations is None and self.seconds is None:
-            raise ValueError("a budget needs iterations or seconds")
+        if self.iterations is None and self.seconds is None and self.cpu_seconds is None:
+            raise ValueError("a budget needs iterations, seconds or CPU seconds")
         if self.iterations is not None and self.iterations < 1:
             raise ValueError("iterations must be 1 or more")
-        if self.seconds is not None and not self.seconds > 0:
-            raise ValueError("seconds must be more than 0")
+        for limit in (self.seconds, self.cpu_seconds):
+            if limit is not None and not limit > 0:
+                raise ValueError("seconds must be more than 0")
 
 
 class _Node:
@@ -138,20 +141,26 @@ class IsmctsBot:
         self._default = None if prior is None else prior(view, seat, moves)
         root = _Node(None, seat, None)
         budget = self.budget or Budget(iterations=policy.iterations)
-        seconds = budget.seconds
-        started = time.perf_counter()
+        clocks = [
+            (clock, limit, clock())
+            for clock, limit in ((time.perf_counter, budget.seconds),
+                                 (time.process_time, budget.cpu_seconds))
+            if limit is not None
+        ]
         limit = budget.iterations
         iterations = 0
         while limit is None or iterations < limit:
             self._iterate(view, root)
             iterations += 1
             left = math.inf if limit is None else limit - iterations
-            if seconds is not None:
-                spent = time.perf_counter() - started
+            spent_all = False
+            for clock, seconds, started in clocks:
+                spent = clock() - started
                 if spent >= seconds:
+                    spent_all = True
                     break
-                left = min(left, iterations * (seconds - spent) / spent)
-            if _decided(root, left):
+                left = min(left, iterations * (seconds - spent) / max(spent, 1e-9))
+            if spent_all or _decided(root, left):
                 break
         self.last_iterations = iterations
         best = max(root.children.values(), key=lambda child: (child.visits, child.reward))

@@ -1,6 +1,7 @@
 """What the search (:mod:`condottiere.bots.ismcts`) needs of each game beyond the game
 interface: how to play a playout move fast, how to score a position, and how long a playout
-may run. One :class:`Policy` per game, found by the type of the game's state.
+may run. One :class:`Policy` per game, found by the name of the game whose rules made the state
+(:func:`~condottiere.interface.game_of`).
 
 >>> from condottiere.games.captains import Game
 >>> policy_for(Game.new(2, seed=1)).playout_moves
@@ -15,8 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, Self
 
 from condottiere.bots import captains_policy, condottiere_policy
-from condottiere.games.captains import Game as CaptainsGame
-from condottiere.games.condottiere import Game as CondottiereGame
+from condottiere.interface import game_of
 
 __all__ = ["Policy", "Searchable", "policy_for"]
 
@@ -64,14 +64,14 @@ class Policy:
     does clearly better; None: no default."""
 
 
-POLICIES: dict[type, Policy] = {
-    CondottiereGame: Policy(
+POLICIES: dict[str, Policy] = {
+    "condottiere": Policy(
         condottiere_policy.playout_move,
         condottiere_policy.rewards,
         condottiere_policy.PLAYOUT_MOVES,
         condottiere_policy.ITERATIONS,
     ),
-    CaptainsGame: Policy(
+    "captains": Policy(
         captains_policy.playout_move,
         captains_policy.rewards,
         captains_policy.PLAYOUT_MOVES,
@@ -80,12 +80,16 @@ POLICIES: dict[type, Policy] = {
         captains_policy.default_move,
     ),
 }
-"""Each game's policy, by the type of its state."""
+"""Each game's policy, by the game's name."""
 
 
 def policy_for(game: object) -> Policy:
     """The policy of ``game``'s game; ValueError for a game the search does not know."""
-    policy = POLICIES.get(type(game))
+    try:
+        rules = game_of(game)
+    except ValueError as exc:
+        raise ValueError(f"the search has no policy for {type(game).__name__}: {exc}") from None
+    policy = POLICIES.get(rules.name)
     if policy is None:
-        raise ValueError(f"the search has no policy for {type(game).__name__}")
+        raise ValueError(f"the search has no policy for {rules.title}")
     return policy

@@ -152,7 +152,7 @@ class BotPeers:
         keys = []
         for bot in bots:
             store = Store(Path(bot.data), command="condottiere (its bot's key)",
-                          wait=PREDECESSOR_SECONDS)  # fmt: skip
+                          wait=PREDECESSOR_SECONDS)
             try:
                 keys.append(store.identity().public.raw)
             finally:
@@ -180,7 +180,7 @@ class BotPeers:
             "--time-limit", str(self.time_limit),
             "--stop-with", str(os.getpid()),
             *(["--new"] if new else []),
-        ]  # fmt: skip
+        ]
         with Path(f"{bot.data}.log").open("ab") as log:
             self.processes.append(
                 subprocess.Popen(

@@ -6,7 +6,7 @@ Condottiere ``play 10``, ``battle Firenze``, ``pass``), or ``hand``, ``moves``, 
 ``leave``, ``help``; at a table this peer created that is not open, ``admit NAME`` and
 ``refuse NAME`` answer a joiner that asks for a seat (its name or key fingerprint, as shown).
 The game is reached through its rules in the registry
-(:func:`condottiere.games.game_named`): the help's examples of moves and the hand in words
+(:func:`condottiere.interface.game_named`): the help's examples of moves and the hand in words
 are the game's own.
 """
 
@@ -38,7 +38,8 @@ def help_text(rules: GameRules) -> str:
   a move, as in: {" | ".join(rules.move_examples)}
   hand      your cards          moves   the moves you may make now
   say TEXT  chat to the table   leave   leave the table for good (the game goes on without you)
-  admit NAME / refuse NAME      seat, or never seat, a joiner that asks (name or fingerprint)
+  admit NAME / refuse NAME      in the lobby: seat, or never seat, a joiner that asks (name
+                                or fingerprint); a bare 'refuse' is a move where it is one
   help      this text
 Ctrl-C stops this peer; start it again with the same --data to take up the game (before the
 deadline of the step the table waits for: after it, the others may put your seat out)."""
@@ -67,7 +68,7 @@ async def play_console(
                 waiting, timeout=min(LINK_CHECK_SECONDS,
                                      countdown.next_in(time.monotonic()) or LINK_CHECK_SECONDS),
                 return_when=asyncio.FIRST_COMPLETED,
-            )  # fmt: skip
+            )
             countdown.tell(snapshot, time.monotonic())
             if snapshot is not None:
                 cut_off = _say_cut_off(snapshot, starved(snapshot, controller.links), cut_off, out)
@@ -80,7 +81,7 @@ async def play_console(
                     print(event.text, file=out, flush=True)
                     if event.kind == "ask":
                         print("  type 'admit NAME' or 'refuse NAME' (or the fingerprint)",
-                              file=out, flush=True)  # fmt: skip
+                              file=out, flush=True)
                 printed = len(controller.events)
                 countdown.tell(snapshot, time.monotonic())
                 if snapshot.halt is not None or snapshot.audited:
@@ -159,7 +160,7 @@ class Countdown:
         if told < 0:
             print(f"{who} {waiting.deadline} s before the others may state "
                   f"{'your seat' if snapshot.my_turn else 'it'} silent", file=self.out,
-                  flush=True)  # fmt: skip
+                  flush=True)
             told = 0
         if told < 1 and end - now <= self.WARN and waiting.deadline > 2 * self.WARN:
             print(f"{who} {max(0, round(end - now))} s left", file=self.out, flush=True)
@@ -220,7 +221,7 @@ async def _command(controller: Controller, line: str, snapshot: Snapshot, out: T
         await controller.leave("left from the console")
         print("you are leaving the table: the others go on without you once they read it "
               "(Ctrl-C stops this peer)", file=out)
-    elif word in ("admit", "refuse"):
+    elif word in ("admit", "refuse") and snapshot.stage == "lobby" and rest.strip():
         decide = controller.admit if word == "admit" else controller.refuse
         reason = await decide(rest)
         done = "admitted" if word == "admit" else "refused"

@@ -1,10 +1,10 @@
 """``condottiere demo``: an offline game between bots, narrated as plain text.
 
-The game comes from the registry (:func:`~condottiere.games.game_named`) and is told in its
-own narration (:meth:`~condottiere.games.GameRules.narrate`): each move on a line, what it
+The game comes from the registry (:func:`~condottiere.interface.game_named`) and is told in its
+own narration (:meth:`~condottiere.interface.GameState.narration`): each move on a line, what it
 decided and changed indented below it, the figures behind a result indented further. The
 demo adds the table in one line after each battle
-(:meth:`~condottiere.games.GameRules.table_words`), the hand sizes whenever something besides
+(:meth:`~condottiere.interface.GameRules.table_words`), the hand sizes whenever something besides
 the move changed them (a deal), and at the end who won and how. Everything shown is public:
 never a card in a hand, except a hand shown face up.
 
@@ -42,7 +42,14 @@ from dataclasses import dataclass
 from typing import Any, TextIO, cast
 
 from condottiere.bots import make_bot
-from condottiere.interface import DEFAULT_GAME, GameState, TableRules, ToldKind, game_named
+from condottiere.interface import (
+    DEFAULT_GAME,
+    CardFlow,
+    GameState,
+    TableRules,
+    ToldKind,
+    game_named,
+)
 
 __all__ = ["DemoSettings", "run_demo"]
 
@@ -82,9 +89,9 @@ def run_demo(settings: DemoSettings, out: TextIO) -> GameState[Any]:
     def say(text: str = "") -> None:
         print(text, file=out)
 
-    variant = rules.variants[settings.edition]
+    edition = rules.editions[settings.edition]
     say(
-        f"{rules.title} demo: {variant.title} [{variant.name}], {game.players} players, "
+        f"{rules.title} demo: {edition.title} [{edition.name}], {game.players} players, "
         f"seed {settings.seed}"
     )
     say("Seats: " + ", ".join(names))
@@ -95,12 +102,14 @@ def run_demo(settings: DemoSettings, out: TextIO) -> GameState[Any]:
     while (seat := game.to_act) is not None:
         # The bots are strategies for this game's own state type, which offline() makes.
         move = bots[seat].choose(cast(Any, game), seat)
-        before = game.copy()
+        flow = game.card_flow(move)
+        sizes = [game.hand_size(other) for other in range(game.players)]
+        start = game.narration_length
         game.play(move)
-        told = rules.narrate(before, game, move, _shown(before, seat, move), names)
+        told = [sentence.told(names) for sentence in game.narration(start)]
         for sentence in told:
             say(INDENT[sentence.kind] + sentence.text)
-        if _hands_changed_beyond(before, game, seat, move):
+        if _hands_changed_beyond(sizes, game, seat, flow):
             say(f"{CONSEQUENCE}cards in hand now: {_hand_sizes(game, names)}")
         results = sum(1 for sentence in told if sentence.kind is ToldKind.RESULT)
         if results:
@@ -132,19 +141,13 @@ def _hand_sizes(game: GameState[Any], names: Sequence[str]) -> str:
     return ", ".join(f"{name} {game.hand_size(seat)}" for seat, name in enumerate(names))
 
 
-def _shown(before: GameState[Any], seat: int, move: Any) -> tuple[str, ...]:
-    """The cards ``seat``'s ``move`` shows face up, as a dealer would reveal them."""
-    flow = before.card_flow(move)
-    return before.hand(seat) if flow.whole_hand else (*flow.played, *flow.shown)
-
-
 def _hands_changed_beyond(
-    before: GameState[Any], after: GameState[Any], seat: int, move: Any
+    sizes: Sequence[int], after: GameState[Any], seat: int, flow: CardFlow
 ) -> bool:
-    """Whether some hand holds a number of cards that ``seat``'s ``move`` alone does not
-    explain: the game dealt (or gathered) cards after it."""
-    flow = before.card_flow(move)
-    expected = [before.hand_size(other) for other in range(before.players)]
+    """Whether some hand holds a number of cards (``sizes`` before ``seat``'s move, whose
+    cards went as ``flow`` says) that the move alone does not explain: the game dealt (or
+    gathered) cards after it."""
+    expected = list(sizes)
     if flow.whole_hand:
         expected[seat] = 0
     elif flow.rest_returned:

@@ -6,7 +6,7 @@ statements: the others need them to reach the same verdict), writes the game's r
 ``DATA/records/`` (``condottiere verify FILE`` checks it) and a summary to
 ``DATA/last-game.json``: the table, the seat, the winners, the record's hash and path, and the
 state every seat saw alike at the end (the game's
-:meth:`~condottiere.games.GameRules.public_state`), so that the summaries of every peer of a
+:meth:`~condottiere.interface.GameRules.public_state`), so that the summaries of every peer of a
 table can be compared. A peer that watched the table without a seat has no goodbye to say:
 it writes the record and verifies it (:func:`finish_watching`).
 """
@@ -55,7 +55,7 @@ async def finish_table(node: Node, final: Snapshot, data: Path, out: TextIO) -> 
     summary = {
         "table": table.spec.name,
         "game": table.spec.game,
-        "variant": table.spec.variant,
+        "edition": table.spec.edition,
         "seat": final.seat,
         "winners": list(final.winners),
         "record_hash": final.record_hash,

@@ -34,9 +34,9 @@ from condottiere.cli.play import (
     run_play,
     watch_settings,
 )
-from condottiere.cli.table_options import chosen_variant
+from condottiere.cli.table_options import chosen_edition
 from condottiere.cli.tournament import add_tournament_parser, tournament_command
-from condottiere.interface import DEFAULT_GAME, GAMES, Variant, game_named
+from condottiere.interface import DEFAULT_GAME, Edition, game_named, game_names
 
 __all__ = ["build_parser", "demo_settings", "main"]
 
@@ -63,14 +63,14 @@ def build_parser() -> argparse.ArgumentParser:
             "refills, and the winners.",
             width=78,
         ),
-        epilog="\n".join(_editions(game) for game in sorted(GAMES)),
+        epilog="\n".join(_editions(game) for game in game_names()),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     demo.set_defaults(command_parser=demo)
     demo.add_argument(
         "--game",
         default=DEFAULT_GAME,
-        choices=sorted(GAMES),
+        choices=game_names(),
         help=f"the game to play (default {DEFAULT_GAME})",
     )
     demo.add_argument(
@@ -118,27 +118,27 @@ def _editions(game: str) -> str:
     """The help's list of ``game``'s editions, with their seats."""
     rules = game_named(game)
     lines = [f"{rules.title} editions (--game {game}):"]
-    for name, variant in sorted(rules.variants.items()):
-        mark = "*" if name == rules.default_variant else " "
+    for name, edition in sorted(rules.editions.items()):
+        mark = "*" if name == rules.default_edition else " "
         lines.append(
-            f" {mark}{name:13} {variant.title} ({_seat_range(variant)} players, "
-            f"{variant.default_seats} by default)"
+            f" {mark}{name:13} {edition.title} ({_seat_range(edition)} players, "
+            f"{edition.default_seats} by default)"
         )
     return "\n".join(lines)
 
 
-def _seat_range(variant: Variant) -> str:
-    low, high = variant.min_seats, variant.max_seats
+def _seat_range(edition: Edition) -> str:
+    low, high = edition.min_seats, edition.max_seats
     return f"exactly {low}" if low == high else f"{low} to {high}"
 
 
 def _demo_settings(parser: argparse.ArgumentParser, args: argparse.Namespace) -> DemoSettings:
-    _, variant = chosen_variant(parser, args.game, args.edition)
-    edition = variant.name
-    players = args.players if args.players is not None else variant.default_seats
-    if not variant.min_seats <= players <= variant.max_seats:
+    _, offered = chosen_edition(parser, args.game, args.edition)
+    edition = offered.name
+    players = args.players if args.players is not None else offered.default_seats
+    if not offered.min_seats <= players <= offered.max_seats:
         parser.error(
-            f"edition {edition} is played by {_seat_range(variant)} players, not {players}"
+            f"edition {edition} is played by {_seat_range(offered)} players, not {players}"
         )
     if len(args.bots) > players:
         parser.error(f"{len(args.bots)} bots given for {players} seats")

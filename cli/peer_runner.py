@@ -38,6 +38,7 @@ from condottiere.cli.finish import GOODBYE_SECONDS, finish_table
 from condottiere.cli.lan import Placement, go_on_lan, join_table
 from condottiere.cli.lobby import show_lobby
 from condottiere.cli.seat import play_headless
+from condottiere.cli.settle import settle
 from condottiere.peer.entries import SigningConflict
 from condottiere.peer.lobby import TableSpec
 from condottiere.peer.node import JoinError, Node
@@ -117,7 +118,7 @@ def run_peer(settings: PeerSettings, out: TextIO = sys.stdout) -> int:
         return 128 + signal.SIGTERM
     except SigningConflict as conflict:
         print(f"condottiere: {conflict}; is another process using {settings.data}?",
-              file=sys.stderr)  # fmt: skip
+              file=sys.stderr)
         return 1
     finally:
         store.close()
@@ -176,7 +177,7 @@ async def _peer(settings: PeerSettings, store: Store, out: TextIO) -> int:
             await node.host_table(replace(settings.spec, creator_bot=node.plays_as_bot))
             assert node.table is not None
             say(
-                f"hosting {settings.spec.name!r} ({settings.spec.variant}, "
+                f"hosting {settings.spec.name!r} ({settings.spec.edition}, "
                 f"{settings.spec.seats} seats): others join with "
                 f"'condottiere join {node.address}', or by its name where they see it "
                 "('condottiere tables')"
@@ -210,7 +211,7 @@ async def _peer(settings: PeerSettings, store: Store, out: TextIO) -> int:
             bot = load_strategy(settings.strategy, seed=settings.seed)
             say(f"{bot.name} plays this seat ({settings.time_limit:g} s a move at most)")
             playing = play_seat(controller, bot, time_limit=settings.time_limit,
-                                log=lambda text: say(f"{TROUBLE}{text}"))  # fmt: skip
+                                log=lambda text: say(f"{TROUBLE}{text}"))
             final = await node.unless_failed(playing)
         elif settings.headless:
             final = await node.unless_failed(play_headless(controller, out))
@@ -229,3 +230,4 @@ async def _peer(settings: PeerSettings, store: Store, out: TextIO) -> int:
             await presence.stop()
         await node.stop()
         bots.stop(wait=GOODBYE_SECONDS + 5 if finished else 0.0)
+        await settle()

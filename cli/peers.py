@@ -142,7 +142,7 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     replay_parser.add_argument(
         "--no-color", action="store_true",
         help="no colours on the board (also when NO_COLOR is set)",
-    )  # fmt: skip
+    )
 
 
 def _peer_options(parser: argparse.ArgumentParser, role: str) -> None:
@@ -151,12 +151,12 @@ def _peer_options(parser: argparse.ArgumentParser, role: str) -> None:
             "--player", default="",
             help="the bot's name at the table (default: a condottiere's name drawn from its "
             "key, the same each time, so that a bot is never named after the person who runs it)",
-        )  # fmt: skip
+        )
     else:
         parser.add_argument(
             "--player", default=os.environ.get("USER", role)[:40] or role,
             help="your name at the table",
-        )  # fmt: skip
+        )
     parser.add_argument(
         "--data", type=Path, default=None, help=f"data directory (default {default_data(role)})"
     )
@@ -259,4 +259,4 @@ def main_peer(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         return run_standings(args.records)
     terminal = sys.stdin.isatty() and sys.stdout.isatty()
     return run_replay(args.file, args.delay, screen=terminal and not args.text,
-                      color=not args.no_color)  # fmt: skip
+                      color=not args.no_color)

@@ -48,6 +48,7 @@ from condottiere.cli.lan import (
     placement_from,
     watch_table,
 )
+from condottiere.cli.settle import settle
 from condottiere.cli.table_options import (
     TABLE_OPTIONS,
     add_table_options,
@@ -137,11 +138,11 @@ def run_play(settings: PlaySettings, out: TextIO = sys.stdout) -> int:
         return 1
     except SigningConflict as conflict:
         print(f"condottiere: {conflict}; is another process using {settings.data}?",
-              file=sys.stderr)  # fmt: skip
+              file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print(f"\nstopped; run the same command again to take up the game ({settings.data})",
-              file=out)  # fmt: skip
+              file=out)
         return 130
     finally:
         store.close()
@@ -156,11 +157,11 @@ async def _play(settings: PlaySettings, store: Store, out: TextIO) -> int:
     # player to admit or refuse them in the lobby, unless --open seats the first who ask.
     node = Node(store, host=settings.listen, port=settings.port,
                 coin_timeout=settings.coin_timeout,
-                open_seating=settings.open_seating)  # fmt: skip
+                open_seating=settings.open_seating)
     interface = "127.0.0.1" if settings.placement is None else (
-        settings.placement.interface.addresses[0])  # fmt: skip
+        settings.placement.interface.addresses[0])
     bots = BotPeers(settings.data / "bots", listen=settings.listen, interface=interface,
-                    coin_timeout=settings.coin_timeout)  # fmt: skip
+                    coin_timeout=settings.coin_timeout)
     model = TableModel()
     verdict: list[str] = []
     """What verifying the record said, for a table watched without a seat."""
@@ -172,8 +173,8 @@ async def _play(settings: PlaySettings, store: Store, out: TextIO) -> int:
             presence = await go_on_lan(node, settings.placement, model.note)
         if node.table is not None:
             table = node.table
-            model.note(f"Taking up table {table.spec.name!r} ({table.spec.variant}) where it"
-                       " stopped; 'play --new' starts another game.")  # fmt: skip
+            model.note(f"Taking up table {table.spec.name!r} ({table.spec.edition}) where it"
+                       " stopped; 'play --new' starts another game.")
             bots.resume(node.address, table.table_id.hex())
         elif settings.spec is not None:
             await node.host_table(settings.spec)
@@ -185,16 +186,16 @@ async def _play(settings: PlaySettings, store: Store, out: TextIO) -> int:
         elif settings.watch:
             if not is_address(settings.watch):
                 print(f"looking for the table {settings.watch!r} on the LAN...", file=out,
-                      flush=True)  # fmt: skip
+                      flush=True)
             address = await watch_table(node, presence, settings.watch, FIND_SECONDS)
             model.note(f"Watching the table at {address}: you see what every seat sees of the"
-                       " others, never a hand.")  # fmt: skip
+                       " others, never a hand.")
         else:
             if not is_address(settings.join):
                 print(f"looking for the table {settings.join!r} on the LAN...", file=out,
-                      flush=True)  # fmt: skip
+                      flush=True)
             address = await join_table(node, presence, settings.join, settings.player,
-                                       FIND_SECONDS)  # fmt: skip
+                                       FIND_SECONDS)
             model.note(f"Asked {address} for a seat.")
         if presence is not None and not settings.watch:  # a watcher advertises no table
             presence.attend()
@@ -211,7 +212,7 @@ async def _play(settings: PlaySettings, store: Store, out: TextIO) -> int:
             return await finish_table(node, final, settings.data, io.StringIO())
 
         client = ClientApp(node.controller, model, on_end=on_end, palette=settings.palette,
-                           color=settings.color)  # fmt: skip
+                           color=settings.color)
         # A bot's failure is a note: the screen is drawn again every second, so it shows.
         watching = asyncio.create_task(bots.watch(model.note), name="play-bots")
         try:
@@ -223,6 +224,7 @@ async def _play(settings: PlaySettings, store: Store, out: TextIO) -> int:
             await presence.stop()
         await node.stop()
         bots.stop(wait=GOODBYE_SECONDS + 5 if outcome is Outcome.LEFT else 0.0)
+        await settle()
     for line in [*_farewell(model, outcome, settings.data), *verdict]:
         print(line, file=out)
     halted = model.snapshot is not None and model.snapshot.halt is not None
@@ -243,7 +245,7 @@ def _farewell(model: TableModel, outcome: Outcome | None, data: Path) -> list[st
     lines = [f"{ending.title}.", *ending.lines]
     if ending.record is not None:
         lines += [f"The record: {ending.record}",
-                  f"Check it yourself: condottiere verify {ending.record}"]  # fmt: skip
+                  f"Check it yourself: condottiere verify {ending.record}"]
     return lines
 
 
@@ -271,12 +273,12 @@ def _errors_to(path: Path) -> Iterator[None]:
 def add_play_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``play`` to a parser's sub-commands."""
     rules = game_named(DEFAULT_GAME)
-    seats = default_seats(DEFAULT_GAME, rules.default_variant)
+    seats = default_seats(DEFAULT_GAME, rules.default_edition)
     play = commands.add_parser(
         "play",
         help=f"play at the full-screen table (with no options: you and {seats - 1} bots)",
         description=f"Play {rules.title} in the full-screen client. With no options: a "
-        f"{seats}-seat {rules.default_variant} table on this machine, the other seats "
+        f"{seats}-seat {rules.default_edition} table on this machine, the other seats "
         "taken by bot peers running as processes of their own. Ctrl-C stops; the same "
         "command again takes the game up where it stopped.",
     )
@@ -286,63 +288,63 @@ def add_play_command(commands: argparse._SubParsersAction[argparse.ArgumentParse
         "--bots", type=_bot_list, metavar="NAME,NAME,...",
         help=f"bots for the other seats (known: {', '.join(sorted(BOTS))}), or none; default: "
         f"{DEFAULT_BOT} in every other seat (none with --listen)",
-    )  # fmt: skip
+    )
     network = play.add_argument_group("the network")
     network.add_argument(
         "--join", metavar="TABLE",
         help="take a seat at a table instead of hosting one: its name or the first digits of "
         "its id as 'condottiere tables' lists them, or the address of one of its peers "
         "(HOST:PORT)",
-    )  # fmt: skip
+    )
     network.add_argument(
         "--watch", metavar="TABLE",
         help="watch a table without a seat, as 'condottiere watch TABLE' does (its name, the "
         "first digits of its id, or HOST:PORT); the table must admit spectators",
-    )  # fmt: skip
+    )
     network.add_argument(
         "--listen", metavar="ADDRESS",
         help="host for other players: serve on ADDRESS (this machine's LAN address, or "
         "127.0.0.1 for other terminals here); the seats no bot takes wait for them. A table "
         "open to others is advertised on the LAN unless ADDRESS is a loopback address",
-    )  # fmt: skip
+    )
     network.add_argument(
         "--open", action="store_true",
         help="seat the first players who ask (default: each one who asks is a row of your "
         "lobby, with their key's fingerprint, for you to admit or refuse); your own --bots "
         "are seated without asking",
-    )  # fmt: skip
+    )
     add_interface_option(network)
     network.add_argument(
         "--port", type=int, default=0, help="port to serve on (default: the one used last, or "
         "any free port)"
-    )  # fmt: skip
+    )
     network.add_argument(
         "--coin-timeout", type=float, default=60.0, metavar="SECONDS",
         help="how long to wait for a coin reveal before closing the choice without it "
         "(its value is then opened from its escrow; default 60)",
-    )  # fmt: skip
+    )
     you = play.add_argument_group("you")
     you.add_argument(
         "--player", default=(os.environ.get("USER") or "player")[:40],
         help="your name at the table (default: your user name)",
-    )  # fmt: skip
+    )
     you.add_argument(
         "--data", type=Path,
         help=f"where this peer keeps its identity and games (default {default_data('play')})",
-    )  # fmt: skip
+    )
     you.add_argument(
         "--new", action="store_true",
         help="start a new game even if the data directory holds an unfinished one",
-    )  # fmt: skip
+    )
     you.add_argument("--seed", type=int, help="seed of the bots' choices (default: random)")
     you.add_argument(
         "--palette", choices=sorted(PALETTES), default="classic",
         help="seat colours: classic, or colorblind (Okabe-Ito, safe for colour-blind eyes)",
-    )  # fmt: skip
+    )
     you.add_argument(
         "--no-color", action="store_true",
         help="no colours at all (also when the NO_COLOR environment variable is set)",
-    )  # fmt: skip
+    )
     play.set_defaults(command_parser=play)
 
 
@@ -381,7 +383,7 @@ def play_settings(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
     if args.join or args.watch:
         option, wanted = ("--join", args.join) if args.join else ("--watch", args.watch)
         chosen = [f"--{name.replace('_', '-')}" for name in (*TABLE_OPTIONS, "bots")
-                  if getattr(args, name) is not None]  # fmt: skip
+                  if getattr(args, name) is not None]
         if chosen:
             parser.error(f"{', '.join(chosen)}: the table's host chose these; not with {option}")
         if not wanted.strip():
@@ -408,7 +410,7 @@ def play_settings(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
 
 
 def _place(parser: argparse.ArgumentParser, args: argparse.Namespace,
-           settings: PlaySettings) -> None:  # fmt: skip
+           settings: PlaySettings) -> None:
     """Put the peer on the LAN: zeroconf on the interface the options or the environment name,
     serving on its address unless ``--listen`` says otherwise."""
     settings.placement = placement_from(parser, args)
@@ -430,16 +432,16 @@ def add_watch_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
         "table", metavar="TABLE",
         help="the table: its name or the first digits of its id as 'condottiere tables' lists "
         "them, or HOST:PORT of any of its peers",
-    )  # fmt: skip
+    )
     add_interface_option(watch)
     watch.add_argument(
         "--data", type=Path,
         help=f"where this watcher keeps its key and the record (default {default_data('watch')})",
-    )  # fmt: skip
+    )
     watch.add_argument(
         "--palette", choices=sorted(PALETTES), default="classic",
         help="seat colours: classic, or colorblind",
-    )  # fmt: skip
+    )
     watch.add_argument("--no-color", action="store_true", help="no colours at all")
     watch.set_defaults(command_parser=watch)
 

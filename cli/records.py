@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
 from condottiere.cli.arguments import default_data
-from condottiere.peer.entries import read_entry
+from condottiere.peer.entries import Rejection, read_entry
 from condottiere.peer.record import export, load, verify
 from condottiere.peer.store import DATABASE, Store
 
-__all__ = ["DATA_ROLES", "run_export", "run_replay", "run_verify"]
+__all__ = ["DATA_ROLES", "damaged_entries", "run_export", "run_replay", "run_verify"]
 
 DATA_ROLES = ("play", "host", "player", "bot")
 """The default data directories (:func:`~condottiere.cli.arguments.default_data`), each a
@@ -93,19 +94,61 @@ def _entries_of(data: Path) -> tuple[str, list[bytes]]:
 
 def run_verify(path: Path, out: TextIO | None = None) -> int:
     """Check a record file; 0 when the game is shown fair, 1 when not, 2 when the file cannot
-    be read."""
+    be read. A file with entries that are no longer what was signed (damaged, or altered
+    after the game) is said to be so first, with where, and its verdict says so."""
     try:
-        verdict = verify(load(path))
+        signed = load(path)
+        verdict = verify(signed)
     except (OSError, ValueError) as exc:
         print(f"condottiere: {exc}", file=sys.stderr)
         return 2
-    for line in verdict.lines():
+    damage = damaged_entries(signed)
+    lines = verdict.lines()
+    if damage:
+        told = {reason for _, reason in damage}
+        lines = [
+            f"the record file is damaged: {len(damage)} of its {len(signed)} entries "
+            f"{'is' if len(damage) == 1 else 'are'} not what their author signed (the file was "
+            "changed after the game)",
+            *(f"  damaged: {where}: {reason}" for where, reason in damage),
+            *(line for line in lines[:-1]
+              if line.removeprefix("unreadable message: ") not in told),
+            "verdict: DAMAGED RECORD: not shown fair (what follows from the damaged entries "
+            "cannot be checked)",
+        ]
+    for line in lines:
         print(line, file=out or sys.stdout)
-    return 0 if verdict.fair else 1
+    return 0 if verdict.fair and not damage else 1
+
+
+def damaged_entries(signed: Sequence[bytes]) -> list[tuple[str, str]]:
+    """Each entry of a record (``signed``, in the file's order) that cannot be read as a
+    signed entry: where it is (its place, and its bytes in the file as :func:`load` read it)
+    and why."""
+    damage = []
+    start = 0
+    for index, entry in enumerate(signed, 1):
+        length = 1 + _varint_size(len(entry)) + len(entry)  # field 1's tag, length, bytes
+        try:
+            read_entry(entry)
+        except Rejection as rejection:
+            where = f"entry {index} of {len(signed)} (bytes {start}-{start + length - 1})"
+            damage.append((where, str(rejection)))
+        start += length
+    return damage
+
+
+def _varint_size(value: int) -> int:
+    """How many bytes protobuf's varint of ``value`` takes.
+
+    >>> _varint_size(127), _varint_size(128), _varint_size(300_000)
+    (1, 2, 3)
+    """
+    return max(1, (value.bit_length() + 6) // 7)
 
 
 def run_replay(path: Path, delay: float, out: TextIO | None = None, *,
-               screen: bool = False, color: bool = True) -> int:  # fmt: skip
+               screen: bool = False, color: bool = True) -> int:
     """Check a record as :func:`run_verify` does, then show the game: with ``screen``, on
     the full-screen board, stepped forward and back by the keys (a record with no audit,
     whose hands cannot be shown, is told as text); else move by move as text, in the

@@ -26,9 +26,10 @@ written, ranks its seats: the winners first (tied), then the others by the game'
 The rating shown is the conservative estimate mu - 3 sigma (OpenSkill's ``ordinal``): a player
 seen in few games is rated low until the games say otherwise.
 
-A key is listed as a bot when a bot peer of this machine holds it (a host's bots, under
-``DATA/bots/``, or the ``bot`` command's data directory): a record does not say who is a
-program.
+Each game has its standings (a rating means nothing across games): the games are listed one
+after the other, each under its title. A key is listed as a bot when the record says a
+program played it (a bot's join says so) or a bot peer of this machine holds it (a host's
+bots, under ``DATA/bots/``, or the ``bot`` command's data directory).
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from condottiere.cli.arguments import default_data
 from condottiere.crypto import Identity, PublicIdentity
-from condottiere.interface import Outcome
+from condottiere.interface import Outcome, game_named
 from condottiere.peer.record import Verdict, load, verify
 from condottiere.peer.store import DATABASE, Store
 
@@ -52,6 +53,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "GameFacts",
+    "Night",
     "Standings",
     "add_command",
     "facts_of",
@@ -75,6 +77,11 @@ class GameFacts:
     battles: tuple[int, ...]
     standing: tuple[int, ...]
     """The game's count of how far each seat came (regions held), for the ranking."""
+    game: str = "condottiere"
+    """The table's game (a name of the registry): each game has standings of its own."""
+    programs: frozenset[int] = frozenset()
+    """The seats a program played, as the record says (a bot's join, or a creator's
+    definition, says so)."""
 
     def ranks(self) -> list[int]:
         """Each seat's place for the rating (1 first; equal places for a tie): the winners,
@@ -99,17 +106,19 @@ def facts_of(verdict: Verdict) -> GameFacts | str:
         if event.kind == "result" and event.seat is not None:
             battles[event.seat] += 1
     game = table.game
+    programs = frozenset(seat for seat, key in enumerate(keys) if key in table.lobby.bots)
     finished = verdict.fair or verdict.audited_without_leavers
     if finished and game is not None and game.outcome is not None:
         standing = table.rules.standings(game)
         left = frozenset(game.departed) | {departure.seat for departure in verdict.departures}
         return GameFacts(table.table_id.hex(), keys, names, game.outcome, left,
-                         tuple(battles), tuple(standing))  # fmt: skip
+                         tuple(battles), tuple(standing), table.spec.game, programs)
     halt = verdict.halt
     clean = not verdict.refusals and not verdict.unreadable
     if halt is not None and not halt.cheat and clean and halt.seat is not None and keys:
         return GameFacts(table.table_id.hex(), keys, names, None, frozenset({halt.seat}),
-                         tuple(battles), (0,) * len(keys))  # fmt: skip
+                         tuple(battles), (0,) * len(keys), table.spec.game,
+                         programs)
     return _why_not(verdict)
 
 
@@ -120,7 +129,7 @@ def _why_not(verdict: Verdict) -> str:
         line for line in lines
         if line.startswith(("CHEAT", "STOPPED", "unreadable", "no audit secrets"))
         or line == "the game is not finished"
-    ]  # fmt: skip
+    ]
     return "; ".join(reasons) or lines[-1]
 
 
@@ -150,7 +159,7 @@ class Player:
 
 @dataclass
 class Standings:
-    """The players of the games counted so far, and the records not counted."""
+    """The players of one game's tables counted so far."""
 
     bots: frozenset[bytes] = frozenset()
     players: dict[bytes, Player] = field(default_factory=dict)
@@ -160,7 +169,6 @@ class Standings:
     """Records of a table already counted (another peer's copy)."""
     abandoned: int = 0
     """Games counted that a seat left before their end (they count only its leaving)."""
-    refused: list[tuple[Path, str]] = field(default_factory=list)
     model: PlackettLuce = field(default_factory=_rating_model)
 
     def add(self, path: Path, facts: GameFacts) -> None:
@@ -175,6 +183,7 @@ class Standings:
             if player is None:
                 player = self.players[key] = Player(key, facts.names[seat], key in self.bots)
             player.name = facts.names[seat]
+            player.bot = player.bot or seat in facts.programs
             player.games += 1
             player.battles += facts.battles[seat]
             player.left += seat in facts.left
@@ -189,9 +198,6 @@ class Standings:
         after = self.model.rate(before, ranks=[float(rank) for rank in facts.ranks()])
         for player, (rating,) in zip(seated, after, strict=True):
             player.rating = rating
-
-    def refuse(self, path: Path, reason: str) -> None:
-        self.refused.append((path, reason))
 
     def table(self) -> list[list[str]]:
         """The standings as rows of text, a header first; the best rated first."""
@@ -210,7 +216,7 @@ class Standings:
                 str(player.left),
                 str(player.battles),
                 "-" if player.rating is None else f"{player.rating.ordinal():.1f}",
-            ])  # fmt: skip
+            ])
         return rows
 
 
@@ -226,21 +232,51 @@ def fraction(value: Fraction) -> str:
     return f"{whole} {part}" if whole else str(part)
 
 
-def gather(paths: Iterable[Path], bots: frozenset[bytes] = frozenset()) -> Standings:
+@dataclass
+class Night:
+    """The standings of each game played (a rating means nothing across games), and the
+    records not counted."""
+
+    bots: frozenset[bytes] = frozenset()
+    games: dict[str, Standings] = field(default_factory=dict)
+    """Game name -> its standings, in the order the games first came."""
+    refused: list[tuple[Path, str]] = field(default_factory=list)
+
+    def add(self, path: Path, facts: GameFacts) -> None:
+        """Count one game in its game's standings."""
+        standings = self.games.get(facts.game)
+        if standings is None:
+            standings = self.games[facts.game] = Standings(self.bots)
+        standings.add(path, facts)
+
+    @property
+    def counted(self) -> int:
+        return sum(len(standings.counted) for standings in self.games.values())
+
+    @property
+    def copies(self) -> int:
+        return sum(standings.copies for standings in self.games.values())
+
+    @property
+    def abandoned(self) -> int:
+        return sum(standings.abandoned for standings in self.games.values())
+
+
+def gather(paths: Iterable[Path], bots: frozenset[bytes] = frozenset()) -> Night:
     """Verify each record of ``paths`` (in that order) and count it, or say why not."""
-    standings = Standings(bots)
+    night = Night(bots)
     for path in paths:
         try:
             verdict = verify(load(path))
         except (OSError, ValueError) as exc:
-            standings.refuse(path, f"not a record that can be read: {exc}")
+            night.refused.append((path, f"not a record that can be read: {exc}"))
             continue
         facts = facts_of(verdict)
         if isinstance(facts, str):
-            standings.refuse(path, facts)
+            night.refused.append((path, facts))
         else:
-            standings.add(path, facts)
-    return standings
+            night.add(path, facts)
+    return night
 
 
 def _records_in(root: Path) -> list[Path]:
@@ -275,26 +311,29 @@ def run_standings(records: Sequence[Path], out: TextIO | None = None) -> int:
     if not paths:
         print(f"condottiere: no records under {root}: give record files", file=sys.stderr)
         return 1
-    standings = gather(paths, _bot_keys(root))
-    games = len(standings.counted)
+    night = gather(paths, _bot_keys(root))
+    games = night.counted
     copies = ""
-    if standings.copies:
-        several = standings.copies > 1
-        copies = (f", {standings.copies} cop{'ies' if several else 'y'} of them kept by"
-                  f" {'other peers' if several else 'another peer'}")  # fmt: skip
+    if night.copies:
+        several = night.copies > 1
+        copies = (f", {night.copies} cop{'ies' if several else 'y'} of them kept by"
+                  f" {'other peers' if several else 'another peer'}")
     print(f"{games} game{'s' if games != 1 else ''} counted from {len(paths)} records{copies}",
-          file=out)  # fmt: skip
-    if standings.abandoned:
-        print(f"{standings.abandoned} of them stopped when a seat left: they count only as that"
-              " seat's leaving", file=out)  # fmt: skip
-    if standings.players:
+          file=out)
+    if night.abandoned:
+        print(f"{night.abandoned} of them stopped when a seat left: they count only as that"
+              " seat's leaving", file=out)
+    for game, standings in night.games.items():
+        counted = len(standings.counted)
+        print(f"{game_named(game).title}: {counted} game{'s' if counted != 1 else ''}",
+              file=out)
         rows = standings.table()
         widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
         for row in rows:
             cells = [row[0].ljust(widths[0]), row[1].ljust(widths[1])]
             cells += [text.rjust(width) for text, width in zip(row[2:], widths[2:], strict=True)]
             print("  " + "  ".join(cells), file=out)
-    for path, reason in standings.refused:
+    for path, reason in night.refused:
         print(f"not counted: {path}: {reason}", file=out)
     return 0 if games else 1
 
@@ -313,4 +352,4 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     standings.add_argument(
         "records", nargs="*", type=Path, metavar="RECORD",
         help=f"record files (default: every record under {default_data('play').parent})",
-    )  # fmt: skip
+    )

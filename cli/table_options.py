@@ -5,7 +5,7 @@ the table definition
 they make.
 
 Every choice and default comes from the game, through the registry
-(:func:`condottiere.games.game_named`): its editions (the game's variants), its default
+(:func:`condottiere.interface.game_named`): its editions, its default
 edition, each edition's usual number of seats (:func:`default_seats`) and its house rules.
 
 >>> default_seats("condottiere", "zman"), default_seats("condottiere", "zman-duel")
@@ -18,55 +18,53 @@ import argparse
 from collections import Counter
 from collections.abc import Callable
 
-from condottiere.interface import DEFAULT_GAME, TABLE_GAMES, GameRules, Variant, game_named
+from condottiere.interface import DEFAULT_GAME, Edition, GameRules, game_named, game_names
 from condottiere.peer.lobby import Deadlines, TableSpec
 
 __all__ = [
-    "DEFAULT_TABLE_NAME",
     "TABLE_OPTIONS",
     "add_table_options",
     "check_bot_count",
-    "chosen_variant",
+    "chosen_edition",
     "default_seats",
     "table_spec",
 ]
 
-DEFAULT_TABLE_NAME = "condottiere"
 TABLE_OPTIONS = (
     "game", "edition", "seats", "option", "name", "spectators",
     "move_deadline", "step_deadline", "bot_move_deadline", "ready_deadline",
-)  # fmt: skip
+)
 """The options' destinations; each is None unless given (a joiner takes the host's table, so
 it gives none of them)."""
 
 
-def default_seats(game: str, variant: str) -> int:
-    """How many seats a table of ``game`` in ``variant`` has when nobody says: the variant's
-    own default (:attr:`condottiere.games.Variant.default_seats`)."""
-    return game_named(game).variants[variant].default_seats
+def default_seats(game: str, edition: str) -> int:
+    """How many seats a table of ``game`` in ``edition`` has when nobody says: the edition's
+    own default (:attr:`condottiere.interface.Edition.default_seats`)."""
+    return game_named(game).editions[edition].default_seats
 
 
-def chosen_variant(
+def chosen_edition(
     parser: argparse.ArgumentParser, game: str | None, edition: str | None
-) -> tuple[GameRules, Variant]:
+) -> tuple[GameRules, Edition]:
     """The game (default :data:`DEFAULT_GAME`) and its edition (default the game's own) a
     command's ``--game`` and ``--edition`` ask for; an edition the game has not exits with
     status 2, naming the ones it has."""
     rules = game_named(game or DEFAULT_GAME)
-    variant = rules.variants.get(edition or rules.default_variant)
-    if variant is None:
+    offered = rules.editions.get(edition or rules.default_edition)
+    if offered is None:
         parser.error(
             f"argument --edition: {rules.name} has no edition {edition!r} "
-            f"(choose from {', '.join(sorted(rules.variants))})"
+            f"(choose from {', '.join(sorted(rules.editions))})"
         )
-    return rules, variant
+    return rules, offered
 
 
 def add_table_options(parser: argparse._ActionsContainer) -> None:
     """``--game``, ``--edition``, ``--seats``, ``--option``, ``--name`` and ``--spectators``
     on ``parser``, with each game's choices and defaults in their help."""
     parser.add_argument(
-        "--game", choices=sorted(TABLE_GAMES), help=f"the game (default {DEFAULT_GAME})"
+        "--game", choices=game_names(), help=f"the game (default {DEFAULT_GAME})"
     )
     parser.add_argument(
         "--edition",
@@ -84,7 +82,10 @@ def add_table_options(parser: argparse._ActionsContainer) -> None:
         metavar="NAME",
         help=f"a house rule the edition offers ({_each_game(_options_words)}); repeatable",
     )
-    parser.add_argument("--name", help=f"the table's name (default {DEFAULT_TABLE_NAME})")
+    parser.add_argument(
+        "--name",
+        help=f"the table's name (default: its game's, {' or '.join(sorted(game_names()))})",
+    )
     defaults = Deadlines()
     parser.add_argument(
         "--move-deadline",
@@ -117,19 +118,19 @@ def add_table_options(parser: argparse._ActionsContainer) -> None:
         "--spectators", action="store_const", const=True,
         help="let anyone on the LAN watch the table ('condottiere watch NAME': the board and"
         " the log, never a hand); by default only its seated players may follow its logs",
-    )  # fmt: skip
+    )
 
 
 def table_spec(parser: argparse.ArgumentParser, args: argparse.Namespace, player: str) -> TableSpec:
     """The table the options define, created by ``player``; a game that has not the edition
     asked for, or a table it cannot be played at, exits with status 2 and the reason."""
-    rules, variant = chosen_variant(parser, args.game, args.edition)
+    rules, edition = chosen_edition(parser, args.game, args.edition)
     spec = TableSpec(
         game=rules.name,
-        variant=variant.name,
-        seats=args.seats or variant.default_seats,
+        edition=edition.name,
+        seats=args.seats or edition.default_seats,
         options=tuple(sorted(set(args.option or ()))),
-        name=args.name or DEFAULT_TABLE_NAME,
+        name=args.name or rules.name,
         player=player,
         address="",
         deadlines=deadlines_of(args),
@@ -170,8 +171,8 @@ def check_bot_count(parser: argparse.ArgumentParser, bots: int, seats: int) -> N
 
 
 def _each_game(words: Callable[[GameRules], str]) -> str:
-    """``words`` of every game played at a table, each named when there are several."""
-    games = [game_named(name) for name in sorted(TABLE_GAMES)]
+    """``words`` of every game, each named when there are several."""
+    games = [game_named(name) for name in game_names()]
     if len(games) == 1:
         return words(games[0])
     return "; ".join(f"{rules.name}: {words(rules)}" for rules in games)
@@ -179,17 +180,17 @@ def _each_game(words: Callable[[GameRules], str]) -> str:
 
 def _editions_words(rules: GameRules) -> str:
     """``eurogames, ffg, zman, ... (default zman)``."""
-    return f"{', '.join(sorted(rules.variants))} (default {rules.default_variant})"
+    return f"{', '.join(sorted(rules.editions))} (default {rules.default_edition})"
 
 
 def _seats_words(rules: GameRules) -> str:
     """The usual number of seats, and the editions that differ: ``4, or 2 for zman-duel``."""
-    counts = Counter(variant.default_seats for variant in rules.variants.values())
+    counts = Counter(edition.default_seats for edition in rules.editions.values())
     usual = counts.most_common(1)[0][0]
     others = [
-        f"{variant.default_seats} for {name}"
-        for name, variant in sorted(rules.variants.items())
-        if variant.default_seats != usual
+        f"{edition.default_seats} for {name}"
+        for name, edition in sorted(rules.editions.items())
+        if edition.default_seats != usual
     ]
     return f"{usual}, or {', '.join(others)}" if others else str(usual)
 

@@ -158,7 +158,7 @@ def _print_all(browser: Browser, out: TextIO, where: str) -> None:
         print(f"  ! {_ignored_line(sighting)}", file=out)
     if browser.ignored:
         print(f"  ! {browser.ignored} more services not followed (at most {MAX_SIGHTINGS} are)",
-              file=out)  # fmt: skip
+              file=out)
 
 
 def listing_line(listing: Listing) -> str:

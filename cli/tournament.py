@@ -1,19 +1,23 @@
-"""``condottiere tournament``: many offline games between bots, on every core, and their figures.
+"""``condottiere tournament``: many offline games between bots, on every core (or on a Dask
+cluster: ``--cluster``), and their figures.
 
 The bots named on the command line sit at one table, one per seat; seats rotate from game to
 game (the bot listed first plays seat 0 in game 0, seat 1 in game 1, ...), so no bot keeps the
 first move. Game ``i`` is dealt from seed ``seed + i`` and its bots are seeded from it too, so a
-run with iteration budgets is reproducible (a time budget depends on the machine's speed).
+run with iteration budgets is reproducible (a time budget depends on the machine's speed),
+on one process, on several, or on a cluster of machines (Dask's distributed scheduler: the
+games are summed in the order of their index wherever they were played).
 
 For each kind of bot it reports the **win share** per seat it held (a shared victory counts
 ``1/k`` to each of the ``k`` winners; a drawn duel counts to nobody), with a 95% confidence
-interval over games, the **battles won** and the **regions held** at the end (the game's
-standings: in ``zman-duel``, battles won) per seat and game, and the **moves per second** it
-chose.
+interval over games, the contests it won (Condottiere's **battles won**) and its standing at
+the end (Condottiere's **regions held**; in ``zman-duel``, battles won), each named by the game
+(:meth:`~condottiere.interface.GameRules.figure_names`), per seat and game, and the **moves
+per second** it chose.
 
-Everything about the game comes from the registry (:func:`~condottiere.games.game_named`):
+Everything about the game comes from the registry (:func:`~condottiere.interface.game_named`):
 its editions and options, its offline games, who won each (``outcome``), each battle's winner
-(the seat of the narration's :attr:`~condottiere.games.ToldKind.RESULT`) and each seat's
+(the seat of the narration's :attr:`~condottiere.interface.ToldKind.RESULT`) and each seat's
 standing at the end (``standings``).
 
 >>> report = run_tournament(TournamentSettings("zman-duel", ("greedy", "random"), games=4,
@@ -31,16 +35,26 @@ import os
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, TextIO, cast
 
 from condottiere.bots import BOTS, SEARCHING_BOTS, Budget, Strategy, make_bot
-from condottiere.cli.arguments import bot_list, positive_int, positive_seconds
-from condottiere.cli.table_options import chosen_variant
-from condottiere.interface import DEFAULT_GAME, GAMES, GameRules, TableRules, ToldKind, game_named
+from condottiere.bots.command import CommandBot, command_of
+from condottiere.bots.loading import StrategyError, load_strategy
+from condottiere.cli.arguments import positive_int, positive_seconds
+from condottiere.cli.table_options import chosen_edition
+from condottiere.interface import (
+    DEFAULT_GAME,
+    GameRules,
+    TableRules,
+    ToldKind,
+    game_named,
+    game_names,
+)
 
 __all__ = [
     "BotLine",
+    "ClusterError",
     "GameResult",
     "TournamentReport",
     "TournamentSettings",
@@ -48,9 +62,13 @@ __all__ = [
     "play_game",
     "render_report",
     "run_tournament",
+    "seated_bot",
+    "tournament_bots",
     "tournament_command",
 ]
 
+CLUSTER_TIMEOUT = "30s"
+"""How long to try to reach a cluster's scheduler."""
 Z_95 = 1.959964
 """The standard normal quantile of a two-sided 95% interval."""
 DEFAULT_GAMES = 100
@@ -85,6 +103,8 @@ class GameResult:
     moves: tuple[int, ...]
     seconds: tuple[float, ...]
     drawn: bool
+    played_for: tuple[int, ...] = ()
+    """Moves the runner played for a program (``cmd:``) that did not answer in time."""
 
 
 @dataclass(frozen=True)
@@ -102,6 +122,8 @@ class BotLine:
     regions_held: float
     moves: int
     moves_per_second: float
+    played_for: int = 0
+    """Moves played for it by the runner: a program (``cmd:``) that did not answer in time."""
 
 
 @dataclass(frozen=True)
@@ -119,6 +141,8 @@ class TournamentReport:
     draws: int
     shared_victories: int
     lines: tuple[BotLine, ...] = field(default_factory=tuple)
+    cluster: str = ""
+    """The Dask scheduler's address the games were played on; empty: on this machine."""
 
     def as_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -130,30 +154,33 @@ def play_game(settings: TournamentSettings, index: int) -> GameResult:
     players = len(settings.bots)
     game_seed = settings.seed + index
     seat_of = tuple((place + index) % players for place in range(players))
-    bots: list[Strategy | None] = [None] * players
-    for place, name in enumerate(settings.bots):
-        bots[seat_of[place]] = make_bot(name, game_seed * 101 + place, settings.budget)
     rules = game_named(settings.game)
     table = TableRules(settings.game, settings.edition, players, settings.options)
+    bots: list[Strategy | None] = [None] * players
+    for place, name in enumerate(settings.bots):
+        bots[seat_of[place]] = seated_bot(name, game_seed * 101 + place, settings.budget, table)
     game = rules.offline(table, game_seed)
-    names = [f"seat {seat}" for seat in range(players)]
     battles = [0] * players
     moves = [0] * players
     seconds = [0.0] * players
-    while (seat := game.to_act) is not None:
-        bot = bots[seat]
-        assert bot is not None
-        started = time.perf_counter()
-        # The bots are strategies for this game's own state type, which offline() makes.
-        move = bot.choose(cast(Any, game), seat)
-        seconds[seat] += time.perf_counter() - started
-        moves[seat] += 1
-        before = game.copy()
-        game.play(move)
-        # Only the results' seats are read: no need to name the cards a move shows.
-        for told in rules.narrate(before, game, move, (), names):
-            if told.kind is ToldKind.RESULT and told.seat is not None:
-                battles[told.seat] += 1
+    try:
+        while (seat := game.to_act) is not None:
+            bot = bots[seat]
+            assert bot is not None
+            started = time.perf_counter()
+            # The bots are strategies for this game's own state type, which offline() makes.
+            move = bot.choose(cast(Any, game), seat)
+            seconds[seat] += time.perf_counter() - started
+            moves[seat] += 1
+            start = game.narration_length
+            game.play(move)
+            for told in game.narration(start):
+                if told.kind is ToldKind.RESULT and told.seat is not None:
+                    battles[told.seat] += 1
+    finally:
+        for seat, bot in enumerate(bots):
+            if isinstance(bot, CommandBot):
+                bot.finish(game, seat)
     outcome = game.outcome
     assert outcome is not None, "an offline game is played to its end"
     winners = outcome.winners
@@ -169,7 +196,49 @@ def play_game(settings: TournamentSettings, index: int) -> GameResult:
         moves=tuple(moves[seat_of[place]] for place in range(players)),
         seconds=tuple(seconds[seat_of[place]] for place in range(players)),
         drawn=not winners,
+        played_for=tuple(
+            _played_for(bots[seat_of[place]]) for place in range(players)
+        ),
     )
+
+
+def _played_for(bot: Strategy | None) -> int:
+    return bot.troubles if isinstance(bot, CommandBot) else 0
+
+
+def seated_bot(name: str, seed: int, budget: Budget | None, table: TableRules) -> Strategy:
+    """The bot a tournament's list names: a strategy of :data:`~condottiere.bots.BOTS`, a
+    program over the controller service (``cmd:COMMAND``), or a Python class
+    (``PATH.py:CLASS``, ``MODULE:CLASS``); :class:`~condottiere.bots.loading.StrategyError`
+    when it cannot be made."""
+    command = command_of(name)
+    if command is not None:
+        return cast(Strategy, CommandBot(command, table))
+    if name in BOTS:
+        return make_bot(name, seed, budget)
+    return load_strategy(name, seed)
+
+
+def tournament_bots(text: str) -> tuple[str, ...]:
+    """The bots of ``--bots``, comma-separated: names of the built-in strategies,
+    ``cmd:COMMAND`` (a command without commas) or ``PATH.py:CLASS`` / ``MODULE:CLASS``."""
+    bots = []
+    for item in text.split(","):
+        name = item.strip()
+        if name.lower() in BOTS:
+            bots.append(name.lower())
+        elif command_of(name) is not None:
+            if not command_of(name):
+                raise argparse.ArgumentTypeError("cmd: needs a command, e.g. cmd:node bot.js")
+            bots.append(name)
+        elif ":" in name:
+            bots.append(name)
+        else:
+            raise argparse.ArgumentTypeError(
+                f"unknown bot {name!r} (choose from {', '.join(sorted(BOTS))}); a program "
+                "is cmd:COMMAND, a Python class PATH.py:CLASS or MODULE:CLASS"
+            )
+    return tuple(bots)
 
 
 def _play_indexed(job: tuple[TournamentSettings, int]) -> GameResult:
@@ -177,14 +246,17 @@ def _play_indexed(job: tuple[TournamentSettings, int]) -> GameResult:
 
 
 def run_tournament(
-    settings: TournamentSettings, progress: TextIO | None = None
+    settings: TournamentSettings, progress: TextIO | None = None, cluster: str | None = None
 ) -> TournamentReport:
-    """Play every game of ``settings`` (on ``settings.jobs`` processes) and sum them up;
-    ``progress``, when given, is told how many games are done as they finish."""
+    """Play every game of ``settings`` (on ``settings.jobs`` processes, or on the Dask cluster
+    whose scheduler is at ``cluster``) and sum them up; ``progress``, when given, is told how
+    many games are done as they finish."""
     started = time.perf_counter()
     jobs = [(settings, index) for index in range(settings.games)]
     results: list[GameResult] = []
-    if settings.jobs == 1:
+    if cluster is not None:
+        results = _on_cluster(cluster, jobs, progress)
+    elif settings.jobs == 1:
         for job in jobs:
             results.append(_play_indexed(job))
             _show_progress(progress, len(results), settings.games)
@@ -197,7 +269,40 @@ def run_tournament(
                 _show_progress(progress, len(results), settings.games)
     if progress is not None:
         progress.write("\n")
-    return _summarise(settings, results, time.perf_counter() - started)
+    results.sort(key=lambda result: result.index)
+    report = _summarise(settings, results, time.perf_counter() - started)
+    return report if cluster is None else replace(report, cluster=cluster)
+
+
+class ClusterError(RuntimeError):
+    """The cluster cannot be used: its engine is not installed, or its scheduler not reached."""
+
+
+def _on_cluster(
+    address: str, jobs: Sequence[tuple[TournamentSettings, int]], progress: TextIO | None
+) -> list[GameResult]:
+    """Play ``jobs`` on the Dask cluster whose scheduler is at ``address``: every worker needs
+    this same version of condottiere installed (and any command a ``cmd:`` bot runs)."""
+    try:
+        from distributed import (  # type: ignore[import-not-found,unused-ignore]
+            Client,
+            as_completed,
+        )
+    except ImportError as error:
+        raise ClusterError(
+            "--cluster needs Dask's distributed scheduler: pip install 'condottiere[cluster]'"
+        ) from error
+    try:
+        client = Client(address, timeout=CLUSTER_TIMEOUT)  # type: ignore[no-untyped-call,unused-ignore]
+    except OSError as error:
+        raise ClusterError(f"no Dask scheduler answers at {address}: {error}") from error
+    results: list[GameResult] = []
+    with client:
+        futures = client.map(_play_indexed, jobs, pure=False)
+        for future in as_completed(futures):  # type: ignore[no-untyped-call,unused-ignore]
+            results.append(future.result())
+            _show_progress(progress, len(results), len(jobs))
+    return results
 
 
 def _show_progress(progress: TextIO | None, done: int, games: int) -> None:
@@ -233,6 +338,7 @@ def _summarise(
                 / (games * len(places)),
                 moves=moves,
                 moves_per_second=moves / thinking if thinking else 0.0,
+                played_for=sum(r.played_for[p] for r in results for p in places),
             )
         )
     return TournamentReport(
@@ -258,13 +364,16 @@ def _budget_text(budget: Budget | None) -> str:
         parts.append(f"{budget.iterations} iterations")
     if budget.seconds is not None:
         parts.append(f"{budget.seconds:g} s")
+    if budget.cpu_seconds is not None:
+        parts.append(f"{budget.cpu_seconds:g} s of CPU")
     return " or ".join(parts) + " a move"
 
 
 def render_report(report: TournamentReport) -> str:
     """The report as the table the command prints."""
-    edition = game_named(report.game).variants[report.edition]
-    rows = [["bot", "seats", "win share", "95% CI", "battles won", "regions held", "moves/s"]]
+    rules = game_named(report.game)
+    edition, figures = rules.editions[report.edition], rules.figure_names(report.edition)
+    rows = [["bot", "seats", "win share", "95% CI", figures.results, figures.standings, "moves/s"]]
     for line in report.lines:
         rows.append(
             [
@@ -287,10 +396,16 @@ def render_report(report: TournamentReport) -> str:
     ]
     searching = sorted({bot for bot in report.bots if bot in SEARCHING_BOTS})
     budget = f"; {', '.join(searching)} budget: {report.budget}" if searching else ""
+    where = f"on the cluster at {report.cluster}" if report.cluster else f"{report.jobs} processes"
+    played_for = [
+        f"{line.bot} did not answer {line.played_for} times (the safe move was played)"
+        for line in report.lines
+        if line.played_for
+    ]
     return "\n".join(
         [
             f"tournament: {edition.title} [{report.edition}], {len(report.bots)} seats, "
-            f"{report.games} games from seed {report.seed}, {report.jobs} processes{budget}",
+            f"{report.games} games from seed {report.seed}, {where}{budget}",
             f"bots: {', '.join(report.bots)} (seats rotate every game)",
             "",
             *table,
@@ -298,6 +413,7 @@ def render_report(report: TournamentReport) -> str:
             f"win share per seat held (fair share {1 / len(report.bots):.1%}); shared victories: "
             f"{report.shared_victories} games; draws: {report.draws}; "
             f"{report.seconds:,.1f} s ({report.games / report.seconds:,.2f} games/s)",
+            *played_for,
         ]
     )
 
@@ -312,21 +428,24 @@ def add_tournament_parser(commands: Any) -> argparse.ArgumentParser:
         help="play many offline games between bots on every core and compare them",
         description="Play many offline games between bots, one bot per seat, rotating the "
         "seats every game, on every core; print each bot's win share with a 95% confidence "
-        "interval, its average battles won and regions held, and its moves per second.",
+        "interval, its average contests won and standing (as the game names them: "
+        "Condottiere's battles won and regions held), and its moves per second.",
     )
     parser.set_defaults(command_parser=parser)
     parser.add_argument(
         "--bots",
-        type=bot_list,
+        type=tournament_bots,
         required=True,
         metavar="NAME,NAME,...",
-        help=f"one strategy per seat, e.g. ismcts,greedy,greedy,greedy; known: "
-        f"{', '.join(sorted(BOTS))}",
+        help=f"one bot per seat, e.g. ismcts,greedy,greedy,greedy; known: "
+        f"{', '.join(sorted(BOTS))}; also a program over the controller service, started "
+        "for each game with a data directory as its last argument (cmd:COMMAND, e.g. "
+        "cmd:'node examples/js-bot/bot.js'), or a Python class (PATH.py:CLASS, MODULE:CLASS)",
     )
     parser.add_argument(
         "--game",
         default=DEFAULT_GAME,
-        choices=sorted(GAMES),
+        choices=game_names(),
         help=f"the game to play (default {DEFAULT_GAME})",
     )
     parser.add_argument(
@@ -351,6 +470,13 @@ def add_tournament_parser(commands: Any) -> argparse.ArgumentParser:
         "reproducible (default: their iteration budget)",
     )
     parser.add_argument(
+        "--cpu-seconds-per-move",
+        type=positive_seconds,
+        metavar="S",
+        help="searching bots (ismcts) think S seconds of CPU time a move: the same thinking "
+        "whatever else the machine runs (not exactly reproducible either)",
+    )
+    parser.add_argument(
         "--iterations",
         type=positive_int,
         metavar="N",
@@ -364,6 +490,13 @@ def add_tournament_parser(commands: Any) -> argparse.ArgumentParser:
         help=f"house rules, where the edition allows them ({_options_help()})",
     )
     parser.add_argument(
+        "--cluster",
+        metavar="ADDRESS",
+        help="play the games on the Dask cluster whose scheduler is at ADDRESS "
+        "(tcp://HOST:8786; needs pip install 'condottiere[cluster]' here and on every worker); "
+        "the same seed gives the same figures as on this machine",
+    )
+    parser.add_argument(
         "--json", action="store_true", help="print the figures as JSON, for scripts"
     )
     return parser
@@ -372,8 +505,8 @@ def add_tournament_parser(commands: Any) -> argparse.ArgumentParser:
 def _editions_help() -> str:
     """Each game's editions, and its default one."""
     return "; ".join(
-        f"{name}: {', '.join(sorted(rules.variants))}; default {rules.default_variant}"
-        for name, rules in map(_named, sorted(GAMES))
+        f"{name}: {', '.join(sorted(rules.editions))}; default {rules.default_edition}"
+        for name, rules in map(_named, game_names())
     )
 
 
@@ -381,7 +514,7 @@ def _options_help() -> str:
     """Each game's house rules."""
     return "; ".join(
         f"{name}: {', '.join(sorted(rules.options)) or 'none'}"
-        for name, rules in map(_named, sorted(GAMES))
+        for name, rules in map(_named, game_names())
     )
 
 
@@ -393,27 +526,35 @@ def tournament_settings(
     parser: argparse.ArgumentParser, args: argparse.Namespace
 ) -> TournamentSettings:
     """The settings ``args`` ask for; bad input exits with status 2 and a message."""
-    rules, variant = chosen_variant(parser, args.game, args.edition)
-    edition = variant.name
+    rules, offered = chosen_edition(parser, args.game, args.edition)
+    edition = offered.name
     seats = len(args.bots)
-    if not variant.min_seats <= seats <= variant.max_seats:
+    if not offered.min_seats <= seats <= offered.max_seats:
         span = (
-            f"exactly {variant.min_seats}"
-            if variant.min_seats == variant.max_seats
-            else f"{variant.min_seats} to {variant.max_seats}"
+            f"exactly {offered.min_seats}"
+            if offered.min_seats == offered.max_seats
+            else f"{offered.min_seats} to {offered.max_seats}"
         )
         parser.error(
             f"{seats} bots given, but edition {edition} is played by {span} players "
             "(give one bot per seat)"
         )
+    for name in args.bots:
+        if command_of(name) is None and name not in BOTS:
+            try:
+                load_strategy(name, seed=0)
+            except StrategyError as error:
+                parser.error(str(error))
     options = tuple(sorted({option for option in args.options.split(",") if option}))
     try:
         rules.check(TableRules(args.game, edition, seats, options))
     except ValueError as error:
         parser.error(str(error))
     budget = None
-    if args.seconds_per_move is not None or args.iterations is not None:
-        budget = Budget(iterations=args.iterations, seconds=args.seconds_per_move)
+    if any(x is not None for x in (args.seconds_per_move, args.iterations,
+                                   args.cpu_seconds_per_move)):
+        budget = Budget(iterations=args.iterations, seconds=args.seconds_per_move,
+                        cpu_seconds=args.cpu_seconds_per_move)
     return TournamentSettings(
         edition=edition,
         bots=args.bots,
@@ -429,7 +570,12 @@ def tournament_settings(
 def tournament_command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """Run ``condottiere tournament`` as ``args`` say; the exit status."""
     settings = tournament_settings(parser, args)
-    report = run_tournament(settings, progress=sys.stderr if sys.stderr.isatty() else None)
+    progress = sys.stderr if sys.stderr.isatty() else None
+    try:
+        report = run_tournament(settings, progress=progress, cluster=args.cluster)
+    except ClusterError as error:
+        print(f"condottiere tournament: {error}", file=sys.stderr)
+        return 1
     if args.json:
         print(json.dumps(report.as_json(), indent=2))
     else:

@@ -61,6 +61,7 @@ from condottiere.crypto.elgamal import Ciphertext, decrypt, encrypt, rerandomise
 from condottiere.crypto.errors import DecodeError, VerificationError
 from condottiere.crypto.group import (
     BASE,
+    IDENTITY,
     POINT_BYTES,
     SCALAR_BYTES,
     GroupError,
@@ -79,6 +80,9 @@ from condottiere.crypto.group import (
     sub,
     sum_points,
 )
+from condottiere.crypto.holds import HiddenCard, HoldsProof
+from condottiere.crypto.holds import prove as prove_holds
+from condottiere.crypto.holds import verify as verify_holds
 from condottiere.crypto.identity import (
     PUBLIC_KEY_BYTES,
     SECRET_KEY_BYTES,
@@ -158,6 +162,7 @@ __all__ = [
     "CIPHERTEXT_BYTES",
     "COMMITMENT_BYTES",
     "EPHEMERAL_BYTES",
+    "IDENTITY",
     "MIN_BACKUP_SEATS",
     "PIECE_BOX_BYTES",
     "POINT_BYTES",
@@ -181,7 +186,9 @@ __all__ = [
     "DecodeError",
     "DecryptionShare",
     "GroupError",
+    "HiddenCard",
     "Holding",
+    "HoldsProof",
     "Identity",
     "KeyAnnouncement",
     "L",
@@ -241,6 +248,7 @@ __all__ = [
     "neg",
     "open_piece",
     "outcome",
+    "prove_holds",
     "prove_key",
     "prove_shuffle",
     "random_permutation",
@@ -261,6 +269,7 @@ __all__ = [
     "unseal",
     "value_matches",
     "verification_key",
+    "verify_holds",
     "verify_key",
     "verify_sealed",
     "verify_share",

@@ -56,10 +56,10 @@ CIPHERTEXT_BYTES = 2 * POINT_BYTES
 def decode_point(data: bytes) -> Point:
     """The group element ``data`` encodes; :class:`DecodeError` unless it is valid and canonical.
 
-    >>> decode_point(bytes(32))
+    >>> decode_point(b"\\x01" + bytes(31))
     Traceback (most recent call last):
     ...
-    condottiere.crypto.errors.DecodeError: not a canonical encoding of a point of the ...
+    condottiere.crypto.errors.DecodeError: not a canonical encoding of a ristretto255 element
     """
     try:
         return _group_decode_point(data)

@@ -18,6 +18,9 @@ accepted (verified, then applied) by every seat, the maker included:
    hidden part sealed to one viewer (:mod:`~condottiere.crypto.sealed`);
    :meth:`Deck.accept_sealed_share` opens the card on the viewer's deck alone, and with
    ``handed=True`` makes the viewer the card's holder (a card given, a hand conquered);
+4b'. **a property of a hidden hand** - :meth:`Deck.hidden_card` gives what every seat knows
+   of a card a seat holds, for the proof that a hand holds a card of a set
+   (:mod:`~condottiere.crypto.holds`), and :meth:`Deck.points_named` the points of the set;
 4c. **search** - every seat publishes :meth:`Deck.make_search_blinding` for a named card
    over the undealt pile, then :meth:`Deck.make_search_opening` (a plaintext equivalence
    test, :mod:`~condottiere.crypto.pet`); :meth:`Deck.search_result` gives the positions
@@ -66,6 +69,7 @@ from condottiere.crypto.group import (
     sub,
     sum_points,
 )
+from condottiere.crypto.holds import HiddenCard
 from condottiere.crypto.keys import KeyAnnouncement, joint_key, prove_key
 from condottiere.crypto.pet import (
     SearchBlinding,
@@ -933,6 +937,48 @@ class Deck:
         self.verify_pending([share.slot])
         public = record.shares[share.slot.position].values()
         return self._card(unblind(ciphertext, [*public, unseal(share, self.secret)]))
+
+    # -- a property of a hidden hand --------------------------------------------------------------
+
+    def hidden_card(self, slot: Slot) -> tuple[int, HiddenCard]:
+        """The seat that holds the card at ``slot`` and the card as every seat knows it:
+        ``target - M = x·base`` for its point ``M`` (:class:`~condottiere.crypto.holds.HiddenCard`).
+        Every public share of the card is verified first (:class:`VerificationError` names
+        the seat of a bad one); ValueError for a card nobody holds, back in the deck, or
+        still short of shares."""
+        if slot in self._returned:
+            raise ValueError(f"{slot} went back into the deck")
+        holding = self._holding(slot)
+        if holding is None:
+            raise ValueError(f"nobody holds {slot}")
+        missing = self.missing_shares(slot)
+        if missing:
+            raise ValueError(f"{slot} still needs shares from seats {missing}")
+        self.verify_pending([slot])
+        record = self._round_of(slot)
+        public = record.shares[slot.position].values()
+        holder = holding[0]
+        return holder, HiddenCard.of(
+            self.keys[holder], holding[1], record.deck[slot.position], public
+        )
+
+    def own_point(self, slot: Slot) -> Point:
+        """The point of this seat's own card at ``slot`` (opened, or received and seen)."""
+        record = self._round_of(slot)
+        card = record.opened.get(slot.position) or record.seen.get(slot.position)
+        if card is None or self.owner_of(slot) != self._own():
+            raise ValueError(f"{slot} is not a card this seat holds and knows")
+        return self.codebook.point_of(card)
+
+    def points_named(self, names: Iterable[str]) -> tuple[Point, ...]:
+        """The points of every card of this deck named in ``names`` (every copy), in deck
+        order."""
+        wanted = set(names)
+        return tuple(
+            point
+            for card, point in zip(self.codebook.cards, self.codebook.points, strict=True)
+            if card.name in wanted
+        )
 
     # -- search ------------------------------------------------------------------------------------
 

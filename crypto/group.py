@@ -1,11 +1,18 @@
-"""The prime-order group: the subgroup of order L of Ed25519, through libsodium.
+"""The prime-order group: ristretto255 (RFC 9496), through libsodium.
 
-This is the only module that touches the curve. Points are their canonical
+ristretto255 is a group of prime order ``L`` built on Curve25519: every canonical
+encoding is an element, and no element has a small order, so a received element needs
+only its decoding checked (no subgroup check inside every multiplication, as the
+prime-order subgroup of Ed25519 needed). The functions are libsodium's
+(:mod:`condottiere.crypto.sodium`); signing identities stay Ed25519
+(:mod:`condottiere.crypto.identity`).
+
+This is the only module that touches the group. Points are their canonical
 32-byte encodings (``bytes``); scalars are Python ``int`` in ``[0, L)``. Every
 point that arrives from outside goes through :func:`decode_point` and every
 scalar through :func:`decode_scalar`; both refuse anything but a canonical
-encoding of an element of the group, so the rest of the library can trust the
-values it holds. Swapping the backend (ristretto255, say) means rewriting this
+encoding of an element of the group other than the identity, so the rest of the
+library can trust the values it holds. Swapping the group means rewriting this
 module only.
 
 >>> P = mul_base(5)
@@ -23,11 +30,11 @@ import hashlib
 import os
 from collections.abc import Iterable, Sequence
 
-from nacl import bindings as _na
-from nacl.exceptions import RuntimeError as _NaclRuntimeError
+from condottiere.crypto import sodium as _sodium
 
 __all__ = [
     "BASE",
+    "IDENTITY",
     "POINT_BYTES",
     "SCALAR_BYTES",
     "GroupError",
@@ -59,11 +66,13 @@ SCALAR_BYTES = 32
 Point = bytes
 """A group element, as its canonical 32-byte encoding."""
 
-BASE: Point = _na.crypto_scalarmult_ed25519_base_noclamp((1).to_bytes(32, "little"))
-"""The standard generator of the group."""
+BASE: Point = _sodium.crypto_scalarmult_ristretto255_base((1).to_bytes(32, "little"))
+"""The standard generator of the group (RFC 9496's)."""
 
-_IDENTITY = b"\x01" + bytes(31)
-_DOMAIN = b"condottiere/v1/"
+IDENTITY: Point = bytes(POINT_BYTES)
+"""The identity's canonical encoding (32 zero bytes); never a valid point for a caller."""
+
+_DOMAIN = b"condottiere/v5/ristretto255/"
 
 
 class GroupError(ValueError):
@@ -73,17 +82,17 @@ class GroupError(ValueError):
 def is_point(data: bytes) -> bool:
     """True when ``data`` canonically encodes an element of the group other than the identity.
 
-    libsodium's check refuses non-canonical encodings, points off the curve,
-    points of small order (the identity among them) and points outside the
-    prime-order subgroup.
+    libsodium's check refuses every non-canonical encoding (RFC 9496's decoding); the
+    identity, which decodes, is refused here.
 
-    >>> is_point(BASE), is_point(bytes(32)), is_point(b"\\x01" + bytes(31))
+    >>> is_point(BASE), is_point(IDENTITY), is_point(b"\\x01" + bytes(31))
     (True, False, False)
     """
     return (
         isinstance(data, bytes)
         and len(data) == POINT_BYTES
-        and bool(_na.crypto_core_ed25519_is_valid_point(data))
+        and data != IDENTITY
+        and _sodium.crypto_core_ristretto255_is_valid_point(data)
     )
 
 
@@ -106,10 +115,10 @@ def decode_point(data: bytes) -> Point:
     data = bytes(data)
     if len(data) != POINT_BYTES:
         raise GroupError(f"a point is {POINT_BYTES} bytes, got {len(data)}")
-    if data == _IDENTITY:
+    if data == IDENTITY:
         raise GroupError("the identity is not allowed here")
-    if not _na.crypto_core_ed25519_is_valid_point(data):
-        raise GroupError("not a canonical encoding of a point of the prime-order subgroup")
+    if not _sodium.crypto_core_ristretto255_is_valid_point(data):
+        raise GroupError("not a canonical encoding of a ristretto255 element")
     return data
 
 
@@ -156,6 +165,10 @@ def hash_to_scalar(domain: bytes, *parts: bytes) -> int:
 def hash_to_point(domain: bytes, label: bytes) -> Point:
     """A point nobody knows the discrete logarithm of, derived from a domain tag and a label.
 
+    RFC 9496's hash-to-group: a 64-byte SHA-512 digest of the framed domain and label,
+    mapped by ``crypto_core_ristretto255_from_hash``. A counter is framed in as well and
+    raised should a digest map to the identity (no known input does).
+
     >>> hash_to_point(b"card", b"10#1") != hash_to_point(b"card", b"10#2")
     True
     """
@@ -164,40 +177,46 @@ def hash_to_point(domain: bytes, label: bytes) -> Point:
         digest = hashlib.sha512(
             _frame(_DOMAIN + domain) + _frame(label) + counter.to_bytes(4, "little")
         ).digest()
-        point = _na.crypto_core_ed25519_from_uniform(digest[:32])
-        if point != _IDENTITY and _na.crypto_core_ed25519_is_valid_point(point):
+        point = _sodium.crypto_core_ristretto255_from_hash(digest)
+        if point != IDENTITY:
             return point
         counter += 1
 
 
 def add(p: Point, q: Point) -> Point:
-    """``p + q``."""
-    return _na.crypto_core_ed25519_add(p, q)
+    """``p + q``; :class:`GroupError` if either is not an element's encoding."""
+    try:
+        return _sodium.crypto_core_ristretto255_add(p, q)
+    except _sodium.SodiumError as exc:
+        raise GroupError(str(exc)) from exc
 
 
 def sub(p: Point, q: Point) -> Point:
-    """``p - q``."""
-    return _na.crypto_core_ed25519_sub(p, q)
+    """``p - q``; :class:`GroupError` if either is not an element's encoding."""
+    try:
+        return _sodium.crypto_core_ristretto255_sub(p, q)
+    except _sodium.SodiumError as exc:
+        raise GroupError(str(exc)) from exc
 
 
 def neg(p: Point) -> Point:
     """``-p``."""
-    return _na.crypto_core_ed25519_sub(_IDENTITY, p)
+    return _sodium.crypto_core_ristretto255_sub(IDENTITY, p)
 
 
 def mul(k: int, p: Point) -> Point:
     """``k * p`` for a non-zero scalar ``k``; :class:`GroupError` if the result is the identity."""
     try:
-        return _na.crypto_scalarmult_ed25519_noclamp(k.to_bytes(32, "little"), p)
-    except (_NaclRuntimeError, ValueError, TypeError) as exc:
+        return _sodium.crypto_scalarmult_ristretto255(k.to_bytes(32, "little"), p)
+    except (_sodium.SodiumError, OverflowError, AttributeError) as exc:
         raise GroupError("scalar multiplication left the group (zero scalar?)") from exc
 
 
 def mul_base(k: int) -> Point:
     """``k * BASE`` for a non-zero scalar ``k``."""
     try:
-        return _na.crypto_scalarmult_ed25519_base_noclamp(k.to_bytes(32, "little"))
-    except (_NaclRuntimeError, ValueError, TypeError) as exc:
+        return _sodium.crypto_scalarmult_ristretto255_base(k.to_bytes(32, "little"))
+    except (_sodium.SodiumError, OverflowError, AttributeError) as exc:
         raise GroupError("scalar multiplication left the group (zero scalar?)") from exc
 
 
@@ -219,7 +238,7 @@ def sum_points(points: Iterable[Point]) -> Point:
     except StopIteration:
         raise GroupError("sum of no points") from None
     for p in it:
-        total = _na.crypto_core_ed25519_add(total, p)
+        total = add(total, p)
     return total
 
 

@@ -22,10 +22,9 @@ import hashlib
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
-from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+from nacl import bindings as _na
 
 from condottiere.crypto.errors import DecodeError, VerificationError
-from condottiere.crypto.group import is_point
 
 __all__ = ["PUBLIC_KEY_BYTES", "SECRET_KEY_BYTES", "SIGNATURE_BYTES", "Identity", "PublicIdentity"]
 
@@ -47,7 +46,7 @@ class PublicIdentity:
         raw = bytes(raw)
         if len(raw) != PUBLIC_KEY_BYTES:
             raise DecodeError(f"an identity key is {PUBLIC_KEY_BYTES} bytes, got {len(raw)}")
-        if not is_point(raw):
+        if not _na.crypto_core_ed25519_is_valid_point(raw):
             raise DecodeError("identity key is not a canonical point of the prime-order subgroup")
         self.raw = raw
         self._key = Ed25519PublicKey.from_public_bytes(raw)
@@ -101,9 +100,7 @@ class Identity:
         if len(secret) != SECRET_KEY_BYTES:
             raise DecodeError(f"an identity secret is {SECRET_KEY_BYTES} bytes, got {len(secret)}")
         self._key = Ed25519PrivateKey.from_private_bytes(bytes(secret))
-        self.public = PublicIdentity(
-            self._key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
-        )
+        self.public = PublicIdentity(self._key.public_key().public_bytes_raw())
 
     @classmethod
     def generate(cls) -> Identity:

@@ -78,6 +78,7 @@ from condottiere.crypto.context import Context
 from condottiere.crypto.elgamal import Ciphertext
 from condottiere.crypto.errors import DecodeError, VerificationError
 from condottiere.crypto.group import (
+    IDENTITY,
     POINT_BYTES,
     GroupError,
     Point,
@@ -107,7 +108,6 @@ __all__ = [
 
 _BLINDING_DOMAIN = b"search-blinding"
 _OPENING_DOMAIN = b"search-opening"
-_IDENTITY = b"\x01" + bytes(31)
 
 _T = TypeVar("_T")
 _R = TypeVar("_R")
@@ -373,7 +373,7 @@ def combine(blindings: Sequence[SearchBlinding]) -> tuple[Ciphertext, ...]:
         )
         for i in range(tests)
     )
-    if any(_IDENTITY in pair for pair in combined):
+    if any(IDENTITY in pair for pair in combined):
         raise ValueError("the blinding exponents cancel: no verified blindings lead here")
     return combined
 

@@ -154,10 +154,10 @@ class SealedShare:
         """The sealed share ``data`` encodes; :class:`DecodeError` if malformed (a wrong length,
         a point that is not a canonical non-identity element of the group, a scalar ``>= L``).
 
-        >>> SealedShare.decode(bytes(SealedShare.ENCODED_BYTES))
+        >>> SealedShare.decode(b"\\x01" * SealedShare.ENCODED_BYTES)
         Traceback (most recent call last):
         ...
-        condottiere.crypto.errors.DecodeError: not a canonical encoding of a point of the ...
+        condottiere.crypto.errors.DecodeError: not a canonical encoding of a ristretto255 element
         """
         reader = Reader(data)
         if reader.remaining != cls.ENCODED_BYTES:

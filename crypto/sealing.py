@@ -45,7 +45,6 @@ from nacl import bindings as _na
 from nacl.exceptions import CryptoError as _NaclCryptoError
 
 from condottiere.crypto.errors import DecodeError
-from condottiere.crypto.group import is_point
 
 __all__ = [
     "BOX_KEY_BYTES",
@@ -71,14 +70,15 @@ def _on_prime_order_subgroup(raw: bytes) -> bool:
     """True when ``raw`` is a canonical Curve25519 ``u`` of a point of the prime-order subgroup.
 
     The birational map ``y = (u - 1) / (u + 1)`` takes the point to Ed25519, whose
-    checks (canonical, on the curve, not of small order, in the subgroup) the group
-    module makes; the sign of ``x``, lost by the map, does not change the subgroup.
+    checks (canonical, on the curve, not of small order, in the subgroup) libsodium's
+    ``crypto_core_ed25519_is_valid_point`` makes; the sign of ``x``, lost by the map, does
+    not change the subgroup.
     """
     u = int.from_bytes(raw, "little")
     if u >= _P or u == _P - 1:
         return False
     y = (u - 1) * pow(u + 1, _P - 2, _P) % _P
-    return is_point(y.to_bytes(32, "little"))
+    return bool(_na.crypto_core_ed25519_is_valid_point(y.to_bytes(32, "little")))
 
 
 class BoxKey:

@@ -416,7 +416,7 @@ class _Statement:
         return challenge(
             domain, self._context, self._deck_in, self._deck_out, self._key, self._commitments,
             *parts,
-        )  # fmt: skip
+        )
 
     def weights(self) -> list[int]:
         """The challenge vector ``u``: one hash of the statement, then ``u_j = H(seed ‖ j)``."""

@@ -1,14 +1,28 @@
 """The game interface: the one way the platform reaches the games it plays.
 
 The platform (``condottiere.crypto``, ``condottiere.peer``, the client's shell, the bot
-harness) imports this package, never a game: the interface's types (:mod:`.game`), the seam
-of a game's screen (:mod:`.screen`) and the registry (:mod:`.registry`), which loads each game
-(a subpackage of ``condottiere.games``, such as ``condottiere.games.condottiere``) by name.
+harness) imports this package, never a game: the interface's types (:mod:`.game`), the
+events of a game's record (:mod:`.events`), the bookkeeping every game shares
+(:mod:`.bookkeeping`, a base class for the games' state), the seam of a game's screen
+(:mod:`.screen`) and the registry (:mod:`.registry`), which finds each game by name among the
+entry points of the group ``condottiere.games`` and loads it when asked.
 
->>> game_named("condottiere").variants["zman"].title
+>>> game_named("condottiere").editions["zman"].title
 'Z-Man 2018, the new version'
 """
 
+from condottiere.interface.events import (
+    Chosen,
+    Dealt,
+    ForcedMove,
+    HandShown,
+    MovePlayed,
+    RecordEvent,
+    Searched,
+    SeatLeft,
+    event_from_json,
+    parse_event,
+)
 from condottiere.interface.game import (
     CardFlow,
     CardStep,
@@ -16,6 +30,8 @@ from condottiere.interface.game import (
     Choice,
     Deal,
     Draw,
+    Edition,
+    FigureNames,
     GameRules,
     GameState,
     Handed,
@@ -28,49 +44,61 @@ from condottiere.interface.game import (
     SearchDeck,
     SeatToMove,
     SeatView,
+    Sentence,
     ShowHand,
     TableRules,
     Told,
     ToldKind,
-    Variant,
     Waiting,
 )
 from condottiere.interface.registry import (
     DEFAULT_GAME,
-    GAMES,
-    TABLE_GAMES,
+    GAME_GROUP,
     game_named,
-    table_game_named,
+    game_names,
+    game_of,
 )
 
 __all__ = [
     "DEFAULT_GAME",
-    "GAMES",
-    "TABLE_GAMES",
+    "GAME_GROUP",
     "CardFlow",
     "CardStep",
     "ChanceNode",
     "Choice",
+    "Chosen",
     "Deal",
+    "Dealt",
     "Draw",
+    "Edition",
+    "FigureNames",
+    "ForcedMove",
     "GameRules",
     "GameState",
     "HandOutOfGame",
+    "HandShown",
     "Handed",
     "IllegalMoveError",
     "InvalidMoveError",
     "MoveError",
+    "MovePlayed",
     "Outcome",
     "OutcomeKind",
+    "RecordEvent",
     "SearchDeck",
+    "Searched",
+    "SeatLeft",
     "SeatToMove",
     "SeatView",
+    "Sentence",
     "ShowHand",
     "TableRules",
     "Told",
     "ToldKind",
-    "Variant",
     "Waiting",
+    "event_from_json",
     "game_named",
-    "table_game_named",
+    "game_names",
+    "game_of",
+    "parse_event",
 ]

@@ -11,7 +11,9 @@ the legal moves and plays one with the cards it shows; it tells the dealer what 
 to the hidden cards (:class:`CardFlow`); it gives its decks as card lists; it says who won
 and how (:class:`Outcome`); it goes on without a seat that leaves the table, as its rules
 say, until one seat is left and wins by forfeit (:meth:`GameState.remove_seat`); it tells
-a move and its consequences in words (:class:`Told` sentences: one narration for the log,
+its events as values read by name (:mod:`condottiere.interface.events`), why a move is
+not legal (:meth:`GameState.why_illegal`), and its own narration as it is played
+(:class:`Sentence` values, named into :class:`Told` sentences: one narration for the log,
 the client, the demo, replays and the bots);
 and it gives a seat's view as a structured value (and as the per-game part of the
 controller's wire ``View``).
@@ -25,7 +27,7 @@ game's module: it holds a :class:`GameRules` and the :class:`GameState` values i
 >>> Draw(Deal(0, 3), pile=0, epoch=1, start=10).positions
 range(10, 13)
 >>> TableRules("condottiere", "zman", 4, ("cede",))
-TableRules(game='condottiere', variant='zman', seats=4, options=('cede',))
+TableRules(game='condottiere', edition='zman', seats=4, options=('cede',))
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ from typing import TYPE_CHECKING, Any, Protocol, Self, TypeVar
 
 from google.protobuf.message import Message
 
+from condottiere.interface.events import RecordEvent
+
 if TYPE_CHECKING:
     from condottiere.interface.screen import GameScreen
 
@@ -47,6 +51,8 @@ __all__ = [
     "Choice",
     "Deal",
     "Draw",
+    "Edition",
+    "FigureNames",
     "GameRules",
     "GameState",
     "HandOutOfGame",
@@ -59,11 +65,11 @@ __all__ = [
     "SearchDeck",
     "SeatToMove",
     "SeatView",
+    "Sentence",
     "ShowHand",
     "TableRules",
     "Told",
     "ToldKind",
-    "Variant",
     "Waiting",
 ]
 
@@ -256,25 +262,56 @@ class Told:
 
 
 @dataclass(frozen=True, slots=True)
+class Sentence:
+    """One sentence of a game's narration as the game keeps it, its seats not yet named:
+    ``{0}``, ``{1}``, ... in ``text`` stand for the names of seats 0, 1, ...; ``seat`` is the
+    seat it is about (None: none).
+
+    >>> Sentence(ToldKind.CHANGE, "{1} takes Milano", 1).told(["ann", "bob"])
+    Told(kind=<ToldKind.CHANGE: 'change'>, text='bob takes Milano', seat=1)
+    """
+
+    kind: ToldKind
+    text: str
+    seat: int | None = None
+
+    def told(self, names: Sequence[str]) -> Told:
+        """The sentence with each seat called by ``names``."""
+        return Told(self.kind, self.text.format(*names), self.seat)
+
+
+@dataclass(frozen=True, slots=True)
 class TableRules:
-    """What a table's definition says about the game: which game, which variant (edition),
+    """What a table's definition says about the game: which game, which edition,
     how many seats, which house-rule options."""
 
     game: str
-    variant: str
+    edition: str
     seats: int
     options: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
-class Variant:
-    """One variant of a game (Condottiere's editions), as a lobby offers it."""
+class Edition:
+    """One edition of a game (the rules it is played by: Condottiere's ``zman``, ``ffg`` ...),
+    as a lobby offers it."""
 
     name: str
     title: str
     min_seats: int
     max_seats: int
     default_seats: int
+
+
+@dataclass(frozen=True, slots=True)
+class FigureNames:
+    """What a game calls its two figures per seat, in a tournament's column headings."""
+
+    results: str
+    """The contests a seat won: the narration's :attr:`ToldKind.RESULT` sentences about it
+    (Condottiere: ``battles won``)."""
+    standings: str
+    """What :meth:`GameRules.standings` counts (Condottiere: ``regions held``)."""
 
 
 class SeatView(Protocol):
@@ -352,6 +389,12 @@ class GameState(Protocol[MoveT]):
 
     def legal_moves(self) -> Sequence[MoveT]: ...
 
+    def why_illegal(self, move: MoveT) -> str | None:
+        """Why :attr:`to_act` may not play ``move`` now, in a player's words (the reason
+        :meth:`play` would give with its :class:`IllegalMoveError`); None when it may. Asks
+        nothing of a copy: the rules say it."""
+        ...
+
     def parse_move(self, text: str) -> MoveT:
         """The move ``text`` spells; :class:`InvalidMoveError` if none."""
         ...
@@ -388,6 +431,26 @@ class GameState(Protocol[MoveT]):
 
     def copy(self) -> Self: ...
 
+    @property
+    def events(self) -> Sequence[RecordEvent]:
+        """Every event of the game so far, oldest first (:mod:`condottiere.interface.events`):
+        what :meth:`record` stores, as values read by name."""
+        ...
+
+    @property
+    def narration_length(self) -> int:
+        """How many sentences :meth:`narration` holds (where the next one will start)."""
+        ...
+
+    def narration(self, start: int = 0) -> Sequence[Sentence]:
+        """The game's own narration from its ``start``-th sentence on: each move, what it
+        decided and changed, and what the game learnt when chance was resolved (a card found
+        in the draw pile, a hand shown to one seat), told as it happened, in the same words
+        wherever the game is played (offline, at a table, in a replay). It tells only what
+        everyone may know. A game made for a table (:class:`GameRules`) tells; a game built
+        for looking ahead may keep no narration (then it is empty)."""
+        ...
+
     def record(self) -> dict[str, Any]:
         """The game as JSON-serialisable data (setup and every event)."""
         ...
@@ -412,10 +475,10 @@ class GameRules(Protocol):
     def title(self) -> str: ...
 
     @property
-    def variants(self) -> Mapping[str, Variant]: ...
+    def editions(self) -> Mapping[str, Edition]: ...
 
     @property
-    def default_variant(self) -> str: ...
+    def default_edition(self) -> str: ...
 
     @property
     def options(self) -> Mapping[str, str]:
@@ -446,18 +509,6 @@ class GameRules(Protocol):
         """The game a record (:meth:`GameState.record`) rebuilds."""
         ...
 
-    def narrate(
-        self,
-        before: GameState[Any],
-        after: GameState[Any],
-        move: Any,
-        shown: Sequence[str],
-        names: Sequence[str],
-    ) -> tuple[Told, ...]:
-        """``move`` (played on ``before``, giving ``after``, showing ``shown``) and its
-        consequences in words, each seat called by ``names``."""
-        ...
-
     def view_message(self, view: SeatView) -> Message:
         """A seat's view as the game's part of the controller's wire ``View``."""
         ...
@@ -483,6 +534,23 @@ class GameRules(Protocol):
     def standings(self, game: GameState[Any]) -> tuple[int, ...]:
         """Per seat, how far it has come towards victory, in the game's own count (what a
         tournament averages)."""
+        ...
+
+    def figure_names(self, edition: str) -> FigureNames:
+        """What the tournament's columns call the contests a seat won and its
+        :meth:`standings`, in ``edition``."""
+        ...
+
+    @property
+    def bots(self) -> Mapping[str, str]:
+        """The strategies that play this game, by the name a player gives them (``greedy``):
+        each the ``module:attribute`` of a class taking ``seed`` (and ``budget``, for one that
+        searches), which the bot harness loads when it plays this game."""
+        ...
+
+    def plays(self, state: object) -> bool:
+        """Whether ``state`` is a game of these rules (how the bot harness finds the game of
+        the state it is asked to move in)."""
         ...
 
     @property

@@ -179,7 +179,9 @@ class Choices:
     moves: tuple[str, ...] = ()
     """Every legal move, in the order ← and → step along them."""
     numbered: tuple[str, ...] = ()
-    """What the keys 1 to 9 choose, in order (each one of :attr:`moves`)."""
+    """What the keys 1 to 9 choose, in order (each one of :attr:`moves`; on a screen, ""
+    for a key that chooses nothing now: the client keeps a card's key while it plays the
+    phase)."""
     space: str | None = None
     """What Space chooses (one of :attr:`moves`), if anything."""
 

@@ -15,7 +15,7 @@ key         value
 ``table``   the table id (64 lowercase hex digits)
 ``name``    the table's name (printable, 1 to 40 characters)
 ``game``    the game, as the engine names it
-``edition`` the engine's edition (variant) of the game
+``edition`` the game's edition
 ``options`` house rules, comma-separated, in order (may be empty)
 ``seats``   the number of seats; ``taken`` and ``free`` add up to it
 ``stage``   ``lobby``, ``dealing``, ``playing``, ``over`` or ``halted``
@@ -100,7 +100,7 @@ class Advert:
             return f"it speaks protocol version {self.protocol}, this program {PROTOCOL}"
         try:
             TableSpec(self.edition, self.seats, self.options, self.name,
-                      player=self.name, address="", game=self.game).check()  # fmt: skip
+                      player=self.name, address="", game=self.game).check()
         except ValueError as exc:
             return f"this program cannot play it: {exc}"
         if self.stage != "lobby":

@@ -23,6 +23,7 @@ from condottiere.crypto import PublicIdentity
 from condottiere.interface import GameState, Outcome, SeatView
 from condottiere.peer.driver import Halt, Refusal, Table, TableEvent
 from condottiere.peer.lobby import Deadlines
+from condottiere.peer.readers import REFUSED_A_SEAT
 from condottiere.peer.steps import StepKind, rule_of
 from condottiere.peer.trace import Trace
 
@@ -80,8 +81,8 @@ class Snapshot:
 
     table_name: str
     game: str
-    """The table's game (a name of :data:`condottiere.games.GAMES`)."""
-    variant: str
+    """The table's game (a name of :func:`condottiere.interface.game_names`)."""
+    edition: str
     seats: int
     seat: int | None
     players: tuple[Player, ...]
@@ -202,7 +203,7 @@ def snapshot_of(table: Table, since: float) -> Snapshot:
     return Snapshot(
         table_name=table.spec.name,
         game=table.spec.game,
-        variant=table.spec.variant,
+        edition=table.spec.edition,
         seats=table.spec.seats,
         seat=table.seat,
         players=players,
@@ -322,6 +323,12 @@ class Controller:
         connected = self._runner.connected
         failed = {a: e for a, e in self._runner.link_errors.items() if a not in connected}
         return {**dict.fromkeys(connected), **failed}
+
+    @property
+    def refused_seat(self) -> bool:
+        """The table's creator refused this peer's owner a seat: its peer said so when this
+        one followed it (the refusal is in no log)."""
+        return any(why == REFUSED_A_SEAT for why in self.links.values())
 
     async def game(self) -> GameState[Any] | None:
         """A copy of this seat's own game (what a bot may look at), or None before the deal."""

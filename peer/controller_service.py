@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import grpc
-from google.protobuf.message import Message
 
 from condottiere.interface import SeatView, game_named
 from condottiere.peer.access import TOKEN_FILE, carries_token, owner_token
@@ -56,7 +55,7 @@ def update_of(
         controller=controller_pb2.CONTROLLER_VERSION_CURRENT,
         game=snapshot.game,
         table_name=snapshot.table_name,
-        variant=snapshot.variant,
+        edition=snapshot.edition,
         seats=snapshot.seats,
         seat=_seat(snapshot.seat),
         players=[
@@ -116,23 +115,14 @@ def update_of(
 
 def _view_of(game: str, view: SeatView) -> controller_pb2.View:
     """The ``View`` of ``view``: what every game has, and ``game``'s own part (the message its
-    rules make of ``view``) in the field of ``View.detail`` of that message's type."""
+    rules make of ``view``, of a type the game's own .proto defines) packed in ``View.detail``."""
     message = controller_pb2.View(
         phase=view.phase,
         to_act=_seat(view.to_act),
         legal_moves=[str(move) for move in view.legal_moves],
     )
-    part = game_named(game).view_message(view)
-    getattr(message, _detail_field(part)).CopyFrom(part)
+    message.detail.Pack(game_named(game).view_message(view))
     return message
-
-
-def _detail_field(part: Message) -> str:
-    """The field of ``View.detail`` that holds ``part``, a game's part of the view."""
-    for field in controller_pb2.View.DESCRIPTOR.oneofs_by_name["detail"].fields:
-        if field.message_type == part.DESCRIPTOR:
-            return field.name
-    raise LookupError(f"the controller's View has no field for {part.DESCRIPTOR.full_name}")
 
 
 class ControllerService(controller_pb2_grpc.ControllerServicer):

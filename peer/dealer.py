@@ -592,7 +592,7 @@ class Dealer:
         ``seat``."""
         if body.viewer != viewer:
             raise _blame(seat, Reason.UNEXPECTED, f"shows its hand to seat {body.viewer}, "
-                         f"not to seat {viewer}")  # fmt: skip
+                         f"not to seat {viewer}")
         showing = HandShowing(seat, viewer)
         hand = set(self.hands[seat])
         named: set[Card] = set()
@@ -600,7 +600,7 @@ class Dealer:
             card = (item.deck, Slot(item.slot.round, item.slot.position))
             if card not in hand or card not in self.face_up or card in named:
                 raise _blame(seat, Reason.ILLEGAL, f"names {card[1]}, not a face-up card of "
-                             "its hand (or twice)")  # fmt: skip
+                             "its hand (or twice)")
             named.add(card)
             showing.face_up.append(card)
         for sealed in body.sealed:
@@ -613,10 +613,10 @@ class Dealer:
             card = (sealed.deck, share.slot)
             if card not in hand or card in self.face_up or card in named:
                 raise _blame(seat, Reason.ILLEGAL, f"seals {share.slot}, not a hidden card of "
-                             "its hand (or twice)")  # fmt: skip
+                             "its hand (or twice)")
             if share.viewer != self._at(viewer):
                 raise _blame(seat, Reason.ILLEGAL, f"seals {share.slot} to another seat than "
-                             f"seat {viewer}")  # fmt: skip
+                             f"seat {viewer}")
             try:
                 self.decks[sealed.deck].check_sealed_share(self._at(seat), share)
             except VerificationError as exc:
@@ -625,7 +625,7 @@ class Dealer:
             showing.sealed.append((card, share))
         if len(named) != len(hand):
             raise _blame(seat, Reason.ILLEGAL, f"shows {len(named)} of the {len(hand)} cards "
-                         "of its hand")  # fmt: skip
+                         "of its hand")
         return showing
 
     def apply_hand_shown(self, showing: HandShowing, *, handed: bool) -> tuple[str, ...] | None:
@@ -1008,7 +1008,7 @@ class Dealer:
             raise _blame(
                 seat, Reason.UNEXPECTED, f"parts to re-key deck {index}, round {deck.round}, "
                 f"without seat {leaver} expected"
-            )  # fmt: skip
+            )
         gone, member = self._at(leaver), self._at(seat)
         holders, _ = self._among(gone, index)
         at = holders.index(member)
@@ -1072,8 +1072,8 @@ class Dealer:
         self.dealings[(dealer, index)] = dealing
         self.dealt_among[(dealer, index)] = (members, deck.round)
         self.pieces.pop((dealer, index), None)
-        if box is None or self.index is None or self.index == dealer:
-            return False
+        if box is None or self.index is None or self.index == dealer or self.index not in members:
+            return False  # (a seat that left is no member of the round its backup is for)
         context = Context(deck.table, deck.round, members.index(dealer))
         try:
             self.pieces[(dealer, index)] = open_piece(
@@ -1098,10 +1098,10 @@ class Dealer:
             ):
                 return False
             hidden = {slot for hand in self.hands[:seat] + self.hands[seat + 1:]
-                      for i, slot in hand if i == index} | self._out[index]  # fmt: skip
+                      for i, slot in hand if i == index} | self._out[index]
             hidden |= {Slot(deck.round, p) for p in range(self._dealt[index], len(deck.cards))}
             keyed = {deck.members_of(slot.round) for slot in hidden
-                     if (index, slot) not in self.face_up}  # fmt: skip
+                     if (index, slot) not in self.face_up}
             if any(not set(members) <= set(holders) for members in keyed):
                 return False
         return True

@@ -302,7 +302,7 @@ class Browser:
             return Sighting(
                 service, _address(info), None,
                 f"it gave no address and record in {RESOLVE_MS / 1000:g} s",
-            ), True  # fmt: skip
+            ), True
         return _read(service, info), False
 
     def _notify(self) -> None:
@@ -463,7 +463,7 @@ def find(tables: Sequence[Listing], query: str) -> Listing:
     if not named_so:
         raise LookupError(f"no table called {query!r} (nor with an id starting so) is seen")
     choices = ", ".join(f"{t.table_id[:8]} ({t.advert.edition}, by {t.advert.creator})"
-                        for t in named_so)  # fmt: skip
+                        for t in named_so)
     raise LookupError(
         f"{len(named_so)} tables are called {query!r}: {choices}; name one by its id"
     )

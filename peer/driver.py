@@ -56,7 +56,7 @@ from typing import Any
 from google.protobuf.message import Message
 
 from condottiere.crypto import Identity
-from condottiere.interface import GameState, IllegalMoveError, InvalidMoveError
+from condottiere.interface import GameState, InvalidMoveError, ToldKind
 from condottiere.peer.coin import Coin, Flip
 from condottiere.peer.dealer import Card, Dealer
 from condottiere.peer.entries import (
@@ -145,6 +145,8 @@ class Table:
         self.halt: Halt | None = None
         self.refusals: list[Refusal] = []
         self.events: list[TableEvent] = []
+        self._told = 0
+        """How many sentences of the game's own narration are in :attr:`events`."""
         """Every event so far, oldest first (a controller reads from where it stopped)."""
         self.appended: list[LogEntry] = []
         """Entries appended to the logs since the owner last took them (see :meth:`drain`)."""
@@ -395,7 +397,7 @@ class Table:
         if self.game is None:
             return {}
         record = self.game.record()
-        record["events"] = [_public_event(event) for event in record["events"]]
+        record["events"] = [event.public().to_json() for event in self.game.events]
         return record
 
     def record_hash(self) -> str:
@@ -468,10 +470,11 @@ class Table:
             return f"it is not your turn: the table waits for {self.who(step.authors[0])}"
         try:
             move = game.parse_move(str(text))
-            if move not in game.legal_moves():
-                game.copy().play(move)  # raises the rules' reason, on a copy
-        except (InvalidMoveError, IllegalMoveError) as exc:
+        except InvalidMoveError as exc:
             return str(exc)
+        refused = game.why_illegal(move)
+        if refused is not None:
+            return refused
         if self.forced_move() is None:  # else the only move: play_forced publishes it
             self._publish_move(move)
         return None
@@ -668,6 +671,7 @@ class Table:
                 if not self._work(self.step):
                     break
         leavers.answer_statements(self)
+        self._tell_game()
 
     def _step_number(self) -> int:
         return self.step.number if self.step is not None else 1 << 62
@@ -923,24 +927,29 @@ class Table:
         return self._restoring or self.catching_up or self._taken_up_over
 
     def _say(self, kind: str, text: str, seat: int | None = None) -> None:
+        self._tell_game()
         self.events.append(TableEvent(kind, text, seat))
+
+    def _tell_game(self) -> None:
+        """Say the sentences the game told since the last ones said (its moves, what they
+        changed, what chance showed it), each seat by its player's name; the figures behind
+        a result (:attr:`ToldKind.DETAIL`) are left to the screens."""
+        game = self.game
+        if game is None:
+            return
+        told = game.narration(self._told)
+        if told:
+            self._told += len(told)
+            names = [self.who(author) for author in self.seating]
+            for sentence in told:
+                if sentence.kind is not ToldKind.DETAIL:
+                    said = sentence.told(names)
+                    self.events.append(TableEvent(said.kind.value, said.text, said.seat))
 
     def _halt_own(self, detail: str, seat: int, departure: Departure | None = None) -> None:
         """Stop for good where this peer's own seat can go no further."""
         self.halt = Halt(detail, self.me, seat, departure=departure)
         self._say("halt", detail, seat)
-
-
-
-def _public_event(event: list[Any]) -> list[Any]:
-    """An event of a game's record as anyone may see it: the cards of a deal
-    (``["deal", seat, cards]``) or of a hand shown to one seat (``["show", seat, viewer,
-    cards, handed]``) as their count."""
-    if event[0] == "deal" and isinstance(event[2], list):
-        return ["deal", event[1], len(event[2])]
-    if event[0] == "show" and isinstance(event[3], list):
-        return [*event[:3], len(event[3]), *event[4:]]
-    return event
 
 
 

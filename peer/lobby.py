@@ -1,7 +1,7 @@
 """The lobby: the table's definition, the joins, the seating and who is ready.
 
 A table is created by the first entry of its creator's log (``TableDefinition``): the game
-(a name the registry knows, :mod:`condottiere.interface`), its variant (for Condottiere, the
+(a name the registry knows, :mod:`condottiere.interface`), its edition (for Condottiere, the
 edition), the number of seats, house-rule options, a name and a fresh random nonce; the
 table's id is the hash of that definition and its creator's key
 (:func:`~condottiere.peer.entries.table_id_of`), so every new table has an id of its own.
@@ -23,11 +23,11 @@ that keeps every other seat where it was (or waits for one to ask). Until the ga
 (:meth:`Lobby.close`) the lobby keeps hearing joins, so that a joiner may wait for a freed
 seat.
 
->>> spec = TableSpec(variant="zman", seats=3, options=(), name="Friday", player="ada",
+>>> spec = TableSpec(edition="zman", seats=3, options=(), name="Friday", player="ada",
 ...                  address="127.0.0.1:5000", spectators=True)
 >>> TableSpec.from_body(spec.body()) == spec
 True
->>> TableSpec(variant="zman", seats=9, options=(), name="x", player="y", address="").check()
+>>> TableSpec(edition="zman", seats=9, options=(), name="x", player="y", address="").check()
 Traceback (most recent call last):
 ...
 ValueError: zman is played by 2 to 6 players, not 9
@@ -39,7 +39,7 @@ import os
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from condottiere.interface import DEFAULT_GAME, GameRules, TableRules, table_game_named
+from condottiere.interface import DEFAULT_GAME, GameRules, TableRules, game_named
 from condottiere.peer.entries import LogEntry, Reason, Rejection
 from condottiere.peer.limits import valid_address
 from condottiere.v1 import log_pb2
@@ -115,7 +115,7 @@ class Deadlines:
 class TableSpec:
     """What a table definition says."""
 
-    variant: str
+    edition: str
     seats: int
     options: tuple[str, ...]
     name: str
@@ -132,12 +132,12 @@ class TableSpec:
     @property
     def rules(self) -> TableRules:
         """What the definition says about the game (for the game's :class:`GameRules`)."""
-        return TableRules(self.game, self.variant, self.seats, self.options)
+        return TableRules(self.game, self.edition, self.seats, self.options)
 
     @property
     def game_rules(self) -> GameRules:
-        """The game this table plays (ValueError if this peer cannot play it at a table)."""
-        return table_game_named(self.game)
+        """The game this table plays (ValueError if this peer cannot play it)."""
+        return game_named(self.game)
 
     def check(self) -> TableSpec:
         """This spec, if this peer can play it; ValueError saying why not."""
@@ -155,7 +155,7 @@ class TableSpec:
         return log_pb2.TableDefinition(
             protocol=PROTOCOL,
             game=self.game,
-            variant=self.variant,
+            edition=self.edition,
             seats=self.seats,
             options=list(self.options),
             name=self.name,
@@ -178,7 +178,7 @@ class TableSpec:
         if len(body.nonce) != NONCE_BYTES:
             raise ValueError(f"a table definition holds a nonce of {NONCE_BYTES} bytes")
         return cls(
-            variant=body.variant,
+            edition=body.edition,
             seats=body.seats,
             options=tuple(body.options),
             name=body.name,
@@ -334,7 +334,7 @@ class Lobby:
             raise Rejection(
                 Reason.UNEXPECTED, "a seating names an author whose seat was freed",
                 author=entry.author,
-            )  # fmt: skip
+            )
         return authors
 
     def seat(self, entry: LogEntry, authors: tuple[bytes, ...]) -> None:

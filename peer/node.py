@@ -32,6 +32,7 @@ import dataclasses
 import functools
 import json
 import os
+import struct
 import time
 import traceback
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
@@ -51,6 +52,7 @@ from condottiere.peer.controller_service import ControllerServer
 from condottiere.peer.driver import MemoryKeeper, Table, TableEvent
 from condottiere.peer.entries import MAX_ENTRY_BYTES, Rejection, SigningConflict
 from condottiere.peer.limits import (
+    IDLE_CONNECTION_MS,
     INBOX,
     INBOX_BYTES,
     JUNK_BURST,
@@ -60,6 +62,7 @@ from condottiere.peer.limits import (
     Claims,
     TokenBucket,
     WireLog,
+    raise_open_file_limit,
     valid_address,
 )
 from condottiere.peer.lobby import PROTOCOL, TableSpec
@@ -87,6 +90,7 @@ SERVER_OPTIONS = [
     ("grpc.max_receive_message_length", MAX_REQUEST_BYTES),
     ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
     ("grpc.max_concurrent_streams", STREAMS_PER_CONNECTION),
+    ("grpc.max_connection_idle_ms", IDLE_CONNECTION_MS),
 ]
 CHANNEL_OPTIONS = [
     ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
@@ -207,6 +211,7 @@ class Node:
     async def start(self, *, resume: bool = True) -> None:
         """Serve, and (with ``resume``) take up the table this data directory was playing,
         unless it was closed (see :meth:`close_table`)."""
+        raise_open_file_limit()
         server = grpc.aio.server(options=SERVER_OPTIONS, interceptors=[Guard(self.service)])
         self.service.add_to(server)
         health = HealthServicer()
@@ -215,7 +220,7 @@ class Node:
             (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
              reflection.SERVICE_NAME),
             server,
-        )  # fmt: skip
+        )
         port = self._bind(server)
         await server.start()
         await health.set("", health_pb2.HealthCheckResponse.SERVING)
@@ -339,7 +344,12 @@ class Node:
             self.store.set_setting(_ADMISSION, _admission_of(table))
             return None
 
-        return await self.call(decide)
+        reason = await self.call(decide)
+        if reason is None and not admit:
+            async with self._changed:  # the refused joiner's streams end (entries_from)
+                self._version += 1
+                self._changed.notify_all()
+        return reason
 
     async def join_table(
         self,
@@ -399,7 +409,7 @@ class Node:
 
         def create() -> Table:
             table = Table.from_definition(self.identity, definition, MemoryKeeper(),
-                                          auto_ready=False)  # fmt: skip
+                                          auto_ready=False)
             if table_id is not None and table.table_id != table_id:
                 raise ValueError("it serves another table than the one asked for")
             if not table.spec.spectators:
@@ -549,7 +559,7 @@ class Node:
             ):  # a move this seat chose: how long it took is how long forced ones take
                 self.pacer.record(time.monotonic() - self._since[1])
         if number != self._since[0]:
-            self._since = (number, time.monotonic())
+            self._since = (number, self._step_began(table.table_id, number))
             if self.trace.on and table.step is not None:
                 self.trace.write("step", kind=table.step.kind, number=number)
         snapshot = None if table.catching_up else snapshot_of(table, self._since[1])
@@ -569,6 +579,20 @@ class Node:
         return _Changes(
             appended_pairs, suspicions, snapshot, events, addresses, forced, ask_again
         )
+
+    def _step_began(self, table_id: bytes, number: int) -> float:
+        """When this peer began waiting for step ``number`` (monotonic seconds): as its store
+        noted it when that step began before the peer was stopped and started again (the
+        others count the step's deadline from then, and so does this seat's screen); else now,
+        noted for such a restart."""
+        now, wall = time.monotonic(), time.time()
+        step = table_id + number.to_bytes(8, "big")
+        noted = self.store.setting(_STEP_BEGAN)
+        if noted is not None and noted[:-8] == step:
+            began = float(struct.unpack(">d", noted[-8:])[0])
+            return now - max(0.0, wall - began)
+        self.store.set_setting(_STEP_BEGAN, step + struct.pack(">d", wall))
+        return now
 
     async def _play_forced(self, turn: int, since: float) -> None:
         """Publish this seat's forced move of ``turn`` once the delay the pacer draws has passed
@@ -646,7 +670,7 @@ class Node:
         return (
             author == table.lobby.creator or author in table.lobby.joins
             or author in table.seating
-        )  # fmt: skip
+        )
 
     def read_refusal(self, subscriber: bytes, proven: bool) -> str | None:
         table = self.table
@@ -654,16 +678,20 @@ class Node:
             return NO_TABLE_YET
         return refusal(
             subscriber, proven=proven, readers=table.seating if table.lobby.closed else None,
-            open_to_all=table.spec.spectators,
-        )  # fmt: skip
+            open_to_all=table.spec.spectators, refused=table.lobby.refused,
+        )
 
     async def entries_from(self, cursors: dict[bytes, int], skip: bytes) -> AsyncIterator[bytes]:
         """Every entry held beyond ``cursors`` (author -> next sequence number), then each new
-        one, forever; ``skip``'s own entries only as far as they are held now (a subscriber
-        that lost the end of its own log gets it back), not as they come."""
+        one, until ``skip`` (the subscriber) may read the table no more: a key without a seat
+        once the table is seated, at a table that admits no spectators (the stream was let in
+        while the table filled); ``skip``'s own entries only as far as they are held now (a
+        subscriber that lost the end of its own log gets it back), not as they come."""
         sent = dict(cursors)
         held_now = True
         while True:
+            if self.read_refusal(skip, proven=True) is not None:
+                return
             seen = self._version
             for author, copies in list(self._copies.items()):
                 start = sent.get(author, 0)
@@ -878,6 +906,9 @@ class Node:
 
 
 _ADMISSION = "admission"
+_STEP_BEGAN = "step began"
+"""The table id and number of the step the table waits for, and when (wall-clock seconds)
+this peer began waiting for it."""
 """The store's setting of whom the owner admitted and refused at the table it created."""
 
 
@@ -887,7 +918,7 @@ def _admission_of(table: Table) -> bytes:
         "open": lobby.open,
         "admitted": sorted(a.hex() for a in lobby.admitted),
         "refused": sorted(a.hex() for a in lobby.refused),
-    }).encode()  # fmt: skip
+    }).encode()
 
 
 def _apply_admission(table: Table, kept: bytes) -> None:

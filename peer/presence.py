@@ -63,7 +63,7 @@ def advert_of(node: Node, snapshot: Snapshot) -> Advert:
         table_id=table.table_id.hex(),
         name=spec.name,
         game=spec.game,
-        edition=spec.variant,
+        edition=spec.edition,
         options=spec.options,
         seats=spec.seats,
         taken=min(len(snapshot.players), spec.seats),
@@ -155,7 +155,7 @@ class Presence:
                 notice = await self.advertiser.publish(advert)
             except DiscoveryError as exc:
                 self._say(f"{exc}; others can still join with 'condottiere join "
-                          f"{self.node.address}'")  # fmt: skip
+                          f"{self.node.address}'")
                 return
             if notice is not None:
                 self._say(notice)

@@ -23,13 +23,19 @@ True
 "the subscription is not signed by the key it names for this peer's challenge"
 >>> refusal(stranger, proven=False, readers=[ada], open_to_all=True) is None
 True
+>>> refusal(stranger, proven=True, readers=None, open_to_all=True, refused=[stranger])
+"the table's creator refused you a seat"
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection
 
-__all__ = ["refusal"]
+__all__ = ["REFUSED_A_SEAT", "refusal"]
+
+REFUSED_A_SEAT = "the table's creator refused you a seat"
+"""Why the creator's peer ends the stream of a joiner its owner refused, and refuses its
+later subscriptions: the refused joiner learns it so (the refusal is in no log)."""
 
 
 def refusal(
@@ -38,11 +44,15 @@ def refusal(
     proven: bool,
     readers: Collection[bytes] | None,
     open_to_all: bool,
+    refused: Collection[bytes] = (),
 ) -> str | None:
     """Why ``subscriber`` may not read the table's logs; None when it may. ``proven``: it
     signed this peer's challenge with its key; ``readers``: the seated authors (None while
     the table fills: any key that proves itself may read); ``open_to_all``: the table admits
-    spectators (anyone may read, proof or not)."""
+    spectators (anyone may read, proof or not); ``refused``: the joiners the creator's owner
+    refused a seat (told so once they prove their key)."""
+    if proven and subscriber in refused:
+        return REFUSED_A_SEAT
     if open_to_all:
         return None
     if not proven:

@@ -23,7 +23,16 @@ from typing import Any
 from google.protobuf.message import DecodeError
 
 from condottiere.crypto import Identity, PublicIdentity
-from condottiere.interface import Choice, GameState, OutcomeKind, ShowHand
+from condottiere.interface import Choice, GameState, OutcomeKind, game_named
+from condottiere.interface.events import (
+    Chosen,
+    Dealt,
+    HandShown,
+    MovePlayed,
+    Searched,
+    SeatLeft,
+    event_from_json,
+)
 from condottiere.peer.driver import Halt, MemoryKeeper, Refusal, StepKind, Table
 from condottiere.peer.entries import LogEntry, Rejection, read_entry
 from condottiere.peer.silence import Departure
@@ -81,6 +90,12 @@ class Verdict:
     (when every seat revealed its secrets)."""
 
     @property
+    def _moves_replayed(self) -> int:
+        assert self.replayed is not None
+        events = map(event_from_json, self.replayed["events"])
+        return sum(isinstance(event, MovePlayed) for event in events)
+
+    @property
     def halt(self) -> Halt | None:
         return self.table.halt
 
@@ -132,7 +147,8 @@ class Verdict:
         table = self.table
         spec = table.spec
         lines = [
-            f"table {spec.name!r}: {spec.variant}, {spec.seats} seats, "
+            f"table {spec.name!r}: {game_named(spec.game).title}, {spec.edition}, "
+            f"{spec.seats} seats, "
             f"{sum(len(table.logs.log(a)) for a in table.logs.authors)} signed entries",
             f"table id {table.table_id.hex()}",
         ]
@@ -146,7 +162,7 @@ class Verdict:
         lines += [f"unreadable message: {text}" for text in self.unreadable]
         for refusal in self.refusals:
             lines.append(f"CHEAT by {table.who(refusal.author)}: {refusal.reason.value}: "
-                         f"{refusal.detail}")  # fmt: skip
+                         f"{refusal.detail}")
         for name, freed in table.freed:
             lines.append(f"freed: {freed.words(f'seat {freed.seat} ({name})')}")
         for departure in self.departures:
@@ -177,7 +193,7 @@ class Verdict:
         if self.replayed is not None:
             lines.append(
                 f"audit: every shuffle, share and card checks out; the game replays with "
-                f"every hand known ({sum(e[0] == 'move' for e in self.replayed['events'])} moves)"
+                f"every hand known ({self._moves_replayed} moves)"
             )
         lines.append(f"record hash {table.record_hash()}")
         lines.append(f"verdict: {self.verdict_words()}")
@@ -197,7 +213,7 @@ class Verdict:
             gone = " and ".join(table.who(table.seating[d.seat]) for d in self.departures)
             outcome = None if table.game is None else table.game.outcome
             how = "FORFEIT" if outcome is not None and outcome.kind is OutcomeKind.FORFEIT else (
-                "FINISHED")  # fmt: skip
+                "FINISHED")
             dealer = table.dealer
             if dealer is not None and not dealer.dealt:
                 return f"{how} without {gone}: nothing unfair found (no card was dealt)"
@@ -344,24 +360,23 @@ def _omniscient_events(table: Table) -> Iterator[GameState[Any]]:
     full = table.rules.omniscient(table.spec.rules)
     deals = iter(dealer.dealt)
     moves = 0
-    for event in game.record()["events"]:
-        kind = event[0]
-        if kind == "deal":
+    for event in game.events:
+        if isinstance(event, Dealt):
             full.resolve([cards[card] for card in next(deals)])
-        elif kind == "choice":
+        elif isinstance(event, Chosen):
             if not isinstance(full.waiting, Choice):
                 raise ValueError(f"the record does not replay at {event}")
-            full.resolve(event[3])
-        elif kind == "leave":
-            full.remove_seat(event[1])
-        elif kind == "search":  # (search, seat, card, found): every table resolves it alike
-            full.resolve((event[2],) if event[3] else ())
-        elif isinstance(full.waiting, ShowHand):
-            full.resolve(full.hand(full.waiting.seat))
+            full.resolve(event.seat)
+        elif isinstance(event, SeatLeft):
+            full.remove_seat(event.seat)
+        elif isinstance(event, Searched):  # every table resolves it alike
+            full.resolve((event.card,) if event.found else ())
+        elif isinstance(event, HandShown):
+            full.resolve(full.hand(event.seat))
         else:
             moves += 1
             # else the omniscient rules played this move by themselves: a forced one, that
             # only the seats' own views had to ask for
             if full.moves_played < moves:
-                full.play(full.parse_move(event[2]))
+                full.play(full.parse_move(str(event.move)))
         yield full

@@ -158,6 +158,9 @@ class PeerService:
         async with _slot(self.slots, context, member):
             # the SignedEntry's bytes as they were received: sent as they are
             await _send_all(entries, context, self.unread_seconds)
+        refused = self._source.read_refusal(request.subscriber, proven)
+        if refused is not None:  # refused while it read: told why its stream ended
+            await context.abort(grpc.StatusCode.PERMISSION_DENIED, refused)
 
     def add_to(self, server: grpc.aio.Server) -> None:
         """Serve on ``server``; requests are read by the handlers (so a malformed one gets a

@@ -111,7 +111,7 @@ class Store:
                 raise FileNotFoundError(f"{self.directory} holds no peer's data")
             uri = f"{path.resolve().as_uri()}?mode=ro"
             self._db = sqlite3.connect(uri, uri=True, isolation_level=None,
-                                       check_same_thread=False)  # fmt: skip
+                                       check_same_thread=False)
             try:
                 _check(self._db, path)
             except BaseException:

@@ -208,14 +208,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--counts", type=int, nargs="+", default=[10, 50, 300],
         help="how many proofs of one seat a batch checks (default 10 50 300)",
-    )  # fmt: skip
+    )
     parser.add_argument("--repeat", type=int, default=5, help="timed runs each (default 5)")
     args = parser.parse_args(argv)
     if args.repeat < 1 or any(n < 1 for n in args.counts):
         parser.error("counts and --repeat must be at least 1")
     one_mul, one_add = unit_costs(args.repeat)
     print(f"one multiplication {one_mul * 1e6:.1f} us, one addition {one_add * 1e6:.2f} us "
-          f"(libsodium through PyNaCl; ratio {one_mul / one_add:.0f})")  # fmt: skip
+          f"(libsodium through PyNaCl; ratio {one_mul / one_add:.0f})")
     print(f"{'proofs':>6}  {'method':<32} {'best ms':>9} {'median ms':>10} {'vs today':>9}")
     for count in args.counts:
         proofs = make_proofs(count)
@@ -230,7 +230,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             median = statistics.median(times)
             reference = reference or median
             print(f"{count:>6}  {name:<32} {min(times) * 1e3:>9.2f} {median * 1e3:>10.2f} "
-                  f"{median / reference:>8.2f}x")  # fmt: skip
+                  f"{median / reference:>8.2f}x")
     print("every method accepted the honest proofs and refused one forged share")
     return 0
 

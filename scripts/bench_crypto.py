@@ -145,8 +145,8 @@ def measure(
         start = time.perf_counter()
         action()
         row.times.append(time.perf_counter() - start)
-        row.floors_one.append(floor_seconds(counts, 1))
-        row.floors_all.append(floor_seconds(counts, CORES))
+        row.floors_one.append(floor_seconds(counts, 1, repeat=3))
+        row.floors_all.append(floor_seconds(counts, CORES, repeat=3))
     return row
 
 

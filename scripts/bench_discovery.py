@@ -41,7 +41,7 @@ SEEN_SECONDS = 15.0
 def advert(table_id: str) -> Advert:
     peer = os.urandom(10).hex("-", 2)
     return Advert(PROTOCOL, table_id, "bench", "condottiere", "zman", (), 4, 1, "lobby", peer,
-                  peer)  # fmt: skip
+                  peer)
 
 
 async def announce(interface: str, table_id: str) -> None:
@@ -63,7 +63,7 @@ class Announcer:
 
     def __init__(self, wrapper: Sequence[str], interface: str, table_id: str) -> None:
         command = [*wrapper, sys.executable, __file__, "--announce", table_id,
-                   "--interface", interface]  # fmt: skip
+                   "--interface", interface]
         self.process = subprocess.Popen(
             command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
         )
@@ -159,13 +159,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         for _ in range(args.repeat)
     ]
     print(f"discovery between processes, browser on {args.interface}, announcer on "
-          f"{announcer_interface}, {args.repeat} runs (seconds: median, min, max)")  # fmt: skip
+          f"{announcer_interface}, {args.repeat} runs (seconds: median, min, max)")
     names = ["announcer first: browser start to listed", "browser first: register to listed",
-             "  of which the registration call", "goodbye: withdraw to dropped"]  # fmt: skip
+             "  of which the registration call", "goodbye: withdraw to dropped"]
     for index, name in enumerate(names):
         values = [run[index] for run in runs]
         print(f"  {name:42} {statistics.median(values):6.3f} {min(values):6.3f} "
-              f"{max(values):6.3f}")  # fmt: skip
+              f"{max(values):6.3f}")
 
 
 if __name__ == "__main__":

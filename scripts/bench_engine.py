@@ -160,7 +160,7 @@ def _captains(args: argparse.Namespace) -> None:
         [r.edition, str(r.players), str(r.games), str(r.moves), f"{r.moves / r.games:.0f}",
          f"{r.moves_per_second:,.0f}", f"{r.games_per_second:,.1f}"]
         for r in results
-    ]  # fmt: skip
+    ]
     print(render_table(rows))
     print()
     print(f"captains: one engine move costs {reference_rate / engine_rate:,.1f} reference loops "

@@ -73,7 +73,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-from floors import CORES, counting, floor_seconds
+from floors import CORES, counting, floor_cpu_seconds, floor_seconds
 from google.protobuf.message import Message
 
 from condottiere.bots import make_bot
@@ -137,11 +137,11 @@ def run_table(
     shuffles = sum(
         1 for trace in lines for e in trace
         if e["what"] == "work" and e["kind"] == Work.MAKE_SHUFFLE
-    )  # fmt: skip
+    )
     return Run(
         seats, dealt - launched, latencies, audited - launched, cpu, started - launched,
         move_stages(lines), lan_path(lines), shuffles // seats,
-    )  # fmt: skip
+    )
 
 
 def lan_path(lines: Sequence[Sequence[dict[str, Any]]]) -> float:
@@ -226,14 +226,14 @@ def move_stages(lines: Sequence[Sequence[dict[str, object]]]) -> dict[str, list[
 # ------------------------------------------------------------------------------ floors
 
 
-def seated_tables(edition: str, seats: int) -> list[Table]:
-    """``seats`` tables in this process, each a seat of one new table."""
+def seated_tables(edition: str, seats: int, kind: type[Table] = Table) -> list[Table]:
+    """``seats`` tables (of ``kind``) in this process, each a seat of one new table."""
     identities = [Identity.generate() for _ in range(seats)]
     spec = TableSpec(edition, seats, (), "bench", "p0", "")
-    tables = [Table.create(identities[0], spec, MemoryKeeper())]
+    tables = [kind.create(identities[0], spec, MemoryKeeper())]
     definition = tables[0].logs.log(tables[0].me)[0].signed
     for seat in range(1, seats):
-        tables.append(Table.from_definition(identities[seat], definition, MemoryKeeper()))
+        tables.append(kind.from_definition(identities[seat], definition, MemoryKeeper()))
         tables[-1].join(f"p{seat}", "")
     return tables
 
@@ -251,6 +251,53 @@ def deal_in_process(edition: str, seats: int) -> Counter[str]:
         while not dealt(tables):
             _exchange(tables)
     return Counter(counts)
+
+
+class _WorkCounted(Table):
+    """A table in this process that books the libsodium calls of each piece of its crypto
+    work: ``(work, the seat doing it, the seat it is about, calls)`` (see :func:`lan_floor`)."""
+
+    calls: ClassVar[Counter[str]] = Counter()
+    booked: ClassVar[list[tuple[Work, int, int, Counter[str]]]] = []
+
+    @contextmanager
+    def _work_timed(self, work: Work, deck: int, seat: int | None) -> Iterator[None]:
+        before = Counter(self.calls)
+        with super()._work_timed(work, deck, seat):
+            yield
+        if seat is not None and self.seat is not None:
+            calls = Counter(self.calls)
+            calls.subtract(before)
+            self.booked.append((work, self.seat, seat, +calls))
+
+
+def lan_floor(edition: str, seats: int) -> float:
+    """CPU seconds, on one thread, of exactly the libsodium calls of the first deal's LAN
+    critical path (the pieces :func:`lan_path` sums: each shuffler's step and the next
+    shuffler's verification of it, then the most costly seat's shares and check), the deal
+    played in this process and its pieces' calls counted."""
+    with counting() as counts:
+        _WorkCounted.calls, _WorkCounted.booked = counts, []
+        tables = seated_tables(edition, seats, _WorkCounted)
+        while not dealt(tables):
+            _exchange(tables)
+    booked = _WorkCounted.booked
+
+    def calls(me: int, kind: Work, about: int | None = None) -> Counter[str]:
+        total: Counter[str] = Counter()
+        for work, doer, seat, made in booked:
+            if work is kind and doer == me and (about is None or seat == about):
+                total.update(made)
+        return total
+
+    path: Counter[str] = Counter()
+    for shuffler in range(seats):
+        path.update(calls(shuffler, Work.MAKE_SHUFFLE))
+        verifier = shuffler + 1 if shuffler + 1 < seats else 0
+        path.update(calls(verifier, Work.VERIFY_SHUFFLE, shuffler))
+    for kind in (Work.MAKE_SHARES, Work.CHECK_SHARES):
+        path.update(max((calls(me, kind) for me in range(seats)), key=lambda c: c.total()))
+    return floor_cpu_seconds(path)
 
 
 def game_in_process(edition: str, seats: int) -> tuple[Counter[str], int]:
@@ -361,7 +408,7 @@ def launch_traced(
             [*command, "host", "--edition", edition, "--seats", str(seats), "--seed", str(seed),
              "--data", str(folder / "seat0"), "--trace", str(traces[0]), *common, *host_options],
             stdout=log, stderr=subprocess.STDOUT,
-        )  # fmt: skip
+        )
     processes = [host]
     address = ""
     deadline = time.monotonic() + 30
@@ -375,7 +422,7 @@ def launch_traced(
             [*command, "bot", "--join", address, "--seed", str(seed + seat), "--data",
              str(folder / f"seat{seat}"), "--trace", str(traces[seat]), *common],
             stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
-        ))  # fmt: skip
+        ))
     return processes, traces
 
 
@@ -437,7 +484,7 @@ def backup_floor(seats: int, repeat: int = 5) -> float:
             for dealer, dealing in enumerate(dealings):
                 if dealer != seat:
                     crypto.open_piece(dealing, crypto.mul_base(secrets[dealer]), boxes[seat],
-                                      seat, crypto.Context(table, 0, dealer))  # fmt: skip
+                                      seat, crypto.Context(table, 0, dealer))
         timings.append(time.perf_counter() - began)
     whole = min(timings)
     return max(whole / seats, whole / min(seats, os.cpu_count() or 1))
@@ -446,7 +493,7 @@ def backup_floor(seats: int, repeat: int = 5) -> float:
 def leaver_figures(edition: str, sizes: Sequence[int]) -> None:
     """Print the figures of ``--leavers`` (see the module)."""
     deadline = ["--step-deadline", str(LEAVER_DEADLINE), "--bot-move-deadline",
-                str(LEAVER_DEADLINE), "--coin-timeout", str(LEAVER_DEADLINE)]  # fmt: skip
+                str(LEAVER_DEADLINE), "--coin-timeout", str(LEAVER_DEADLINE)]
     print("the backup of the deck secrets at the deal (s), beside its crypto floor")
     print(f"{'seats':>5} {'backup s':>9} {'floor s':>8} {'ratio':>6} {'dealt s':>8}")
     for seats in sizes:
@@ -465,7 +512,7 @@ def leaver_figures(edition: str, sizes: Sequence[int]) -> None:
         dealt = max(float(next(e["t"] for e in t if e["what"] == "dealt")) for t in lines)  # type: ignore[arg-type]
         floor = backup_floor(seats)
         print(f"{seats:>5} {backup:>9.3f} {floor:>8.4f} {backup / floor:>6.1f} "
-              f"{dealt - launched:>8.2f}")  # fmt: skip
+              f"{dealt - launched:>8.2f}")
     print(f"\nfrom a leaver's deadline ({LEAVER_DEADLINE} s) to the game going on (s), at the host")
     print(f"{'seats':>5} {'step':>12} {'waited s':>9} {'went on s':>10}")
     rekeys: list[tuple[int, float, int]] = []
@@ -494,7 +541,7 @@ def leaver_figures(edition: str, sizes: Sequence[int]) -> None:
         rekeys += [(seats, took, rekeyed) for took, kind in waits if kind == "rekey"][:1]
     if any(seats >= 3 for seats in sizes):
         print("\nthe re-key step at the next reshuffle after the leave (s), at the host, beside "
-              "its crypto floor")  # fmt: skip
+              "its crypto floor")
         print(f"{'seats':>5} {'cards':>6} {'re-key s':>9} {'floor s':>8} {'ratio':>6}")
         for seats, took, cards in rekeys:
             floor = rekey_floor(seats, cards)
@@ -541,7 +588,7 @@ def rekey_floor(seats: int, cards: int, repeat: int = 5) -> float:
         position: encrypt(crypto.hash_to_point(b"bench", bytes([position % 256])), joint,
                           crypto.random_scalar())
         for position in range(cards)
-    }  # fmt: skip
+    }
     by = [crypto.Context(table, 1, j) for j in remaining]
     batches = {j: crypto.make_stand_in(pieces[j], leaver, deck, by[j]) for j in remaining}
     timings = []
@@ -563,7 +610,7 @@ def rekey_floor(seats: int, cards: int, repeat: int = 5) -> float:
 CAPTAINS = "captains"
 CAPTAINS_VARIANT = "standard"
 SEARCH_WORK = frozenset({Work.MAKE_BLINDING, Work.CHECK_BLINDING, Work.MAKE_OPENING,
-                         Work.CHECK_OPENING})  # fmt: skip
+                         Work.CHECK_OPENING})
 
 
 @dataclass(frozen=True)
@@ -599,7 +646,7 @@ class _Costed(Table):
         step, seat = self.step, self.seat
         assert step is not None and seat is not None
         self.pieces.append(Piece(kind, step.number, seat, cards, time.process_time() - started,
-                                 +calls))  # fmt: skip
+                                 +calls))
 
     @contextmanager
     def _work_timed(self, work: Work, deck: int, seat: int | None) -> Iterator[None]:
@@ -724,25 +771,34 @@ def _calls(pieces: Sequence[Piece]) -> Counter[str]:
     return calls
 
 
-def captains_deal_seconds(seats: int, seed: int) -> float:
+def captains_deal_seconds(seats: int, seed: int) -> tuple[float, float]:
     """Peer processes at a Captains table: seconds from their launch to the first hand dealt
-    at every peer (the first step after the first shares step, in each peer's trace)."""
+    at every peer (the first step after the first shares step, in each peer's trace), and the
+    CPU seconds the peers had used when it was seen (read from ``/proc``, polled every 50 ms,
+    so a little over)."""
     with tempfile.TemporaryDirectory() as folder:
         launched = time.time()
         processes, traces = launch_traced(
             CAPTAINS_VARIANT, seats, seed, Path(folder), host_options=["--game", CAPTAINS],
             peer_options=["--coin-timeout", "60"],
-        )  # fmt: skip
+        )
         try:
             deadline = time.monotonic() + GAME_SECONDS
             while time.monotonic() < deadline:
                 dealt = [_first_dealt(trace) for trace in read_traces(traces)]
                 if all(moment is not None for moment in dealt):
-                    return max(float(m) for m in dealt if m is not None) - launched
+                    cpu = sum(process_cpu(process.pid) for process in processes)
+                    return max(float(m) for m in dealt if m is not None) - launched, cpu
                 time.sleep(0.05)
             raise RuntimeError("the peers never dealt a hand")
         finally:
             stop_all(processes)
+
+
+def process_cpu(pid: int) -> float:
+    """CPU seconds (user and system) a running process has used, from ``/proc``."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _first_dealt(trace: Sequence[dict[str, Any]]) -> float | None:
@@ -755,20 +811,24 @@ def _first_dealt(trace: Sequence[dict[str, Any]]) -> float | None:
 
 def captains_figures(sizes: Sequence[int], games: int) -> None:
     """Print the figures of ``--game captains`` (see the module)."""
-    print("Captains: the first hand dealt by peer processes (s), beside its crypto floor")
-    print(f"{'seats':>5} {'dealt s':>8} {'floor s':>8} {'ratio':>6}")
+    print("Captains: the first hand dealt by peer processes, beside its crypto floor: wall")
+    print("seconds (floor over every core), and the peers' CPU seconds (floor on one thread)")
+    print(f"{'seats':>5} {'dealt s':>8} {'floor s':>8} {'ratio':>6}"
+          f" {'cpu s':>7} {'floor s':>8} {'ratio':>6}")
     for seats in sizes:
         counts = captains_deal_in_process(seats)
         for game in range(games):
-            dealt = captains_deal_seconds(seats, game)
-            floor = median_floor(counts)
-            print(f"{seats:>5} {dealt:>8.2f} {floor:>8.2f} {dealt / floor:>6.2f}", flush=True)
+            dealt, cpu = captains_deal_seconds(seats, game)
+            floor, cpu_floor_ = median_floor(counts), floor_cpu_seconds(counts)
+            print(f"{seats:>5} {dealt:>8.2f} {floor:>8.2f} {dealt / floor:>6.2f}"
+                  f" {cpu:>7.2f} {cpu_floor_:>8.2f} {cpu / cpu_floor_:>6.2f}",
+                  flush=True)
     print("\na one-seat reveal (a hand shown to one seat) and a search of the deck, in this")
     print("process, in CPU seconds (both sides, so that the load of a shared machine cancels):")
     print("every seat's work, and the critical path a LAN would see, each beside the CPU of")
     print("exactly its libsodium calls made raw")
     print(f"{'seats':>5} {'work':>7} {'cards':>5} {'cpu s':>7} {'floor s':>8} {'ratio':>6}"
-          f" {'LAN s':>7} {'floor s':>8} {'ratio':>6}")  # fmt: skip
+          f" {'LAN s':>7} {'floor s':>8} {'ratio':>6}")
     steps = {
         "search": [("make_blinding", "check_blinding"), ("make_opening", "check_opening")],
         "reveal": [("make_reveal", "check_reveal")],
@@ -785,7 +845,7 @@ def captains_figures(sizes: Sequence[int], games: int) -> None:
             floor, lan_floor = cpu_floor(_calls(pieces)), cpu_floor(_calls(path))
             print(f"{seats:>5} {kind:>7} {pieces[0].cards:>5} {cpu:>7.3f} {floor:>8.4f}"
                   f" {cpu / floor:>6.2f} {lan:>7.3f} {lan_floor:>8.4f} {lan / lan_floor:>6.2f}",
-                  flush=True)  # fmt: skip
+                  flush=True)
 
 
 def cpu_floor(counts: Counter[str], repeat: int = 3) -> float:
@@ -885,13 +945,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     for seats in sizes:
         deal_counts = deal_in_process(args.edition, seats)
         game_counts, chains = game_in_process(args.edition, seats)
-        runs, deal_floors, chain_floors = [], [], []
+        runs, deal_floors, chain_floors, chain_cpus = [], [], [], []
         for game in range(args.games):
             with tempfile.TemporaryDirectory() as folder:
                 runs.append(run_table(args.edition, seats, game, Path(folder)))
             # each run's floors timed right after it, so that both see the same load
             deal_floors.append(median_floor(deal_counts))
             chain_floors.append(median_floor(game_counts) / max(chains, 1))
+            chain_cpus.append(floor_cpu_seconds(game_counts) / max(chains, 1))
             print(
                 f"  {seats} seats, game {game + 1}: {runs[-1].game:.1f} s, dealt in"
                 f" {runs[-1].deal:.2f} s, floor {deal_floors[-1]:.2f} s",
@@ -910,6 +971,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 run.deal / floor for run, floor in zip(runs, deal_floors, strict=True)
             ),
             "lan": statistics.median(run.lan for run in runs),
+            "lan_floor": lan_floor(args.edition, seats),
             "p50": percentile(latencies, 0.5),
             "p99": percentile(latencies, 0.99),
             "move_floor": make + apply,
@@ -917,6 +979,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             "game_floor": statistics.median(floor for _, _, floor in games[seats]),
             "game_ratio": statistics.median(wall / floor for wall, _, floor in games[seats]),
             "cpu": statistics.mean(c for run in runs for c in run.cpu),
+            "peers_cpu": statistics.median(sum(run.cpu) for run in runs),
+            "arith_cpu": statistics.median(
+                cpu * run.chains for run, cpu in zip(runs, chain_cpus, strict=True)
+            ),
+            "cpu_ratio": statistics.median(
+                sum(run.cpu) / (cpu * run.chains)
+                for run, cpu in zip(runs, chain_cpus, strict=True)
+            ),
         }
         started = statistics.median(run.started for run in runs)
         stages = {s: [x for run in runs for x in run.stages[s]] for s in STAGES}
@@ -924,20 +994,30 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     print()
     print(
-        f"{'seats':>5} {'dealt s':>8} {'floor s':>8} {'ratio':>6} {'LAN s':>6} {'ratio':>6}"
+        f"{'seats':>5} {'dealt s':>8} {'floor s':>8} {'ratio':>6} {'LAN s':>6} {'floor':>6}"
+        f" {'ratio':>6}"
         f" {'p50 ms':>7} {'p99 ms':>7} {'floor ms':>8} {'ratio':>6}"
         f" {'game s':>7} {'floor s':>7} {'ratio':>6} {'cpu s/peer':>10}"
     )
     for seats, r in results.items():
         print(
             f"{seats:>5} {r['deal']:>8.2f} {r['deal_floor']:>8.2f}"
-            f" {r['deal_ratio']:>6.2f} {r['lan']:>6.2f}"
-            f" {r['lan'] / r['deal_floor']:>6.2f} {r['p50'] * 1e3:>7.1f} {r['p99'] * 1e3:>7.1f}"
+            f" {r['deal_ratio']:>6.2f} {r['lan']:>6.2f} {r['lan_floor']:>6.2f}"
+            f" {r['lan'] / r['lan_floor']:>6.2f} {r['p50'] * 1e3:>7.1f} {r['p99'] * 1e3:>7.1f}"
             f" {r['move_floor'] * 1e3:>8.2f} {r['p50'] / r['move_floor']:>6.2f}"
             f" {r['game']:>7.1f} {r['game_floor']:>7.1f} {r['game_ratio']:>6.2f}"
             f" {r['cpu']:>10.2f}"
         )
-    print("\nratios are medians over the games of each figure to the floor timed right after it")
+    print("\nratios are medians over the games of each figure to the floor timed right after it;")
+    print("LAN: the first deal's critical path in CPU seconds (each peer on a machine of its own)")
+    print("beside the CPU of exactly the libsodium calls of the same pieces, made raw")
+    print("\nCPU seconds of a whole game: every peer's (process start, protocol, rules, bots,")
+    print("arithmetic) beside the counted curve arithmetic of the same game made raw on one thread")
+    print(f"{'seats':>5} {'peers cpu s':>11} {'arith cpu s':>11} {'ratio':>6}")
+    for seats, r in results.items():
+        print(
+            f"{seats:>5} {r['peers_cpu']:>11.2f} {r['arith_cpu']:>11.2f} {r['cpu_ratio']:>6.2f}"
+        )
     print("\neach game: wall time, shuffle chains, its floor (the floor of a chain x chains)")
     for seats, played in games.items():
         for number, (wall, chains, floor) in enumerate(played, 1):
@@ -953,7 +1033,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             f" {percentile(v, 0.5) * 1e3:>6.2f}/{percentile(v, 0.99) * 1e3:<6.1f}" if v
             else f" {'-':>13}"
             for v in stages.values()
-        )  # fmt: skip
+        )
         print(f"{seats:>5} {started:>8.2f} {protocol:>8.2f}{spans}")
     print()
     for seats, r in results.items():

@@ -37,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
             game = play_chaos_game(
                 Path(folder) / f"game{index}", index, cut=cutting and index % 2 == 1,
                 seed=args.seed,
-            )  # fmt: skip
+            )
             games.append(game)
             print(_line(game), flush=True)
             if game.problem:
@@ -48,10 +48,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"restarted mid-game: {sum(g.restarted for g in games)}; killed after the end: "
           f"{sum(not g.restarted for g in games)}; with connections cut: "
           f"{sum(g.cut is not None for g in games)} ({sum(g.sockets_cut for g in games)} "
-          f"sockets destroyed)")  # fmt: skip
+          f"sockets destroyed)")
     if times:
         print(f"wall time per game: median {statistics.median(times):.1f} s, "
-              f"longest {times[-1]:.1f} s, all {sum(times):.0f} s")  # fmt: skip
+              f"longest {times[-1]:.1f} s, all {sum(times):.0f} s")
     return 0 if len(good) == len(games) else 1
 
 
@@ -62,7 +62,7 @@ def _line(game: ChaosGame) -> str:
     cut = ""
     if game.cut is not None:
         cut = (f"; seat {game.cut} cut from move {game.cut_turn} for {game.cut_for:.1f} s "
-               f"({game.sockets_cut} sockets)")  # fmt: skip
+               f"({game.sockets_cut} sockets)")
     end = "same end, verified" if game.same_end and game.fair else f"FAILED: {game.problem}"
     return f"{table:20} {kill}{cut}; {game.seconds:5.1f} s; {end}"
 

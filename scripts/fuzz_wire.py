@@ -62,7 +62,7 @@ def _seated(messages: int, seed: int) -> int:
     run = fuzz_seated(harness, messages, random.Random(seed))
     seconds = time.monotonic() - started
     print(f"seated cheater: {run.sent} entries at {run.probes} points of a game "
-          f"in {seconds:.1f} s")  # fmt: skip
+          f"in {seconds:.1f} s")
     for outcome, count in sorted(run.outcomes.items()):
         print(f"  {outcome:32} {count}")
     for problem in run.problems[:10]:

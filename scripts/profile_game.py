@@ -7,7 +7,8 @@ on loopback), every peer run under the sampling profiler py-spy (all threads, th
 worker threads included, sampled while running, not while idle), then sorts every sample by
 its innermost frame of the project or of a library into kinds of work:
 
-- **curve arithmetic**: libsodium's scalar multiplications and point operations (PyNaCl);
+- **curve arithmetic**: libsodium's scalar multiplications and point operations (the group's
+  ristretto255 functions, ``crypto/sodium.py``; PyNaCl's for protocol 4 and earlier);
 - **hashing** (Fiat-Shamir challenges, points hashed from card labels, signatures' digests);
 - **signatures and sealing** (``cryptography``'s Ed25519, X25519 boxes);
 - **proof bookkeeping**: the project's crypto code around the arithmetic (``crypto/``);
@@ -46,7 +47,8 @@ while it blocks in the kernel)."""
 
 KINDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("imports", ("<frozen importlib", "_find_and_load", "_call_with_frames_removed")),
-    ("curve arithmetic", ("nacl/bindings/crypto_scalarmult", "nacl/bindings/crypto_core")),
+    ("curve arithmetic", ("crypto/sodium.py", "nacl/bindings/crypto_scalarmult",
+                          "nacl/bindings/crypto_core")),
     ("hashing", ("hashlib", "_hashlib", "blake2")),
     ("signatures and sealing", ("cryptography/", "nacl/public", "nacl/bindings/crypto_box",
                                 "nacl/bindings/crypto_sign")),
@@ -58,7 +60,7 @@ KINDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("platform", ("(peer/", "(cli/", "(interface/", "condottiere/peer/", "condottiere/cli/",
                   "condottiere/interface/")),
     ("event loop", ("asyncio/",)),
-)  # fmt: skip
+)
 """Kinds of work, each by the marks of its files (the first kind a frame matches wins; an
 import is counted as an import whatever it runs)."""
 
@@ -115,7 +117,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         processes, _ = launch_traced(
             args.edition, args.seats, args.seed, folder,
             peer_options=["--coin-timeout", "60"], python=python,
-        )  # fmt: skip
+        )
         try:
             for process in processes:
                 if process.wait(timeout=GAME_SECONDS) != 0:
@@ -141,9 +143,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("py-spy recorded nothing (is reading other processes' memory allowed?)")
         return 1
     print(f"{args.seats}-seat {args.edition} game (seed {args.seed}): {wall:.1f} s from launch to "
-          f"every peer's exit, under the profiler")  # fmt: skip
+          f"every peer's exit, under the profiler")
     print(f"samples per peer at {args.rate}/s: {', '.join(str(n) for n in per_peer)} "
-          f"({total / args.rate:.1f} s of CPU in all, {os.cpu_count()} cores)")  # fmt: skip
+          f"({total / args.rate:.1f} s of CPU in all, {os.cpu_count()} cores)")
     print(f"{'kind of work':<24} {'share':>6} {'CPU s':>7}")
     for name, count in kinds.most_common():
         print(f"{name:<24} {count / total:>6.1%} {count / args.rate:>7.2f}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import doctest
 import importlib
+import importlib.util
 import pkgutil
 import tomllib
 from pathlib import Path
@@ -12,6 +13,8 @@ from pathlib import Path
 import pytest
 
 GENERATED = "condottiere.v1"
+OPTIONAL = {"condottiere.openspiel": "pyspiel"}
+"""Packages of an optional extra, and the module whose absence means it is not installed."""
 PYPROJECT = Path(__file__).resolve().parent.parent / "pyproject.toml"
 
 
@@ -25,6 +28,9 @@ def _modules() -> list[str]:
     names = set()
     for package in _packages():
         if package.startswith(GENERATED):
+            continue
+        needed = OPTIONAL.get(package)
+        if needed is not None and importlib.util.find_spec(needed) is None:
             continue
         names.add(package)
         module = importlib.import_module(package)

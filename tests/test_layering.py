@@ -35,10 +35,12 @@ LAYERS = {
         "condottiere.v1",
         *GAME_INTERFACE,
     ),
+    "condottiere.openspiel": GAME_INTERFACE,
 }
 """Per platform package, the project's packages it may import."""
-MAY_IMPORT_GAMES = frozenset({"condottiere.bots"})
-"""The bots are strategies of a game: they read the game's own types."""
+MAY_IMPORT_GAMES = frozenset({"condottiere.bots", "condottiere.openspiel"})
+"""The bots are strategies of a game: they read the game's own types; the OpenSpiel games
+encode each game's own moves and views."""
 PLATFORM = ("condottiere.crypto", "condottiere.peer", "condottiere.bots", "condottiere.cli")
 
 

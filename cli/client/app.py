@@ -31,6 +31,7 @@ from condottiere.cli.client.keys import build_key_bindings
 from condottiere.cli.client.layout import build_layout
 from condottiere.cli.client.model import Message, TableModel
 from condottiere.cli.client.style import make_style
+from condottiere.interface.screen import cells
 from condottiere.peer.controller import Controller, Snapshot
 
 __all__ = ["ClientApp", "Outcome"]
@@ -120,6 +121,8 @@ class ClientApp:
                 self.model.update(snapshot, game, self.controller.events, self.controller.links)
                 if turn != (snapshot.step, self.model.my_turn):
                     self.line.complete_state = None  # its moves and their effects are gone
+                    if self.model.message is not None and self.model.message.move:
+                        self.model.message = None  # a refusal of a step that is over
             except Exception as error:  # a fault of this client's own: say it, keep following
                 traceback.print_exc()
                 self.model.message = Message(f"could not show the table: {error}", True)
@@ -152,7 +155,7 @@ class ClientApp:
         refused, self._refused = self._refused, None
         text = line.text
         if (refused is not None and len(text) > len(refused) and text.startswith(refused)
-                and line.cursor_position == len(text)):  # fmt: skip
+                and line.cursor_position == len(text)):
             typed = text[len(refused) :]
             line.document = Document(typed, len(typed))  # calls this again, with nothing refused
             return
@@ -186,7 +189,10 @@ class ClientApp:
         model.message = None
         refusal = await self._do(command)
         if refusal is not None:
-            model.message = Message(refusal, True)
+            refusal = model.in_words(refusal)
+            model.message = Message(refusal, True, move=command.verb == "move")
+            if cells(refusal) >= self.application.output.get_size().columns - 1:
+                model.note(refusal)  # cut on the status line: the log shows all of it
             self._put_back(text)
         self.application.invalidate()
 
@@ -208,7 +214,7 @@ class ClientApp:
             if seat is None or model.seat(seat) is None:
                 return f"there is no seat {command.seat}" if command.seat is not None else (
                     "you have no seat to explain"
-                )  # fmt: skip
+                )
             model.why = seat
             return None
         if command.verb in ("admit", "refuse"):
@@ -232,7 +238,7 @@ class ClientApp:
         self.model.note(
             f"You admitted {named}: seated when the table is." if verb == "admit"
             else f"You refused {named} a seat: their join is forgotten."
-        )  # fmt: skip
+        )
         return None
 
     def _put_back(self, text: str) -> None:

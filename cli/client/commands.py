@@ -83,7 +83,7 @@ def parse(line: str, verbs: Sequence[str]) -> Command:
     if word in ("admit", "refuse"):
         if not rest.strip():
             raise CommandError(f"{word} whom? Type '{word}' and the name or key fingerprint the"
-                               " lobby shows")  # fmt: skip
+                               " lobby shows")
         return Command(word, rest.strip())
     if word in ("help", "?"):
         return Command("help", "")
@@ -92,7 +92,7 @@ def parse(line: str, verbs: Sequence[str]) -> Command:
     commands = ", ".join(list(COMMANDS)[:-1]) + f" and {list(COMMANDS)[-1]}"
     if not verbs:
         raise CommandError(f"{word!r} is not a command (and there is no table yet to take a"
-                           f" move): commands are {commands}")  # fmt: skip
+                           f" move): commands are {commands}")
     moves = ", ".join(verbs[:-1]) + f" or {verbs[-1]}" if len(verbs) > 1 else verbs[0]
     raise CommandError(
         f"{word!r} is neither a move nor a command: moves start with {moves}; commands are"
@@ -119,8 +119,8 @@ class MoveCompleter(Completer):
         wanted = " ".join(typed.lower().split()) + (" " if typed.endswith(" ") else "")
         view = self.model.view
         moves = [str(move) for move in view.legal_moves] if view and self.model.my_turn else []
-        for move in moves:
-            if move.lower().startswith(wanted):
+        for move in moves:  # not the move typed in full: Enter plays it (no menu of one)
+            if move.lower().startswith(wanted) and move.lower() != wanted.rstrip():
                 yield Completion(
                     move, start_position=start - len(typed), display_meta=self.model.effect(move)
                 )

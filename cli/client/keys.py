@@ -53,7 +53,7 @@ def build_key_bindings(model: TableModel, line: Buffer, actions: Actions) -> Key
     keys = KeyBindings()
     help_open = Condition(lambda: model.help)
     typed = Condition(lambda: bool(line.text) and line.text not in model.choices().moves
-                      and line.text not in model.answers())  # fmt: skip
+                      and line.text not in model.answers())
     free = ~help_open & ~typed
     menu = Condition(lambda: line.complete_state is not None)
     empty = ~help_open & Condition(lambda: not line.text)
@@ -163,6 +163,17 @@ def build_key_bindings(model: TableModel, line: Buffer, actions: Actions) -> Key
     @keys.add("down", filter=help_open)
     def _help_down(event: KeyPressEvent) -> None:
         model.scroll += 1
+
+    one_left = Condition(lambda: line.complete_state is not None
+                         and len(line.complete_state.completions) == 1)
+
+    @keys.add("tab", filter=~help_open & one_left)
+    def _complete(event: KeyPressEvent) -> None:
+        """Tab with one move left that fits what is typed: it goes on the line, the menu
+        closes."""
+        state = line.complete_state
+        assert state is not None
+        line.apply_completion(state.completions[0])
 
     @keys.add("c-t", filter=~help_open)
     def _chat(event: KeyPressEvent) -> None:

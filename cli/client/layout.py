@@ -26,7 +26,7 @@ import traceback
 from collections.abc import Callable
 
 from prompt_toolkit.buffer import Buffer
-from prompt_toolkit.filters import Condition
+from prompt_toolkit.filters import Condition, has_completions
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.layout import (
     ConditionalContainer,
@@ -56,7 +56,10 @@ from condottiere.cli.client.views import (
 )
 from condottiere.interface.screen import Line, crop
 
-__all__ = ["LOBBY_HEIGHT", "Panel", "build_layout"]
+__all__ = ["LOBBY_HEIGHT", "MENU_HEIGHT", "Panel", "build_layout"]
+
+MENU_HEIGHT = 8
+"""The most moves Tab's menu shows at once (it scrolls), over the end of the log."""
 
 LOBBY_HEIGHT = 12
 """The middle of the screen before the game begins (where the hand is not shown either):
@@ -154,10 +157,15 @@ def build_layout(model: TableModel, line: Buffer) -> Layout:
         Window(Panel(lambda w, h: help_lines(model, w, h)), style="class:help"),
         filter=Condition(lambda: model.help),
     )
+    # the whole width of the log's last lines, just above the command line, erased first: a
+    # menu at the cursor would leave the log's letters showing on either side of it
+    menu = ConditionalContainer(
+        VSplit([CompletionsMenu(max_height=MENU_HEIGHT), Window()]), filter=has_completions
+    )
     root = FloatContainer(
         content=body,
         floats=[
-            Float(xcursor=True, ycursor=True, content=CompletionsMenu(max_height=8)),
+            Float(left=0, right=0, bottom=2, content=menu),
             Float(content=help_page, top=0, bottom=0, left=0, right=0),
         ],
     )

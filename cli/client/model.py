@@ -18,6 +18,7 @@ joined, a halt in the middle of a deal all have an answer.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -34,6 +35,7 @@ from condottiere.interface import (
 from condottiere.interface.screen import Choices, GameScreen, Scene, Seats, SeatShown
 from condottiere.peer.controller import Snapshot, starved
 from condottiere.peer.driver import TableEvent
+from condottiere.peer.readers import REFUSED_A_SEAT
 from condottiere.peer.steps import StepKind, rule_of
 
 __all__ = [
@@ -143,6 +145,8 @@ class Message:
 
     text: str
     error: bool
+    move: bool = False
+    """A move the rules refused: it goes once the table moves on to another step."""
 
 
 @dataclass(frozen=True)
@@ -167,6 +171,13 @@ class Presence(Enum):
     """Seated and ready."""
     ASKING = "asks for a seat"
     """A joiner this player (the table's creator) is to admit or refuse."""
+    WAITING = "waits for the host"
+    """A joiner not seated yet, on a joiner's screen: the host has not let them in (whom the
+    host admits or refuses is known only at its peer)."""
+    LET_IN = "waiting to be let in"
+    """This player, a joiner the host has not seated yet."""
+    REFUSED = "refused by the host"
+    """This player, a joiner the table's creator refused."""
 
 
 @dataclass(frozen=True)
@@ -222,6 +233,23 @@ class Answer(Enum):
         return f"{self.value} {row.fingerprint}"
 
 
+FORCED_WAIT = (
+    "It is sent after about as long as you take to choose, so that its timing tells nobody"
+    " it was forced"
+)
+"""Why this seat's forced move waits (:mod:`condottiere.peer.pacing`)."""
+NUMBER_KEYS = 9
+"""The number keys, 1 to 9."""
+SEAT_NAMED = re.compile(r"\bseat (\d+)(?: \([^)]*\))?")
+"""A seat named by its number in the rules' or the table's words (and its player's name)."""
+LEAVE_UNSEATED = "Ctrl-C leaves (the table goes on without you)"
+OTHERS_PLAY_ON = "The others play on without you."
+OUT_CAN_ONLY = (
+    "This peer follows the table no further: press q to leave (the record of the game so far"
+    " is kept)."
+)
+
+
 class TableModel:
     """The client's state: the table as last published, and the screen's own choices."""
 
@@ -254,6 +282,9 @@ class TableModel:
         """The keys to show in place of the game's, when this is no seat's screen (a
         replay)."""
         self._seats: tuple[object, Seats] = (None, Seats())
+        self._keys: tuple[str, tuple[str, ...]] = ("", ())
+        """The phase and the number keys' choices at this seat's last turn
+        (:meth:`_keep_keys`)."""
         self._watched: tuple[object, SeatView | None] = (None, None)
         """A spectator's game as last fed, and its public view."""
         """The seats as last worked out, and the snapshot and links they come from."""
@@ -359,6 +390,16 @@ class TableModel:
         """A seat as a sentence names it: ``you``, or its player's name."""
         return self.seats().who(number)
 
+    def in_words(self, text: str) -> str:
+        """``text`` (a refusal's reason, in the rules' words) with each seat it names by
+        number (``seat 0``, ``seat 0 (ada)``) named as the screen names it (``you``).
+
+        >>> TableModel().in_words("seat 0 must play a card or pass")
+        'seat 0 must play a card or pass'
+        """
+        seats = self.seats()
+        return SEAT_NAMED.sub(lambda found: seats.who(int(found.group(1))), text)
+
     # ------------------------------------------------------------------ the lobby
 
     def lobby(self) -> Lobby | None:
@@ -366,11 +407,11 @@ class TableModel:
         is known, and once the game begins."""
         snapshot = self.snapshot
         if snapshot is None or snapshot.view is not None or snapshot.stage not in (
-                "lobby", "dealing"):  # fmt: skip
+                "lobby", "dealing"):
             return None
         rules = game_named(snapshot.game)
-        variant = rules.variants.get(snapshot.variant)
-        edition = f"{variant.title} ({snapshot.variant})" if variant else snapshot.variant
+        offered = rules.editions.get(snapshot.edition)
+        edition = f"{offered.title} ({snapshot.edition})" if offered else snapshot.edition
         options = ", ".join(snapshot.options) or "none"
         title = f"Table {printable(snapshot.table_name)!r} · {rules.title} · {snapshot.seats} seats"
         told = f"Edition {edition} · house rules: {options}"
@@ -379,24 +420,51 @@ class TableModel:
         not_ready = set(waiting.seats) if waiting is not None and ready else set()
         names = distinct_names([printable(player.name) or "?" for player in snapshot.players])
         rows = []
-        for player, name in zip(snapshot.players, names, strict=True):
+        joining = self.joining
+        for index, (player, name) in enumerate(zip(snapshot.players, names, strict=True)):
+            you = bool(self.fingerprint) and player.fingerprint == self.fingerprint
             if player.asking:
                 presence = Presence.ASKING
+            elif player.seat is None and joining and index > 0:  # the creator is the first
+                presence = Presence.WAITING
+                if you:
+                    presence = Presence.REFUSED if self.refused_seat else Presence.LET_IN
             elif player.seat is None:
                 presence = Presence.JOINED
             else:
                 presence = Presence.NOT_READY if player.seat in not_ready else Presence.READY
-            you = bool(self.fingerprint) and player.fingerprint == self.fingerprint
             rows.append(LobbyRow(player.seat, name, printable(player.fingerprint), presence, you))
         join = []
         if self.on_lan:
             join.append(("by name", f"condottiere play --join {printable(snapshot.table_name)}"))
         if self.address:
             join.append(("by address", f"condottiere play --join {self.address}"))
-        taken = sum(1 for player in snapshot.players if not player.asking)
-        free = max(0, snapshot.seats - taken)
+        free = max(0, snapshot.seats - self._here(snapshot))
         freed = tuple(printable(words) for words in snapshot.freed)
         return Lobby(title, told, tuple(rows), free, tuple(join), freed)
+
+    @property
+    def joining(self) -> bool:
+        """This player asked for a seat at another's table and is not seated yet (the
+        table's creator, who admits or refuses joiners, is the first player listed)."""
+        snapshot = self.snapshot
+        return (
+            snapshot is not None and snapshot.seat is None and bool(self.fingerprint)
+            and bool(snapshot.players) and snapshot.players[0].fingerprint != self.fingerprint
+            and any(player.fingerprint == self.fingerprint for player in snapshot.players)
+        )
+
+    @property
+    def refused_seat(self) -> bool:
+        """The table's creator refused this player a seat (its peer said so)."""
+        return self.joining and any(why == REFUSED_A_SEAT for why in self.links.values())
+
+    def _here(self, snapshot: Snapshot) -> int:
+        """The players at the table: all but those who ask this player for a seat; on a
+        joiner's screen, the creator and the seated (the others wait to be let in)."""
+        if self.joining:
+            return max(1, sum(1 for player in snapshot.players if player.seat is not None))
+        return sum(1 for player in snapshot.players if not player.asking)
 
     def asking(self) -> tuple[LobbyRow, ...]:
         """The joiners waiting for this player (the table's creator) to admit or refuse
@@ -448,8 +516,19 @@ class TableModel:
         key's fingerprint); None when none or several do."""
         wanted = who.strip().casefold()
         named = [row for row in self.asking()
-                 if wanted in (row.name.casefold(), row.fingerprint)]  # fmt: skip
+                 if wanted in (row.name.casefold(), row.fingerprint)]
         return named[0] if len(named) == 1 else None
+
+    @property
+    def put_out(self) -> bool:
+        """This player's own seat is out of the game (the others put it out, or its peer can
+        play it no further), while the others play on."""
+        snapshot = self.snapshot
+        if snapshot is None or snapshot.halt is None or snapshot.seat is None:
+            return False
+        halt = snapshot.halt
+        abandoned = halt.detail.startswith("abandoned")  # the others cannot go on either
+        return not halt.cheat and not abandoned and halt.seat == snapshot.seat
 
     # ------------------------------------------------------------------ now
 
@@ -468,6 +547,9 @@ class TableModel:
             return Banner("Connecting to the table...", "", Tone.WAIT)
         if snapshot.halt is not None:
             halt = snapshot.halt
+            if self.put_out:
+                return Banner(f"You are out of the game: {printable(halt.detail)}",
+                              f"{OTHERS_PLAY_ON} {OUT_CAN_ONLY}", Tone.ALERT)
             detail = (
                 "A cheat caught by the peer layer: the signed evidence is in the record."
                 if halt.cheat
@@ -489,10 +571,21 @@ class TableModel:
             return Banner(
                 f"Waiting on the link to {names}: this peer cannot reach them",
                 f"{printable(why)}; they may have answered already", Tone.WAIT, since,
-            )  # fmt: skip
+            )
         if waiting.kind == StepKind.SEATING:
             asking = sum(1 for player in snapshot.players if player.asking)
-            here = f"{len(snapshot.players) - asking} of {snapshot.seats} here"
+            here = f"{self._here(snapshot)} of {snapshot.seats} here"
+            if self.refused_seat:
+                return Banner(
+                    "The host refused you a seat at this table",
+                    f"You will not be seated here: {LEAVE_UNSEATED}", Tone.ALERT,
+                )
+            if self.joining:
+                return Banner(
+                    f"Waiting for the host to let you in ({here})",
+                    "Read your key's fingerprint aloud: the host's screen must show the same",
+                    Tone.WAIT, since,
+                )
             detail = (
                 "Compare each key's fingerprint aloud with the one its player's screen shows"
             )
@@ -502,7 +595,7 @@ class TableModel:
                     f"{who} for a seat ({here}): admit or refuse them",
                     "Compare the fingerprint aloud; 'admit NAME' or 'refuse NAME', or ↑↓ ←→ Enter",
                     Tone.TURN, since,
-                )  # fmt: skip
+                )
             return Banner(f"Waiting for players to join: {here}", detail, Tone.WAIT, since)
         if waiting.kind == StepKind.READY:
             ready = snapshot.deadlines.ready
@@ -510,7 +603,7 @@ class TableModel:
                 f"Waiting for {names} to be ready",
                 f"A seat not ready within {ready} s is freed for the next player who asks",
                 Tone.WAIT, since,
-            )  # fmt: skip
+            )
         if waiting.kind is None or waiting.kind == StepKind.MOVE:
             return self._move_banner(waiting.seats, since)
         rule = rule_of(waiting.kind)
@@ -527,6 +620,8 @@ class TableModel:
             return Banner(headline, screen.status(scene), Tone.TURN, since)
         shown = self.seat(actor)
         detail = screen.status(scene)
+        if self.snapshot is not None and self.snapshot.forced and shown is not None and shown.you:
+            detail = FORCED_WAIT
         if shown is not None and shown.link is not None:
             detail = (
                 f"No link to {shown.name}'s peer ({printable(shown.link)}): gone, or not back"
@@ -562,7 +657,26 @@ class TableModel:
         view, screen = self.view, self.screen()
         if view is None or screen is None or not self.my_turn:
             return Choices()
-        return screen.choices(view)
+        choices = screen.choices(view)
+        return replace(choices, numbered=self._keep_keys(view, choices.numbered))
+
+    def _keep_keys(self, view: SeatView, numbered: tuple[str, ...]) -> tuple[str, ...]:
+        """``numbered`` with each choice on the key it had at this seat's turns before, as
+        long as the phase is the same: a card played leaves its key unused ("") rather than
+        moving the cards after it down one, and a new choice takes the key after the last.
+        Numbered afresh when the phase changes, or when the keys would run past 9."""
+        if not numbered:
+            return numbered
+        kept, (phase, before) = numbered, self._keys
+        if phase == view.phase:
+            slots = [choice if choice in numbered else "" for choice in before]
+            slots += [choice for choice in numbered if choice not in slots]
+            while slots and not slots[-1]:
+                slots.pop()
+            if len(slots) <= NUMBER_KEYS:
+                kept = tuple(slots)
+        self._keys = (view.phase, kept)
+        return kept
 
     def choose(self, index: int) -> str | None:
         """Put choice ``index`` (wrapping around) on the command line; its text, or None when
@@ -615,7 +729,7 @@ class TableModel:
             (f"seat {player.seat} ({player.name})", names.get(player.seat, player.name))
             for player in self.snapshot.players
             if player.seat is not None
-        ]  # fmt: skip
+        ]
         placed = [(at or 0, text) for at, text in self.notes]
         notes = iter(sorted(placed, key=lambda note: note[0]))
         note = next(notes, None)
@@ -637,7 +751,7 @@ class TableModel:
         snapshot, screen = self.snapshot, self.screen()
         if snapshot is None or screen is None:
             return ()
-        table = TableRules(snapshot.game, snapshot.variant, snapshot.seats)
+        table = TableRules(snapshot.game, snapshot.edition, snapshot.seats)
         return screen.help(table, self.game)
 
     # ------------------------------------------------------------------ the end
@@ -650,13 +764,16 @@ class TableModel:
         if snapshot.halt is not None:
             halt = snapshot.halt
             lines = [printable(halt.detail)]
+            if self.put_out:
+                return Ending("You are out of the game", (*lines, OTHERS_PLAY_ON, OUT_CAN_ONLY),
+                              self.record, snapshot.record_hash)
             if halt.cheat:
                 lines.append(
                     "The peer layer caught it: the signed entries that prove it are kept"
                     " in the record, for anyone to check."
                 )
             return Ending("The table has stopped", tuple(lines), self.record,
-                          snapshot.record_hash)  # fmt: skip
+                          snapshot.record_hash)
         outcome, scene, screen = snapshot.outcome, self.scene(), self.screen()
         if outcome is None or scene is None or screen is None:
             return None

@@ -80,7 +80,7 @@ class Replay:
         return Snapshot(
             table_name=spec.name,
             game=spec.game,
-            variant=spec.variant,
+            edition=spec.edition,
             seats=spec.seats,
             seat=viewer,
             players=self.players,
@@ -115,7 +115,7 @@ class ReplayModel(TableModel):
         replay = self.replay
         state = replay.states[self.position]
         self.update(replay.snapshot(self.position, self.viewer), state,
-                    replay.events[: replay.shown[self.position]], {})  # fmt: skip
+                    replay.events[: replay.shown[self.position]], {})
         self.scroll = 0
 
     def step(self, moves: int) -> None:

@@ -31,12 +31,12 @@ __all__ = [
 ]
 
 KEYS_TURN = ("←→ choose", "Enter play", "Tab moves", "↑↓ why a row is worth what", "? help",
-             "^T chat")  # fmt: skip
+             "^T chat")
 KEYS_WAIT = ("type a move or 'say TEXT'", "↑↓ why a row is worth what", "? help", "^T chat")
 KEYS_WATCH = ("watching, without a seat", "↑↓ why a row is worth what", "PgUp/PgDn log",
-              "? help")  # fmt: skip
+              "? help")
 KEYS_ASKED = ("↑↓ pick who asks", "←→ admit/refuse", "Enter send",
-              "or type 'admit NAME'", "? help")  # fmt: skip
+              "or type 'admit NAME'", "? help")
 KEYS_STOP = "^C stop"
 """Always shown while the game goes on, after the keys that fit."""
 KEYS_OVER = "q leave · PgUp/PgDn log · ? help"
@@ -155,6 +155,9 @@ PRESENCE_STYLES = {
     Presence.READY: "class:turn",
     Presence.NOT_READY: "class:alert",
     Presence.ASKING: "class:command",
+    Presence.WAITING: "class:detail",
+    Presence.LET_IN: "class:command",
+    Presence.REFUSED: "class:alert",
 }
 
 
@@ -184,7 +187,7 @@ def lobby_lines(model: TableModel, width: int, height: int) -> list[Line]:
         if held is not None and held[1] == row:
             presence, picked = f"{presence}: {held[0].value}?", " reverse"
         lines.append([("", f"   {seat:<4} "), mark, (picked, f" {name:<16} "),
-                      (picked, f"{row.fingerprint:<26}"), (style + picked, presence)])  # fmt: skip
+                      (picked, f"{row.fingerprint:<26}"), (style + picked, presence)])
     for words in lobby.freed:
         lines.append([("class:alert", " " + fit(f"  ·      freed: {words}", width - 1))])
     if lobby.free:
@@ -285,12 +288,12 @@ def _command_lines(text: str, width: int) -> list[str]:
 
 
 def help_lines(model: TableModel, width: int, height: int) -> list[Line]:
-    """The help page: the keys and the screen, then the game's own part (its moves, its
-    board, the rules of the table)."""
+    """The help page: the game's own part first (what the phase under way is about, its
+    moves, its board, the rules of the table), then the client's keys and screen."""
     lines: list[Line] = [
         [("class:title", " Help"), ("class:detail", "  (↑↓ PgUp PgDn scroll · Esc or ? close)")]
     ]
-    for text in (*HELP, *model.game_help()):
+    for text in (*model.game_help(), "", *HELP):
         style = "class:title" if text and not text.startswith(" ") else ""
         indent = "    " if text.startswith("  ") else ""
         lines.extend([(style, " " + part)] for part in _wrap(text, width - 2, indent))
@@ -335,7 +338,7 @@ def _keys(model: TableModel, width: int) -> str:
             numbers = "1-9/" if choices.numbered else ""
             space = () if choices.space is None else (f"Space {choices.space}",)
             keys = (f"{numbers}←→ choose", "Enter play", *space, "Tab moves",
-                    "↑↓ why", "? help", "^T chat")  # fmt: skip
+                    "↑↓ why", "? help", "^T chat")
     shown = list(keys)
     while len(shown) > 1 and cells(" · ".join([*shown, KEYS_STOP])) > width:
         shown.pop()

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // A Condottiere bot in JavaScript. It plays one seat through the controller service of the
-// seat's peer (condottiere.v1.Controller), read straight from proto/condottiere/v1/*.proto.
+// seat's peer (condottiere.v1.Controller), read straight from proto/condottiere/v1/*.proto,
+// and the game's part of the view from the .proto the game ships (games/condottiere/view.proto).
 //
 //   node bot.js DATA_DIR   -- DATA_DIR: the data directory of a peer started with --headless
 //
@@ -12,14 +13,19 @@ const path = require('node:path');
 const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
 
-const CONTROLLER_VERSION = 2; // the version of the controller service this bot was written for
-const GAME = 'condottiere'; // the game it plays: its part of the view is `view.condottiere`
+const CONTROLLER_VERSION = 3; // the version of the controller service this bot was written for
+const GAME = 'condottiere'; // the game it plays: its part of the view, `view.detail`, is a CondottiereView
 const CONSEQUENCES = new Set(['result', 'change']); // what a move decided and changed
 
-const PROTO_DIR = process.env.CONDOTTIERE_PROTO || path.join(__dirname, '..', '..', 'proto');
-const definition = protoLoader.loadSync('condottiere/v1/controller.proto', {
-  includeDirs: [PROTO_DIR], keepCase: true, longs: Number, defaults: true,
+const ROOT = path.join(__dirname, '..', '..');
+const PROTO_DIR = process.env.CONDOTTIERE_PROTO || path.join(ROOT, 'proto');
+const GAME_PROTO = process.env.CONDOTTIERE_GAME_PROTO || path.join(ROOT, 'games', 'condottiere', 'view.proto');
+// Loaded together, so that `json: true` unpacks the google.protobuf.Any `view.detail` into the
+// game's own message (its fields, and '@type' naming it).
+const definition = protoLoader.loadSync(['condottiere/v1/controller.proto', GAME_PROTO], {
+  includeDirs: [PROTO_DIR], keepCase: true, longs: Number, defaults: true, json: true,
 });
+const VIEW_TYPE = 'type.googleapis.com/condottiere.games.condottiere.v1.CondottiereView';
 const { Controller } = grpc.loadPackageDefinition(definition).condottiere.v1;
 
 const safeMove = (moves) => (moves.includes('pass') ? 'pass' : moves[0]);
@@ -28,7 +34,7 @@ function choose(seat, view) {
   const moves = view.legal_moves;
   if (view.phase === 'discard') return 'keep';
   if (view.phase !== 'battle') return moves[0];
-  const { rows } = view.condottiere;
+  const { rows } = view.detail;
   const mine = rows[seat].strength;
   const best = Math.max(...rows.filter((_, other) => other !== seat).map((r) => r.strength));
   const value = (move) => Number(move.split(' ')[1]);
@@ -45,6 +51,9 @@ function unreadable(update) {
       `${CONTROLLER_VERSION} only: use a peer and a bot of the same release`;
   }
   if (update.game !== GAME) return `the table plays ${update.game}, and this bot plays ${GAME}`;
+  if (update.view && update.view.detail && update.view.detail['@type'] !== VIEW_TYPE) {
+    return `the view's part is a ${update.view.detail['@type']}, not ${VIEW_TYPE}`;
+  }
   return null;
 }
 

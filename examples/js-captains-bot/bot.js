@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // A Condottieri Captains bot in JavaScript. It plays one seat through the controller service of
-// the seat's peer (condottiere.v1.Controller), read straight from proto/condottiere/v1/*.proto.
+// the seat's peer (condottiere.v1.Controller), read straight from proto/condottiere/v1/*.proto,
+// and the game's part of the view from the .proto the game ships (games/captains/view.proto).
 //
 //   node bot.js DATA_DIR   -- DATA_DIR: the data directory of a peer started with --headless
 //
-// It picks among `view.legal_moves` only, reading the table from `view.captains`:
+// It picks among `view.legal_moves` only, reading the table from `view.detail` (a CaptainsView):
 //   city state   the first of a fixed preference (Genoa's purse, Naples' province...);
 //   starting hand keep it, showing a captain, whenever it may;
 //   recruit      the free captain first, then troops and traits on the weakest captain,
@@ -25,18 +26,23 @@ const path = require('node:path');
 const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
 
-const CONTROLLER_VERSION = 2; // the version of the controller service this bot was written for
-const GAME = 'captains'; // the game it plays: its part of the view is `view.captains`
+const CONTROLLER_VERSION = 3; // the version of the controller service this bot was written for
+const GAME = 'captains'; // the game it plays: its part of the view, `view.detail`, is a CaptainsView
 const CONSEQUENCES = new Set(['result', 'change']); // what a move decided and changed
 const CITY_PREFERENCE = ['genoa', 'naples', 'florence', 'milan', 'pisa', 'savoy', 'venice',
   'papal-states'];
 const PROVINCE_WORTH = 6; // ducats a province is worth to this bot, when weighing an offer
 const CARD_WORTH = 2; // ... and a card
 
-const PROTO_DIR = process.env.CONDOTTIERE_PROTO || path.join(__dirname, '..', '..', 'proto');
-const definition = protoLoader.loadSync('condottiere/v1/controller.proto', {
-  includeDirs: [PROTO_DIR], keepCase: true, longs: Number, defaults: true,
+const ROOT = path.join(__dirname, '..', '..');
+const PROTO_DIR = process.env.CONDOTTIERE_PROTO || path.join(ROOT, 'proto');
+const GAME_PROTO = process.env.CONDOTTIERE_GAME_PROTO || path.join(ROOT, 'games', 'captains', 'view.proto');
+// Loaded together, so that `json: true` unpacks the google.protobuf.Any `view.detail` into the
+// game's own message (its fields, and '@type' naming it).
+const definition = protoLoader.loadSync(['condottiere/v1/controller.proto', GAME_PROTO], {
+  includeDirs: [PROTO_DIR], keepCase: true, longs: Number, defaults: true, json: true,
 });
+const VIEW_TYPE = 'type.googleapis.com/condottiere.games.captains.v1.CaptainsView';
 const { Controller } = grpc.loadPackageDefinition(definition).condottiere.v1;
 
 const words = (move) => move.split(' ');
@@ -134,7 +140,7 @@ function answer(moves, table) {
 
 function choose(seat, view) {
   const moves = view.legal_moves;
-  const table = view.captains;
+  const table = view.detail;
   switch (view.phase) {
     case 'city':
       return CITY_PREFERENCE.map((city) => `city ${city}`).find((move) => moves.includes(move));
@@ -169,6 +175,9 @@ function unreadable(update) {
       `${CONTROLLER_VERSION} only: use a peer and a bot of the same release`;
   }
   if (update.game !== GAME) return `the table plays ${update.game}, and this bot plays ${GAME}`;
+  if (update.view && update.view.detail && update.view.detail['@type'] !== VIEW_TYPE) {
+    return `the view's part is a ${update.view.detail['@type']}, not ${VIEW_TYPE}`;
+  }
   return null;
 }
 

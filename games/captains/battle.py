@@ -215,6 +215,9 @@ def _decide(game: Game) -> None:
         note(game, ToldKind.CHANGE, "the spoils: {0} takes a province of {1}", winner, loser)
         cede_province(game, loser, winner, _attack_over)
     else:
+        if won:
+            note(game, ToldKind.CHANGE,  # RULES.md 39
+                 "the attack was blocked: {0} takes no province of {1}", winner, loser)
         _attack_over(game)
 
 

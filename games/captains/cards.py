@@ -29,6 +29,7 @@ __all__ = [
     "Side",
     "captain_force",
     "card_name",
+    "ducats",
     "sort_cards",
 ]
 
@@ -207,6 +208,15 @@ def captain_force(captain: str, attached: Iterable[str]) -> int:
 def card_name(card: str) -> str:
     """The card's name as the seed prints it."""
     return CARDS[card].name
+
+
+def ducats(amount: int) -> str:
+    """An amount of ducats in words.
+
+    >>> ducats(1), ducats(3)
+    ('1 ducat', '3 ducats')
+    """
+    return f"{amount} ducat{'' if amount == 1 else 's'}"
 
 
 def sort_cards(cards: object) -> tuple[str, ...]:

@@ -16,9 +16,8 @@ from typing import TYPE_CHECKING
 from condottiere.games.captains.hands import discard_cards, give, show, take
 from condottiere.games.captains.moves import Bundle, Move
 from condottiere.games.captains.phase import Phase
-from condottiere.games.captains.setup import note, turn_order
+from condottiere.games.captains.setup import turn_order
 from condottiere.games.captains.turn import end_turn, enter_diplomacy
-from condottiere.interface.game import ToldKind
 
 if TYPE_CHECKING:
     from condottiere.games.captains.game import Game
@@ -44,12 +43,9 @@ def answer(game: Game, seat: int, accepted: bool) -> None:
     assert offer is not None and offerer is not None
     assert offer.give is not None and offer.get is not None
     game._offer = None
-    if accepted:
+    if accepted:  # the answer's own words tell it (narration)
         _hand_over(game, offerer, seat, offer.give)
         _hand_over(game, seat, offerer, offer.get)
-        note(game, ToldKind.CHANGE, "{0} accepts the offer of {1}", seat, offerer)
-    else:
-        note(game, ToldKind.CHANGE, "{0} refuses the offer of {1}", seat, offerer)
     enter_diplomacy(game)
 
 

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from condottiere.games.captains.hands import Then, ask, discard_cards
 from condottiere.games.captains.phase import Phase
 from condottiere.games.captains.setup import note
+from condottiere.interface.events import SeatLeft
 from condottiere.interface.game import (
     Deal,
     HandOutOfGame,
@@ -75,8 +76,7 @@ def finish(game: Game) -> None:
     game._phase = Phase.OVER
     game._to_act = None
     game._battle = None
-    game._legal = None
-    note(game, ToldKind.CHANGE, "the game is over")
+    game._legal = None  # the table tells the end, with who won (Outcome)
 
 
 def outcome_of(game: Game) -> Outcome | None:
@@ -103,7 +103,7 @@ def remove_seat(game: Game, seat: int) -> HandOutOfGame:
     if game._phase is Phase.OVER:
         raise ValueError("the game is over")
     count = game._sizes[seat]
-    game._events.append(("leave", seat))
+    game._events.append(SeatLeft(seat))
     game._out.extend(game._hands[seat].elements())
     game._out_unseen += game._unknown[seat]
     game._hands[seat].clear()

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from condottiere.games.captains.cards import CARDS, Effect, card_name
+from condottiere.games.captains.cards import CARDS, Effect, card_name, ducats
 from condottiere.games.captains.hands import ask, discard_cards, take
 from condottiere.games.captains.moves import Move
 from condottiere.games.captains.setup import note
@@ -44,14 +44,14 @@ def play_event(game: Game, seat: int, move: Move) -> None:
         assert target is not None
         lost = min(LOSS, game._ducats[target])
         game._ducats[target] -= lost
-        note(game, ToldKind.CHANGE, f"{name}: {{0}} loses {lost} ducats", target)
+        note(game, ToldKind.CHANGE, f"{name}: {{0}} loses {ducats(lost)}", target)
     elif effect is Effect.STEAL_THREE:
         assert target is not None
         stolen = min(THEFT, game._ducats[target])
         game._ducats[target] -= stolen
         game._ducats[seat] += stolen
         note(
-            game, ToldKind.CHANGE, f"{name}: {{0}} steals {stolen} ducats from {{1}}", seat, target
+            game, ToldKind.CHANGE, f"{name}: {{0}} steals {ducats(stolen)} from {{1}}", seat, target
         )
     elif effect is Effect.NO_ATTACK:
         assert target is not None
@@ -94,7 +94,7 @@ def _on_captain(
         note(
             game,
             ToldKind.CHANGE,
-            f"{name}: {{0}} pays {CONTROL_PRICE} ducats and takes {target} from {{1}}",
+            f"{name}: {{0}} pays {ducats(CONTROL_PRICE)} and takes {target} from {{1}}",
             seat,
             owner,
         )

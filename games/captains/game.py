@@ -39,9 +39,9 @@ from condottiere.games.captains.hands import (
     settle,
     unseen_cards,
 )
-from condottiere.games.captains.moves import IllegalMoveError, InvalidMoveError, Move, Verb
-from condottiere.games.captains.notes import Chain
+from condottiere.games.captains.moves import InvalidMoveError, Move, Verb
 from condottiere.games.captains.phase import Phase
+from condottiere.interface.bookkeeping import SPECTATOR, CardGame, seat_placeholders
 from condottiere.interface.game import (
     CardFlow,
     Deal,
@@ -49,8 +49,8 @@ from condottiere.interface.game import (
     Handed,
     HandOutOfGame,
     Outcome,
-    SeatToMove,
-    Waiting,
+    Sentence,
+    ToldKind,
 )
 
 __all__ = [
@@ -73,7 +73,6 @@ OPTIONS = {
     "all-draw": "every seat in the game draws a card in each opportunity phase (RULES.md 10)",
     "spoils": "a blocked attack won by the attacker also takes a province (RULES.md 39)",
 }
-SPECTATOR = -1
 
 
 @dataclass(slots=True)
@@ -122,10 +121,12 @@ class SeatView:
     legal_moves: tuple[Move, ...]
 
 
-class Game:
+class Game(CardGame[Move]):
     """One game of Condottieri Captains; build it with :meth:`new`, :meth:`setup`,
     :meth:`observe`, :meth:`spectate` or :meth:`replay`; drive it with :meth:`play` and
     :meth:`resolve`."""
+
+    _phase: Phase
 
     def __init__(
         self,
@@ -133,6 +134,7 @@ class Game:
         *,
         observer: int | None = None,
         seed: int | None = None,
+        narrated: bool = False,
     ) -> None:
         players = int(header["players"])
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
@@ -143,12 +145,8 @@ class Game:
         unknown = [option for option in options if option not in OPTIONS]
         if unknown:
             raise ValueError(f"unknown option {unknown[0]!r}; choose among {', '.join(OPTIONS)}")
-        if observer is not None and observer != SPECTATOR and not 0 <= observer < players:
-            raise ValueError(f"seat {observer} is not at a table of {players}")
-        self.players = players
         self.options = frozenset(options)
-        self.observer = observer
-        self._header: dict[str, Any] = {
+        record_header = {
             "format": RECORD_FORMAT,
             "game": GAME_NAME,
             "players": players,
@@ -156,14 +154,9 @@ class Game:
             "seed": header.get("seed"),
             "setup": header.get("setup"),
         }
+        self._start_books(record_header, players, observer, narrated)
         self._seed_source = seed
-        self._events: list[tuple[Any, ...]] = []
-        self._sampled = False
-        self._notes: Chain = None
         # cards (see .hands)
-        self._hands: list[Counter[str]] = [Counter() for _ in range(players)]
-        self._unknown = [0] * players
-        self._sizes = [0] * players
         self._pile: Counter[str] | None = Counter(DECK) if observer is None else None
         self._order: list[str] | None = None
         self._pile_size = len(DECK)
@@ -171,7 +164,6 @@ class Game:
         self._epoch_taken = 0
         self._top: tuple[str, ...] = ()
         """A scenario's given top of the draw pile, top first (epoch 0 only)."""
-        self._discard: list[str] = []
         self._out: list[str] = []
         self._out_unseen = 0
         # the table
@@ -184,10 +176,8 @@ class Game:
         self._defeated: frozenset[int] = frozenset()
         self._in_game: tuple[int, ...] | None = None
         """The seats neither defeated nor departed, once computed (see :attr:`in_game`)."""
-        self._departed: frozenset[int] = frozenset()
         self._first: int | None = None
         self._active: int | None = None
-        self._winners: tuple[int, ...] = ()
         self._forfeit = False
         # the setup (see .setup)
         self._to_pick: tuple[int, ...] = ()
@@ -206,16 +196,12 @@ class Game:
         self._over_limit: tuple[int, ...] = ()
         # what the game waits for
         self._phase = Phase.CHANCE
-        self._to_act: int | None = None
         self.chance: Node | None = None
         self._then: Then | None = None
         self._after_choice: AfterChoice | None = None
         self._chosen: int | None = None
         self._found = False
         self._searched = ""
-        self._moves_played = 0
-        self._choices_made = 0
-        self._legal: list[Move] | None = None
         from condottiere.games.captains.setup import start, start_scenario
 
         if self._header["setup"] is None:
@@ -225,9 +211,13 @@ class Game:
         settle(self)
 
     @classmethod
-    def new(cls, players: int, seed: int, options: Iterable[str] = ()) -> Game:
-        """A fresh game with every chance outcome answered from ``seed``."""
-        return cls({"players": players, "options": sorted(options), "seed": seed}, seed=seed)
+    def new(
+        cls, players: int, seed: int, options: Iterable[str] = (), *, narrated: bool = False
+    ) -> Game:
+        """A fresh game with every chance outcome answered from ``seed``; ``narrated``: it
+        keeps its narration (:meth:`narration`)."""
+        header = {"players": players, "options": sorted(options), "seed": seed}
+        return cls(header, seed=seed, narrated=narrated)
 
     @classmethod
     def setup(
@@ -245,6 +235,7 @@ class Game:
         deck: Sequence[str] = (),
         seed: int = 0,
         options: Iterable[str] = (),
+        narrated: bool = False,
     ) -> Game:
         """A scenario that begins with ``first``'s turn: each seat's city state and hand,
         and optionally ducats, provinces, captains in play with their cards, revenue cards
@@ -265,94 +256,35 @@ class Game:
             "deck": list(deck),
         }
         header = {"players": players, "options": sorted(options), "seed": seed, "setup": spec}
-        return cls(header, seed=seed)
+        return cls(header, seed=seed, narrated=narrated)
 
     @classmethod
-    def observe(cls, record: Mapping[str, Any], seat: int) -> Game:
-        """The engine ``seat`` runs on the network: it knows only what ``seat`` may know.
-        Chance is answered from outside (:meth:`resolve`); ``record`` may be a header."""
-        return cls(record, observer=seat)
-
-    @classmethod
-    def spectate(cls, record: Mapping[str, Any]) -> Game:
-        """An engine that knows no hand at all."""
-        return cls(record, observer=SPECTATOR)
-
-    @classmethod
-    def replay(cls, record: Mapping[str, Any]) -> Game:
-        """Rebuild a game from :meth:`record`; ValueError when it does not replay to itself.
+    def replay(cls, record: Mapping[str, Any], *, narrated: bool = False) -> Game:
+        """Rebuild a game from :meth:`record` (telling it, with ``narrated``); ValueError
+        when it does not replay to itself.
 
         A record with a seed replays from the seed (its chance events must be the seed's); one
         without resolves every chance event as recorded."""
         if record.get("format") != RECORD_FORMAT or record.get("game") != GAME_NAME:
             raise ValueError(f"not a {GAME_NAME} record of format {RECORD_FORMAT}")
         seed = record.get("seed")
-        game = cls(record, seed=seed)
+        game = cls(record, seed=seed, narrated=narrated)
         game.follow(record["events"], chance=seed is None)
         if game.record() != json.loads(json.dumps(record)):
             raise ValueError("the record does not replay to the same game")
         return game
 
-    def follow(self, events: Iterable[Sequence[Any]], *, chance: bool = True) -> None:
-        """Fold in ``events`` of a record (the open table's), as this engine may see them;
-        ``chance=False`` skips the chance events (a game answering from its seed)."""
-        for event in events:
-            kind = event[0]
-            if kind == "move":
-                self.play(event[2], reveal=event[3] if len(event) > 3 else None)
-            elif kind == "leave":
-                self.remove_seat(event[1])
-            elif not chance:
-                continue
-            elif kind == "choice":
-                self.resolve(event[3])
-            elif kind == "deal":
-                self.resolve(event[2] if self.knows_hand(event[1]) else None)
-            elif kind == "show":
-                sees = self.observer is None or self.observer in (event[1], event[2])
-                self.resolve(event[3] if sees else None)
-            elif kind == "search":
-                self.resolve((event[2],) if event[3] else ())
-            else:
-                raise ValueError(f"unknown event {event!r}")
-
     # ------------------------------------------------------------------ public state
-
-    @property
-    def to_act(self) -> int | None:
-        return self._to_act
 
     @property
     def phase(self) -> Phase:
         return self._phase
 
     @property
-    def waiting(self) -> Waiting:
-        if self.chance is not None:
-            return self.chance
-        return None if self._to_act is None else SeatToMove(self._to_act)
-
-    @property
-    def moves_played(self) -> int:
-        return self._moves_played
-
-    @property
-    def choices_made(self) -> int:
-        return self._choices_made
-
-    @property
     def outcome(self) -> Outcome | None:
         from condottiere.games.captains.ending import outcome_of
 
         return outcome_of(self)
-
-    @property
-    def winners(self) -> tuple[int, ...]:
-        return self._winners
-
-    @property
-    def departed(self) -> frozenset[int]:
-        return self._departed
 
     @property
     def defeated(self) -> frozenset[int]:
@@ -419,10 +351,6 @@ class Game:
         return self._offer
 
     @property
-    def discard_pile(self) -> tuple[str, ...]:
-        return sort_cards(self._discard)
-
-    @property
     def draw_pile_size(self) -> int:
         return self._pile_size
 
@@ -455,26 +383,6 @@ class Game:
             for card in (*army, *(c for attached in army.values() for c in attached), *revenues)
         ]
         return (Draw(node, 0, self._epoch, self._epoch_taken, sort_cards(in_play)),)
-
-    def knows_hand(self, seat: int) -> bool:
-        """Whether this engine sees every card ``seat`` is dealt."""
-        return self.observer is None or self.observer == seat
-
-    def hand(self, seat: int) -> tuple[str, ...]:
-        if self._unknown[seat]:
-            raise ValueError(f"this engine cannot see seat {seat}'s hand")
-        return sort_cards(self._hands[seat].elements())
-
-    def known_cards(self, seat: int) -> tuple[str, ...]:
-        """The cards this engine knows to be in ``seat``'s hand."""
-        return sort_cards(self._hands[seat].elements())
-
-    def hidden_count(self, seat: int) -> int:
-        """How many of ``seat``'s cards this engine does not know."""
-        return self._unknown[seat]
-
-    def hand_size(self, seat: int) -> int:
-        return self._sizes[seat]
 
     def hand_limit(self, seat: int) -> int:
         city = self._city[seat]
@@ -524,59 +432,60 @@ class Game:
             return CardFlow(handed=tuple(handed))
         return CardFlow()
 
-    def legal_moves(self) -> list[Move]:
-        """The moves :attr:`to_act` may play now (as far as this engine can know them)."""
-        legal = self._legal
-        if legal is None:
-            from condottiere.games.captains.legality import legal_moves
+    _sort_cards = staticmethod(sort_cards)
 
-            legal = self._legal = legal_moves(self)
-        return list(legal)
-
-    def play(self, move: str | Move, *, reveal: Sequence[str] | None = None) -> None:
-        """Play ``move`` for :attr:`to_act`; ``reveal`` gives the cards of a hand shown by a
-        mulligan that this engine could not see. InvalidMoveError / IllegalMoveError, with
-        the state unchanged, for a move that is not one or not legal now."""
-        from condottiere.games.captains.legality import offer_ok, why_illegal
-        from condottiere.games.captains.rules import apply
-
+    def _move_of(self, move: Move | str) -> Move:
         if isinstance(move, str):
-            move = Move.parse(move)
-        elif not isinstance(move, Move):
+            return Move.parse(move)
+        if not isinstance(move, Move):
             raise InvalidMoveError(f"{move!r} is not a move")
-        seat = self._to_act
-        if seat is None:
-            raise IllegalMoveError(
-                "the game is over" if self._phase is Phase.OVER else "the game waits for chance"
-            )
-        legal = self._legal
-        if legal is None:
-            legal = self.legal_moves()
-        # The moves legal_moves() handed out are these very objects: try identity first.
-        for candidate in legal:
-            if candidate is move:
-                break
-        else:
-            if move not in legal and not (move.verb is Verb.OFFER and offer_ok(self, seat, move)):
-                raise IllegalMoveError(why_illegal(self, move, seat))
-        revealed = None
-        if move.verb is Verb.MULLIGAN:
-            revealed = self._revealed_hand(seat, reveal)
-        self._legal = None
-        self._moves_played += 1
-        text = str(move)
-        self._events.append(
-            ("move", seat, text) if revealed is None else ("move", seat, text, list(revealed))
-        )
-        apply(self, seat, move, revealed)
-        settle(self)
+        return move
 
-    def _revealed_hand(self, seat: int, reveal: Sequence[str] | None) -> tuple[str, ...]:
+    def _list_legal(self) -> list[Move]:
+        from condottiere.games.captains.legality import legal_moves
+
+        return legal_moves(self)
+
+    def _also_legal(self, move: Move, seat: int) -> bool:
+        from condottiere.games.captains.legality import offer_ok
+
+        return move.verb is Verb.OFFER and offer_ok(self, seat, move)
+
+    def _reason(self, move: Move, seat: int) -> str:
+        from condottiere.games.captains.legality import why_illegal
+
+        return why_illegal(self, move, seat)
+
+    def _no_move_reason(self) -> str:
+        return "the game is over" if self._phase is Phase.OVER else "the game waits for chance"
+
+    def _shown_hand(
+        self, move: Move, seat: int, reveal: Sequence[str] | None
+    ) -> tuple[str, ...] | None:
+        """The hand a mulligan shows (checked against ``reveal`` where this engine does not
+        see it)."""
+        if move.verb is not Verb.MULLIGAN:
+            return None
         if not self._unknown[seat]:
             return self.hand(seat)
         from condottiere.games.captains.legality import check_revealed
 
         return check_revealed(self, seat, reveal)
+
+    def _apply(self, seat: int, move: Move, revealed: tuple[str, ...] | None) -> None:
+        from condottiere.games.captains.rules import apply
+
+        apply(self, seat, move, revealed)
+
+    def _settle(self) -> None:
+        settle(self)
+
+    def _before_move(self, seat: int, move: Move, revealed: tuple[str, ...] | None) -> None:
+        """The move is told before it is applied: its notes follow it."""
+        from condottiere.games.captains.narration import move_words
+
+        words = move_words(self, seat, move, revealed or (), seat_placeholders(self.players))
+        self.tell(Sentence(ToldKind.MOVE, words, seat))
 
     def resolve(self, outcome: Sequence[str] | int | None) -> None:
         """Answer the pending chance node: the cards (None where this engine may not see
@@ -592,23 +501,9 @@ class Game:
 
     # ------------------------------------------------------------------ records, copies, views
 
-    def record(self) -> dict[str, Any]:
-        """The game as JSON-serialisable data: its header and every event."""
-        if self._sampled:
-            raise ValueError("a determinised sample has no record")
-        return json.loads(json.dumps({**self._header, "events": self._events}))  # type: ignore[no-any-return]
-
-    def copy(self) -> Game:
-        """An independent copy (for bots that look ahead)."""
-        other = object.__new__(Game)
-        other.__dict__.update(self.__dict__)
-        other._events = list(self._events)
-        other._hands = [Counter(hand) for hand in self._hands]
-        other._unknown = list(self._unknown)
-        other._sizes = list(self._sizes)
+    def _copy_into(self, other: Game) -> None:
         other._pile = None if self._pile is None else Counter(self._pile)
         other._order = None if self._order is None else list(self._order)
-        other._discard = list(self._discard)
         other._out = list(self._out)
         other._city = list(self._city)
         other._ducats = list(self._ducats)
@@ -616,27 +511,8 @@ class Game:
         other._revenues = [list(r) for r in self._revenues]
         other._army = [{c: list(a) for c, a in army.items()} for army in self._army]
         other._turns = list(self._turns)
-        battle = self._battle
-        if battle is not None:
-            other._battle = Battle(
-                battle.attacker,
-                battle.defender,
-                battle.captain,
-                battle.blocker,
-                battle.attack_cards,
-                battle.defence_cards,
-                battle.to_play,
-                battle.passes,
-            )
-        return other
-
-    def seen_by(self, seat: int) -> Game:
-        """The engine ``seat`` would run now: this game's record folded through
-        :meth:`observe`. It knows what ``seat`` may know and nothing else."""
-        record = self.record()
-        view = Game.observe(record, seat)
-        view.follow(record["events"])
-        return view
+        if self._battle is not None:
+            other._battle = replace(self._battle)
 
     def determinise(self, rng: random.Random) -> Game:
         """An open table consistent with everything this engine knows, sampled with ``rng``:
@@ -647,6 +523,7 @@ class Game:
         sample.observer = None
         sample._sampled = True
         sample._events = []
+        sample._narrated, sample._tale = False, None
         sample._seed_source = rng.getrandbits(64)
         pool = unseen_cards(self) if self._pile is None else list(self._pile.elements())
         rng.shuffle(pool)
@@ -721,12 +598,6 @@ class Game:
             departed=self._departed,
             winners=self._winners,
             legal_moves=tuple(self.legal_moves()) if own and self._to_act == seat else (),
-        )
-
-    def __repr__(self) -> str:
-        return (
-            f"<Captains players={self.players} phase={self._phase} to_act={self._to_act} "
-            f"events={len(self._events)}>"
         )
 
 

@@ -23,12 +23,15 @@ from typing import TYPE_CHECKING
 
 from condottiere.games.captains.cards import CAPTAINS, CARDS, DECK_COUNTS, card_name, sort_cards
 from condottiere.games.captains.phase import Phase
+from condottiere.interface.events import Chosen, Dealt, HandShown, Searched
 from condottiere.interface.game import (
     Choice,
     Deal,
     IllegalMoveError,
     SearchDeck,
+    Sentence,
     ShowHand,
+    ToldKind,
 )
 
 if TYPE_CHECKING:
@@ -196,21 +199,25 @@ def resolve(game: Game, outcome: Sequence[str] | int | None) -> None:
     if isinstance(node, Choice):
         if not isinstance(outcome, int) or outcome not in node.seats:
             raise ValueError(f"the {node.purpose} must be one of seats {node.seats}")
-        game._events.append(("choice", node.purpose, list(node.seats), outcome))
+        game._events.append(Chosen(node.purpose, node.seats, outcome))
         game._choices_made += 1
         game._chosen = outcome
     elif isinstance(node, Deal):
         cards = _checked_cards(game, node.seat, node.count, outcome, from_pile=True)
-        game._events.append(("deal", node.seat, node.count if cards is None else list(cards)))
+        game._events.append(Dealt(node.seat, node.count if cards is None else cards))
         _deal(game, node.seat, node.count, cards)
     elif isinstance(node, ShowHand):
         cards = _checked_shown(game, node, outcome)
-        record = node.count if cards is None else list(cards)
-        game._events.append(("show", node.seat, node.viewer, record, node.handed))
+        shown = node.count if cards is None else cards
+        game._events.append(HandShown(node.seat, node.viewer, shown, node.handed))
         _show(game, node, cards)
+        what = "hands over" if node.handed else "shows"
+        text = f"the {node.count} cards of its hand to {{1}} (seen by {{1}} alone)"
+        seats = (f"{{{node.seat}}}", f"{{{node.viewer}}}")
+        game.tell(Sentence(ToldKind.CHANGE, f"{{0}} {what} {text}".format(*seats), node.seat))
     else:
         found = _checked_search(game, node, outcome)
-        game._events.append(("search", node.seat, node.card, found))
+        game._events.append(Searched(node.seat, node.card, found))
         if found:
             _take_from_pile(game, node.card)
             give(game, node.seat, node.card)

@@ -31,6 +31,7 @@ from condottiere.games.captains.cards import (
     Kind,
     Side,
     card_name,
+    ducats,
     sort_cards,
 )
 from condottiere.games.captains.cities import CITIES
@@ -380,13 +381,13 @@ def _specific(game: Game, move: Move, seat: int) -> str:
     if verb is Verb.CAPTAIN and game._recruited:
         return "one captain a turn comes into play for free; use emergency to pay for another"
     if verb is Verb.EMERGENCY and move.card is not None:
-        return f"{card_name(move.card)} costs {FORCE[move.card]} ducats"
+        return f"{card_name(move.card)} costs {ducats(FORCE[move.card])}"
     if verb is Verb.ATTACH and move.card is not None and KIND[move.card] not in _ATTACHABLE:
         return "only troops and traits attach to a captain"
     if verb is Verb.REVENUE:
         return "a revenue card goes on a province without one"
     if verb is Verb.PAY:
-        return f"the upkeep is {upkeep_cost(game, seat)} ducats: dismiss troops or disband"
+        return f"the upkeep is {ducats(upkeep_cost(game, seat))}: dismiss troops or disband"
     if verb is Verb.ATTACK:
         if move.captain in game._attacked:
             return "a captain attacks once a turn"

@@ -1,49 +1,34 @@
-"""A move and its consequences in words, and the table in one line.
+"""A move in words, and the table in one line.
 
-The move is told from its own words; what it set off (a turn begun, ducats collected, a
-battle fought, a province taken, a seat defeated) from the notes the rules left on the way
-(:mod:`.notes`). Only public facts are told: never a card of a hand that was not shown.
+A narrated game tells each move in its own words (:func:`move_words`, told before the move
+is applied) and then what it set off (a turn begun, ducats collected, a battle fought, a
+province taken, a seat defeated, a captain found in the draw pile, a hand shown to one seat)
+in the sentences the rules tell on the way (:func:`.setup.note`). Only public facts are
+told: never a card of a hand that was not shown to everyone.
 
 >>> from condottiere.games.captains.game import Game
->>> g = Game.setup(2, cities=["milan", "pisa"], hands=[["gonzaga"], []], seed=0, deck=["duchy"])
->>> after = g.copy(); after.play("captain gonzaga")
->>> [t.text for t in narrate(g, after, Move.parse("captain gonzaga"), (), ["ann", "bob"])]
+>>> g = Game.setup(2, cities=["milan", "pisa"], hands=[["gonzaga"], []], seed=0,
+...                deck=["duchy"], narrated=True)
+>>> start = g.narration_length
+>>> g.play("captain gonzaga")
+>>> [sentence.told(["ann", "bob"]).text for sentence in g.narration(start)]
 ['ann puts Gonzaga (level 4) into play']
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from condottiere.games.captains.cards import CARDS, FORCE, card_name
+from condottiere.games.captains.cards import CARDS, FORCE, card_name, ducats
 from condottiere.games.captains.cities import CITIES
-from condottiere.games.captains.game import Game
 from condottiere.games.captains.moves import Bundle, Move, Verb
-from condottiere.games.captains.notes import length, since
 from condottiere.games.captains.turn import upkeep_cost
-from condottiere.interface.game import Told, ToldKind
 
-__all__ = ["move_words", "narrate", "table_words"]
+if TYPE_CHECKING:
+    from condottiere.games.captains.game import Game
 
-
-def narrate(
-    before: Game, after: Game, move: Move, shown: Sequence[str], names: Sequence[str]
-) -> tuple[Told, ...]:
-    """``move`` (played by ``before.to_act``) and what followed, each seat called by
-    ``names``."""
-    seat = before.to_act
-    assert seat is not None
-    told = [Told(ToldKind.MOVE, move_words(before, seat, move, shown, names), seat)]
-    count = length(after._notes) - length(before._notes)
-    told += [
-        Told(
-            note.kind,
-            note.words(list(names)),
-            note.about if note.kind is ToldKind.RESULT else (note.seats[0] if note.seats else None),
-        )
-        for note in since(after._notes, count)
-    ]
-    return tuple(told)
+__all__ = ["move_words", "table_words"]
 
 
 def move_words(
@@ -78,7 +63,8 @@ def move_words(
         assert captain is not None
         return f"{who} disbands {card_name(captain)}"
     if verb is Verb.PAY:
-        return f"{who} pays the upkeep of {upkeep_cost(game, seat)} ducats"
+        cost = upkeep_cost(game, seat)
+        return f"{who} pays {ducats(cost)} of upkeep ({ducats(game.ducats[seat] - cost)} left)"
     if verb is Verb.EVENT:
         target = names[move.seat] if move.seat is not None else card_name(captain or "")
         effect = CARDS[card or ""].effect
@@ -99,10 +85,10 @@ def move_words(
     if verb is Verb.OFFER:
         assert move.seat is not None and move.give is not None and move.get is not None
         return f"{who} offers {names[move.seat]} {_bundle(move.give)} for {_bundle(move.get)}"
-    if verb is Verb.ACCEPT:
-        return f"{who} accepts"
-    if verb is Verb.REFUSE:
-        return f"{who} refuses"
+    if verb in (Verb.ACCEPT, Verb.REFUSE):
+        offerer = game.active
+        answer = "accepts" if verb is Verb.ACCEPT else "refuses"
+        return f"{who} {answer} the offer of {'?' if offerer is None else names[offerer]}"
     if verb is Verb.DISCARD:
         return f"{who} discards {name} (hand limit)"
     return f"{who} is done with the {game.phase} phase"
@@ -110,7 +96,7 @@ def move_words(
 
 def _bundle(bundle: Bundle) -> str:
     """``3 ducats, 1 province and Pikemen``."""
-    parts = [f"{bundle.ducats} ducat{'s' if bundle.ducats != 1 else ''}"] if bundle.ducats else []
+    parts = [ducats(bundle.ducats)] if bundle.ducats else []
     if bundle.provinces:
         parts.append(f"{bundle.provinces} province{'s' if bundle.provinces != 1 else ''}")
     parts += [card_name(card) for card in bundle.cards]
@@ -136,7 +122,7 @@ def table_words(game: Game, names: Sequence[str]) -> str:
             continue
         captains = ", ".join(f"{card_name(c)} {game.tfr(c)}" for c in game.army(seat))
         parts.append(
-            f"{label}: {game.provinces[seat]} provinces, {game.ducats[seat]} ducats"
+            f"{label}: {game.provinces[seat]} provinces, {ducats(game.ducats[seat])}"
             + (f", captains {captains}" if captains else "")
         )
     return "; ".join(parts)

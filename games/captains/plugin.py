@@ -31,16 +31,16 @@ from condottiere.games.captains.game import (
     SeatView,
 )
 from condottiere.games.captains.moves import Move, Verb
-from condottiere.games.captains.narration import narrate, table_words
+from condottiere.games.captains.narration import table_words
 from condottiere.games.captains.summary import rules_summary
 from condottiere.games.captains.wire import view_message
-from condottiere.interface.game import GameState, TableRules, Told, Variant
+from condottiere.interface.game import Edition, FigureNames, GameState, TableRules
 from condottiere.interface.game import SeatView as AnySeatView
 from condottiere.interface.screen import GameScreen
 
 __all__ = ["RULES", "CaptainsRules"]
 
-VARIANT = "standard"
+EDITION = "standard"
 DEFAULT_SEATS = 4
 _SAFE = (Move(Verb.PASS), Move(Verb.DONE), Move(Verb.REFUSE), Move(Verb.NO_BLOCK), Move(Verb.PAY))
 
@@ -50,11 +50,11 @@ def _header(table: TableRules) -> dict[str, Any]:
 
 
 class CaptainsRules:
-    """Condottieri Captains: one variant, the seed's rules with ``RULES.md``'s readings."""
+    """Condottieri Captains: one edition, the seed's rules with ``RULES.md``'s readings."""
 
     name = GAME_NAME
     title = "Condottieri Captains"
-    default_variant = VARIANT
+    default_edition = EDITION
     move_examples = (
         "city milan",
         "captain francesco-sforza",
@@ -65,10 +65,10 @@ class CaptainsRules:
     )
 
     def __init__(self) -> None:
-        self.variants: Mapping[str, Variant] = MappingProxyType(
+        self.editions: Mapping[str, Edition] = MappingProxyType(
             {
-                VARIANT: Variant(
-                    VARIANT,
+                EDITION: Edition(
+                    EDITION,
                     "the seed's rules (Italy 1200-1550)",
                     MIN_PLAYERS,
                     MAX_PLAYERS,
@@ -81,32 +81,26 @@ class CaptainsRules:
     def check(self, table: TableRules) -> None:
         if table.game != self.name:
             raise ValueError(f"this is {self.name}, not {table.game!r}")
-        if table.variant != VARIANT:
-            raise ValueError(f"unknown variant {table.variant!r}; Captains has {VARIANT!r}")
+        if table.edition != EDITION:
+            raise ValueError(f"unknown edition {table.edition!r}; Captains has {EDITION!r}")
         if list(table.options) != sorted(set(table.options)):
             raise ValueError("options are listed once each, in order")
         Game.spectate(_header(table))
 
     def for_seat(self, table: TableRules, seat: int) -> Game:
-        return Game.observe(_header(table), seat)
+        return Game.observe(_header(table), seat, narrated=True)
 
     def for_spectator(self, table: TableRules) -> Game:
-        return Game.spectate(_header(table))
+        return Game.spectate(_header(table), narrated=True)
 
     def omniscient(self, table: TableRules) -> Game:
-        return Game(_header(table))
+        return Game(_header(table), narrated=True)
 
     def offline(self, table: TableRules, seed: int) -> Game:
-        return Game.new(table.seats, seed=seed, options=table.options)
+        return Game.new(table.seats, seed=seed, options=table.options, narrated=True)
 
     def replay(self, record: Mapping[str, Any]) -> Game:
-        return Game.replay(record)
-
-    def narrate(
-        self, before: Any, after: Any, move: Any, shown: Sequence[str], names: Sequence[str]
-    ) -> tuple[Told, ...]:
-        assert isinstance(before, Game) and isinstance(after, Game) and isinstance(move, Move)
-        return narrate(before, after, move, shown, names)
+        return Game.replay(record, narrated=True)
 
     def view_message(self, view: AnySeatView) -> Message:
         """The view as the controller's ``condottiere.v1.CaptainsView`` (:mod:`.wire`)."""
@@ -140,6 +134,22 @@ class CaptainsRules:
         """Provinces held."""
         assert isinstance(game, Game)
         return game.provinces
+
+    bots: Mapping[str, str] = MappingProxyType(
+        {
+            "greedy": "condottiere.bots.captains_greedy:CaptainsGreedy",
+            "ismcts": "condottiere.bots.ismcts:IsmctsBot",
+            "random": "condottiere.bots.random_bot:RandomBot",
+        }
+    )
+    """The strategies of :mod:`condottiere.bots` that play this game, by name."""
+
+    def plays(self, state: object) -> bool:
+        return isinstance(state, Game)
+
+    def figure_names(self, edition: str) -> FigureNames:
+        """Battles won (a battle's result sentence names its winner), and provinces held."""
+        return FigureNames(results="battles won", standings="provinces held")
 
     def public_state(self, view: AnySeatView) -> dict[str, Any]:
         """What every seat sees alike.

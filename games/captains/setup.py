@@ -16,9 +16,8 @@ from typing import TYPE_CHECKING, Any
 from condottiere.games.captains.cards import CAPTAINS, DECK_COUNTS, card_name
 from condottiere.games.captains.cities import CITIES
 from condottiere.games.captains.hands import ask_choice, ask_deal, discard_cards, give, show
-from condottiere.games.captains.notes import Note, add
 from condottiere.games.captains.phase import Phase
-from condottiere.interface.game import ToldKind
+from condottiere.interface.game import Sentence, ToldKind
 
 if TYPE_CHECKING:
     from condottiere.games.captains.game import Game
@@ -39,8 +38,12 @@ MAX_MULLIGANS = 3
 
 
 def note(game: Game, kind: ToldKind, text: str, *seats: int, about: int | None = None) -> None:
-    """Leave a sentence for the narration (``{0}``... stand for ``seats``)."""
-    game._notes = add(game._notes, Note(kind, text, seats, about))
+    """Tell a sentence in the game's narration, where it is narrated: ``{0}``, ``{1}``... in
+    ``text`` stand for ``seats``; the sentence is about ``about`` (a result's winner), else
+    about the first of ``seats``."""
+    if game.narrated:
+        seat = about if kind is ToldKind.RESULT else (seats[0] if seats else None)
+        game.tell(Sentence(kind, text.format(*(f"{{{other}}}" for other in seats)), seat))
 
 
 def start(game: Game) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
-from condottiere.games.captains.cards import FORCE, captain_force, card_name
+from condottiere.games.captains.cards import FORCE, captain_force, card_name, ducats
 from condottiere.games.captains.cities import CITIES
 from condottiere.games.captains.hands import ask_deal, discard_cards, take
 from condottiere.games.captains.phase import Phase
@@ -103,7 +103,7 @@ def recruit_captain(game: Game, seat: int, captain: str, *, paid: bool) -> None:
         note(
             game,
             ToldKind.CHANGE,
-            f"{{0}} pays {FORCE[captain]} ducats for {card_name(captain)} (emergency defence)",
+            f"{{0}} pays {ducats(FORCE[captain])} for {card_name(captain)} (emergency defence)",
             seat,
         )
     else:
@@ -156,14 +156,7 @@ def disband(game: Game, seat: int, captain: str) -> None:
 
 
 def pay_upkeep(game: Game, seat: int) -> None:
-    cost = upkeep_cost(game, seat)
-    game._ducats[seat] -= cost
-    note(
-        game,
-        ToldKind.CHANGE,
-        f"{{0}} pays {cost} ducats of upkeep ({game._ducats[seat]} left)",
-        seat,
-    )
+    game._ducats[seat] -= upkeep_cost(game, seat)  # the move's words tell it (narration)
     enter_events(game)
 
 
@@ -198,8 +191,21 @@ def enter_battle(game: Game) -> None:
         return
     if may_attack(game, seat):
         _ask(game, Phase.BATTLE, seat)
-    else:
-        enter_diplomacy(game)
+        return
+    if not game._attacked:  # the phase is passed over before it began: the log says why
+        note(game, ToldKind.CHANGE, f"no battle phase for {{0}}: {_no_battle(game, seat)}", seat)
+    enter_diplomacy(game)
+
+
+def _no_battle(game: Game, seat: int) -> str:
+    """Why ``seat`` may declare no attack this turn (RULES.md 24, 28, 29)."""
+    if game._turns[seat] <= 1:
+        return "nobody attacks on their first turn"
+    if seat in game._no_attack:
+        return "Campaign Season Over was played on them"
+    if not neighbours(game, seat):
+        return "no neighbour is left to attack"
+    return "no captain in play to attack with"
 
 
 def enter_diplomacy(game: Game) -> None:

@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+from condottiere.games.captains import view_pb2 as wire
 from condottiere.games.captains.figures import (
     army,
     captain_tfr,
@@ -23,7 +24,6 @@ from condottiere.games.captains.figures import (
 )
 from condottiere.games.captains.game import TURNS, Battle, SeatView
 from condottiere.games.captains.moves import Bundle
-from condottiere.v1 import game_captains_pb2 as wire
 
 __all__ = ["view_message"]
 

@@ -47,6 +47,7 @@ def begin_battle(game: Game, region: str | None, first: int | None = None) -> No
     ``first`` to play (by default the battle-marker holder). Seats outside a final battle,
     and seats that left, count as passed; the owner defends its region only from the table."""
     game._phase = BATTLE
+    game._battles_begun += 1
     game._battle_region = region
     participants = game._participants
     players = game.players

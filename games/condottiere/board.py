@@ -66,7 +66,7 @@ TEXT_MAP: dict[str, tuple[int, int]] = {
     "Siena": (4, 13), "Spoleto": (4, 28),
     "Roma": (5, 22),
     "Napoli": (6, 32),
-}  # fmt: skip
+}
 """Where each region lies on the board, for a drawing in text: the (line, column) of its name
 on a 7-line map, north at the top, as on the printed board. Each name may be followed by a
 space and a one-letter mark, and framed by a character on either side, without overlapping

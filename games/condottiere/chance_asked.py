@@ -21,6 +21,7 @@ from condottiere.games.condottiere.knowledge import (
 )
 from condottiere.games.condottiere.phase import CHANCE, AfterChoice, Then
 from condottiere.games.condottiere.piles import deck_of, give, pile_contents
+from condottiere.interface.events import Chosen, Dealt
 
 if TYPE_CHECKING:
     from condottiere.games.condottiere.game import Game
@@ -68,7 +69,7 @@ def answer_choice(game: Game, node: Choice, seat: int) -> None:
     then = game._after_choice
     assert then is not None  # set whenever ask_choice asks
     game._choices_made += 1
-    game._events.append(("choice", node.purpose, node.seats, seat))
+    game._events.append(Chosen(node.purpose, node.seats, seat))
     game.chance = game._after_choice = None
     then(game, seat)
     game._legal = None
@@ -77,7 +78,7 @@ def answer_choice(game: Game, node: Choice, seat: int) -> None:
 def answer_deal(game: Game, node: Deal, cards: tuple[str, ...] | None) -> None:
     """Apply a checked deal (None: cards this engine may not see); after the round's last
     deal, go on."""
-    game._events.append(("deal", node.seat, node.count if cards is None else cards))
+    game._events.append(Dealt(node.seat, node.count if cards is None else cards))
     give(game, node.seat, deck_of(game, node.seat), node.count, cards)
     queued = game._deals_queued
     if queued:

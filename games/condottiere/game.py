@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import json
 import random
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain
@@ -60,8 +59,6 @@ from condottiere.games.condottiere.editions import EDITIONS, Edition
 from condottiere.games.condottiere.knowledge import (
     SPECTATOR,
     checked_cards,
-    knows_hand,
-    observer_name,
     require_omniscient,
     seats_drawing_from,
     seen_in,
@@ -70,11 +67,11 @@ from condottiere.games.condottiere.leaver import remove_seat
 from condottiere.games.condottiere.legality import check_hidden_move, legal_moves, why_illegal
 from condottiere.games.condottiere.moves import (
     CardFlow,
-    IllegalMoveError,
     InvalidMoveError,
     Move,
     card_flow,
 )
+from condottiere.games.condottiere.narration import Before, battle_begins, before_move, tell_move
 from condottiere.games.condottiere.next_battle import cede, open_battle
 from condottiere.games.condottiere.outcome import outcome_of
 from condottiere.games.condottiere.phase import CHANCE, OVER, AfterChoice, Phase, Then
@@ -82,8 +79,9 @@ from condottiere.games.condottiere.piles import deck_of, in_notation_order, pile
 from condottiere.games.condottiere.round_end import answer_discard_step, retain
 from condottiere.games.condottiere.start import start_new, start_setup
 from condottiere.games.condottiere.strength import Step, breakdown, highest_mercenary, strength
-from condottiere.games.condottiere.tables import copied, kinds_of, play_move
-from condottiere.interface.game import HandOutOfGame, Outcome, SeatToMove, Waiting
+from condottiere.games.condottiere.tables import kinds_of, play_move
+from condottiere.interface.bookkeeping import CardGame
+from condottiere.interface.game import HandOutOfGame, Outcome
 
 __all__ = ["BattleResult", "Game", "Phase", "SeatView"]
 
@@ -122,9 +120,11 @@ class SeatView:
     """The seats that have left the table."""
 
 
-class Game:
+class Game(CardGame[Move]):
     """One game of Condottiere. Build it with :meth:`new`, :meth:`setup`, :meth:`replay` or
     :meth:`observe`; drive it with :meth:`play` (and :meth:`resolve` when chance is manual)."""
+
+    _phase: Phase
 
     # ------------------------------------------------------------------ construction
 
@@ -134,6 +134,7 @@ class Game:
         *,
         observer: int | None = None,
         chance: SeededChance | None = None,
+        narrated: bool = False,
     ) -> None:
         """Build a game from a record header; prefer :meth:`new`, :meth:`setup`, :meth:`observe`."""
         name = header["edition"]
@@ -150,14 +151,7 @@ class Game:
             raise ValueError(f"{name} is played by {span} players, not {players}")
         options = frozenset(header.get("options", ()))
         edition = edition.with_options(options)
-        if observer is not None and observer != SPECTATOR and not 0 <= observer < players:
-            raise ValueError(f"seat {observer} is not at a table of {players}")
-        self.edition: Edition = edition
-        self.players = players
-        self._victory = edition.victory(players)
-        self.options = options
-        self.observer = observer
-        self._header = {
+        record_header = {
             "format": RECORD_FORMAT,
             "edition": name,
             "players": players,
@@ -165,26 +159,23 @@ class Game:
             "seed": header.get("seed"),
             "setup": header.get("setup"),
         }
+        self._start_books(record_header, players, observer, narrated)
+        self.edition: Edition = edition
+        self._victory = edition.victory(players)
+        self.options = options
         self._chance_source = chance
-        self._events: list[tuple[Any, ...]] = []
-        """Every move and chance outcome, as immutable tuples (see :meth:`record`)."""
-        self._sampled = False
         # The cards, wherever they are (see .piles and .knowledge).
         decks = 2 if edition.per_seat_decks else 1
         self._deck_total = edition.deck_counter()
         self._deck_order = in_notation_order(self._deck_total)
-        self._hands: list[Counter[str]] = [Counter() for _ in range(players)]
         self._held = [0] * players
         """Per seat, the kinds of card in ``_hands`` as a bit mask (:func:`.tables.kinds_of`)."""
-        self._unknown = [0] * players
-        self._sizes = [0] * players
         self._pile_taken: list[list[str]] = [[] for _ in range(decks)]
         """Per draw pile, the cards dealt from it since its epoch began (omniscient games)."""
         self._pile_sizes = [0] * decks
         self._pile_epoch = [0] * decks
         self._pile_start: list[tuple[str, ...]] = [() for _ in range(decks)]
         self._pile_dealt = [0] * decks
-        self._discard: list[str] = []
         self._out: list[list[str]] = [[] for _ in range(decks)]
         """Per deck, the cards this engine saw leave the game (``zman-duel``'s played cards,
         the cards it saw in the hand of a seat that left)."""
@@ -207,11 +198,11 @@ class Game:
         those tied for most regions)."""
         self._seated: tuple[int, ...] = tuple(range(players))
         """The seats still at the table, in seat order (see :mod:`.leaver`)."""
-        self._departed: frozenset[int] = frozenset()
-        """The seats that have left the table."""
         self._left_of = tuple((seat + 1) % players for seat in range(players))
         """Per seat, the first seat still at the table clockwise from its left."""
         self._last_battle: BattleResult | BattleEnd | None = None
+        self._battles_begun = 0
+        """How many battles have begun (a battle that begins is told: :mod:`.narration`)."""
         # The board and the score (see .victory).
         self._control: dict[str, int] = {}
         self._regions_of = [0] * players
@@ -220,12 +211,9 @@ class Game:
         self._favor: str | None = None
         self._marker = 0
         self._battles_won = [0] * players
-        self._winners: tuple[int, ...] = ()
         # What the game waits for, and where the rules go on once it is answered (see .phase).
         self._phase = CHANCE
-        self._to_act: int | None = None
         self.chance: ChanceNode | None = None
-        """The chance node the game waits for, or None."""
         self._deals_queued: tuple[Deal, ...] = ()
         """The deals of the round asked behind :attr:`chance`, in seat order."""
         self._after_choice: AfterChoice | None = None
@@ -241,10 +229,6 @@ class Game:
         """The region of a battle chosen to begin after the round's end (or by a scenario)."""
         self._after_discard_step: Then | None = None
         """Where the rules go on once the discard step is over."""
-        self._choices_made = 0
-        self._moves_played = 0
-        self._legal: Sequence[Move] | None = None
-        """The legal moves, once listed, until the next move or chance answer."""
         setup = self._header["setup"]
         if setup is None:
             start_new(self)
@@ -253,10 +237,19 @@ class Game:
         settle(self)
 
     @classmethod
-    def new(cls, edition: str, players: int, seed: int, options: Iterable[str] = ()) -> Game:
-        """A fresh game with every chance outcome answered from ``seed``."""
+    def new(
+        cls,
+        edition: str,
+        players: int,
+        seed: int,
+        options: Iterable[str] = (),
+        *,
+        narrated: bool = False,
+    ) -> Game:
+        """A fresh game with every chance outcome answered from ``seed``; ``narrated``: it
+        keeps its narration (:meth:`narration`)."""
         header = {"edition": edition, "players": players, "options": list(options), "seed": seed}
-        return cls(header, chance=SeededChance(seed))
+        return cls(header, chance=SeededChance(seed), narrated=narrated)
 
     @classmethod
     def setup(
@@ -272,6 +265,7 @@ class Game:
         battle: str | None = None,
         seed: int = 0,
         options: Iterable[str] = (),
+        narrated: bool = False,
     ) -> Game:
         """A scenario. ``hands[s]`` is seat s's hand (None: dealt from the seed); ``deck`` the
         draw pile, top first (None: the rest of the edition's deck shuffled from the seed; with
@@ -295,36 +289,12 @@ class Game:
             "setup": spec,
         }
         explicit = None if spec["deck"] is None else dict(enumerate(spec["deck"]))
-        return cls(header, chance=SeededChance(seed, explicit))
+        return cls(header, chance=SeededChance(seed, explicit), narrated=narrated)
 
     @classmethod
-    def observe(cls, record: Mapping[str, Any], seat: int) -> Game:
-        """The engine seat ``seat`` runs on the network: it knows only its own cards.
-
-        ``record`` is a record (its events are ignored) or a record header. Chance is
-        manual: a deal to another seat is resolved with ``None`` (only its hand size grows);
-        other seats' moves are checked against what they could hold.
-        """
-        return cls(record, observer=seat)
-
-    @classmethod
-    def spectate(cls, record: Mapping[str, Any]) -> Game:
-        """An engine that knows no hand at all: what anyone may check of a game from outside.
-
-        Every deal is resolved with ``None`` and every move is checked as in a seat-view
-        engine. ``condottiere verify`` folds a game's signed record through one.
-
-        >>> g = Game.spectate({"edition": "zman-duel", "players": 2})
-        >>> g.resolve(1)                      # the first battle marker goes to seat 1
-        >>> g.resolve(None); g.resolve(None)  # eight cards to each seat, unseen
-        >>> g.phase, g.to_act, [g.hand_size(s) for s in range(2)]
-        ('battle', 1, [8, 8])
-        """
-        return cls(record, observer=SPECTATOR)
-
-    @classmethod
-    def replay(cls, record: Mapping[str, Any]) -> Game:
-        """Rebuild a game from :meth:`record`, move by move and outcome by outcome.
+    def replay(cls, record: Mapping[str, Any], *, narrated: bool = False) -> Game:
+        """Rebuild a game from :meth:`record`, move by move and outcome by outcome (telling
+        them, with ``narrated``).
 
         A record with a seed goes on from its seed, as the original game would have, when the
         seed deals what the record has dealt so far; a record whose deals the seed does not
@@ -334,21 +304,8 @@ class Game:
         """
         if record.get("format") != RECORD_FORMAT:
             raise ValueError(f"not a game record of format {RECORD_FORMAT}")
-        game = cls(record)
-        for event in record["events"]:
-            kind = event[0]
-            if kind == "auto":
-                continue
-            if kind == "move":
-                game.play(event[2], reveal=event[3] if len(event) > 3 else None)
-            elif kind == "deal":
-                game.resolve(event[2])
-            elif kind == "choice":
-                game.resolve(event[3])
-            elif kind == "leave":
-                game.remove_seat(event[1])
-            else:
-                raise ValueError(f"unknown event {event!r}")
+        game = cls(record, narrated=narrated)
+        game.follow(record["events"])
         if game.record() != _jsonable(record):
             raise ValueError("the record does not replay to the same game")
         seed = record.get("seed")
@@ -374,11 +331,6 @@ class Game:
         return True
 
     # ------------------------------------------------------------------ public state
-
-    @property
-    def to_act(self) -> int | None:
-        """The seat that must act now; None while chance is pending and when the game is over."""
-        return self._to_act
 
     @property
     def phase(self) -> Phase:
@@ -419,15 +371,6 @@ class Game:
         return frozenset(self._passed)
 
     @property
-    def winners(self) -> tuple[int, ...]:
-        return self._winners
-
-    @property
-    def departed(self) -> frozenset[int]:
-        """The seats that have left the table (:meth:`remove_seat`)."""
-        return self._departed
-
-    @property
     def last_battle(self) -> BattleResult | None:
         """How the most recent battle ended (rows, strengths, winner), None before the first."""
         ended = self._last_battle
@@ -440,24 +383,6 @@ class Game:
     def final_battle(self) -> bool:
         """True during an FFG final battle among the players tied for most regions."""
         return self._final_battle
-
-    @property
-    def moves_played(self) -> int:
-        """How many moves have been played: the same count in every seat's engine (a forced
-        ``keep`` the omniscient table plays itself counts too)."""
-        return self._moves_played
-
-    @property
-    def choices_made(self) -> int:
-        """How many fair random choices have been resolved; the next one has this index."""
-        return self._choices_made
-
-    @property
-    def waiting(self) -> Waiting:
-        """What the game waits for next: a chance node, a seat's move, or None once over."""
-        if self.chance is not None:
-            return self.chance
-        return None if self._to_act is None else SeatToMove(self._to_act)
 
     @property
     def outcome(self) -> Outcome | None:
@@ -509,10 +434,6 @@ class Game:
         return tuple(draws)
 
     @property
-    def discard_pile(self) -> tuple[str, ...]:
-        return sort_cards(self._discard)
-
-    @property
     def out_of_game(self) -> tuple[str, ...]:
         """Cards this engine saw leave the game (``zman-duel``: every played card; the hand
         of a seat that left, as far as this engine saw it)."""
@@ -535,15 +456,6 @@ class Game:
         if not self.edition.board:
             return tuple(self._battles_won)
         return tuple(map(int.bit_count, self._regions_of))
-
-    def hand(self, seat: int) -> tuple[str, ...]:
-        """``seat``'s hand in notation order (a seat-view engine knows only its own)."""
-        if self._unknown[seat]:
-            raise ValueError(f"{observer_name(self)} cannot see seat {seat}'s hand")
-        return sort_cards(self._hands[seat].elements())
-
-    def hand_size(self, seat: int) -> int:
-        return self._sizes[seat]
 
     def row(self, seat: int) -> tuple[str, ...]:
         """The cards in ``seat``'s battle line, in the order they were played."""
@@ -599,31 +511,18 @@ class Game:
             departed=self._departed,
         )
 
-    def record(self) -> dict[str, Any]:
-        """The game as plain JSON-serialisable data: its header and every event so far.
-
-        A :meth:`determinise` sample has none: its hidden cards were sampled, not dealt.
-        """
-        if self._sampled:
-            raise ValueError("a determinised sample has no record: its hidden cards were sampled")
-        return {**self._header, "events": [_event_json(event) for event in self._events]}
-
     def copy(self) -> Game:
         """An independent copy (for bots that look ahead)."""
         _ = self.last_battle  # built here once, so that the copy shares it (compared by identity)
-        other = object.__new__(Game)
-        other.__dict__.update(self.__dict__)
-        other._events = list(self._events)
-        other._hands = [copied(hand) for hand in self._hands]
+        return super().copy()
+
+    def _copy_into(self, other: Game) -> None:
         other._held = list(self._held)
-        other._unknown = list(self._unknown)
-        other._sizes = list(self._sizes)
         other._pile_taken = [list(taken) for taken in self._pile_taken]
         other._pile_sizes = list(self._pile_sizes)
         other._pile_epoch = list(self._pile_epoch)
         other._pile_start = list(self._pile_start)
         other._pile_dealt = list(self._pile_dealt)
-        other._discard = list(self._discard)
         other._out = [list(out) for out in self._out]
         other._out_unseen = list(self._out_unseen)
         other._rows = [list(row) for row in self._rows]
@@ -635,52 +534,8 @@ class Game:
         other._passed = set(self._passed)
         other._played = set(self._played)
         other._battles_won = list(self._battles_won)
-        other._legal = None
-        return other
 
     # ------------------------------------------------------------------ knowledge and samples
-
-    def follow(self, events: Iterable[Sequence[Any]]) -> None:
-        """Fold in ``events`` of a record that saw more (the open table's), as this engine's
-        observer is told them: another seat's dealt cards become a count, and a forced ``keep``
-        the open table played itself is played here.
-
-        >>> table = Game.new("zman", players=3, seed=2)
-        >>> view = Game.observe(table.record(), seat=1)
-        >>> view.follow(table.record()["events"])
-        >>> view.hand(1) == table.hand(1), view.hand_size(0)
-        (True, 10)
-        """
-        for event in events:
-            kind = event[0]
-            if kind == "choice":
-                self.resolve(event[3])
-            elif kind == "deal":
-                self.resolve(event[2] if knows_hand(self, event[1]) else None)
-            elif kind == "move":
-                self.play(event[2], reveal=event[3] if len(event) > 3 else None)
-            elif kind == "auto":
-                if self.observer is not None:
-                    self.play(event[2])
-            elif kind == "leave":
-                self.remove_seat(event[1])
-            else:
-                raise ValueError(f"unknown event {event!r}")
-
-    def seen_by(self, seat: int) -> Game:
-        """The engine ``seat`` would be running now (as on the network): this game's record
-        folded through :meth:`observe` and :meth:`follow`. It knows ``seat``'s hand, the
-        public state, and the cards shown to everyone; nothing else.
-
-        >>> table = Game.new("zman-duel", players=2, seed=4)
-        >>> view = table.seen_by(0)
-        >>> view.observer, view.hand(0) == table.hand(0), view.legal_moves() == table.legal_moves()
-        (0, True, True)
-        """
-        record = self.record()
-        view = Game.observe(record, seat)
-        view.follow(record["events"])
-        return view
 
     def unseen_cards(self, pile: int = 0) -> tuple[str, ...]:
         """The cards of draw pile ``pile``'s deck this engine has seen nowhere, in notation
@@ -697,23 +552,6 @@ class Game:
         return tuple(
             card for card in sort_cards(deck) for _ in range(deck[card] - seen.get(card, 0))
         )
-
-    def known_cards(self, seat: int) -> tuple[str, ...]:
-        """The cards this engine knows to be in ``seat``'s hand, in notation order: all of them
-        for a hand it sees; for another seat's, those shown to everyone (a mercenary a
-        Scarecrow took back, FFG's retained cards). :meth:`hidden_count` counts the rest.
-
-        >>> g = Game.setup("zman", 2, hands=[["10", "scarecrow"], ["2"]], battle="Firenze")
-        >>> g.play("play 10"); g.play("pass"); g.play("play scarecrow 10")
-        >>> view = g.seen_by(1)
-        >>> view.known_cards(0), view.hidden_count(0), view.hidden_count(1)
-        (('10',), 0, 0)
-        """
-        return sort_cards(self._hands[seat].elements())
-
-    def hidden_count(self, seat: int) -> int:
-        """How many of ``seat``'s cards this engine does not know (0 for a hand it sees)."""
-        return self._unknown[seat]
 
     def determinise(self, rng: random.Random) -> Game:
         """A complete open-table game consistent with everything this engine knows, sampled
@@ -738,6 +576,7 @@ class Game:
         sample.observer = None
         sample._sampled = True
         sample._events = []
+        sample._narrated, sample._tale = False, None
         sample._chance_source = SeededChance(rng.getrandbits(64))
         for pile in range(len(self._pile_start)):
             pool = list(self.unseen_cards(pile))
@@ -767,65 +606,62 @@ class Game:
         # dealt hand forces (an open table plays those itself once play resumes)
         return sample
 
-    def __repr__(self) -> str:
-        return (
-            f"<Game {self.edition.name} players={self.players} phase={self._phase} "
-            f"to_act={self._to_act} events={len(self._events)}>"
-        )
-
     # ------------------------------------------------------------------ moves
 
-    def legal_moves(self) -> list[Move]:
-        """The moves ``to_act`` may play now (as far as this engine can know them)."""
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = legal_moves(self)
-        return list(legal)
+    _sort_cards = staticmethod(sort_cards)
 
-    def play(self, move: str | Move, *, reveal: Sequence[str] | None = None) -> None:
-        """Play ``move`` for :attr:`to_act`.
+    def _move_of(self, move: Move | str) -> Move:
+        if move.__class__ is Move:
+            return move
+        if isinstance(move, str):
+            return Move.parse(move)
+        if not isinstance(move, Move):
+            raise InvalidMoveError(f"{move!r} is not a move")
+        return move
 
-        ``reveal`` gives the cards of a hand another seat discards (seat-view engines only).
-        Raises :class:`InvalidMoveError` for text that is not a move and
-        :class:`IllegalMoveError` for a move not legal now; the state is unchanged after either.
-        """
-        if move.__class__ is not Move:
-            if isinstance(move, str):
-                move = Move.parse(move)
-            elif not isinstance(move, Move):
-                raise InvalidMoveError(f"{move!r} is not a move")
-        seat = self._to_act
-        if seat is None:
-            raise IllegalMoveError(
-                "the game is over" if self._phase is OVER else "the game waits for a chance outcome"
-            )
+    def _list_legal(self) -> Sequence[Move]:
+        return legal_moves(self)
+
+    def _reason(self, move: Move, seat: int) -> str:
+        return why_illegal(self, move, seat)
+
+    def _no_move_reason(self) -> str:
+        return "the game is over" if self._phase is OVER else "the game waits for a chance outcome"
+
+    def _checked(
+        self, move: Move, seat: int, reveal: Sequence[str] | None
+    ) -> tuple[Move, tuple[str, ...] | None]:
+        """A move checked as :meth:`play` plays it: against the legal moves where this engine
+        sees the mover's hand, else against the cards it could hold (a discarded hand is
+        checked against ``reveal``)."""
         if move.target_seat == seat and move.verb == "play":
             move = play_move(str(move.card), move.target)
         if self.observer is None or self.observer == seat:
-            legal = self._legal
-            if legal is None:
-                legal = self._legal = legal_moves(self)
-            # The moves legal_moves() handed out are these very objects: try identity first.
-            for candidate in legal:
-                if candidate is move:
-                    break
-            else:
-                if move not in legal:
-                    raise IllegalMoveError(why_illegal(self, move, seat))
-            revealed = sort_cards(self._hands[seat].elements()) if move.verb == "discard" else None
-        else:
-            revealed = check_hidden_move(self, move, seat, reveal)
-        self._legal = None
-        self._moves_played += 1
-        self._events.append(
-            ("move", seat, move) if revealed is None else ("move", seat, move, revealed)
-        )
-        if move.verb == "play":
-            play_card(self, seat, move)
-        else:
-            self._apply(move, seat, revealed)
-        if self.chance is not None:
-            settle(self)
+            return super()._checked(move, seat, reveal)
+        return move, check_hidden_move(self, move, seat, reveal)
+
+    def _shown_hand(
+        self, move: Move, seat: int, reveal: Sequence[str] | None
+    ) -> tuple[str, ...] | None:
+        return sort_cards(self._hands[seat].elements()) if move.verb == "discard" else None
+
+    def _settle(self) -> None:
+        settle(self)
+
+    def _before_move(self, seat: int, move: Move, revealed: tuple[str, ...] | None) -> Before:
+        return before_move(self, seat)
+
+    def _after_move(
+        self, before: Before, seat: int, move: Move, revealed: tuple[str, ...] | None
+    ) -> None:
+        during = self.narration(before.told)
+        tale = self._tale
+        for _ in during:  # told again below, after the move that set them off
+            assert tale is not None
+            tale = tale[1]
+        self._tale = tale
+        for sentence in tell_move(before, self, move, revealed or (), during):
+            self.tell(sentence)
 
     def resolve(self, outcome: Sequence[str] | int | None) -> None:
         """Answer the pending chance node: the dealt cards (None for a deal to another seat in
@@ -833,6 +669,7 @@ class Game:
         node = self.chance
         if node is None:
             raise ValueError("no chance outcome is awaited")
+        begun = self._battles_begun
         if isinstance(node, Choice):
             if not isinstance(outcome, int) or outcome not in node.seats:
                 raise ValueError(f"the {node.purpose} must be one of seats {node.seats}")
@@ -840,6 +677,8 @@ class Game:
         else:
             answer_deal(self, node, check_deal(self, node, outcome))
         settle(self)
+        if self._narrated and self._battles_begun != begun and self._phase == "battle":
+            self.tell(battle_begins(self))
 
     def remove_seat(self, seat: int) -> HandOutOfGame:
         """``seat`` leaves the table for good, an event of the record (:mod:`.leaver`): its
@@ -856,11 +695,13 @@ class Game:
         """
         return remove_seat(self, seat)
 
-    def _apply(self, move: Move, seat: int, revealed: Sequence[str] | None) -> None:
-        """Apply a checked move other than ``play`` (:func:`.battle.play_card`): each verb
-        goes to the rule it answers (:mod:`.battle`, :mod:`.next_battle`, :mod:`.round_end`)."""
+    def _apply(self, seat: int, move: Move, revealed: tuple[str, ...] | None) -> None:
+        """Apply a checked move: each verb goes to the rule it answers (:mod:`.battle`,
+        :mod:`.next_battle`, :mod:`.round_end`)."""
         verb = move.verb
-        if verb == "pass":
+        if verb == "play":
+            play_card(self, seat, move)
+        elif verb == "pass":
             pass_turn(self, seat)
         elif verb == "battle":
             open_battle(self, str(move.region))
@@ -880,14 +721,6 @@ def _deck_lists(edition: str, deck: Sequence[str] | Sequence[Sequence[str]]) -> 
     if EDITIONS.get(edition) is not None and EDITIONS[edition].per_seat_decks:
         return [checked_cards(d) for d in deck]
     return [checked_cards(deck)]  # type: ignore[arg-type]
-
-
-def _event_json(event: tuple[Any, ...]) -> list[Any]:
-    """An event as a record holds it: moves as text, card and seat lists as lists."""
-    return [
-        str(item) if isinstance(item, Move) else list(item) if isinstance(item, tuple) else item
-        for item in event
-    ]
 
 
 def _jsonable(record: Mapping[str, Any]) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from condottiere.games.condottiere.chance_asked import settle
 from condottiere.games.condottiere.phase import BATTLE, BATTLE_CHOICE, DISCARD, FAVOR, OVER, RETAIN
 from condottiere.games.condottiere.piles import deck_of, throw_away
 from condottiere.games.condottiere.tables import CLOCKWISE
+from condottiere.interface.events import SeatLeft
 from condottiere.interface.game import HandOutOfGame
 
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ def remove_seat(game: Game, seat: int) -> HandOutOfGame:
         raise ValueError("the game is over: nobody can leave it")
     if seat not in game._seated:
         raise ValueError(f"seat {seat} is not at the table")
-    game._events.append(("leave", seat))
+    game._events.append(SeatLeft(seat))
     game._legal = None
     gone = _hand_leaves(game, seat)
     _row_leaves(game, seat)

@@ -2,7 +2,7 @@
 value the registry holds under the name ``condottiere``.
 
 The engine's :class:`Game` is itself a :class:`~condottiere.interface.game.GameState`;
-this module adds what concerns the game as a whole: its variants (the editions), its
+this module adds what concerns the game as a whole: its editions, its
 options, making a game for a seat, a spectator or an omniscient table, the narration, the
 seat's view on the wire, and the rules in a few sentences.
 
@@ -34,10 +34,10 @@ from condottiere.games.condottiere.cards import card_name, sort_cards
 from condottiere.games.condottiere.editions import EDITIONS, OPTIONS
 from condottiere.games.condottiere.game import Game, SeatView
 from condottiere.games.condottiere.moves import Move
-from condottiere.games.condottiere.narration import narrate, table_words
+from condottiere.games.condottiere.narration import table_words
 from condottiere.games.condottiere.summary import rules_summary
 from condottiere.games.condottiere.wire import view_message
-from condottiere.interface.game import GameState, TableRules, Told, Variant
+from condottiere.interface.game import Edition, FigureNames, GameState, TableRules
 from condottiere.interface.game import SeatView as AnySeatView
 from condottiere.interface.screen import GameScreen
 
@@ -49,7 +49,7 @@ PASS = Move("pass")
 
 def header_of(table: TableRules) -> dict[str, Any]:
     """The engine's record header for ``table``."""
-    return {"edition": table.variant, "players": table.seats, "options": list(table.options)}
+    return {"edition": table.edition, "players": table.seats, "options": list(table.options)}
 
 
 class CondottiereRules:
@@ -57,13 +57,13 @@ class CondottiereRules:
 
     name = GAME_NAME
     title = "Condottiere"
-    default_variant = "zman"
+    default_edition = "zman"
     move_examples = ("play 10", "play scarecrow 5", "battle Firenze", "pass", "favor Roma")
 
     def __init__(self) -> None:
-        self.variants: Mapping[str, Variant] = MappingProxyType(
+        self.editions: Mapping[str, Edition] = MappingProxyType(
             {
-                name: Variant(
+                name: Edition(
                     name,
                     edition.title,
                     edition.min_players,
@@ -78,46 +78,37 @@ class CondottiereRules:
     def check(self, table: TableRules) -> None:
         if table.game != self.name:
             raise ValueError(f"this is {self.name}, not {table.game!r}")
-        if table.variant not in EDITIONS:
+        if table.edition not in EDITIONS:
             raise ValueError(
-                f"unknown edition {table.variant!r}; choose one of {', '.join(EDITIONS)}"
+                f"unknown edition {table.edition!r}; choose one of {', '.join(EDITIONS)}"
             )
         if list(table.options) != sorted(set(table.options)):
             raise ValueError("options are listed once each, in order")
         Game.spectate(header_of(table))
 
     def for_seat(self, table: TableRules, seat: int) -> Game:
-        return Game.observe(header_of(table), seat)
+        return Game.observe(header_of(table), seat, narrated=True)
 
     def for_spectator(self, table: TableRules) -> Game:
-        return Game.spectate(header_of(table))
+        return Game.spectate(header_of(table), narrated=True)
 
     def omniscient(self, table: TableRules) -> Game:
-        return Game(header_of(table))
+        return Game(header_of(table), narrated=True)
 
     def offline(self, table: TableRules, seed: int) -> Game:
-        return Game.new(table.variant, players=table.seats, seed=seed, options=table.options)
+        return Game.new(
+            table.edition, players=table.seats, seed=seed, options=table.options, narrated=True
+        )
 
     def replay(self, record: Mapping[str, Any]) -> Game:
-        return Game.replay(record)
-
-    def narrate(
-        self,
-        before: Any,
-        after: Any,
-        move: Any,
-        shown: Sequence[str],
-        names: Sequence[str],
-    ) -> tuple[Told, ...]:
-        assert isinstance(before, Game) and isinstance(after, Game) and isinstance(move, Move)
-        return narrate(before, after, move, shown, names)
+        return Game.replay(record, narrated=True)
 
     def view_message(self, view: AnySeatView) -> Message:
         assert isinstance(view, SeatView)
         return view_message(view)
 
     def summary(self, table: TableRules) -> tuple[str, ...]:
-        return rules_summary(table.variant, table.seats, table.options)
+        return rules_summary(table.edition, table.seats, table.options)
 
     def safe_move(self, legal: Sequence[Any]) -> Any:
         """``pass`` when it is legal, else the first legal move."""
@@ -162,6 +153,27 @@ class CondottiereRules:
         """Regions held; battles won in an edition without a board (``zman-duel``)."""
         assert isinstance(game, Game)
         return game.battles_won
+
+    bots: Mapping[str, str] = MappingProxyType(
+        {
+            "greedy": "condottiere.bots.greedy:GreedyBot",
+            "ismcts": "condottiere.bots.ismcts:IsmctsBot",
+            "random": "condottiere.bots.random_bot:RandomBot",
+        }
+    )
+    """The strategies of :mod:`condottiere.bots` that play this game, by name."""
+
+    def plays(self, state: object) -> bool:
+        return isinstance(state, Game)
+
+    def figure_names(self, edition: str) -> FigureNames:
+        """Battles won, and regions held (battles won again where there is no board).
+
+        >>> RULES.figure_names("zman-duel").standings
+        'battles won'
+        """
+        held = "regions held" if EDITIONS[edition].board else "battles won"
+        return FigureNames(results="battles won", standings=held)
 
     def screen(self) -> GameScreen:
         # Imported when a client asks for it, not by every peer and bot that loads the rules.

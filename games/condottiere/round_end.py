@@ -20,6 +20,8 @@ from condottiere.games.condottiere.chance import Deal
 from condottiere.games.condottiere.chance_asked import ask_deals
 from condottiere.games.condottiere.phase import DISCARD, RETAIN, Then
 from condottiere.games.condottiere.tables import CLOCKWISE, MERCENARY_BITS, kinds_of
+from condottiere.interface.events import ForcedMove
+from condottiere.interface.game import Sentence, ToldKind
 
 if TYPE_CHECKING:
     from condottiere.games.condottiere.game import Game
@@ -79,8 +81,11 @@ def _ask_first_of(game: Game, waiting: tuple[int, ...]) -> None:
                 game._phase = DISCARD
                 game._to_act = seat
                 return
-            game._events.append(("auto", seat, "keep"))
+            game._events.append(ForcedMove(seat, "keep"))
             game._moves_played += 1
+            # told as a seat's own engine tells the keep it plays (.narration)
+            text = f"{{{seat}}} keeps their hand of {sizes[seat]} cards"
+            game.tell(Sentence(ToldKind.MOVE, text, seat))
     then = game._after_discard_step
     assert then is not None  # set whenever the step starts
     game._after_discard_step = None

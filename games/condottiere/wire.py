@@ -1,5 +1,6 @@
 """A seat's view of Condottiere as the controller service sends it: the game's part of the
-wire ``View`` (``condottiere.v1.CondottiereView``).
+wire ``View`` (``condottiere.games.condottiere.v1.CondottiereView``, defined in this folder's
+``view.proto``).
 
 >>> from condottiere.games.condottiere import Game
 >>> message = view_message(Game.new("zman-duel", players=2, seed=3).view(0))
@@ -9,28 +10,28 @@ wire ``View`` (``condottiere.v1.CondottiereView``).
 
 from __future__ import annotations
 
+from condottiere.games.condottiere import view_pb2
 from condottiere.games.condottiere.game import SeatView
-from condottiere.v1 import game_condottiere_pb2
 
 __all__ = ["view_message"]
 
 
-def view_message(view: SeatView) -> game_condottiere_pb2.CondottiereView:
+def view_message(view: SeatView) -> view_pb2.CondottiereView:
     """``view`` as the controller's wire message."""
     rows = [
-        game_condottiere_pb2.BattleRow(
+        view_pb2.BattleRow(
             cards=row,
             hand_size=view.hand_sizes[seat],
             passed=seat in view.passed,
             strength=view.strengths[seat],
             breakdown=[
-                game_condottiere_pb2.StrengthStep(label=step.label, total=step.total)
+                view_pb2.StrengthStep(label=step.label, total=step.total)
                 for step in view.breakdowns[seat]
             ],
         )
         for seat, row in enumerate(view.rows)
     ]
-    return game_condottiere_pb2.CondottiereView(
+    return view_pb2.CondottiereView(
         hand=view.hand,
         rows=rows,
         control=view.control,

@@ -70,8 +70,8 @@ class TableEvent:
     """``join ask seated ready freed shuffle deal search coin move result change chat leave
     refused halt over audit`` (``ask``: a joiner the creator's owner must admit or refuse;
     ``freed``: a seat not ready in time, freed for another joiner); ``move``,
-    ``result`` and ``change`` are the game's narration of a move
-    (:class:`~condottiere.interface.ToldKind`)."""
+    ``result`` and ``change`` are the game's own narration, of its moves and of what it
+    learnt from chance (:class:`~condottiere.interface.ToldKind`)."""
     text: str
     seat: int | None = None
 
@@ -207,6 +207,10 @@ class RuleContext(Protocol):
     def seat_of(self, author: bytes | None) -> int | None: ...
 
     def _say(self, kind: str, text: str, seat: int | None = None) -> None: ...
+
+    def _tell_game(self) -> None:
+        """Say what the game told since it last did (its own narration)."""
+        ...
 
 
 class StepRule:

@@ -177,7 +177,7 @@ def deal(t: Context, draws: Sequence[Draw]) -> None:
     """Give the game the cards of ``draws`` (every share of them is in)."""
     game, dealer = t.game, t.dealer
     assert game is not None and dealer is not None
-    for draw in draws:
-        game.resolve(dealer.deal(draw))
     counts = ", ".join(f"{d.deal.count} to seat {d.deal.seat}" for d in draws)
     t._say("deal", f"cards dealt: {counts}")
+    for draw in draws:
+        game.resolve(dealer.deal(draw))

@@ -191,7 +191,7 @@ class PieceChecksRule(StepRule):
         assert t.dealer is not None
         for complaint in entry.body.complaints:
             if not (complaint.dealer in t.dealer.members and complaint.dealer != seat
-                    and 0 <= complaint.deck < len(decks(t))):  # fmt: skip
+                    and 0 <= complaint.deck < len(decks(t))):
                 raise Rejection(Reason.UNEXPECTED, "a complaint about no other seat's deck")
         return ACCEPT
 
@@ -200,7 +200,7 @@ class PieceChecksRule(StepRule):
             (t.seating.index(author), c.dealer, c.deck)
             for author, entry in step.answers.items()
             for c in entry.body.complaints
-        ))  # fmt: skip
+        ))
         if not complaints:  # the game starts, or goes on after a new backup
             return After.GAME
         accused = sorted({dealer for _, dealer, _ in complaints})
@@ -255,7 +255,7 @@ class PieceAnswersRule(StepRule):
         ][-1]
         evidence = (dealt.signed, complaint.signed, step.answers[t.seating[dealer]].signed)
         t._stop(Rejection(rejection.reason, rejection.detail, seat=rejection.seat,
-                          evidence=evidence))  # fmt: skip
+                          evidence=evidence))
         return After.STOPPED
 
 

@@ -141,7 +141,7 @@ def answer_statements(t: Context) -> None:
                 t.out[seat] = departure
                 t._halt_own(
                     f"this seat was put out: {departure.words(t.who(t.me))}; "
-                    "it may watch, not play",
+                    "the others play on without it",
                     seat,
                     departure,
                 )
@@ -224,7 +224,7 @@ def put_out(t: Context, step: Step, departure: Departure) -> Next:
         step.authors = tuple(a for a in step.authors if a != author)
         t._removing.add(seat)
         t._say("leave", f"{name} has left: the game goes on without {name} "
-               f"({departure.words(t.who(author))})", seat)  # fmt: skip
+               f"({departure.words(t.who(author))})", seat)
         return step
     t._ended.add(step.number)
     gone = game.remove_seat(seat)
@@ -395,7 +395,7 @@ def freeable(t: Context, number: int) -> tuple[int, ...]:
                 stated(t, voter, seat, number) is False
                 for voter in at_table if voter not in group and voter != seat
             )
-        }  # fmt: skip
+        }
         if kept == group:
             return tuple(sorted(group))
         group = kept
@@ -502,5 +502,5 @@ def free_seats(
             t._halt_own(f"this seat was freed for another player: {words}", departure.seat)
         else:
             t._say("freed", f"{taker} takes the seat freed from {name} ({words})",
-                   departure.seat)  # fmt: skip
+                   departure.seat)
     t._reseating = None

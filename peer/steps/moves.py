@@ -10,7 +10,7 @@ from typing import Any, Protocol
 
 from google.protobuf.message import Message
 
-from condottiere.interface import GameRules, GameState, IllegalMoveError, InvalidMoveError, ToldKind
+from condottiere.interface import GameRules, GameState, IllegalMoveError, InvalidMoveError
 from condottiere.peer.dealer import Dealer
 from condottiere.peer.entries import LogEntry, Reason, Rejection
 from condottiere.peer.lobby import Deadlines, Lobby
@@ -85,7 +85,6 @@ class MoveRule(StepRule):
             raise Rejection(Reason.ILLEGAL, str(exc)) from None
         flow = game.card_flow(move)
         showing = dealer.check_shown(seat, flow, body.cards)
-        before = game.copy()
         try:
             game.play(move, reveal=showing.names if flow.whole_hand else None)
         except IllegalMoveError as exc:
@@ -93,10 +92,7 @@ class MoveRule(StepRule):
         dealer.apply(showing, flow)
         if t.on_move is not None:
             t.on_move(game.moves_played - 1)
-        names = [t.who(author) for author in t.seating]
-        for told in t.rules.narrate(before, game, move, showing.names, names):
-            if told.kind is not ToldKind.DETAIL:
-                t._say(told.kind.value, told.text, told.seat)
+        t._tell_game()
         return ACCEPT
 
 
@@ -133,14 +129,7 @@ class HandShownRule(StepRule):
             game.resolve(opened)
         else:
             game.resolve(None)
-        giver, viewer = t.who(t.seating[shown.seat]), t.who(t.seating[shown.viewer])
-        what = "hands over" if shown.handed else "shows"
-        t._say(
-            "change",
-            f"{giver} {what} the {shown.count} cards of its hand to {viewer} (seen by {viewer} "
-            "alone)",
-            shown.seat,
-        )
+        t._tell_game()
         return ACCEPT
 
 

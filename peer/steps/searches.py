@@ -73,13 +73,7 @@ def resolve_search(t: Context, search: SearchDeck, found: tuple[str, ...]) -> No
     game = t.game
     assert game is not None
     game.resolve(found)
-    who = t.who(t.seating[search.seat])
-    text = (
-        f"{who} searched the draw pile for {search.card}: found, face up into the hand"
-        if found
-        else f"{who} searched the draw pile for {search.card}: it is not there"
-    )
-    t._say("search", text, search.seat)
+    t._tell_game()
 
 
 def _card(step: Step) -> str:

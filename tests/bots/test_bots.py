@@ -269,7 +269,7 @@ EVERY_REGION_BUT_SIENA = {
     "Torino": 2, "Milano": 3, "Genova": 3, "Venezia": 0, "Mantova": 4, "Parma": 5,
     "Modena": 2, "Ferrara": 5, "Bologna": 1, "Lucca": 4, "Firenze": 2, "Urbino": 0,
     "Ancona": 1, "Spoleto": 1, "Roma": 0, "Napoli": 3,
-}  # fmt: skip
+}
 
 
 def test_battle_ended_sees_a_tie_followed_at_once_by_a_battle_in_the_same_last_region() -> None:

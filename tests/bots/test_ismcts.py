@@ -10,13 +10,15 @@ import pytest
 
 from condottiere.bots import BOTS, Budget, GreedyBot, IsmctsBot, Strategy, make_bot, play_out
 from condottiere.bots.condottiere_policy import board_rewards, playout_move, rewards
+from condottiere.bots.named import strategy_of
 from condottiere.games.condottiere import EDITIONS, Game
+from condottiere.interface import game_named
 
 SMALL = Budget(iterations=8)
 """Enough to exercise every part of the search, little enough for whole games in a test."""
 
 TABLES = [("zman", 4, ()), ("zman-classic", 3, ()), ("zman-duel", 2, ()),
-          ("ffg", 2, ("sieges", "cede")), ("eurogames", 2, ())]  # fmt: skip
+          ("ffg", 2, ("sieges", "cede")), ("eurogames", 2, ())]
 
 
 DECISIONS = 40
@@ -54,7 +56,7 @@ def test_ismcts_makes_the_same_choices_whatever_the_cards_it_cannot_see() -> Non
     # a bot that never peeks plays seat 0 identically at both.
     seat_0 = ["10", "5", "3", "drummer", "heroine", "1", "2", "scarecrow", "spy", "4"]
     hands_1 = (["6", "6", "1", "2", "turncoat", "winter", "bishop", "spy", "5", "3"],
-               ["10", "10", "10", "heroine", "heroine", "drummer", "4", "4", "2", "1"])  # fmt: skip
+               ["10", "10", "10", "heroine", "heroine", "drummer", "4", "4", "2", "1"])
     choices = []
     for hand_1 in hands_1:
         table = Game.setup("zman", players=2, hands=[seat_0, hand_1], first=0, seed=5)
@@ -114,30 +116,45 @@ def test_ismcts_stops_at_its_iteration_budget_and_replays_for_a_seed() -> None:
 def test_ismcts_stops_near_its_time_budget() -> None:
     bot = IsmctsBot(seed=1, budget=Budget(seconds=0.2))
     game = Game.setup("zman", players=4, hands=[["10", "5", "3", "1", "drummer"]] * 4,
-                      battle="Firenze")  # fmt: skip
+                      battle="Firenze")
     start = time.perf_counter()
     bot.choose(game, 0)
     assert time.perf_counter() - start < 0.2 + 0.3
     assert bot.last_iterations > 1
 
 
+def test_a_cpu_time_budget_stops_the_search_after_that_much_cpu_time() -> None:
+    bot = IsmctsBot(seed=1, budget=Budget(cpu_seconds=0.2))
+    game = Game.setup("zman", players=4, hands=[["10", "5", "3", "1", "drummer"]] * 4,
+                      battle="Firenze")
+    start = time.process_time()
+    bot.choose(game, 0)
+    assert time.process_time() - start < 0.2 + 0.3
+    assert bot.last_iterations > 1
+
+
 def test_a_budget_needs_iterations_or_seconds_and_they_must_be_positive() -> None:
-    with pytest.raises(ValueError, match="iterations or seconds"):
+    with pytest.raises(ValueError, match="iterations, seconds or CPU seconds"):
         Budget()
+    with pytest.raises(ValueError, match="seconds"):
+        Budget(cpu_seconds=0)
     with pytest.raises(ValueError, match="iterations"):
         Budget(iterations=0)
     with pytest.raises(ValueError, match="seconds"):
         Budget(seconds=0)
 
 
-def test_ismcts_is_registered_by_name() -> None:
-    assert isinstance(make_bot("ismcts", seed=1), IsmctsBot)
+def test_ismcts_is_registered_by_name_and_plays_each_game_as_its_plugin_names_it() -> None:
     assert "ismcts" in BOTS
+    bot = make_bot("ismcts", seed=1, budget=Budget(iterations=5))
+    game = Game.new("zman-duel", players=2, seed=2)
+    assert bot.choose(game, game.to_act or 0) in game.legal_moves()
+    assert isinstance(strategy_of(game_named("condottiere"), "ismcts", 1), IsmctsBot)
 
 
 def test_ismcts_takes_a_battle_it_leads_once_the_other_seat_has_passed() -> None:
     game = Game.setup("zman", players=2, hands=[["10", "1", "turncoat"], ["5", "6"]], first=1,
-                      battle="Firenze", seed=0)  # fmt: skip
+                      battle="Firenze", seed=0)
     game.play("play 6")
     game.play("play 10")
     game.play("pass")  # seat 1 passes behind: seat 0 leads 10 to 6

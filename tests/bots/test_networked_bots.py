@@ -32,7 +32,7 @@ def test_a_bot_from_a_file_outside_the_package_plays_a_whole_networked_game(
             ["host", "--edition", "zman", "--seats", "2", "--player", "frugal",
              "--strategy", f"{author / 'frugal.py'}:Frugal"],
             tmp_path / "seat0",
-        )  # fmt: skip
+        )
         address = host.address()
         host.wait_for("hosting", 20)
         table = [host, peers.start(["bot", "--join", address], tmp_path / "seat1")]
@@ -51,7 +51,7 @@ def test_bots_that_raise_sleep_past_their_time_limit_or_answer_garbage_do_not_st
             ["host", "--edition", "zman", "--seats", "4", "--player", "raising",
              "--strategy", f"{MISBEHAVING}:Raising", *limit],
             tmp_path / "seat0",
-        )  # fmt: skip
+        )
         address = host.address()
         host.wait_for("hosting", 20)
         table = [host] + [
@@ -62,12 +62,12 @@ def test_bots_that_raise_sleep_past_their_time_limit_or_answer_garbage_do_not_st
                  ("greedy", "greedy")],
                 start=1,
             )
-        ]  # fmt: skip
+        ]
         peers.wait_all(table, GAME_SECONDS)
     assert_same_game(table)
     raising, sleeping, garbage, greedy = table
     expect(raising, r"raising \(seat \d\) raised RuntimeError: this bot always fails "
-                    r"\(misbehaving\.py, line \d+, in choose\); playing \S+.* instead")  # fmt: skip
+                    r"\(misbehaving\.py, line \d+, in choose\); playing \S+.* instead")
     expect(sleeping, r"sleeping \(seat \d\) took longer than its time limit \(0\.5 s\) to choose")
     expect(sleeping, r"sleeping \(seat \d\) is still thinking about an earlier move; playing")
     expect(garbage, r"garbage \(seat \d\) answered 42, which is not a move; playing")

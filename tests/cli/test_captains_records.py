@@ -26,7 +26,7 @@ def record(tmp_path_factory: pytest.TempPathFactory) -> Path:
             ["host", "--game", "captains", "--seats", "3", "--strategy", "greedy",
              "--bots", "greedy,greedy", "--seed", "3"],
             root / "host",
-        )  # fmt: skip
+        )
         with stopping_its_bots(peers, host):
             peers.wait_all([host], GAME_SECONDS)
     return Path(host.result()["record"])
@@ -38,6 +38,7 @@ def test_a_captains_record_verifies_fair_and_replays_with_every_hand_known(
     assert main(["verify", str(record)]) == 0
     said = capsys.readouterr().out.splitlines()
     assert said[-1] == "verdict: FAIR"
+    assert said[0].startswith("table 'captains': Condottieri Captains, standard, 3 seats, "), said
     assert any("the game replays with every hand known" in line for line in said), said
     verdict = verify(load(record))
     assert verdict.table.spec.game == "captains" and verdict.replayed is not None
@@ -64,7 +65,7 @@ def test_tables_lists_a_captains_table_with_its_game_and_says_it_can_be_joined(
             ["host", "--game", "captains", "--seats", "2", "--strategy", "greedy",
              "--name", "Lucca"],
             tmp_path / "host",
-        )  # fmt: skip
+        )
         host.wait_for("hosting", 30)
         capsys.readouterr()
         assert main(["tables", "--once", "--json", "--wait", "6", "--interface", "127.0.0.1"]) == 0

@@ -10,12 +10,12 @@ from condottiere.peer.controller import Snapshot, Waiting
 
 def waiting_for_bob(deadline: int | None, step: int = 7) -> Snapshot:
     return Snapshot(
-        table_name="t", game="condottiere", variant="zman", seats=3, seat=0, players=(),
+        table_name="t", game="condottiere", edition="zman", seats=3, seat=0, players=(),
         stage="playing", view=None,
         waiting=Waiting("move", (2,), "seat 2 (bob) to move", 100.0, deadline),
         progress=None, halt=None, refusals=(), outcome=None, audited=False, record_hash="",
         step=step,
-    )  # fmt: skip
+    )
 
 
 def test_the_countdown_tells_the_start_ten_seconds_left_and_the_end_once_each() -> None:

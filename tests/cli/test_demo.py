@@ -13,7 +13,7 @@ from condottiere.cli.demo import DemoSettings, run_demo
 from condottiere.cli.main import demo_settings, main
 from condottiere.interface import DEFAULT_GAME, game_named
 
-EDITIONS = game_named(DEFAULT_GAME).variants
+EDITIONS = game_named(DEFAULT_GAME).editions
 RESULT = re.compile(r"  (\S.* wins the battle|nobody wins|nobody played a card|the Bishop ends)")
 """A battle's result, as the narration tells it, indented under the move that decided it."""
 
@@ -71,10 +71,19 @@ def test_each_battle_ends_with_its_result_the_figures_and_the_table_then_a_blank
     out = run(capsys, "demo", "--edition", "zman", "--seed", "1", "--max-battles", "1")
     battle = out.split("\n\n")[1].splitlines()
     assert battle[0] == "seat 0 (greedy) opens a battle in Napoli"
-    assert battle[-7].startswith("  seat 2 (greedy) wins the battle for Napoli with 14 ")
-    assert battle[-6] == "  seat 2 (greedy) takes Napoli"
-    assert [line[:10] for line in battle[-5:-1]] == ["    seat 0", "    seat 1", "    seat 2",
-                                                       "    seat 3"]  # fmt: skip
+    wins = next(n for n, line in enumerate(battle) if " wins the battle" in line)
+    assert battle[wins].startswith("  seat 2 (greedy) wins the battle for Napoli with 14 ")
+    assert battle[wins + 1] == "  seat 2 (greedy) takes Napoli"
+    assert [line[:10] for line in battle[wins + 2 : wins + 6]] == [
+        "    seat 0",
+        "    seat 1",
+        "    seat 2",
+        "    seat 3",
+    ]
+    # then the hands the discard step keeps (no mercenary to discard), told as each seat's
+    # own engine at a table tells the keep it plays
+    kept = battle[wins + 6 : -1]
+    assert kept and all(" keeps their hand of " in line for line in kept)
     assert battle[-1] == (
         "  seat 1 (random) holds the battle marker; board: seat 2 (greedy) Napoli; Favor on Roma"
     )
@@ -126,8 +135,8 @@ def test_defaults_are_zman_four_seats_greedy_and_random_and_no_delay_off_a_termi
 
 def test_the_default_player_count_is_the_editions() -> None:
     assert demo_settings(["demo", "--edition", "zman-duel"]).bots == ("greedy", "random")
-    for name, variant in EDITIONS.items():
-        assert len(demo_settings(["demo", "--edition", name]).bots) == variant.default_seats
+    for name, edition in EDITIONS.items():
+        assert len(demo_settings(["demo", "--edition", name]).bots) == edition.default_seats
 
 
 @pytest.mark.parametrize("args", [["--help"], ["demo", "--help"]])
@@ -143,7 +152,7 @@ def test_help_exits_0_and_describes_the_options(
         assert "demo" in out
     else:
         for option in ("--game", "--edition", "--players", "--seed", "--bots", "--delay",
-                       "--max-battles"):  # fmt: skip
+                       "--max-battles"):
             assert option in out
         assert " *zman " in out   # the default edition
         for edition in EDITIONS:

@@ -87,7 +87,7 @@ def test_joining_a_table_whose_advert_points_to_a_closed_port_says_so(tmp_path: 
             name = f"Ghost-{os.urandom(3).hex()}"
             key = Identity.generate().public.fingerprint()
             ghost = Advert(PROTOCOL, os.urandom(32).hex(), name, "condottiere", "zman", (), 3, 1,
-                           "lobby", key, key)  # fmt: skip
+                           "lobby", key, key)
             await Advertiser(other, "127.0.0.1", port, key).publish(ghost)
             with pytest.raises(JoinError) as refusal:
                 await join_table(node, presence, name, "bob", wait=10)

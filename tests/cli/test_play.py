@@ -95,7 +95,7 @@ def test_bad_input_is_refused_with_the_reason(
 
 def test_a_bot_that_stops_with_an_error_is_reported_once_with_its_log(tmp_path: Path) -> None:
     bots = BotPeers(tmp_path / "bots", listen="127.0.0.1", interface="203.0.113.9",
-                    coin_timeout=60.0)  # fmt: skip
+                    coin_timeout=60.0)
     plan = bots.plan(["greedy"], "ada", seed=1)
     bots.start(plan, "127.0.0.1:1", "00" * 16)
     try:
@@ -112,5 +112,5 @@ def test_a_bot_that_stops_with_an_error_is_reported_once_with_its_log(tmp_path: 
 def test_play_game_captains_makes_a_captains_table_of_bots(tmp_path: Path) -> None:
     chosen = settings(tmp_path, "--game", "captains")
     assert chosen.spec is not None
-    assert (chosen.spec.game, chosen.spec.variant, chosen.spec.seats) == ("captains", "standard", 4)
+    assert (chosen.spec.game, chosen.spec.edition, chosen.spec.seats) == ("captains", "standard", 4)
     assert chosen.bots == ("greedy",) * 3

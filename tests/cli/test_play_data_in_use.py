@@ -33,7 +33,7 @@ class InTerminal:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "condottiere.cli.main", *args],
             stdin=slave, stdout=slave, stderr=slave, env=env,
-        )  # fmt: skip
+        )
         os.close(slave)
         self.written = bytearray()
         threading.Thread(target=self._read, args=(master,), daemon=True).start()
@@ -90,7 +90,7 @@ def table_of(data: Path) -> tuple[int, int] | None:
 
 
 def wait_for(read: Callable[[], tuple[int, int] | None], done: Callable[[tuple[int, int]], bool],
-             seconds: float) -> tuple[int, int]:  # fmt: skip
+             seconds: float) -> tuple[int, int]:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         value = read()
@@ -115,6 +115,6 @@ def test_a_second_play_on_the_hosts_machine_without_data_is_refused_and_told_wha
         assert "stop it, or give this command a data directory of its own: --data DIR" in said
         assert host.process.poll() is None and table_of(hosting) == (port, entries)
         guest = start(["play", "--join", f"127.0.0.1:{port}", "--player", "bob",
-                       "--data", str(tmp_path / "bob")])  # fmt: skip
+                       "--data", str(tmp_path / "bob")])
         wait_for(lambda: table_of(hosting), lambda held: held[1] == entries + 1, 30)  # its join
         assert guest.process.poll() is None

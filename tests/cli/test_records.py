@@ -118,7 +118,7 @@ def test_a_record_without_a_seats_audit_secrets_names_that_seat(
     withheld = next(
         signed for signed in entries
         if read_entry(signed).kind == "audit" and read_entry(signed).author == played.bot
-    )  # fmt: skip
+    )
     kept = [signed for signed in entries if signed != withheld]
     verdict = verified(capsys, rewritten(tmp_path / "unaudited.cdr", kept), 1)
     seat = next(line for line in verdict if line.endswith(f"key {played.fingerprints[1]}"))
@@ -179,7 +179,7 @@ def test_the_full_screen_replay_steps_forward_and_back_through_every_move(
     last = len(replay) - 1
     assert [(position, viewer) for position, viewer, _ in seen] == [
         (1, 0), (2, 0), (1, 0), (last, 0), (last, 1), (last, 1)
-    ]  # fmt: skip
+    ]
     assert seen[0][2].startswith(f"Replay 1/{last}: ")
     assert seen[3][2].startswith(f"Replay {last}/{last}: Game over: ")
     moves_shown = sum(event.kind == "move" for event in model.events)
@@ -215,17 +215,19 @@ def test_standings_count_each_table_once_per_key_and_say_why_a_record_does_not_c
     withheld = next(
         signed for signed in entries
         if read_entry(signed).kind == "audit" and read_entry(signed).author == played.bot
-    )  # fmt: skip
+    )
     broken = rewritten(tmp_path / "broken.cdr", [s for s in entries if s != withheld])
     left = left_record(tmp_path / "left.cdr")
     bot_copy = next((played.host / "bots").glob("**/records/*.cdr"))
     assert main(["standings", str(played.record), str(bot_copy), str(left), str(broken)]) == 0
     told = capsys.readouterr().out.splitlines()
     assert told[0] == "2 games counted from 4 records, 1 copy of them kept by another peer"
+    assert told[1] == "Condottiere: 2 games"
     host_key, bot_key = played.fingerprints
     host = next(row for row in told if host_key in row).split()
     bot = next(row for row in told if bot_key in row).split()
-    assert "(bot)" in bot and "(bot)" not in host
+    assert "(bot)" in bot and "(bot)" in host  # greedy played the host's seat too: its
+    # definition says so (--strategy), as the bot's join does
     assert host[-5:-1] == ["1", host[-4], "0", host[-2]] and bot[-5] == "1"
     assert {host[-4], bot[-4]} == {"0", "1"}  # one of them won the duel
     assert host[-1] != "-" and bot[-1] != "-"
@@ -239,7 +241,8 @@ def test_standings_count_each_table_once_per_key_and_say_why_a_record_does_not_c
 def test_standings_share_a_victory_and_rank_forfeits_last() -> None:
     """The tally: a victory shared by two seats counts one half to each; a seat that left a
     finished game (a forfeit) has a game left and ranks last; an abandoned game counts only
-    the abandonment; the rating follows the ranks."""
+    the abandonment; the rating follows the ranks; a key is a bot when this machine holds it
+    as one, or when a record says a program played it."""
     from fractions import Fraction
 
     from condottiere.cli.standings import GameFacts, Standings, fraction
@@ -251,10 +254,11 @@ def test_standings_share_a_victory_and_rank_forfeits_last() -> None:
     names = ("ada", "bea", "cyd")
     standings = Standings(bots=frozenset({cyd}))
     shared = GameFacts("t1", keys, names, Outcome(OutcomeKind.SHARED, (0, 1), "tied"),
-                       frozenset(), (2, 2, 1), (4, 4, 2))  # fmt: skip
+                       frozenset(), (2, 2, 1), (4, 4, 2))
     forfeit = GameFacts("t2", keys, names, Outcome(OutcomeKind.FORFEIT, (0,), "others left"),
-                        frozenset({1, 2}), (1, 0, 0), (1, 0, 3))  # fmt: skip
-    abandoned = GameFacts("t3", keys, names, None, frozenset({2}), (0, 1, 0), (0, 0, 0))
+                        frozenset({1, 2}), (1, 0, 0), (1, 0, 3))
+    abandoned = GameFacts("t3", keys, names, None, frozenset({2}), (0, 1, 0), (0, 0, 0),
+                          programs=frozenset({1}))
     assert shared.ranks() == [1, 1, 2] and forfeit.ranks() == [1, 3, 2]
     for number, facts in enumerate((shared, forfeit, abandoned, shared)):
         standings.add(Path(f"r{number}.cdr"), facts)
@@ -270,4 +274,48 @@ def test_standings_share_a_victory_and_rank_forfeits_last() -> None:
     ada_rated, bea_rated, cyd_rated = (rating.ordinal() for rating in ratings if rating)
     assert ada_rated > cyd_rated > bea_rated  # bea came last in the forfeit, cyd second
     table = standings.table()
-    assert [row[0] for row in table] == ["player", "ada", "cyd (bot)", "bea"]
+    assert [row[0] for row in table] == ["player", "ada", "cyd (bot)", "bea (bot)"]
+
+
+def test_a_record_with_one_damaged_entry_is_said_to_be_damaged_and_where(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, played: Played
+) -> None:
+    signed = load(played.record)
+    middle = len(signed) // 2
+    envelope = log_pb2.SignedEntry.FromString(signed[middle])
+    envelope.signature = bytes([envelope.signature[0] ^ 1]) + envelope.signature[1:]
+    damaged = rewritten(tmp_path / "damaged.cdr", [
+        *signed[:middle], envelope.SerializeToString(), *signed[middle + 1 :]])
+    start = sum(1 + len(_varint(len(entry))) + len(entry) for entry in signed[:middle])
+    verdict = verified(capsys, damaged, 1)
+    assert verdict[0].startswith(f"the record file is damaged: 1 of its {len(signed)} entries is")
+    assert verdict[1].startswith(f"  damaged: entry {middle + 1} of {len(signed)} (bytes {start}-")
+    assert "the signature does not verify" in verdict[1]
+    assert verdict[-1].startswith("verdict: DAMAGED RECORD")
+    assert not any("withheld" in line or line.startswith("unreadable") for line in verdict)
+
+
+def _varint(value: int) -> bytes:
+    out = bytearray()
+    while True:
+        out.append((value & 0x7F) | (0x80 if value > 0x7F else 0))
+        value >>= 7
+        if not value:
+            return bytes(out)
+
+
+def test_standings_keep_each_games_players_and_ratings_apart() -> None:
+    from condottiere.cli.standings import GameFacts, Night
+    from condottiere.crypto import Identity
+    from condottiere.interface import Outcome, OutcomeKind
+
+    ada, bea = (Identity.generate().public.raw for _ in range(2))
+    won = Outcome(OutcomeKind.VICTORY, (0,), "first to 5")
+    night = Night()
+    night.add(Path("a.cdr"), GameFacts("t1", (ada, bea), ("ada", "bea"), won, frozenset(),
+                                       (1, 0), (2, 1)))
+    night.add(Path("b.cdr"), GameFacts("t2", (ada, bea), ("ada", "bea"), won, frozenset(),
+                                       (1, 0), (2, 1), game="captains"))
+    assert list(night.games) == ["condottiere", "captains"] and night.counted == 2
+    for standings in night.games.values():
+        assert [player.games for player in standings.players.values()] == [1, 1]

@@ -36,7 +36,7 @@ def test_a_damaged_store_is_named_with_what_to_do(
 ) -> None:
     data = damaged(tmp_path / "data")
     status = main([*command, "--data", str(data),
-                   *(["--interface", "127.0.0.1"] if command[0] != "export" else [])])  # fmt: skip
+                   *(["--interface", "127.0.0.1"] if command[0] != "export" else [])])
     error = capsys.readouterr().err
     assert status in (1, 2)
     assert f"the peer's data in {data / DATABASE} is damaged" in error
@@ -139,7 +139,7 @@ def test_joining_a_controller_port_says_what_it_is_and_what_to_join(tmp_path: Pa
 
 def test_a_bots_strategy_failures_are_told_to_the_host_a_few_times(tmp_path: Path) -> None:
     bots = BotPeers(tmp_path / "bots", listen="127.0.0.1", interface="203.0.113.9",
-                    coin_timeout=60.0)  # fmt: skip
+                    coin_timeout=60.0)
     plan = bots.plan(["greedy"], "ada", seed=1)
     bots.start(plan, "127.0.0.1:1", "00" * 16)
     try:

@@ -41,8 +41,8 @@ def refusal(capsys: pytest.CaptureFixture[str], command: str, tmp_path: Path, *a
 
 def test_the_default_seat_count_is_the_editions_own() -> None:
     rules = game_named(DEFAULT_GAME)
-    for name, variant in rules.variants.items():
-        assert default_seats(DEFAULT_GAME, name) == variant.default_seats
+    for name, edition in rules.editions.items():
+        assert default_seats(DEFAULT_GAME, name) == edition.default_seats
     assert default_seats("condottiere", "zman") == 4
     assert default_seats("condottiere", "zman-duel") == 2
 
@@ -53,10 +53,10 @@ def test_with_no_table_options_the_default_game_is_hosted_in_its_default_edition
 ) -> None:
     spec = hosted(command, tmp_path)
     rules = game_named(DEFAULT_GAME)
-    assert (spec.game, spec.variant, spec.options, spec.name) == (
-        DEFAULT_GAME, rules.default_variant, (), "condottiere"
-    )  # fmt: skip
-    assert spec.seats == default_seats(DEFAULT_GAME, rules.default_variant)
+    assert (spec.game, spec.edition, spec.options, spec.name) == (
+        DEFAULT_GAME, rules.default_edition, (), "condottiere"
+    )
+    assert spec.seats == default_seats(DEFAULT_GAME, rules.default_edition)
 
 
 @pytest.mark.parametrize("command", COMMANDS)
@@ -64,13 +64,13 @@ def test_an_edition_without_seats_gets_its_usual_number_of_seats(
     tmp_path: Path, command: str
 ) -> None:
     spec = hosted(command, tmp_path, "--game", "condottiere", "--edition", "zman-duel")
-    assert (spec.game, spec.variant, spec.seats) == ("condottiere", "zman-duel", 2)
+    assert (spec.game, spec.edition, spec.seats) == ("condottiere", "zman-duel", 2)
 
 
 @pytest.mark.parametrize("command", COMMANDS)
 def test_house_rules_are_kept_once_each_in_order(tmp_path: Path, command: str) -> None:
     spec = hosted(command, tmp_path, "--edition", "ffg", "--option", "sieges",
-                  "--option", "cede", "--option", "sieges")  # fmt: skip
+                  "--option", "cede", "--option", "sieges")
     assert spec.options == ("cede", "sieges")
 
 
@@ -86,7 +86,7 @@ def test_house_rules_are_kept_once_each_in_order(tmp_path: Path, command: str) -
         (["--edition", "zman", "--option", "cede"], "zman has no option 'cede'"),
         (["--seats", "2", "--bots", "greedy,greedy"], "2 bots for 1 other seat"),
     ],
-)  # fmt: skip
+)
 def test_a_table_the_game_cannot_be_played_at_is_refused_with_the_reason(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str, args: list[str], reason: str
 ) -> None:

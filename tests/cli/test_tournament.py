@@ -21,7 +21,7 @@ def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object
 
 def test_a_short_tournament_on_two_processes_adds_up(capsys: pytest.CaptureFixture[str]) -> None:
     report = run_json(capsys, "--bots", "greedy,random,random", "--edition", "zman",
-                      "--games", "6", "--jobs", "2", "--seed", "3")  # fmt: skip
+                      "--games", "6", "--jobs", "2", "--seed", "3")
     lines = {line["bot"]: line for line in report["lines"]}  # type: ignore[attr-defined]
     assert set(lines) == {"greedy", "random"}
     assert (lines["greedy"]["seats"], lines["random"]["seats"]) == (1, 2)
@@ -47,7 +47,7 @@ def test_a_tournament_of_captains_counts_provinces_held(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     report = run_json(capsys, "--game", "captains", "--bots", "greedy,random,random",
-                      "--games", "3", "--jobs", "1")  # fmt: skip
+                      "--games", "3", "--jobs", "1")
     assert (report["game"], report["edition"]) == ("captains", "standard")
     lines = {line["bot"]: line for line in report["lines"]}  # type: ignore[attr-defined]
     assert sum(line["wins"] for line in lines.values()) == pytest.approx(3)
@@ -56,7 +56,7 @@ def test_a_tournament_of_captains_counts_provinces_held(
 
 def test_the_same_seed_plays_the_same_games_with_an_iteration_budget() -> None:
     settings = TournamentSettings("zman-duel", ("ismcts", "greedy"), games=2, seed=5,
-                                  budget=Budget(iterations=8))  # fmt: skip
+                                  budget=Budget(iterations=8))
     first = [play_game(settings, index) for index in range(2)]
     again = [play_game(settings, index) for index in range(2)]
     assert [(r.shares, r.battles_won, r.moves) for r in first] == [
@@ -67,7 +67,7 @@ def test_the_same_seed_plays_the_same_games_with_an_iteration_budget() -> None:
 def test_seats_rotate_from_game_to_game() -> None:
     settings = TournamentSettings("zman", ("greedy", "random", "random"), games=3)
     assert [play_game(settings, index).seats for index in range(3)] == [
-        (0, 1, 2), (1, 2, 0), (2, 0, 1)]  # fmt: skip
+        (0, 1, 2), (1, 2, 0), (2, 0, 1)]
 
 
 def test_battles_won_and_regions_held_agree_with_the_games() -> None:
@@ -81,7 +81,7 @@ def test_battles_won_and_regions_held_agree_with_the_games() -> None:
 
 def test_the_printed_table_names_every_figure(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["tournament", "--bots", "greedy,random", "--edition", "zman-duel",
-                 "--games", "3", "--jobs", "1"]) == 0  # fmt: skip
+                 "--games", "3", "--jobs", "1"]) == 0
     out = capsys.readouterr().out
     for heading in ("win share", "95% CI", "battles won", "regions held", "moves/s"):
         assert heading in out
@@ -90,7 +90,7 @@ def test_the_printed_table_names_every_figure(capsys: pytest.CaptureFixture[str]
 
 def test_a_report_renders_the_budget_of_searching_bots() -> None:
     settings = TournamentSettings("zman-duel", ("ismcts", "random"), games=1,
-                                  budget=Budget(iterations=5, seconds=0.5))  # fmt: skip
+                                  budget=Budget(iterations=5, seconds=0.5))
     assert "ismcts budget: 5 iterations or 0.5 s a move" in render_report(run_tournament(settings))
 
 
@@ -108,6 +108,9 @@ def test_a_report_renders_the_budget_of_searching_bots() -> None:
          "condottiere has no edition 'zman-2030' (choose from eurogames, ffg, zman, "),
         (["--bots", "greedy,greedy", "--game", "chess"], "invalid choice: 'chess'"),
         (["--games", "3"], "the following arguments are required: --bots"),
+        (["--bots", "greedy,condottiere.bots.greedy:Greedy"],
+         "module 'condottiere.bots.greedy' has no 'Greedy'"),
+        (["--bots", "greedy,cmd:"], "cmd: needs a command"),
     ],
 )
 def test_bad_input_exits_2_saying_what_is_wrong(
@@ -126,5 +129,46 @@ def test_help_describes_every_option(capsys: pytest.CaptureFixture[str]) -> None
     out = capsys.readouterr().out
     assert "95% confidence" in " ".join(out.split())
     for option in ("--bots", "--game", "--edition", "--games", "--seed", "--jobs",
-                   "--seconds-per-move", "--iterations", "--options", "--json"):  # fmt: skip
+                   "--seconds-per-move", "--iterations", "--options", "--json"):
         assert option in out
+
+
+def test_a_tournament_on_a_local_dask_cluster_of_two_workers_gives_the_local_figures() -> None:
+    distributed = pytest.importorskip(
+        "distributed", reason="Dask's distributed is the optional extra 'cluster'"
+    )
+    settings = TournamentSettings("zman", ("ismcts", "greedy", "random"), games=4, seed=9,
+                                  budget=Budget(iterations=6))
+    local = run_tournament(settings)
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+        dashboard_address=None,
+    ) as cluster:
+        assert len(cluster.workers) == 2
+        remote = run_tournament(settings, cluster=cluster.scheduler_address)
+    assert remote.cluster == cluster.scheduler_address
+    assert _same_but_speed(remote.lines, local.lines)
+    assert (remote.games, remote.draws, remote.shared_victories) == (
+        local.games, local.draws, local.shared_victories)
+
+
+def _same_but_speed(first: object, second: object) -> bool:
+    """Lines equal in everything but the moves per second (a matter of the machine)."""
+    from dataclasses import replace
+
+    assert isinstance(first, tuple) and isinstance(second, tuple)
+    return [replace(line, moves_per_second=0.0) for line in first] == [
+        replace(line, moves_per_second=0.0) for line in second
+    ]
+
+
+def test_a_cluster_nobody_answers_at_is_an_error_that_says_so(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("distributed", reason="Dask's distributed is the optional extra 'cluster'")
+    monkeypatch.setattr("condottiere.cli.tournament.CLUSTER_TIMEOUT", "2s")
+
+    status = main(["tournament", "--bots", "greedy,random", "--games", "1",
+                   "--cluster", "tcp://127.0.0.1:9"])
+    assert status == 1
+    assert "no Dask scheduler answers at tcp://127.0.0.1:9" in capsys.readouterr().err

@@ -20,15 +20,16 @@ from tests.crypto.test_deck import Table, deck_names
 
 SEATS, SIZE = 3, 12
 
-SMALL_ORDER_OR_NON_CANONICAL = [
-    "0100000000000000000000000000000000000000000000000000000000000000",
-    "0000000000000000000000000000000000000000000000000000000000000000",
-    "ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
-    "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05",
-    "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a",
-    "edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
-    "eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
+IDENTITY_OR_NO_ELEMENT = [
+    "0000000000000000000000000000000000000000000000000000000000000000",  # the identity
+    "0100000000000000000000000000000000000000000000000000000000000000",  # s = 1, negative
+    "ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",  # s = -1
+    "e3f2ae0a6abc4e71a884a961c500515f58e30b6aa582dd8db6a65945e08d2d76",  # the base, made odd
+    "edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",  # s = p
+    "eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",  # s = p + 1
+    "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",  # high bit set
 ]
+"""Encodings that are not an element of ristretto255 other than the identity (RFC 9496)."""
 
 
 @pytest.fixture
@@ -80,7 +81,7 @@ def test_key_proof_bound_to_another_table_round_or_seat_is_blamed(other: Context
     assert blamed(err) == 1
 
 
-@pytest.mark.parametrize("encoding", SMALL_ORDER_OR_NON_CANONICAL)
+@pytest.mark.parametrize("encoding", IDENTITY_OR_NO_ELEMENT)
 def test_key_announcement_with_a_bad_point_is_refused(encoding: str) -> None:
     good = fresh_decks()[0].announcement.encode()
     with pytest.raises(DecodeError):
@@ -144,7 +145,7 @@ def test_tampered_ciphertext_in_a_shuffle_step_is_blamed_on_the_shuffler() -> No
     assert blamed(err) == 0
 
 
-@pytest.mark.parametrize("encoding", SMALL_ORDER_OR_NON_CANONICAL)
+@pytest.mark.parametrize("encoding", IDENTITY_OR_NO_ELEMENT)
 def test_shuffle_step_with_a_bad_point_is_refused(encoding: str) -> None:
     fresh = Table(SEATS, deck_names(SIZE))
     wire = fresh.decks[0].make_shuffle().encode()
@@ -152,7 +153,7 @@ def test_shuffle_step_with_a_bad_point_is_refused(encoding: str) -> None:
         ShuffleStep.decode(wire[:32] + bytes.fromhex(encoding) + wire[64:], SIZE)
 
 
-@pytest.mark.parametrize("encoding", SMALL_ORDER_OR_NON_CANONICAL)
+@pytest.mark.parametrize("encoding", IDENTITY_OR_NO_ELEMENT)
 @pytest.mark.parametrize("where", [32, SIZE * 64 + 32 * 3, SIZE * 64 + 32 * (SIZE + 2)])
 def test_shuffle_step_with_a_bad_point_decoded_unchecked_is_blamed_by_its_verification(
     encoding: str, where: int
@@ -232,7 +233,7 @@ def test_shares_of_a_seats_own_card_or_for_another_owner_are_blamed(table: Table
     assert blamed(err) == 0
 
 
-@pytest.mark.parametrize("encoding", SMALL_ORDER_OR_NON_CANONICAL)
+@pytest.mark.parametrize("encoding", IDENTITY_OR_NO_ELEMENT)
 def test_share_batch_with_a_bad_point_is_refused(table: Table, encoding: str) -> None:
     wire = table.decks[1].make_shares(0, [0]).encode()
     header = 4 * 4
@@ -311,7 +312,7 @@ def test_audit_refuses_a_secret_that_does_not_match_the_key(table: Table) -> Non
     assert blamed(err) == 2
 
 
-@pytest.mark.parametrize("encoding", SMALL_ORDER_OR_NON_CANONICAL)
+@pytest.mark.parametrize("encoding", IDENTITY_OR_NO_ELEMENT)
 def test_reveal_with_a_bad_point_is_refused(table: Table, encoding: str) -> None:
     (slot,) = table.deal(0, [6])
     wire = table.decks[0].make_reveal(slot).encode()

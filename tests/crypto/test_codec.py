@@ -23,7 +23,7 @@ from condottiere.crypto.codec import (
     encode_u32,
 )
 from condottiere.crypto.errors import DecodeError
-from condottiere.crypto.group import BASE, L, is_point, mul_base
+from condottiere.crypto.group import BASE, IDENTITY, L, is_point, mul_base
 
 scalars = st.integers(min_value=1, max_value=L - 1)
 points = scalars.map(mul_base)
@@ -91,7 +91,7 @@ def test_scalar_at_or_above_the_group_order_is_refused(k: int) -> None:
 
 def test_identity_is_refused_as_a_point() -> None:
     with pytest.raises(DecodeError):
-        decode_point(b"\x01" + bytes(31))
+        decode_point(IDENTITY)
 
 
 @given(st.integers(0, 255), st.integers(0, 2**16 - 1), st.integers(0, 2**32 - 1),

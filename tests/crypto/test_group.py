@@ -1,20 +1,24 @@
-"""The group module against published values and an independent pure-Python curve.
+"""The group module against RFC 9496's published values for ristretto255.
 
-Known answers: the base point's encoding and the group order (RFC 8032 section
-5.1), and the encodings libsodium itself refuses as small-order or non-canonical
-(the blocklist of ``ge25519_has_small_order``). The pure-Python Edwards
-arithmetic below is slow but obviously correct; it checks that the refused
-encodings really are 8-torsion points and that libsodium's results agree with it.
+Known answers: the encodings of ``[0]B .. [15]B`` (RFC 9496 appendix A.1), encodings
+every decoder must refuse (non-canonical or negative field elements, appendix A.2's
+kinds), the element derivation from 64 uniform bytes (appendix A.3), and the group order
+(section 4). Hypothesis checks that libsodium's arithmetic is that of a group of order
+``L``: multiplication distributes over addition of scalars and of points.
 """
 
 from __future__ import annotations
 
+import hashlib
+
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from condottiere.crypto import sodium
 from condottiere.crypto.group import (
     BASE,
+    IDENTITY,
     GroupError,
     L,
     add,
@@ -23,133 +27,157 @@ from condottiere.crypto.group import (
     is_point,
     mul,
     mul_base,
+    multi_mul,
     neg,
     sub,
+    sum_points,
 )
 
+SMALL_MULTIPLES = [
+    "0000000000000000000000000000000000000000000000000000000000000000",
+    "e2f2ae0a6abc4e71a884a961c500515f58e30b6aa582dd8db6a65945e08d2d76",
+    "6a493210f7499cd17fecb510ae0cea23a110e8d5b901f8acadd3095c73a3b919",
+    "94741f5d5d52755ece4f23f044ee27d5d1ea1e2bd196b462166b16152a9d0259",
+    "da80862773358b466ffadfe0b3293ab3d9fd53c5ea6c955358f568322daf6a57",
+    "e882b131016b52c1d3337080187cf768423efccbb517bb495ab812c4160ff44e",
+    "f64746d3c92b13050ed8d80236a7f0007c3b3f962f5ba793d19a601ebb1df403",
+    "44f53520926ec81fbd5a387845beb7df85a96a24ece18738bdcfa6a7822a176d",
+    "903293d8f2287ebe10e2374dc1a53e0bc887e592699f02d077d5263cdd55601c",
+    "02622ace8f7303a31cafc63f8fc48fdc16e1c8c8d234b2f0d6685282a9076031",
+    "20706fd788b2720a1ed2a5dad4952b01f413bcf0e7564de8cdc816689e2db95f",
+    "bce83f8ba5dd2fa572864c24ba1810f9522bc6004afe95877ac73241cafdab42",
+    "e4549ee16b9aa03099ca208c67adafcafa4c3f3e4e5303de6026e3ca8ff84460",
+    "aa52e000df2e16f55fb1032fc33bc42742dad6bd5a8fc0be0167436c5948501f",
+    "46376b80f409b29dc2b5f6f0c52591990896e5716f41477cd30085ab7f10301e",
+    "e0c418f7c8d9c4cdd7395b93ea124f3ad99021bb681dfc3302a9d99a2e53e64e",
+]
+"""RFC 9496 appendix A.1: the encodings of ``[0]B, [1]B, ..., [15]B``."""
+
 FIELD = 2**255 - 19
-CURVE_D = -121665 * pow(121666, -1, FIELD) % FIELD
-SQRT_MINUS_ONE = pow(2, (FIELD - 1) // 4, FIELD)
-AffinePoint = tuple[int, int]
-NEUTRAL: AffinePoint = (0, 1)
 
+REFUSED_ENCODINGS = {
+    "s = p": FIELD.to_bytes(32, "little"),
+    "s = p + 1": (FIELD + 1).to_bytes(32, "little"),
+    "s = 2^255 - 1": (2**255 - 1).to_bytes(32, "little"),
+    "high bit set": (2**255 + 2).to_bytes(32, "little"),
+    "s = 1 (negative)": (1).to_bytes(32, "little"),
+    "s = p - 2 (negative)": (FIELD - 2).to_bytes(32, "little"),
+    "s = -1 (y = 0)": (FIELD - 1).to_bytes(32, "little"),
+    "[1]B made odd": bytes([0xE3]) + bytes.fromhex(SMALL_MULTIPLES[1])[1:],
+}
+"""Encodings RFC 9496's decoding refuses: field elements at least ``p`` and odd ("negative")
+field elements (appendix A.2's two kinds)."""
 
-def ref_decode(data: bytes) -> AffinePoint | None:
-    """The affine point an encoding names, accepting non-canonical y (as a lax decoder would)."""
-    y = int.from_bytes(data, "little") & ((1 << 255) - 1)
-    sign = data[31] >> 7
-    y %= FIELD
-    x2 = (y * y - 1) * pow(CURVE_D * y * y + 1, -1, FIELD) % FIELD
-    x = pow(x2, (FIELD + 3) // 8, FIELD)
-    if (x * x - x2) % FIELD:
-        x = x * SQRT_MINUS_ONE % FIELD
-    if (x * x - x2) % FIELD:
-        return None
-    if x & 1 != sign:
-        x = (FIELD - x) % FIELD
-    return (x, y)
-
-
-def ref_encode(point: AffinePoint) -> bytes:
-    x, y = point
-    return (y | ((x & 1) << 255)).to_bytes(32, "little")
-
-
-def ref_add(p: AffinePoint, q: AffinePoint) -> AffinePoint:
-    (x1, y1), (x2, y2) = p, q
-    t = CURVE_D * x1 * x2 * y1 * y2 % FIELD
-    x3 = (x1 * y2 + x2 * y1) * pow(1 + t, -1, FIELD) % FIELD
-    y3 = (y1 * y2 + x1 * x2) * pow(1 - t, -1, FIELD) % FIELD
-    return (x3, y3)
-
-
-def ref_mul(k: int, p: AffinePoint) -> AffinePoint:
-    result = NEUTRAL
-    while k:
-        if k & 1:
-            result = ref_add(result, p)
-        p = ref_add(p, p)
-        k >>= 1
-    return result
-
-
-REF_BASE = ref_decode(bytes.fromhex("58" + "66" * 31))
-
-SMALL_ORDER_ENCODINGS = [
-    "0100000000000000000000000000000000000000000000000000000000000000",  # identity, order 1
-    "ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",  # order 2
-    "0000000000000000000000000000000000000000000000000000000000000000",  # order 4
-    "0000000000000000000000000000000000000000000000000000000000000080",  # order 4, x negated
-    "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05",  # order 8
-    "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc85",  # order 8
-    "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a",  # order 8
-    "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac03fa",  # order 8
+ELEMENT_DERIVATION = [
+    (
+        "5d1be09e3d0c82fc538112490e35701979d99e06ca3e2b5b54bffe8b4dc772c1"
+        "4d98b696a1bbfb5ca32c436cc61c16563790306c79eaca7705668b47dffe5bb6",
+        "3066f82a1a747d45120d1740f14358531a8f04bbffe6a819f86dfe50f44a0a46",
+    ),
+    (
+        "f116b34b8f17ceb56e8732a60d913dd10cce47a6d53bee9204be8b44f6678b27"
+        "0102a56902e2488c46120e9276cfe54638286b9e4b3cdb470b542d46c2068d38",
+        "f26e5b6f7d362d2d2a94c5d0e7602cb4773c95a2e5c31a64f133189fa76ed61b",
+    ),
 ]
-
-NON_CANONICAL_ENCODINGS = [
-    "edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",  # y = p (0)
-    "eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",  # y = p + 1 (identity)
-    "eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",  # y = p + 1, sign set
-    "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",  # y = 2^255 - 1
-]
+"""RFC 9496 appendix A.3: 64 uniform bytes and the element they derive."""
 
 
-def test_base_point_has_its_rfc8032_encoding() -> None:
-    assert BASE.hex() == "58" + "66" * 31
+def test_base_point_has_its_rfc9496_encoding() -> None:
+    assert BASE.hex() == SMALL_MULTIPLES[1]
 
 
-def test_group_order_is_the_rfc8032_prime() -> None:
-    assert L == 7237005577332262213973186563042994240857116359379907606001950938285454250989
+def test_identity_has_its_rfc9496_encoding_and_is_no_point() -> None:
+    assert IDENTITY.hex() == SMALL_MULTIPLES[0]
+    assert sodium.crypto_core_ristretto255_is_valid_point(IDENTITY)
+    assert not is_point(IDENTITY)
+    with pytest.raises(GroupError):
+        decode_point(IDENTITY)
+
+
+@pytest.mark.parametrize("k", range(1, 16))
+def test_small_multiples_of_the_base_have_their_rfc9496_encodings(k: int) -> None:
+    assert mul_base(k).hex() == SMALL_MULTIPLES[k]
+    assert mul(k, BASE).hex() == SMALL_MULTIPLES[k]
+    assert decode_point(bytes.fromhex(SMALL_MULTIPLES[k])) == mul_base(k)
+
+
+def test_adding_the_base_walks_the_rfc9496_multiples() -> None:
+    point = BASE
+    for k in range(2, 16):
+        point = add(point, BASE)
+        assert point.hex() == SMALL_MULTIPLES[k]
+
+
+def test_group_order_is_the_rfc9496_prime() -> None:
+    assert L == 2**252 + 27742317777372353535851937790883648493
     assert mul_base(L - 1) == neg(BASE)
     with pytest.raises(GroupError):
         mul_base(L)
-
-
-@pytest.mark.parametrize("encoding", SMALL_ORDER_ENCODINGS)
-def test_small_order_points_are_8_torsion_and_refused(encoding: str) -> None:
-    data = bytes.fromhex(encoding)
-    point = ref_decode(data)
-    assert point is not None and ref_mul(8, point) == NEUTRAL
-    assert not is_point(data)
     with pytest.raises(GroupError):
-        decode_point(data)
+        mul(L, BASE)
 
 
-@pytest.mark.parametrize("encoding", NON_CANONICAL_ENCODINGS)
-def test_encodings_with_y_at_least_p_are_refused(encoding: str) -> None:
+@pytest.mark.parametrize("encoding", REFUSED_ENCODINGS.values(), ids=REFUSED_ENCODINGS.keys())
+def test_non_canonical_and_negative_encodings_are_refused(encoding: bytes) -> None:
+    assert not sodium.crypto_core_ristretto255_is_valid_point(encoding)
+    assert not is_point(encoding)
     with pytest.raises(GroupError):
-        decode_point(bytes.fromhex(encoding))
+        decode_point(encoding)
 
 
-@pytest.mark.parametrize("offset", range(19))
-@pytest.mark.parametrize("sign", [0, 1])
-def test_every_y_from_p_up_is_refused(offset: int, sign: int) -> None:
-    data = ((FIELD + offset) | (sign << 255)).to_bytes(32, "little")
-    assert not is_point(data)
+@pytest.mark.parametrize(("uniform", "element"), ELEMENT_DERIVATION)
+def test_element_derivation_matches_rfc9496(uniform: str, element: str) -> None:
+    assert sodium.crypto_core_ristretto255_from_hash(bytes.fromhex(uniform)).hex() == element
 
 
-def test_point_outside_the_prime_order_subgroup_is_refused() -> None:
-    assert REF_BASE is not None
-    torsion = ref_decode(bytes.fromhex(SMALL_ORDER_ENCODINGS[4]))
-    assert torsion is not None
-    mixed = ref_encode(ref_add(ref_mul(5, REF_BASE), torsion))
-    assert ref_decode(mixed) is not None
+def test_rfc9496_derivation_of_a_hashed_label() -> None:
+    digest = hashlib.sha512(b"Ristretto is traditionally a short shot of espresso coffee")
+    assert sodium.crypto_core_ristretto255_from_hash(digest.digest()).hex() == (
+        ELEMENT_DERIVATION[0][1]
+    )
+
+
+def test_wrong_lengths_are_refused_before_libsodium_reads_them() -> None:
+    with pytest.raises(sodium.SodiumError):
+        sodium.crypto_core_ristretto255_add(BASE, BASE[:31])
+    with pytest.raises(sodium.SodiumError):
+        sodium.crypto_core_ristretto255_from_hash(bytes(63))
     with pytest.raises(GroupError):
-        decode_point(mixed)
+        decode_point(BASE + b"\x00")
 
 
-@settings(max_examples=10, deadline=None)
+def test_a_sum_that_vanishes_is_the_identity_and_mul_of_zero_is_refused() -> None:
+    assert sub(BASE, BASE) == IDENTITY
+    assert add(BASE, neg(BASE)) == IDENTITY
+    with pytest.raises(GroupError):
+        mul(0, BASE)
+    with pytest.raises(GroupError):
+        mul_base(0)
+
+
+@settings(max_examples=25, deadline=None)
 @given(st.integers(1, L - 1), st.integers(1, L - 1))
-def test_libsodium_arithmetic_agrees_with_the_reference_curve(j: int, k: int) -> None:
-    assume(j != k)
-    assert REF_BASE is not None
-    ref_j, ref_k = ref_mul(j, REF_BASE), ref_mul(k, REF_BASE)
-    assert mul_base(j) == ref_encode(ref_j)
-    assert add(mul_base(j), mul_base(k)) == ref_encode(ref_add(ref_j, ref_k))
-    assert mul(k, mul_base(j)) == ref_encode(ref_mul(k, ref_j))
-    assert sub(mul_base(j), mul_base(k)) == mul_base((j - k) % L)
+def test_multiplication_distributes_over_scalars_and_points(j: int, k: int) -> None:
+    if (j + k) % L:
+        assert add(mul_base(j), mul_base(k)) == mul_base((j + k) % L)
+    if j != k:
+        assert sub(mul_base(j), mul_base(k)) == mul_base((j - k) % L)
+    assert mul(k, mul_base(j)) == mul_base(j * k % L)
+    point = hash_to_point(b"test", j.to_bytes(32, "little"))
+    assert mul(k, add(point, BASE)) == add(mul(k, point), mul_base(k))
+    assert multi_mul([j, k], [point, BASE]) == sum_points([mul(j, point), mul_base(k)])
 
 
 @given(st.binary(max_size=16))
 def test_hashed_points_are_valid_group_elements(label: bytes) -> None:
     assert is_point(hash_to_point(b"test", label))
+
+
+def test_hash_to_point_is_the_rfc9496_map_of_a_framed_sha512_digest() -> None:
+    framed = b"".join(
+        len(part).to_bytes(8, "little") + part
+        for part in (b"condottiere/v5/ristretto255/card", b"10#1")
+    )
+    digest = hashlib.sha512(framed + bytes(4)).digest()
+    assert hash_to_point(b"card", b"10#1") == sodium.crypto_core_ristretto255_from_hash(digest)

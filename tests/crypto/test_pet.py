@@ -14,7 +14,7 @@ from condottiere.crypto import linear
 from condottiere.crypto.context import Context
 from condottiere.crypto.deck import Slot
 from condottiere.crypto.errors import DecodeError, VerificationError
-from condottiere.crypto.group import L, mul, random_scalar, sub
+from condottiere.crypto.group import IDENTITY, L, mul, random_scalar, sub
 from condottiere.crypto.pet import (
     BlindedTest,
     SearchBlinding,
@@ -171,7 +171,7 @@ def test_a_blinding_or_opening_with_an_identity_point_or_bad_framing_does_not_de
     blinding = table.decks[0].make_search_blinding(1, "card-5", [4, 5])
     data = blinding.encode()
     head = len(data) - 2 * BlindedTest.ENCODED_BYTES
-    identity = b"\x01" + bytes(31)
+    identity = IDENTITY
     with pytest.raises(DecodeError):
         SearchBlinding.decode(data[:head] + identity + data[head + 32 :])
     with pytest.raises(DecodeError):
@@ -213,7 +213,7 @@ def test_a_blinding_with_different_exponents_on_the_two_points_is_refused_naming
 def test_a_blinding_with_an_identity_output_is_refused_naming_the_seat() -> None:
     table = dealt(2, 6, 2)
     blinding = table.decks[1].make_search_blinding(1, "card-4", [4, 5])
-    identity = b"\x01" + bytes(31)
+    identity = IDENTITY
     first = blinding.tests[0]
     for forged_test in (dataclasses.replace(first, blinded_a=identity),
                         dataclasses.replace(first, blinded_b=identity)):

@@ -48,7 +48,7 @@ class Backed(Table):
             for dealer in range(seats)
             for seat in range(seats)
             if seat != dealer
-        }  # fmt: skip
+        }
 
     def shuffle_chain(self, chain: Sequence[int]) -> None:
         for seat in chain:
@@ -93,7 +93,7 @@ def reshuffle_after(table: Backed, leaver: int, dealt: int) -> tuple[list[int], 
     members = [seat for seat in range(seats) if seat != leaver]
     table.shuffle_all()
     hands = {seat: table.deal(seat, [p for p in range(dealt) if p % seats == seat])
-             for seat in range(seats)}  # fmt: skip
+             for seat in range(seats)}
     shown = hands[members[0]][0]
     table.reveal(members[0], shown)
     for deck in table.decks:

@@ -13,7 +13,7 @@ from condottiere.crypto.context import Context
 from condottiere.crypto.deck import Claim, Reveal, Slot
 from condottiere.crypto.elgamal import encrypt
 from condottiere.crypto.errors import DecodeError, VerificationError
-from condottiere.crypto.group import BASE, L, add, hash_to_point, mul, mul_base, sub
+from condottiere.crypto.group import BASE, IDENTITY, L, add, hash_to_point, mul, mul_base, sub
 from condottiere.crypto.linear import LinearProof
 from condottiere.crypto.sealed import (
     Holding,
@@ -83,7 +83,7 @@ def test_junk_decodes_as_no_sealed_share_or_as_one_that_encodes_back(data: bytes
 def test_a_sealed_share_with_an_identity_point_or_a_non_canonical_scalar_does_not_decode() -> None:
     share, _, _ = sealed_setup(5, 7, 11)
     data = share.encode()
-    identity = b"\x01" + bytes(31)
+    identity = IDENTITY
     with pytest.raises(DecodeError):
         SealedShare.decode(data[:12] + identity + data[44:])
     with pytest.raises(DecodeError):
@@ -127,7 +127,7 @@ def test_a_share_made_with_a_wrong_offset_is_refused() -> None:
 def test_a_share_checked_against_another_viewer_slot_round_or_table_does_not_verify() -> None:
     share, holding, ciphertext = sealed_setup(5, 7, 11)
     key, viewer_key, ctx = mul_base(5), mul_base(7), Context(b"t", 0, 0)
-    variants = [
+    editions = [
         (dataclasses.replace(share, viewer=2), viewer_key, ctx),
         (share, mul_base(8), ctx),
         (dataclasses.replace(share, slot=Slot(0, 4)), viewer_key, ctx),
@@ -135,7 +135,7 @@ def test_a_share_checked_against_another_viewer_slot_round_or_table_does_not_ver
         (share, viewer_key, Context(b"t", 0, 1)),
         (dataclasses.replace(share, slot=Slot(1, 3)), viewer_key, Context(b"t", 1, 0)),
     ]
-    for candidate, vkey, context in variants:
+    for candidate, vkey, context in editions:
         with pytest.raises(VerificationError) as err:
             verify_sealed(candidate, key, holding, ciphertext, vkey, context)
         assert err.value.seat == context.seat

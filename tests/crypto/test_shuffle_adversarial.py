@@ -17,7 +17,15 @@ import pytest
 from condottiere.crypto.context import Context
 from condottiere.crypto.elgamal import Ciphertext, encrypt, rerandomise, trivial
 from condottiere.crypto.errors import DecodeError, VerificationError
-from condottiere.crypto.group import BASE, Point, add, hash_to_point, mul_base, random_scalar
+from condottiere.crypto.group import (
+    BASE,
+    IDENTITY,
+    Point,
+    add,
+    hash_to_point,
+    mul_base,
+    random_scalar,
+)
 from condottiere.crypto.shuffle import (
     ShuffleProof,
     prove_shuffle,
@@ -35,10 +43,9 @@ KEY = mul_base(SECRET)
 CARDS = [hash_to_point(b"test-card", bytes([i])) for i in range(N)]
 OUTSIDER = hash_to_point(b"test-card", b"not in the deck")
 
-ORDER_8_POINT = bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a")
-IDENTITY = b"\x01" + bytes(31)
-ORDER_4_POINT = bytes(32)
-NON_CANONICAL = (2**255 - 19 + 2).to_bytes(32, "little")  # y = p + 2, an encoding of y = 2
+NEGATIVE = (1).to_bytes(32, "little")  # s = 1 is odd ("negative"): no element
+NON_CANONICAL = (2**255 - 19 + 2).to_bytes(32, "little")  # s = p + 2, an encoding of s = 2
+MINUS_ONE = (2**255 - 19 - 1).to_bytes(32, "little")  # s = -1: y = 0, refused by the decoding
 
 
 @cache
@@ -176,16 +183,18 @@ def test_proof_under_another_key_is_blamed() -> None:
     assert err.value.seat == CHEATER
 
 
-def torsion_point() -> Point:
-    return add(mul_base(12345), ORDER_8_POINT)
+def odd_point() -> Point:
+    """A valid element's encoding with its low bit set: a negative ``s``, no element."""
+    valid = mul_base(12345)
+    return bytes([valid[0] ^ 1]) + valid[1:]
 
 
 BAD_POINTS = {
     "identity": IDENTITY,
-    "order 4": ORDER_4_POINT,
-    "order 8": ORDER_8_POINT,
+    "negative": NEGATIVE,
     "non-canonical": NON_CANONICAL,
-    "with a torsion component": torsion_point(),
+    "minus one": MINUS_ONE,
+    "an element made odd": odd_point(),
 }
 
 

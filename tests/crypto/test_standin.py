@@ -17,6 +17,7 @@ from condottiere.crypto.deck import Deck, ShareBatch, Slot
 from condottiere.crypto.elgamal import Ciphertext, encrypt
 from condottiere.crypto.errors import DecodeError, VerificationError
 from condottiere.crypto.group import (
+    IDENTITY,
     L,
     Point,
     hash_to_point,
@@ -220,7 +221,7 @@ def test_a_part_for_another_card_is_refused() -> None:
         pytest.param(lambda p: {"response": p.response + L}, id="response-plus-L"),
         pytest.param(lambda p: {"response": 0}, id="zero-response"),
         pytest.param(lambda p: {"challenge": 0}, id="zero-challenge"),
-        pytest.param(lambda p: {"part": b"\x01" + bytes(31)}, id="identity-part"),
+        pytest.param(lambda p: {"part": IDENTITY}, id="identity-part"),
         pytest.param(lambda p: {"part": bytes(32)}, id="not-a-point"),
     ],
 )
@@ -318,7 +319,7 @@ def test_a_seat_whose_piece_is_void_is_blamed_for_not_having_complained() -> Non
     table = Leaver(3, 0)
     cards = some_cards(1)
     batch = table.make(1, cards)
-    err = blamed(lambda: verify_stand_in(batch, 0, b"\x01" + bytes(31), cards, table.context(1)))
+    err = blamed(lambda: verify_stand_in(batch, 0, IDENTITY, cards, table.context(1)))
     assert err.seat == 1
     assert "did not complain" in err.reason
 

@@ -17,7 +17,7 @@ from condottiere import crypto
 from condottiere.crypto.codec import encode_scalar
 from condottiere.crypto.context import Context
 from condottiere.crypto.errors import DecodeError, VerificationError
-from condottiere.crypto.group import L, mul, mul_base, random_scalar, sub
+from condottiere.crypto.group import IDENTITY, L, mul, mul_base, random_scalar, sub
 from condottiere.crypto.sealing import BoxKey, BoxSecret, seal
 from condottiere.crypto.vss import (
     PIECE_BOX_BYTES,
@@ -173,7 +173,7 @@ def test_dealings_of_the_wrong_shape_are_refused() -> None:
     with pytest.raises(DecodeError):
         Dealing.decode(data, 5)
     with pytest.raises(DecodeError):  # a commitment that is the identity
-        Dealing.decode(b"\x01" + bytes(31) + data[32:], 4)
+        Dealing.decode(IDENTITY + data[32:], 4)
     with pytest.raises(ValueError):
         Dealing((), ())
 

@@ -48,7 +48,7 @@ def play_against_python_bots(
             peers.start(["bot", "--join", address, "--strategy", name, "--seed", str(number)],
                         root / f"seat{number}")
             for number, name in ((1, "greedy"), (2, "random"))
-        ]  # fmt: skip
+        ]
         peers.wait_all([host, bot, *others], GAME_SECONDS)
     same_game([peer.result() for peer in (host, *others)])
     return host, bot

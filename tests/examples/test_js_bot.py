@@ -50,7 +50,7 @@ def test_the_javascript_bot_plays_a_whole_game_against_python_bots(tmp_path: Pat
     assert js.lines[-1].startswith(ending(host)) and js.lines[-1].endswith(")\n"), js.output()
 
 
-@pytest.mark.parametrize("version", [1, 3])
+@pytest.mark.parametrize("version", [1, 2, 4])
 def test_the_javascript_bot_refuses_a_controller_of_another_version(
     tmp_path: Path, version: int
 ) -> None:
@@ -59,7 +59,21 @@ def test_the_javascript_bot_refuses_a_controller_of_another_version(
     served = controller_pb2.Update(controller=version if version > 1 else 0, game="condottiere")
     with serving_updates(tmp_path, [served]), peers_in(tmp_path) as peers:
         js = peers.start_program([program, str(JS_BOT / "bot.js"), str(tmp_path)], tmp_path,
-                                 ["node", "bot.js"])  # fmt: skip
+                                 ["node", "bot.js"])
         assert peers.wait_for_exit(js, 30) == 1, js.output()
     said = "a version before 2" if version == 1 else f"version {version}"
-    assert f"the peer serves controller {said}, and this bot reads version 2 only" in js.output()
+    assert f"the peer serves controller {said}, and this bot reads version 3 only" in js.output()
+
+
+def test_the_javascript_bot_takes_part_in_a_tournament_beside_built_in_bots() -> None:
+    from condottiere.bots.command import COMMAND_PREFIX
+    from condottiere.cli.tournament import TournamentSettings, run_tournament
+
+    command = f"{COMMAND_PREFIX}{node()} {JS_BOT / 'bot.js'}"
+    settings = TournamentSettings("zman-duel", ("greedy", command), games=2, seed=4)
+    report = run_tournament(settings)
+    lines = {line.bot: line for line in report.lines}
+    assert set(lines) == {"greedy", command}
+    js = lines[command]
+    assert js.moves > 0 and js.played_for == 0
+    assert sum(line.wins for line in report.lines) + report.draws == pytest.approx(2)

@@ -1,6 +1,7 @@
 """The JavaScript Captains bot of ``examples/js-captains-bot`` plays a whole game of Condottieri
 Captains against Python bots through its peer's controller service, reading the ``.proto``
-files directly and the game's typed part of the view (``view.captains``). It refuses, saying
+files directly and the game's typed part of the view (a ``CaptainsView`` in ``view.detail``,
+unpacked with the game's own ``.proto``). It refuses, saying
 why, a table of another game. Needs Node and the bot's npm packages (``npm ci`` in that
 folder); without them the tests are skipped and say which is missing."""
 
@@ -13,7 +14,6 @@ import pytest
 
 from condottiere.games.captains import Game
 from condottiere.games.captains.wire import view_message
-from condottiere.interface import TABLE_GAMES
 from condottiere.peer.record import load, verify
 from condottiere.v1 import controller_pb2
 from tests.examples.headless import (
@@ -60,17 +60,13 @@ def chosen_moves(host: PeerProcess) -> list[str]:
     return chosen
 
 
-@pytest.mark.skipif(
-    "captains" not in TABLE_GAMES,
-    reason="Condottieri Captains is not played at a table on this peer yet (TABLE_GAMES)",
-)
 def test_the_javascript_captains_bot_plays_a_whole_game_against_python_bots(
     tmp_path: Path,
 ) -> None:
     host, js = play_against_python_bots(
         tmp_path, [node(), str(JS_BOT / "bot.js")], "js", ("--game", "captains"),
         assert_same_captains_game,
-    )  # fmt: skip
+    )
     submitted = submitted_moves(js)
     assert submitted and submitted == chosen_moves(host), js.output()
     assert not any(line.startswith("refused") for line in js.lines), js.output()
@@ -89,7 +85,7 @@ def test_the_javascript_captains_bot_refuses_a_table_of_another_game(tmp_path: P
     )
     with serving_updates(tmp_path, [served]), peers_in(tmp_path) as peers:
         js = peers.start_program([program, str(JS_BOT / "bot.js"), str(tmp_path)], tmp_path,
-                                 ["node", "bot.js"])  # fmt: skip
+                                 ["node", "bot.js"])
         assert peers.wait_for_exit(js, 30) == 1, js.output()
     assert "the table plays condottiere, and this bot plays captains" in js.output()
 
@@ -98,13 +94,14 @@ def test_the_javascript_captains_bot_answers_each_phase_from_the_typed_view(
     tmp_path: Path,
 ) -> None:
     """A stand-in controller streams a Captains update asking seat 0 to block an attack;
-    the bot blocks with its strongest captain, read from ``view.captains``."""
+    the bot blocks with its strongest captain, read from the ``CaptainsView`` in
+    ``view.detail``."""
     program = node()
     game = Game.setup(
         2, cities=["milan", "pisa"], hands=[[], ["reserve"]], turns=[1, 1], seed=0,
         armies=[{"gonzaga": ["pikemen"]}, {"faggiuola": [], "carmagnola": ["crafty"]}],
         deck=["rally"],
-    )  # fmt: skip
+    )
     for move in ("done", "pay", "done", "attack gonzaga 1"):
         game.play(move)
     view = game.seen_by(1).view(1)
@@ -113,11 +110,11 @@ def test_the_javascript_captains_bot_answers_each_phase_from_the_typed_view(
         my_turn=True, step=7, stage="playing",
         view=controller_pb2.View(
             phase=str(view.phase), to_act=1, legal_moves=[str(m) for m in view.legal_moves],
-            captains=view_message(view),
         ),
-    )  # fmt: skip
+    )
+    update.view.detail.Pack(view_message(view))
     with serving_updates(tmp_path, [update]), peers_in(tmp_path) as peers:
         js = peers.start_program([program, str(JS_BOT / "bot.js"), str(tmp_path)], tmp_path,
-                                 ["node", "bot.js"])  # fmt: skip
+                                 ["node", "bot.js"])
         peers.wait_for_exit(js, 30)
     assert "> block carmagnola\n" in js.lines, js.output()

@@ -49,8 +49,8 @@ def test_the_pages_python_bot_plays_a_whole_game_through_the_controller_service(
 
 def test_the_pages_python_bot_refuses_a_controller_of_another_version(tmp_path: Path) -> None:
     bot = the_pages_bot(tmp_path)
-    served = controller_pb2.Update(controller=3, game="condottiere")
+    served = controller_pb2.Update(controller=2, game="condottiere")
     with serving_updates(tmp_path, [served]), peers_in(tmp_path) as peers:
         py = peers.start_program([sys.executable, str(bot), str(tmp_path)], tmp_path, ["py"])
         assert peers.wait_for_exit(py, 30) == 1, py.output()
-    assert "this bot reads controller version 2; the peer serves 3" in py.output()
+    assert "this bot reads controller version 3; the peer serves 2" in py.output()

@@ -29,7 +29,7 @@ def closed_port(host: str) -> int:
 
 def advert(table_id: str, name: str, creator: str, peer: str) -> Advert:
     return Advert(PROTOCOL, table_id, name, "condottiere", "zman-duel", (), 2, 1, "lobby",
-                  creator, peer)  # fmt: skip
+                  creator, peer)
 
 
 async def publish(lan: Lan, host: str, adverts: list[Advert]) -> list[Advertiser]:

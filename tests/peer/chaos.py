@@ -146,7 +146,7 @@ def _start(peers: Peers, root: Path, edition: str, seats: int, index: int) -> li
         ["host", "--edition", edition, "--seats", str(seats), "--name", f"chaos-{index}",
          *common(0)],
         root / "seat0",
-    )  # fmt: skip
+    )
     address = host.address()
     host.wait_for("hosting|taking up", 20)
     table = [host]
@@ -195,7 +195,7 @@ def _cut(game: ChaosGame, port: int, progress: Progress, over: threading.Event) 
         result = subprocess.run(
             ["ss", "-K", "-t", "-n", f"( sport = :{port} or dport = :{port} )"],
             capture_output=True, text=True, check=False, timeout=5,
-        )  # fmt: skip
+        )
         game.sockets_cut += sum(1 for line in result.stdout.splitlines() if "ESTAB" in line)
         time.sleep(0.05)
 

@@ -148,7 +148,7 @@ class CheatHarness(Harness):
 
     def __init__(
         self,
-        variant: str,
+        edition: str,
         seats: int,
         cheat: type[Cheat],
         seat: int,
@@ -160,7 +160,7 @@ class CheatHarness(Harness):
         self.cheater_seat = seat
         kinds: dict[int, type[Table]] = {s: Witness for s in range(seats)}
         kinds[seat] = cheat
-        super().__init__(variant, seats, options, seed=seed, kinds=kinds, game=game)
+        super().__init__(edition, seats, options, seed=seed, kinds=kinds, game=game)
 
     def deliver(self, shuffle: bool = False, duplicate: bool = False) -> int:
         for table in self.tables:
@@ -227,7 +227,7 @@ def assert_caught(
         assert any(e.kind in kinds and e.seat == seat for e in witness.events), witness.events
         if whole_state:
             judged = [witness.judged[e.hash] for e in witness.logs.log(harness.cheater.me)
-                      if e.hash in witness.judged]  # fmt: skip
+                      if e.hash in witness.judged]
             assert judged, "the witness never judged the forged entry"
             for before, after in judged:
                 assert before == after, "a refused entry changed the game"
@@ -319,7 +319,7 @@ def _fuzz_once(
     entry = make_entry(
         cheater.identity, probe.table_id, len(log), log[-1].hash,
         step=0 if base.free else step.number, heads=(), body=body,
-    )  # fmt: skip
+    )
     before, refusals = state_of(probe), len(probe.refusals)
     run.sent += 1
     try:

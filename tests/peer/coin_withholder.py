@@ -45,7 +45,7 @@ class Withholder(Table):
             reveals = [
                 entry for entry in self.logs.log(author)
                 if entry.kind == "coin_reveal" and entry.body.choice == flip.choice
-            ]  # fmt: skip
+            ]
             if not reveals:
                 return None  # not the last to reveal yet: wait and see
             values[seat] = int.from_bytes(reveals[0].body.value, "little")

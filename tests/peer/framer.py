@@ -41,7 +41,7 @@ def forged_definition(store: Store, old: LogEntry) -> LogEntry:
     """A new table definition, signed by the old table's creator under the old table's id."""
     body = log_pb2.TableDefinition()
     body.CopyFrom(old.body)
-    body.protocol, body.variant, body.seats, body.name = PROTOCOL, "zman", 3, "rematch"
+    body.protocol, body.edition, body.seats, body.name = PROTOCOL, "zman", 3, "rematch"
     body.nonce = os.urandom(NONCE_BYTES)  # fresh, as an honest creator's
     return make_entry(store.identity(), old.entry.table_id, 0, b"", step=1, heads=(), body=body)
 

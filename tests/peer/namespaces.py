@@ -68,7 +68,7 @@ def namespaces(hosts: int) -> Iterator[list[Host]]:
             created.append(host.namespace)
             _ip("-n", host.namespace, "link", "set", "lo", "up")
             _ip("link", "add", "eth0", "netns", host.namespace, "type", "veth",
-                "peer", "name", f"p{number}", "netns", switch)  # fmt: skip
+                "peer", "name", f"p{number}", "netns", switch)
             _ip("-n", switch, "link", "set", f"p{number}", "master", "br0")
             _ip("-n", switch, "link", "set", f"p{number}", "up")
             _ip("-n", host.namespace, "addr", "add", f"{host.address}/24", "dev", "eth0")

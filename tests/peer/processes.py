@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 LISTENING = re.compile(r"listening on (\d+\.\d+\.\d+\.\d+:\d+)")
+TRACEBACK = "Traceback (most recent call last)"
 
 
 @dataclass
@@ -168,6 +169,24 @@ class Peers:
             peer.process.send_signal(signal.SIGKILL)
         peer.process.wait(timeout=10)
 
+    def tracebacks(self) -> list[str]:
+        """Where a process this test started printed a Python traceback: its own output, or
+        the logs in its data directory (its bot peers', and a full-screen client's standard
+        error)."""
+        found = []
+        for peer in self.started:
+            for reader in threading.enumerate():
+                if reader.name == f"read-{peer.pid}":
+                    reader.join(timeout=10)
+            if any(TRACEBACK in line for line in list(peer.lines)):
+                found.append(f"{peer.args}:\n{peer.output()}")
+            logs = [*peer.data.glob("bots/*.log"), peer.data / "client.log"]
+            for log in logs:
+                text = log.read_text(errors="replace") if log.is_file() else ""
+                if TRACEBACK in text:
+                    found.append(f"{log}:\n{text[-3000:]}")
+        return found
+
     def stop(self) -> None:
         for peer in self.started:
             if peer.process.poll() is None:
@@ -185,9 +204,15 @@ def _read(process: subprocess.Popen[str], lines: list[str]) -> None:
 
 @contextmanager
 def peers_in(root: Path) -> Iterator[Peers]:
+    """Peers started under ``root``, stopped at the end; a test that passes fails all the same
+    when one of them printed a traceback (an exception nobody handled, or gRPC's complaint
+    of a task cancelled at exit)."""
     peers = Peers(root)
     try:
         yield peers
+        peers.stop()
+        tracebacks = peers.tracebacks()
+        assert not tracebacks, "a process printed a traceback:\n" + "\n".join(tracebacks)
     finally:
         peers.stop()
 

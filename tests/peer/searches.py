@@ -22,7 +22,7 @@ from tests.peer.cheats import Cheat, CheatHarness
 from tests.peer.test_silence import Departing
 
 GAME = "captains"
-VARIANT = "standard"
+EDITION = "standard"
 SEARCH = next(card for card, kind in CARDS.items() if kind.effect is Effect.SEARCH)
 """New Contract: the event that searches the deck for a captain."""
 OPTIONS = ("all-draw",)
@@ -135,7 +135,7 @@ class SearchHarness(Departing):
         **kwargs: Any,
     ) -> None:
         """``searchers``: the seats that search (every seat when None)."""
-        super().__init__(VARIANT, seats, OPTIONS, seed=seed, game=GAME, **kwargs)
+        super().__init__(EDITION, seats, OPTIONS, seed=seed, game=GAME, **kwargs)
         self.referee = Referee(self.tables, found, searchers or set(range(seats)))
         self.bots = [Seeker(self.referee, seed + seat) for seat in range(seats)]  # type: ignore[misc]
 
@@ -174,7 +174,7 @@ def cheat_harness(
 ) -> CheatHarness:
     """Three Captains seats, ``cheat`` at ``seat``, :class:`~tests.peer.cheats.Witness` tables
     at the others; ``searchers`` (every seat when None) search for captains in the pile."""
-    harness = CheatHarness(VARIANT, 3, cheat, seat, seed=seed, options=OPTIONS, game=GAME)
+    harness = CheatHarness(EDITION, 3, cheat, seat, seed=seed, options=OPTIONS, game=GAME)
     referee = Referee(harness.tables, True, {0, 1, 2} if searchers is None else searchers)
     harness.bots = [Seeker(referee, seed + s) for s in range(3)]  # type: ignore[misc]
     return harness

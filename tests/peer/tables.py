@@ -14,13 +14,13 @@ from condottiere.peer.logs import Suspicion
 
 
 def spec(
-    variant: str, seats: int, options: Sequence[str] = (), address: str = "",
+    edition: str, seats: int, options: Sequence[str] = (), address: str = "",
     game: str = "condottiere",
 ) -> TableSpec:
     return TableSpec(
-        variant=variant, seats=seats, options=tuple(sorted(options)), name="test",
+        edition=edition, seats=seats, options=tuple(sorted(options)), name="test",
         player="seat0", address=address, game=game,
-    )  # fmt: skip
+    )
 
 
 def feed(table: Table, signed: Sequence[bytes]) -> None:
@@ -46,7 +46,7 @@ class Harness:
 
     def __init__(
         self,
-        variant: str,
+        edition: str,
         seats: int,
         options: Sequence[str] = (),
         seed: int = 0,
@@ -63,7 +63,7 @@ class Harness:
         self.keepers = [MemoryKeeper() for _ in range(seats)]
         address = address_of if addressed else (lambda seat: "")
         creator = kinds.get(0, Table).create(
-            self.identities[0], spec(variant, seats, options, address(0), game), self.keepers[0]
+            self.identities[0], spec(edition, seats, options, address(0), game), self.keepers[0]
         )
         definition = creator.logs.log(creator.me)[0].signed
         self.tables = [creator]

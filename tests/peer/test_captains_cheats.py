@@ -75,7 +75,7 @@ class SealsAWrongPart(Cheat):
         context = crypto.Context(deck.table, honest.slot.round, deck.seat or 0)
         ciphertext = deck._round_of(honest.slot).deck[honest.slot.position]
         lie = crypto.seal_share(deck.secret, wrong, ciphertext, honest.slot, honest.viewer,
-                                deck.keys[honest.viewer], context)  # fmt: skip
+                                deck.keys[honest.viewer], context)
         forged = log_pb2.HandShown()
         forged.CopyFrom(body)
         forged.sealed[0].share = lie.encode()
@@ -154,7 +154,7 @@ def test_a_hand_given_by_a_seat_that_did_not_lose_it_is_refused_and_the_game_goe
 ) -> None:
     harness = until_cheated(GivesAHandItDidNotLose, 3, seed=34)
     assert_caught(harness, Reason.OUT_OF_TURN, halts=False, record=tmp_path / "r",
-                  whole_state=False)  # fmt: skip
+                  whole_state=False)
     assert_goes_on(harness)
 
 
@@ -190,7 +190,7 @@ def test_a_trade_nobody_accepted_is_refused_and_nothing_changes_hands(tmp_path: 
     harness = until_cheated(AcceptsItsOwnOffer, 2, seed=35, script=offering_script)
     witness = harness.witnesses[0]
     assert_caught(harness, Reason.OUT_OF_TURN, halts=False, record=tmp_path / "r",
-                  whole_state=False)  # fmt: skip
+                  whole_state=False)
     # the offer still waits for the seat offered: nothing changed hands
     assert witness.game is not None and in_phase(witness, Phase.ANSWER)
     assert witness.game.to_act == 0 and witness.step is not None
@@ -211,7 +211,7 @@ class GivesAnotherCard(Cheat):
             card for card in self.dealer.hands[self.seat]
             if card not in self.dealer.face_up and self.dealer.mine.get(card) not in
             {crypto.Reveal.decode(c.reveal).card for c in asked.values() if c.reveal}
-        )  # fmt: skip
+        )
         reveal = self.dealer.decks[other[0]].make_reveal(other[1])
         shown = log_pb2.CardShown(deck=other[0], reveal=reveal.encode())
         return log_pb2.MovePlayed(turn=body.turn, move=body.move, cards=[shown])

@@ -27,7 +27,7 @@ def start_captains(peers: Peers, root: Path, seats: int, seed: int) -> list[Peer
         ["host", "--game", "captains", "--seats", str(seats), "--strategy", "greedy",
          "--name", f"captains-{seats}", "--seed", str(seed)],
         root / "seat0",
-    )  # fmt: skip
+    )
     address = host.address()
     host.wait_for("hosting|taking up", 20)
     table = [host]

@@ -105,7 +105,7 @@ def traded(seed: int, *, accepts: bool) -> tuple[CaptainsHarness, Trade]:
     trade = Trade(accepts)
     harness = trade.harness = CaptainsHarness(2, seed, searches=False, script=trade)
     harness.play(until=lambda: bool(trade.offered) and not any(
-        in_phase(t, Phase.ANSWER) for t in harness.tables))  # fmt: skip
+        in_phase(t, Phase.ANSWER) for t in harness.tables))
     harness.deliver()
     return harness, trade
 
@@ -149,7 +149,7 @@ def test_a_refused_offer_leaves_the_offered_card_face_up_in_the_offerers_hand() 
 def test_a_seat_silent_when_its_hand_is_to_be_shown_is_put_out_and_the_game_goes_on() -> None:
     for attempt in range(6):
         harness = Departing("standard", 3, seed=40 + attempt, game="captains",
-                            doomed=(1, StepKind.HAND_SHOWN))  # fmt: skip
+                            doomed=(1, StepKind.HAND_SHOWN))
         harness.bots = [Looker(40 + seat, searches=False) for seat in range(3)]  # type: ignore[misc]
         harness.run()
         if harness.dead:

@@ -102,7 +102,7 @@ def test_a_table_definition_signed_again_in_another_entry_is_an_equivocation_tha
     assert set(halt.evidence) == {original.signed, second.signed}
     harness.deliver()
     assert_caught(harness, Reason.EQUIVOCATION, halts=True, record=tmp_path / "r",
-                  whole_state=False)  # fmt: skip
+                  whole_state=False)
 
 
 class SecondJoin(Cheat):
@@ -121,7 +121,7 @@ def test_a_second_join_from_a_seated_player_is_refused_and_the_game_goes_on(
 ) -> None:
     harness = CheatHarness("zman-duel", 2, SecondJoin, seat=1, seed=3)
     assert_caught(harness, Reason.UNEXPECTED, halts=False, record=tmp_path / "r",
-                  whole_state=False)  # fmt: skip
+                  whole_state=False)
     witness = harness.witnesses[0]
     assert witness.lobby.names[harness.cheater.me] == "seat1"
     assert witness.step is not None and witness.step.kind == "move"
@@ -156,7 +156,7 @@ def test_a_seating_by_anyone_but_the_creator_is_refused_and_the_game_goes_on(
 ) -> None:
     harness = CheatHarness("zman-duel", 2, SeatingByJoiner, seat=1, seed=5)
     assert_caught(harness, Reason.OUT_OF_TURN, halts=False, record=tmp_path / "r",
-                  whole_state=False)  # fmt: skip
+                  whole_state=False)
     witness = harness.witnesses[0]
     assert witness.seat == 0 and witness.step is not None and witness.step.kind == "move"
 
@@ -214,7 +214,7 @@ class RogueKey(KeysCheat):
                 continue
             chosen = crypto.random_scalar()
             rogue = crypto.sub(crypto.mul_base(chosen), crypto.sum_points(
-                seat[index].key for seat in others))  # fmt: skip
+                seat[index].key for seat in others))
             context = crypto.Context(self.table_id + bytes([index]), 0, len(others))
             proof = crypto.prove_key(chosen, context)
             made[index] = dataclasses.replace(proof, key=rogue).encode()
@@ -226,14 +226,14 @@ class RogueKeyInTheLastDeck(RogueKey):
 
 
 @pytest.mark.parametrize(
-    ("variant", "cheat"),
+    ("edition", "cheat"),
     [("zman", RogueKey), ("zman-duel", RogueKeyInTheLastDeck)],
     ids=["one-deck", "last-of-two-decks"],
 )
 def test_a_rogue_key_halts_every_peer_blaming_its_seat(
-    tmp_path: Path, variant: str, cheat: type[RogueKey]
+    tmp_path: Path, edition: str, cheat: type[RogueKey]
 ) -> None:
-    harness = CheatHarness(variant, 3 if variant == "zman" else 2, cheat, seat=1, seed=7)
+    harness = CheatHarness(edition, 3 if edition == "zman" else 2, cheat, seat=1, seed=7)
     assert_caught(harness, Reason.BAD_PROOF, halts=True, record=tmp_path / "r")
 
 
@@ -301,12 +301,13 @@ class ShufflesAnotherDeck(ShuffleCheat):
 
 
 class PointOutsideTheGroup(ShuffleCheat):
-    """A card of the shuffled deck carries a point of order 8 (peers decode a step without
-    checking its points: the verification must refuse it)."""
+    """A card of the shuffled deck carries an encoding of no group element (a negative field
+    element; peers decode a step without checking its points: the verification must refuse
+    it)."""
 
     def tamper(self, step: crypto.ShuffleStep, deck: crypto.Deck) -> bytes:
-        order_8 = bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a")
-        return crypto.ShuffleStep(((order_8, step.deck[0][1]), *step.deck[1:]), step.proof).encode()
+        odd = (1).to_bytes(32, "little")
+        return crypto.ShuffleStep(((odd, step.deck[0][1]), *step.deck[1:]), step.proof).encode()
 
 
 @pytest.mark.parametrize(
@@ -368,7 +369,7 @@ def test_a_wrong_decryption_share_halts_every_peer_blaming_its_maker(
     before, after = owner.judged[forged]
     assert before == after
     assert_caught(harness, Reason.BAD_PROOF, halts=True, record=tmp_path / "r",
-                  whole_state=False)  # fmt: skip
+                  whole_state=False)
 
 
 class LeavesOutACard(Cheat):
@@ -529,7 +530,7 @@ def test_an_escrow_that_does_not_open_the_commitment_halts_every_peer_blaming_it
         assert witness.give_up_waiting()
     harness.deliver()
     assert_caught(harness, Reason.BAD_PROOF, halts=True, record=tmp_path / "r",
-                  whole_state=False)  # fmt: skip
+                  whole_state=False)
     for witness in harness.witnesses:
         assert witness.halt is not None and "coin escrow" in witness.halt.detail
         kinds = sorted(read_entry(e).kind for e in witness.halt.evidence)
@@ -556,7 +557,7 @@ def test_a_close_whose_box_secret_is_not_its_closers_halts_every_peer_blaming_th
     harness = CheatHarness("zman", 3, FalseBoxSecret, seat=1, seed=17)
     harness.deliver()
     assert_caught(harness, Reason.BAD_PROOF, halts=True, record=tmp_path / "r",
-                  whole_state=False)  # fmt: skip
+                  whole_state=False)
     for witness in harness.witnesses:
         assert witness.halt is not None and "box secret" in witness.halt.detail
 
@@ -564,11 +565,11 @@ def test_a_close_whose_box_secret_is_not_its_closers_halts_every_peer_blaming_th
 # ---------------------------------------------------------------------------------- moves
 
 
-def battle_harness(cheat: type[Cheat], seed: int, variant: str = "zman") -> CheatHarness:
+def battle_harness(cheat: type[Cheat], seed: int, edition: str = "zman") -> CheatHarness:
     """Two seats; seat 1 cheats at its first move of the kind its cheat forges. Keys are new
     every run, so the game is too: one where that move never comes is played again."""
     for attempt in range(8):
-        harness = CheatHarness(variant, 2, cheat, seat=1, seed=seed + 1000 * attempt)
+        harness = CheatHarness(edition, 2, cheat, seat=1, seed=seed + 1000 * attempt)
         cheater = harness.cheater
         harness.play(until=lambda: cheater.cheated)  # noqa: B023 (called within this loop)
         harness.deliver()
@@ -597,7 +598,7 @@ def test_a_move_out_of_turn_is_refused_and_the_game_goes_on(tmp_path: Path) -> N
     harness.cheater.publish_forged(forged_move(harness.cheater, "pass"), step.number)
     harness.deliver()
     assert_caught(harness, Reason.OUT_OF_TURN, halts=False, record=tmp_path / "r",
-                  whole_state=False)  # fmt: skip
+                  whole_state=False)
     assert_goes_on(harness)
 
 
@@ -755,13 +756,13 @@ def test_a_discard_of_a_hand_holding_a_mercenary_is_refused_and_the_game_goes_on
 
 
 def a_chat(cheater: Table, text: str = "hello", *, seq: int | None = None,
-           previous: bytes | None = None) -> LogEntry:  # fmt: skip
+           previous: bytes | None = None) -> LogEntry:
     log = cheater.logs.log(cheater.me)
     return make_entry(
         cheater.identity, cheater.table_id, len(log) if seq is None else seq,
         log[-1].hash if previous is None else previous, step=0, heads=(),
         body=log_pb2.Chat(text=text),
-    )  # fmt: skip
+    )
 
 
 def assert_refused_at_the_door(witness: Table, signed: bytes, reason: Reason) -> None:
@@ -780,7 +781,7 @@ def test_an_entry_with_a_forged_signature_is_refused_blaming_nobody() -> None:
     envelope = log_pb2.SignedEntry.FromString(entry.signed)
     envelope.signature = bytes(b ^ 0x55 for b in envelope.signature)
     assert_refused_at_the_door(harness.witnesses[0], envelope.SerializeToString(),
-                               Reason.BAD_SIGNATURE)  # fmt: skip
+                               Reason.BAD_SIGNATURE)
 
 
 def test_an_entry_in_another_seats_name_is_refused_and_that_seat_is_not_blamed() -> None:
@@ -791,7 +792,7 @@ def test_an_entry_in_another_seats_name_is_refused_and_that_seat_is_not_blamed()
     entry = log_pb2.Entry(
         table_id=witness.table_id, author=victim, seq=len(log), previous=log[-1].hash,
         chat=log_pb2.Chat(text="I resign"),
-    )  # fmt: skip
+    )
     raw = entry.SerializeToString()
     signed = log_pb2.SignedEntry(
         entry=raw, signature=cheater.identity.sign(b"condottiere/v1/entry\x00" + raw)
@@ -809,7 +810,7 @@ def test_an_entry_for_another_table_is_refused_blaming_nobody() -> None:
     harness = CheatHarness("zman-duel", 2, Cheat, seat=1, seed=27)
     cheater = harness.cheater
     elsewhere = make_entry(cheater.identity, os.urandom(32), 0, b"", step=0, heads=(),
-                           body=log_pb2.Chat(text="wrong table"))  # fmt: skip
+                           body=log_pb2.Chat(text="wrong table"))
     assert_refused_at_the_door(harness.witnesses[0], elsewhere.signed, Reason.WRONG_TABLE)
 
 
@@ -826,7 +827,7 @@ def test_a_replayed_entry_changes_nothing_and_a_replayed_answer_is_refused_as_st
     cheater.publish_forged(ready.body, ready.step)
     harness.deliver()
     assert_caught(harness, Reason.STALE, halts=False, record=tmp_path / "r",
-                  whole_state=False)  # fmt: skip
+                  whole_state=False)
     assert_goes_on(harness)
 
 
@@ -844,7 +845,7 @@ class Equivocates(Cheat):
         self.second = make_entry(
             self.identity, self.table_id, len(log), log[-1].hash, step=step, heads=(),
             body=log_pb2.MovePlayed(turn=body.turn, move=other, cards=cards),
-        )  # fmt: skip
+        )
         self.forged[self.second.hash] = self.second.signed
         return body
 
@@ -881,7 +882,7 @@ def test_an_equivocation_halts_every_peer_with_both_signed_entries(tmp_path: Pat
         assert halt is not None and halt.reason is Reason.EQUIVOCATION and halt.seat == 1
         assert set(halt.evidence) == {first.signed, second.signed}
     assert_caught(harness, Reason.EQUIVOCATION, halts=True, record=tmp_path / "r",
-                  whole_state=False)  # fmt: skip
+                  whole_state=False)
 
 
 def test_an_entry_chained_to_another_predecessor_halts_every_peer(tmp_path: Path) -> None:
@@ -896,7 +897,7 @@ def test_an_entry_chained_to_another_predecessor_halts_every_peer(tmp_path: Path
     assert halt is not None and halt.reason is Reason.EQUIVOCATION and halt.seat == 1
     assert broken.signed in halt.evidence
     assert_caught(harness, Reason.EQUIVOCATION, halts=True, record=tmp_path / "r",
-                  whole_state=False)  # fmt: skip
+                  whole_state=False)
 
 
 def test_a_seat_that_floods_its_log_is_stopped_at_the_same_entry_and_nothing_more_is_kept(
@@ -911,7 +912,7 @@ def test_a_seat_that_floods_its_log_is_stopped_at_the_same_entry_and_nothing_mor
     for _ in range(8):
         chat = make_entry(cheater.identity, cheater.table_id, len(log) + len(flood),
                           (flood or log)[-1].hash, step=0, heads=(),
-                          body=log_pb2.Chat(text="x" * 200_000))  # fmt: skip
+                          body=log_pb2.Chat(text="x" * 200_000))
         flood.append(chat)
     outcomes = [witness.receive(entry.signed) for entry in flood]
     held = witness.logs.log(cheater.me)
@@ -935,7 +936,7 @@ def test_evidence_of_an_equivocation_that_proves_nothing_is_refused(tmp_path: Pa
     cheater.publish_forged(accusation)
     harness.deliver()
     assert_caught(harness, Reason.UNEXPECTED, halts=False, record=tmp_path / "r",
-                  whole_state=False)  # fmt: skip
+                  whole_state=False)
     assert witness.halt is None
 
 
@@ -945,12 +946,12 @@ def test_a_false_accusation_of_a_bad_share_halts_every_peer_blaming_the_accuser(
     harness = CheatHarness("zman", 3, Cheat, seat=1, seed=32)
     cheater = harness.cheater
     honest = next(e for e in harness.witnesses[0].logs.log(harness.witnesses[0].me)
-                  if e.kind == "shares")  # fmt: skip
+                  if e.kind == "shares")
     accusation = log_pb2.BadShare(shares=log_pb2.SignedEntry.FromString(honest.signed))
     cheater.publish_forged(log_pb2.Evidence(bad_share=accusation))
     harness.deliver()
     assert_caught(harness, Reason.BAD_PROOF, halts=True, record=tmp_path / "r",
-                  whole_state=False)  # fmt: skip
+                  whole_state=False)
 
 
 # ----------------------------------------------------------------------------------- audit

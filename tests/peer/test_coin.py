@@ -148,7 +148,7 @@ def test_escrows_are_bound_to_their_flip_and_table() -> None:
     contexts = {
         flip_of(choice=c, attempt=a).context(table, 0).encode()
         for c in range(2) for a in range(2) for table in (TABLE, b"U" * 32)
-    }  # fmt: skip
+    }
     assert len(contexts) == 8
     assert flip.context(TABLE, 1).seat == 1 and flip_of((3, 5, 7)).context(TABLE, 7).seat == 2
 

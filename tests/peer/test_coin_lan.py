@@ -47,7 +47,7 @@ def test_a_peer_that_withholds_every_coin_reveal_changes_no_choice_and_is_named(
             ["host", "--edition", "zman", "--seats", "3", "--strategy", "greedy",
              "--name", "coins", "--seed", "7", *timeout],
             datas[0],
-        )  # fmt: skip
+        )
         address = host.address()
         host.wait_for("hosting|taking up", 20)
         honest = peers.start(
@@ -57,7 +57,7 @@ def test_a_peer_that_withholds_every_coin_reveal_changes_no_choice_and_is_named(
             [sys.executable, "-m", "tests.peer.coin_withholder", "bot", "--join", address,
              "--strategy", "greedy", "--seed", "9", *timeout, "--data", str(datas[2])],
             datas[2], ["coin_withholder"],
-        )  # fmt: skip
+        )
         table = [host, honest, withholder]
         peers.wait_all(table, GAME_SECONDS)
     results = [peer.result() for peer in table]
@@ -73,7 +73,7 @@ def test_a_peer_that_withholds_every_coin_reveal_changes_no_choice_and_is_named(
     assert watched.flips, "the game made no fair choice"
     for flip, chosen in watched.flips:
         values = {seat: values_of(data, watched.table_id, flip.choice)
-                  for seat, data in seats.items() if seat is not None}  # fmt: skip
+                  for seat, data in seats.items() if seat is not None}
         assert chosen == flip.outcome(watched.table_id, values)  # the committed values' choice
     blamed = [r for r in verdict.refusals if r.seat == cheat]
     assert len(blamed) == len(watched.flips)
@@ -96,7 +96,7 @@ def test_closes_split_by_a_reveal_timed_between_the_timeouts_end_the_same_on_eve
             ["host", "--edition", "zman", "--seats", "4", "--strategy", "greedy",
              "--name", "split", "--seed", "17", *short],
             datas[0],
-        )  # fmt: skip
+        )
         address = host.address()
         host.wait_for("hosting|taking up", 20)
         join = ["bot", "--join", address, "--strategy", "greedy"]
@@ -109,7 +109,7 @@ def test_closes_split_by_a_reveal_timed_between_the_timeouts_end_the_same_on_eve
                  *short, "--late", "--data", str(datas[3])],
                 datas[3], ["coin_withholder --late"],
             ),
-        ]  # fmt: skip
+        ]
         peers.wait_all(table, GAME_SECONDS)
     results = [peer.result() for peer in table]
     for result in results:
@@ -126,7 +126,7 @@ def test_closes_split_by_a_reveal_timed_between_the_timeouts_end_the_same_on_eve
         named = sorted(closer for closer, missing in closes.items() if cheat in missing)
         assert len(named) == 2 and len(closes) == 4, closes  # the split: two name it
         values = {seat: values_of(data, watched.table_id, flip.choice)
-                  for seat, data in seats.items() if seat is not None}  # fmt: skip
+                  for seat, data in seats.items() if seat is not None}
         assert chosen == flip.outcome(watched.table_id, values)
     assert {r.seat for r in verdict.refusals} == {cheat}
     assert len(verdict.refusals) == len(watched.flips)

@@ -18,13 +18,15 @@ import pytest
 
 from condottiere.bots import GreedyBot
 from condottiere.bots.player import play_seat
+from condottiere.games.captains import view_pb2 as captains_pb2
+from condottiere.games.condottiere import view_pb2 as condottiere_pb2
 from condottiere.peer.access import TOKEN_FILE
 from condottiere.peer.controller import Snapshot
 from condottiere.peer.controller_service import ADDRESS_FILE
 from condottiere.peer.lobby import TableSpec
 from condottiere.peer.node import Node
 from condottiere.peer.store import Store
-from condottiere.v1 import controller_pb2, controller_pb2_grpc, game_captains_pb2
+from condottiere.v1 import controller_pb2, controller_pb2_grpc
 
 T = TypeVar("T")
 SECONDS = 60.0
@@ -59,7 +61,7 @@ async def bounded(awaitable: Awaitable[T]) -> T:
 
 @asynccontextmanager
 async def two_seats(
-    root: Path, variant: str = "zman-duel", game: str = "condottiere"
+    root: Path, edition: str = "zman-duel", game: str = "condottiere"
 ) -> AsyncIterator[Table]:
     stores = [Store(root / "host"), Store(root / "guest")]
     host, guest = (Node(store) for store in stores)
@@ -67,7 +69,7 @@ async def two_seats(
     try:
         await host.start()
         await guest.start()
-        await host.host_table(TableSpec(variant, 2, (), "test", "ada", "", game=game))
+        await host.host_table(TableSpec(edition, 2, (), "test", "ada", "", game=game))
         await guest.join_table(host.address, "bob")
         guest_bot = asyncio.create_task(
             play_seat(guest.controller, GreedyBot(seed=1), log=lambda _: None)
@@ -139,7 +141,7 @@ def test_the_controller_refuses_every_call_without_the_data_directorys_token(
                                                metadata=metadata),
                 "Leave": lambda: table.stub.Leave(controller_pb2.LeaveRequest(),
                                                  metadata=metadata),
-            }  # fmt: skip
+            }
             for name, call in calls.items():
                 with pytest.raises(grpc.aio.AioRpcError) as refused:
                     await bounded(call())
@@ -167,15 +169,15 @@ def test_a_seat_is_shown_its_own_hand_the_public_state_and_its_legal_moves(
             game = await table.host.controller.game()
             assert game is not None
             view = game.view(0)
-            assert update.controller == controller_pb2.CONTROLLER_VERSION_CURRENT == 2
-            assert update.game == "condottiere" and update.variant == "zman"
+            assert update.controller == controller_pb2.CONTROLLER_VERSION_CURRENT == 3
+            assert update.game == "condottiere" and update.edition == "zman"
             assert update.seat == 0 and update.stage == "playing"
             assert [p.name for p in update.players] == ["ada", "bob"]
             assert update.waiting.kind == "move" and list(update.waiting.seats) == [0]
             assert list(update.view.legal_moves) == [str(m) for m in view.legal_moves]
             assert update.view.phase == view.phase and update.view.to_act == 0
-            assert update.view.WhichOneof("detail") == "condottiere"
-            mine = update.view.condottiere
+            mine = condottiere_pb2.CondottiereView()
+            assert update.view.detail.Unpack(mine), update.view.detail.type_url
             assert list(mine.hand) == list(view.hand)
             assert [row.hand_size for row in mine.rows] == list(view.hand_sizes)
             assert dict(mine.control) == dict(view.control)
@@ -188,16 +190,16 @@ def test_a_seat_is_shown_its_own_hand_the_public_state_and_its_legal_moves(
     asyncio.run(check())
 
 
-def test_a_captains_seat_is_shown_its_table_typed_in_view_captains_and_plays_over_grpc(
+def test_a_captains_seat_is_shown_its_table_typed_in_view_detail_and_plays_over_grpc(
     tmp_path: Path,
 ) -> None:
     async def check() -> None:
         async with two_seats(tmp_path, "standard", "captains") as table:
             update = await bounded(first_turn(table))
-            assert update.game == "captains" and update.variant == "standard"
-            assert update.view.WhichOneof("detail") == "captains"
+            assert update.game == "captains" and update.edition == "standard"
             assert update.view.phase == "city"
-            mine = update.view.captains
+            mine = captains_pb2.CaptainsView()
+            assert update.view.detail.Unpack(mine), update.view.detail.type_url
             assert len(mine.seats) == 2 and mine.active == -1 and mine.turns_each == 10
             assert all(move.startswith("city ") for move in update.view.legal_moves)
             city = update.view.legal_moves[-1].split()[1]
@@ -207,11 +209,13 @@ def test_a_captains_seat_is_shown_its_table_typed_in_view_captains_and_plays_ove
             assert reply.applied, reply.reason
             seat = update.seat
 
-            async def picked() -> game_captains_pb2.CaptainsSeat:
+            async def picked() -> captains_pb2.CaptainsSeat:
                 watch = table.stub.Watch(controller_pb2.WatchRequest(), metadata=table.owner)
                 async for later in watch:
-                    if later.view.captains.seats and later.view.captains.seats[seat].city:
-                        return later.view.captains.seats[seat]
+                    table_now = captains_pb2.CaptainsView()
+                    later.view.detail.Unpack(table_now)
+                    if table_now.seats and table_now.seats[seat].city:
+                        return table_now.seats[seat]
                 raise AssertionError("the stream ended before the city state was taken")
 
             mine_now = await bounded(picked())
@@ -303,7 +307,7 @@ def test_leave_ends_a_two_seat_game_by_forfeit_and_ends_the_watch(tmp_path: Path
         async with two_seats(tmp_path) as table:
             await bounded(first_turn(table))
             await table.stub.Leave(controller_pb2.LeaveRequest(reason="bedtime"),
-                                   metadata=table.owner)  # fmt: skip
+                                   metadata=table.owner)
             watch = table.stub.Watch(controller_pb2.WatchRequest(), metadata=table.owner)
             return [update async for update in watch]
 

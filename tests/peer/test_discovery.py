@@ -49,7 +49,7 @@ def advert(name: str = "Friday", **changes: object) -> Advert:
     """A fresh table's advert (a random id), as its creator would publish it."""
     creator = Identity.generate().public.fingerprint()
     made = Advert(PROTOCOL, os.urandom(32).hex(), name, "condottiere", "zman", (), 4, 1,
-                  "lobby", creator, creator)  # fmt: skip
+                  "lobby", creator, creator)
     return dataclasses.replace(made, **changes)  # type: ignore[arg-type]
 
 
@@ -78,7 +78,7 @@ def test_an_advertised_table_is_listed_updated_and_gone_at_its_goodbye() -> None
         try:
             assert await advertiser.publish(table) is None
             assert await browser.wait_for(lambda: listed(browser, table.table_id) is not None,
-                                          SEEN_SECONDS)  # fmt: skip
+                                          SEEN_SECONDS)
             listing = listed(browser, table.table_id)
             assert listing is not None
             assert listing.advert == table and listing.addresses == ("127.0.0.1:4000",)
@@ -93,7 +93,7 @@ def test_an_advertised_table_is_listed_updated_and_gone_at_its_goodbye() -> None
             started = time.monotonic()
             await advertiser.withdraw()
             assert await browser.wait_for(lambda: listed(browser, table.table_id) is None,
-                                          SEEN_SECONDS)  # fmt: skip
+                                          SEEN_SECONDS)
             assert time.monotonic() - started < 3, "the goodbye packets are not heard"
         finally:
             await browser.stop()
@@ -233,7 +233,7 @@ def test_a_table_is_what_its_answering_peers_say_not_what_a_stranger_claims() ->
         sighting("z joiner", joiner, "127.0.0.1:2", ""),
         sighting("a liar", liar, "127.0.0.1:3", "127.0.0.1:3: nobody answers there"),
         sighting("y creator", table, "127.0.0.1:1", ""),
-    ])  # fmt: skip
+    ])
     assert merged.advert == joiner
     assert [s.service for s in merged.sightings] == ["y creator", "a liar", "z joiner"]
     assert merged.addresses == ("127.0.0.1:1", "127.0.0.1:2", "127.0.0.1:3")
@@ -243,7 +243,7 @@ def test_a_table_is_what_its_answering_peers_say_not_what_a_stranger_claims() ->
 def test_a_table_is_found_by_name_in_any_case_or_by_a_prefix_of_its_id() -> None:
     friday, other = advert("Friday"), advert("Saturday")
     tables = listings([sighting("a", friday, "127.0.0.1:1", None),
-                       sighting("b", other, "127.0.0.1:2", None)])  # fmt: skip
+                       sighting("b", other, "127.0.0.1:2", None)])
     assert find(tables, "FRIDAY").advert == friday
     assert find(tables, other.table_id[:6]).advert == other
     with pytest.raises(LookupError, match="no table called 'Sunday'"):

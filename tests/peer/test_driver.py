@@ -207,7 +207,7 @@ def test_an_equivocation_halts_every_peer_with_both_signed_entries() -> None:
         return make_entry(
             cheat.identity, cheat.table_id, seq, previous, step=0,
             heads=(), body=log_pb2.Chat(text=text),
-        )  # fmt: skip
+        )
 
     harness.tables[0].receive(chat("to seat 0").signed)
     harness.tables[2].receive(chat("to seat 2").signed)

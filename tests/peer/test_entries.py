@@ -87,7 +87,7 @@ BODIES: list[tuple[Message, int]] = [
     (log_pb2.Leave(reason="bye"), 0),
     (log_pb2.CoinClose(choice=1, attempt=2, missing=[1], box_secret=b"b" * 32), 0),
     (log_pb2.Evidence(equivocation=log_pb2.Equivocation()), 0),
-    (log_pb2.TableDefinition(protocol=1, game="condottiere", variant="zman", seats=3), 1),
+    (log_pb2.TableDefinition(protocol=1, game="condottiere", edition="zman", seats=3), 1),
     (log_pb2.Seating(authors=[b"a" * 32, b"b" * 32]), 2),
     (log_pb2.Ready(seating=b"s" * 32), 3),
     (log_pb2.Keys(announcements=[b"k1", b"k2"]), 4),
@@ -126,7 +126,7 @@ def test_entry_kind_is_the_body_field_name() -> None:
         "chat", "join", "leave", "coin_close", "evidence", "table", "seating", "ready",
         "keys", "shuffle", "shares", "move", "coin_commit", "coin_escrow", "coin_reveal",
         "audit",
-    }  # fmt: skip
+    }
 
 
 def test_read_without_a_table_id_accepts_any_table() -> None:
@@ -379,9 +379,9 @@ def test_entry_for_another_table_is_refused_as_wrong_table() -> None:
 
 
 DEFINITION = log_pb2.TableDefinition(
-    protocol=2, game="condottiere", variant="zman", seats=3, options=["cede", "sieges"],
+    protocol=2, game="condottiere", edition="zman", seats=3, options=["cede", "sieges"],
     name="Friday", player="ada", address="10.0.0.1:5000", nonce=b"n" * 32,
-)  # fmt: skip
+)
 
 
 def definition_under(table_id: bytes, body: log_pb2.TableDefinition = DEFINITION) -> bytes:

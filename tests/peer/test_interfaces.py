@@ -27,7 +27,7 @@ def test_an_interface_is_named_or_given_by_one_of_its_addresses() -> None:
         ("wlan0", "no interface is called 'wlan0' or has that address"),
         ("", "no interface is called ''"),
     ],
-)  # fmt: skip
+)
 def test_an_unknown_interface_is_refused_with_what_this_machine_has(text: str, reason: str) -> None:
     with pytest.raises(ValueError, match="^" + reason.replace("(", r"\(").replace(")", r"\)")):
         pick(text, [LOOPBACK, ETH])

@@ -34,7 +34,7 @@ def host(peers: Peers, root: Path, name: str, seats: int, seed: int = 0) -> Peer
         ["host", "--edition", "zman", "--seats", str(seats), "--strategy", "greedy",
          "--name", name, "--seed", str(seed), "--player", "ada"],
         root / f"host-{name}",
-    )  # fmt: skip
+    )
 
 
 def tables_once(peers: Peers, root: Path) -> dict[str, Any]:
@@ -73,7 +73,7 @@ def test_a_table_is_listed_joined_by_name_played_and_gone_when_its_peers_stop(
             "edition": "zman", "options": [], "seats": 3, "taken": 1, "free": 2,
             "stage": "lobby", "creator": creator_key, "addresses": [address],
             "joinable": True, "reason": "",
-        }  # fmt: skip
+        }
         by_name = peers.start(
             ["bot", "--join", name.upper(), "--strategy", "greedy", "--seed", "4"],
             tmp_path / "by-name",
@@ -127,7 +127,7 @@ def test_a_host_stopped_withdraws_its_table_and_two_tables_of_one_name_are_told_
         first.wait_for("stopped; start again with the same --data", 1)
         watcher.wait_for(rf"^- {name} is gone", SEEN_SECONDS)
         remaining = [t["table"] for t in tables_once(peers, tmp_path)["tables"]
-                     if t["name"] == name]  # fmt: skip
+                     if t["name"] == name]
         assert len(remaining) == 1 and remaining[0] in ids
         second.process.send_signal(signal.SIGTERM)
         peers.wait_for_exit(second, 30)

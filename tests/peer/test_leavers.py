@@ -47,7 +47,7 @@ def start_table(
          "--name", f"{edition}-{seats}", "--seed", str(seed), *DEADLINES, *COIN,
          "--trace", str(root / "host.trace")],
         root / "seat0",
-    )  # fmt: skip
+    )
     address = host.address()
     host.wait_for("hosting", 20)
     table = [host]
@@ -58,7 +58,7 @@ def start_table(
             ["bot", "--join", address, "--player", f"bot{seat}", "--strategy", strategy,
              "--seed", str(seed + seat), *COIN, *trace],
             root / f"seat{seat}",
-        ))  # fmt: skip
+        ))
     return table
 
 
@@ -80,7 +80,7 @@ def verify(record: str) -> str:
     done = subprocess.run(
         [sys.executable, "-m", "condottiere.cli.main", "verify", record],
         capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
+    )
     return done.stdout + done.stderr
 
 
@@ -124,7 +124,7 @@ def test_a_four_seat_game_whose_peer_is_killed_finishes_the_same_on_the_three_ot
         assert len({json.dumps(r["state"], sort_keys=True) for r in results}) == 1
         text = verify(str(results[0]["record"]))
         left = re.search(r"left: seat (\d) \(bot2\) silent at ([a-z -]+) for \d+ s; "
-                         r"signed by seats ([\d, ]+)", text)  # fmt: skip
+                         r"signed by seats ([\d, ]+)", text)
         assert left is not None, text
         seat = int(left.group(1))
         assert left.group(3) == ", ".join(str(s) for s in range(4) if s != seat)
@@ -213,7 +213,7 @@ def start_with_a_person(
         ["host", "--edition", "zman", "--seats", str(seats), "--strategy", "greedy",
          "--name", f"polite-{seats}", "--seed", str(seed), *DEADLINES, *COIN],
         root / "seat0",
-    )  # fmt: skip
+    )
     address = host.address()
     host.wait_for("hosting", 20)
     table = [host]
@@ -222,7 +222,7 @@ def start_with_a_person(
             ["bot", "--join", address, "--player", f"bot{seat}", "--strategy", "greedy",
              "--seed", str(seed + seat), *COIN],
             root / f"seat{seat}",
-        ))  # fmt: skip
+        ))
         host.wait_for(rf"waiting  bot{seat} ", 30)  # seated in this order: carl last
     carl = peers.start(
         ["join", address, "--player", "carl", *COIN], root / "carl", console=True
@@ -247,7 +247,7 @@ def test_a_person_who_leaves_politely_mid_game_lets_the_three_others_finish_alik
         assert len({json.dumps(r["state"], sort_keys=True) for r in results}) == 1
         text = verify(str(results[0]["record"]))
         left = re.search(r"left: seat (\d) \(carl\) left at a move \(left from the console\)",
-                         text)  # fmt: skip
+                         text)
         assert left is not None, text
         seat = left.group(1)
         assert "silent" not in text, "a polite leave needs no statement"

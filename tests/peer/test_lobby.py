@@ -21,7 +21,7 @@ JOINERS = [Identity.generate() for _ in range(6)]
 
 def spec_of(**changes: object) -> TableSpec:
     spec = TableSpec(
-        variant="zman", seats=3, options=(), name="Friday", player="ada", address="127.0.0.1:5000"
+        edition="zman", seats=3, options=(), name="Friday", player="ada", address="127.0.0.1:5000"
     )
     return dataclasses.replace(spec, **changes)  # type: ignore[arg-type]
 
@@ -72,11 +72,11 @@ def refusal_of(lobby: Lobby, entry: LogEntry) -> Rejection:
     "spec",
     [
         spec_of(),
-        spec_of(variant="ffg", seats=6, options=("cede", "sieges")),
-        spec_of(variant="ffg", seats=2, options=("sieges",)),
-        spec_of(variant="zman-duel", seats=2, address=""),
-        spec_of(variant="zman-classic", name="N" * 40, player="P" * 40, address="a" * 255),
-        spec_of(variant="eurogames", seats=4, name="Zoë's table", player="Ζωή"),
+        spec_of(edition="ffg", seats=6, options=("cede", "sieges")),
+        spec_of(edition="ffg", seats=2, options=("sieges",)),
+        spec_of(edition="zman-duel", seats=2, address=""),
+        spec_of(edition="zman-classic", name="N" * 40, player="P" * 40, address="a" * 255),
+        spec_of(edition="eurogames", seats=4, name="Zoë's table", player="Ζωή"),
     ],
     ids=["zman", "ffg options", "ffg two", "duel", "longest", "unicode"],
 )
@@ -90,24 +90,24 @@ def test_spec_round_trips_through_its_definition_body(spec: TableSpec) -> None:
 
 
 def test_the_rules_of_a_spec_are_what_its_game_needs() -> None:
-    spec = spec_of(variant="ffg", seats=4, options=("cede",))
+    spec = spec_of(edition="ffg", seats=4, options=("cede",))
     assert spec.rules == TableRules("condottiere", "ffg", 4, ("cede",))
     assert spec.game_rules.name == "condottiere"
 
 
-@pytest.mark.parametrize("variant", ["", "zman2", "ZMAN", "condottiere"])
-def test_check_refuses_an_unknown_variant(variant: str) -> None:
+@pytest.mark.parametrize("edition", ["", "zman2", "ZMAN", "condottiere"])
+def test_check_refuses_an_unknown_variant(edition: str) -> None:
     with pytest.raises(ValueError, match="unknown edition"):
-        spec_of(variant=variant).check()
+        spec_of(edition=edition).check()
 
 
 @pytest.mark.parametrize(
-    ("variant", "seats"),
+    ("edition", "seats"),
     [("zman", 0), ("zman", 1), ("zman", 7), ("zman-duel", 3), ("ffg", 1000)],
 )
-def test_check_refuses_a_seat_count_the_edition_does_not_play(variant: str, seats: int) -> None:
+def test_check_refuses_a_seat_count_the_edition_does_not_play(edition: str, seats: int) -> None:
     with pytest.raises(ValueError, match="played by"):
-        spec_of(variant=variant, seats=seats).check()
+        spec_of(edition=edition, seats=seats).check()
 
 
 @pytest.mark.parametrize(
@@ -115,17 +115,17 @@ def test_check_refuses_a_seat_count_the_edition_does_not_play(variant: str, seat
 )
 def test_check_refuses_unsorted_or_repeated_options(options: tuple[str, ...]) -> None:
     with pytest.raises(ValueError, match="once each, in order"):
-        spec_of(variant="ffg", options=options).check()
+        spec_of(edition="ffg", options=options).check()
 
 
 @pytest.mark.parametrize(
-    ("variant", "options"), [("ffg", ("nonsense",)), ("zman", ("sieges",)), ("ffg", ("",))]
+    ("edition", "options"), [("ffg", ("nonsense",)), ("zman", ("sieges",)), ("ffg", ("",))]
 )
 def test_check_refuses_an_option_the_edition_does_not_have(
-    variant: str, options: tuple[str, ...]
+    edition: str, options: tuple[str, ...]
 ) -> None:
     with pytest.raises(ValueError, match="has no option"):
-        spec_of(variant=variant, options=options).check()
+        spec_of(edition=edition, options=options).check()
 
 
 BAD_NAMES = ["", "N" * 41, "a\nb", "tab\there", "nul\x00", "zero\u200bwidth", "\x1b[31mred"]
@@ -226,8 +226,8 @@ def test_lobby_refuses_a_definition_that_is_not_the_first_entry() -> None:
 
 @pytest.mark.parametrize(
     "spec",
-    [spec_of(seats=9), spec_of(variant="nope"), spec_of(name="")],
-    ids=["nine seats", "unknown variant", "no name"],
+    [spec_of(seats=9), spec_of(edition="nope"), spec_of(name="")],
+    ids=["nine seats", "unknown edition", "no name"],
 )
 def test_lobby_refuses_a_table_it_cannot_play(spec: TableSpec) -> None:
     with pytest.raises(Rejection) as caught:
@@ -344,7 +344,7 @@ def test_seating_for_waits_for_enough_joiners_then_takes_the_first_in_order() ->
 
 
 def test_two_seat_table_is_seated_with_the_first_joiner() -> None:
-    lobby = Lobby(definition_of(spec_of(variant="zman-duel", seats=2)))
+    lobby = Lobby(definition_of(spec_of(edition="zman-duel", seats=2)))
     assert lobby.seating_for() is None
     lobby.add_join(join_of(lobby, JOINERS[3]))
     lobby.add_join(join_of(lobby, JOINERS[4]))
@@ -352,7 +352,7 @@ def test_two_seat_table_is_seated_with_the_first_joiner() -> None:
 
 
 def test_refused_joins_take_no_seat() -> None:
-    lobby = Lobby(definition_of(spec_of(variant="zman-duel", seats=2)))
+    lobby = Lobby(definition_of(spec_of(edition="zman-duel", seats=2)))
     with pytest.raises(Rejection):
         lobby.add_join(join_of(lobby, JOINERS[0], ""))
     assert lobby.seating_for() is None

@@ -37,7 +37,7 @@ def test_three_hosts_in_their_own_namespaces_find_the_table_and_play_a_whole_gam
              name, "--seed", "7", "--interface", first.address],
             tmp_path / "n1",
             wrapper=first.wrapper,
-        )  # fmt: skip
+        )
         creator.wait_for(rf"listening on {re.escape(first.address)}:\d+", SEEN_SECONDS)
         creator.wait_for("hosting", SEEN_SECONDS)
         listing = peers.start(
@@ -52,7 +52,7 @@ def test_three_hosts_in_their_own_namespaces_find_the_table_and_play_a_whole_gam
         bots = []
         for index, host in enumerate(others, start=2):
             args = ["bot", "--join", name, "--strategy", "greedy", "--seed", str(index),
-                    "--interface", host.address]  # fmt: skip
+                    "--interface", host.address]
             bots.append(peers.start(args, tmp_path / f"n{index}", wrapper=host.wrapper))
         for bot, host in zip(bots, others, strict=True):
             bot.wait_for(rf"listening on {re.escape(host.address)}:\d+", SEEN_SECONDS)

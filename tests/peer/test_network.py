@@ -99,7 +99,7 @@ def test_a_peer_killed_at_a_random_moment_and_restarted_finishes_the_game_identi
 
 
 HOST_WITH_BOTS = ["host", "--edition", "zman", "--seats", "3", "--strategy", "greedy",
-                  "--bots", "greedy,random", "--player", "ada", "--seed", "7"]  # fmt: skip
+                  "--bots", "greedy,random", "--player", "ada", "--seed", "7"]
 
 
 @contextmanager

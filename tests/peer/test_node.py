@@ -72,3 +72,58 @@ def test_what_the_node_serves_through_does_not_import_the_node_nor_a_game(module
     assert "condottiere.peer.node" not in imported
     games = {name for name in imported if name.startswith("condottiere.interface")}
     assert games <= {"condottiere.interface"}, games
+
+
+def test_a_stream_opened_in_the_lobby_by_a_key_without_a_seat_ends_at_the_seating(
+    tmp_path: Path,
+) -> None:
+    """A stranger's stream let in while the table filled (any key that proves itself may
+    read then) ends once the table is seated and the game starts, at a table that admits no
+    spectators; a seated player's stream goes on."""
+    from condottiere.crypto import Identity
+    from condottiere.peer.driver import MemoryKeeper, Table
+
+    async def drain(stream: object, until: asyncio.Event) -> int:
+        count = 0
+        async for _ in stream:  # type: ignore[attr-defined]
+            count += 1
+        until.set()
+        return count
+
+    async def scenario() -> None:
+        node = Node(Store(tmp_path))
+        await node.start(resume=False)
+        try:
+            await node.host_table(TableSpec("zman-duel", 2, (), "t", "ada", ""))
+            table = node.table
+            assert table is not None
+            stranger, friend = Identity.generate(), Identity.generate()
+            ended, going = asyncio.Event(), asyncio.Event()
+            strangers = asyncio.create_task(
+                drain(node.entries_from({}, skip=stranger.public.raw), ended))
+            friends = asyncio.create_task(
+                drain(node.entries_from({}, skip=friend.public.raw), going))
+            await asyncio.sleep(0.1)
+            assert not ended.is_set()
+            definition = table.logs.log(table.me)[0].signed
+            joiner = Table.from_definition(friend, definition, MemoryKeeper())
+            joiner.join("bob", "")
+            for _ in range(20):  # the join, the seating, both ready: the game starts
+                for entry in joiner.drain()[0]:
+                    await node.call(lambda table, signed=entry.signed: table.receive(signed))
+                held = await node.call(
+                    lambda table: [e.signed for a in table.logs.authors for e in table.logs.log(a)])
+                for signed in held:
+                    joiner.receive(signed)
+                if joiner.lobby.closed and table.lobby.closed:
+                    break
+            assert table.lobby.closed
+            await asyncio.wait_for(ended.wait(), 10)
+            assert await strangers >= 1
+            await asyncio.sleep(0.1)
+            assert not going.is_set()
+            friends.cancel()
+        finally:
+            await node.stop()
+
+    asyncio.run(scenario())

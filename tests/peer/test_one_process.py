@@ -158,7 +158,7 @@ def test_the_bots_of_a_host_killed_with_kill_9_stop_and_the_host_started_again_p
             time.sleep(0.5)  # the deal has begun; the game is far from over
             peers.kill(host)
             wait_until(lambda: all(process_state(pid) is None for pid in bots), 10,
-                       f"the bots {sorted(bots)} stop with their host")  # fmt: skip
+                       f"the bots {sorted(bots)} stop with their host")
         again = peers.start(HOST_WITH_BOTS, tmp_path / "host")
         with stopping_its_bots(peers, again), bots_of(again, 2):
             again.wait_for("taking up table", 30)
@@ -195,7 +195,7 @@ def test_a_peer_put_back_from_a_backup_behind_its_log_takes_its_log_back_and_nev
         back_up(victim.data, tmp_path / "backup")
         behind = own_log(tmp_path / "backup")
         wait_until(lambda: len(own_log(victim.data)) >= len(behind) + 4, 60,
-                   "seat 1 signs on past its backup")  # fmt: skip
+                   "seat 1 signs on past its backup")
         peers.kill(victim)
         key = Store(victim.data, read_only=True)
         try:
@@ -205,7 +205,7 @@ def test_a_peer_put_back_from_a_backup_behind_its_log_takes_its_log_back_and_nev
         # What the others hold of its log: an entry it signed and stored but was killed before
         # sending is known to nobody, and the peer put back may sign another in its place.
         signed = max((own_log(other.data, victim_key) for other in table if other is not victim),
-                     key=len)  # fmt: skip
+                     key=len)
         victim.data.rename(tmp_path / "seat1-lost")
         (tmp_path / "backup").rename(victim.data)  # the disk died; the backup is put back
         table[1] = peers.start(victim.args, victim.data)

@@ -29,12 +29,12 @@ def own_log(table: Table) -> list[bytes]:
 
 
 def taken_up(harness: Harness, seat: int, entries: Sequence[Any], secrets: dict[str, bytes],
-             *, catching_up: bool = False) -> Table:  # fmt: skip
+             *, catching_up: bool = False) -> Table:
     """``seat``'s table rebuilt from a keeper holding ``entries`` and ``secrets`` (what its
     store held), in the harness in place of the one it had."""
     keeper = MemoryKeeper(list(entries), dict(secrets))
     table = Table.restore(harness.identities[seat], keeper, keeper.entries,
-                          catching_up=catching_up)  # fmt: skip
+                          catching_up=catching_up)
     harness.tables[seat], harness.keepers[seat] = table, keeper
     return table
 
@@ -47,14 +47,14 @@ def test_a_table_never_signs_where_another_table_of_its_key_signed_and_publishes
     first.chat("from the first process")
     held = own_log(second)
     with pytest.raises(SigningConflict, match=r"refused to sign entry (\d+) \(chat\) .*"
-                       r"already signed another entry \1 there \(chat\)"):  # fmt: skip
+                       r"already signed another entry \1 there \(chat\)"):
         second.chat("from the second process")
     assert own_log(second) == held
     assert second.drain() == ([], [])
 
 
 def test_a_table_taken_up_behind_its_own_log_signs_nothing_until_it_holds_what_the_others_do(
-) -> None:  # fmt: skip
+) -> None:
     harness = Harness("zman", 3, seed=5, addressed=True)
     seat = harness.tables[1]
 
@@ -102,7 +102,7 @@ def test_a_seat_whose_store_lost_a_coin_value_reveals_no_other_and_is_only_blame
 def test_a_seat_whose_store_lost_its_deck_secrets_stops_rather_than_sign_failing_shares() -> None:
     harness = Harness("zman-duel", 2, seed=3)
     harness.play(until=lambda: harness.tables[1].game is not None
-                 and harness.tables[1].game.moves_played >= 2)  # fmt: skip
+                 and harness.tables[1].game.moves_played >= 2)
     keeper = harness.keepers[1]
     signed = own_log(harness.tables[1])
     secrets = {name: value for name, value in keeper.secrets.items() if name[:5] != "deck/"}

@@ -49,7 +49,7 @@ def test_a_node_advertises_its_table_as_seats_are_taken_and_withdraws_it_when_it
             def shows(taken: int, addresses: int) -> bool:
                 listing = listed(browser, host)
                 return (listing is not None and listing.advert.taken == taken
-                        and len(listing.addresses) == addresses)  # fmt: skip
+                        and len(listing.addresses) == addresses)
 
             assert await browser.wait_for(lambda: shows(1, 1), SEEN_SECONDS)
             found = await presences[1].find(name.lower(), SEEN_SECONDS)
@@ -95,7 +95,7 @@ def test_a_node_follows_the_addresses_advertised_for_its_table_only(tmp_path: Pa
             for port, table_id in ((mine, node.table.table_id.hex()), (stranger, strange_table)):
                 peer = os.urandom(10).hex("-", 2)
                 made = Advert(PROTOCOL, table_id, "Hints", "condottiere", "zman", (), 3, 2,
-                              "lobby", node.identity.public.fingerprint(), peer)  # fmt: skip
+                              "lobby", node.identity.public.fingerprint(), peer)
                 await Advertiser(other, "127.0.0.1", port, peer).publish(made)
             hinted = f"127.0.0.1:{mine}"
             for _ in range(int(SEEN_SECONDS / 0.05)):

@@ -73,7 +73,7 @@ def test_only_seated_players_read_a_table_that_admits_no_spectators(tmp_path: Pa
 
             def request(who: Identity, proof: bytes) -> peer_pb2.SubscribeRequest:
                 return peer_pb2.SubscribeRequest(table_id=table_id, subscriber=who.public.raw,
-                                                 proof=proof)  # fmt: skip
+                                                 proof=proof)
 
             own = subscription_proof(stranger, table_id, challenge)
             told["stranger"] = await read_as(host.address, table_id, request(stranger, own))

@@ -91,7 +91,7 @@ def test_the_next_reshuffle_keys_the_deck_without_the_leaver_and_no_stand_in_fol
     assert verdict.table.record_hash() == witness.record_hash()
     text = "\n".join(verdict.lines())
     assert f"audit of the decks keyed again without seat {victim} (seat{victim}): every " in (
-        text), text  # fmt: skip
+        text), text
     random.Random(seats).shuffle(signed)  # a watcher fed the entries in any order ends alike
     fresh = Table(Identity.generate(), witness.lobby.definition, MemoryKeeper())
     feed(fresh, signed)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from condottiere.games.captains.cards import card_name
 from condottiere.peer.driver import StepKind, Table
 from condottiere.peer.entries import LogEntry
 from condottiere.peer.record import export, load, omniscient_record, verify
@@ -47,13 +48,21 @@ def test_a_search_resolves_alike_on_every_peer_and_the_audit_checks_the_card_tak
     assert in_pile is found
     searcher = harness.tables[seat]
     assert searcher.game is not None and (captain in searcher.game.hand(seat)) is found
+    told = []
     for table in harness.tables:
         dealer = table.dealer
         assert dealer is not None
         taken = [card for card in dealer.hands[seat] if dealer.face_up.get(card) == captain]
         assert len(taken) == int(found)
-        events = [e.text for e in table.events if e.kind == "search"]
-        assert events and ("found" in events[0]) is found, events
+        # the game tells what the search found, in its own words, alike at every peer
+        told.append([e.text for e in table.events if "in the draw pile" in e.text])
+    searcher_name = harness.tables[0].who(harness.tables[0].seating[seat])
+    expected = (
+        f"{searcher_name} finds {card_name(captain)} in the draw pile and takes him"
+        if found
+        else f"{card_name(captain)} is not in the draw pile"
+    )
+    assert told[0] and told[0][0] == expected and told.count(told[0]) == len(told), told
     assert_played_out(harness, harness.tables, audited=True)
     for index, table in enumerate(harness.tables):
         assert table.cards is not None and table.dealer is not None

@@ -76,7 +76,7 @@ class FalseOpening(Cheat):
         return log_pb2.SearchOpening(
             deck=body.deck, round=body.round, card=body.card, opening=forged.encode(),
             stand_in=body.stand_in,
-        )  # fmt: skip
+        )
 
 
 def _other_captain(named: str) -> str:
@@ -150,7 +150,7 @@ class TakesAnotherSlot(Cheat):
     ("cheat", "kind"),
     [(DoubleExponent, StepKind.SEARCH_BLINDING), (FalseOpening, StepKind.SEARCH_OPENING),
      (BlindsAnotherCard, StepKind.SEARCH_BLINDING)],
-)  # fmt: skip
+)
 def test_a_false_step_of_the_equivalence_test_halts_every_peer_blaming_its_author(
     cheat: type[Cheat], kind: StepKind, tmp_path: Path
 ) -> None:

@@ -180,7 +180,7 @@ def test_a_statement_before_the_deadline_is_not_signed() -> None:
 def test_a_seat_silent_at_a_move_of_a_two_seat_game_loses_by_forfeit_on_every_peer() -> None:
     harness = Departing("zman-duel", 2, seed=3)
     harness.run(until=lambda: harness.tables[0].game is not None
-                and harness.tables[0].game.moves_played >= 3)  # fmt: skip
+                and harness.tables[0].game.moves_played >= 3)
     harness.kill(1)
     harness.run()
     table = harness.tables[0]
@@ -252,9 +252,9 @@ def test_a_seat_silent_at_the_keys_of_a_two_seat_game_loses_by_forfeit_with_noth
     assert table.game.outcome.kind is OutcomeKind.FORFEIT and table.game.outcome.winners == (0,)
     assert table.dealer is not None and not table.dealer.dealt
     text = "\n".join(verify([e.signed for a in table.logs.authors
-                             for e in table.logs.log(a)]).lines())  # fmt: skip
+                             for e in table.logs.log(a)]).lines())
     assert "verdict: FORFEIT without seat 1 (seat1): nothing unfair found (no card was dealt)" in (
-        text), text  # fmt: skip
+        text), text
 
 
 def test_a_second_seat_silent_at_the_keys_again_leaves_the_last_one_the_winner() -> None:
@@ -268,7 +268,7 @@ def test_a_second_seat_silent_at_the_keys_again_leaves_the_last_one_the_winner()
             return 1 not in dead and super()._make(step)
 
     harness = Departing("zman", 3, seed=5, doomed=(2, StepKind.KEYS),
-                        kinds={1: SilentAtTheSecondKeys})  # fmt: skip
+                        kinds={1: SilentAtTheSecondKeys})
     harnesses.append(harness)
     harness.run()
     table = harness.tables[0]
@@ -282,7 +282,7 @@ def waits_for_move_of(harness: Harness, seat: int) -> bool:
     table = harness.tables[0]
     step = table.step
     return step is not None and step.kind == StepKind.MOVE and table.seat_of(
-        step.authors[0]) == seat  # fmt: skip
+        step.authors[0]) == seat
 
 
 @pytest.mark.parametrize("seats", [3, 4])
@@ -336,7 +336,7 @@ def test_a_seat_that_comes_back_before_every_statement_is_in_is_not_out() -> Non
     answered = [
         e for t in harness.tables for e in t.logs.log(t.me)
         if e.kind == "silence" and e.body.answered
-    ]  # fmt: skip
+    ]
     assert answered, "the seat that took the move said so"
 
 

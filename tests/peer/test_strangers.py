@@ -50,7 +50,7 @@ def test_a_stranger_flooding_a_hosts_port_with_streams_stalls_nothing_and_holds_
              "--spectators"],
             tmp_path / "host",
             console=True,
-        )  # fmt: skip
+        )
         address = host.address()
         host.wait_for("hosting", 20)
 
@@ -142,7 +142,7 @@ def test_a_flood_of_adverts_is_counted_and_a_table_joined_by_name_is_asked_where
             listing = peers.start(
                 ["tables", "--once", "--wait", "6", "--interface", guest.address, *options],
                 tmp_path, wrapper=guest.wrapper, store=False,
-            )  # fmt: skip
+            )
             peers.wait_all([listing], 60)
             return "".join(listing.lines)
 
@@ -150,7 +150,7 @@ def test_a_flood_of_adverts_is_counted_and_a_table_joined_by_name_is_asked_where
             ["host", "--edition", "zman-duel", "--seats", "2", "--strategy", "greedy",
              "--name", name, "--interface", lan_host.address],
             tmp_path / "host", wrapper=lan_host.wrapper,
-        )  # fmt: skip
+        )
         creator.wait_for("hosting", 20)
         (table,) = [t for t in json.loads(tables("--json"))["tables"] if t["name"] == name]
         flood = peers.start_program(
@@ -158,7 +158,7 @@ def test_a_flood_of_adverts_is_counted_and_a_table_joined_by_name_is_asked_where
              "--interface", stranger.address, "--table", table["table"], name, table["creator"],
              "--noise", str(NOISE)],
             tmp_path, ["advert_flood"], console=True,
-        )  # fmt: skip
+        )
         flood.wait_for("^flooding", GAME_SECONDS)
         listed = json.loads(tables("--json"))
         assert listed["dropped"] > 0 and listed["followed_at_most"] == MAX_SIGHTINGS, listed
@@ -176,7 +176,7 @@ def test_a_flood_of_adverts_is_counted_and_a_table_joined_by_name_is_asked_where
             ["bot", "--join", name, "--strategy", "greedy", "--wait", "15",
              "--interface", guest.address],
             tmp_path / "guest", wrapper=guest.wrapper,
-        )  # fmt: skip
+        )
         joiner.wait_for(rf"asked {re.escape(table['addresses'][0])} for a seat", 60)
         peers.wait_all([creator, joiner], GAME_SECONDS)
     assert_same_game([creator, joiner])
@@ -224,4 +224,7 @@ def test_the_creator_admits_and_refuses_each_joiner_and_strangers_take_no_seat(
         assert not seated & {key for _, key in strangers}
         for stranger, _ in strangers:
             assert stranger.process.poll() is None or "not seated" in stranger.output()
+            stranger.wait_for("the table's creator refused you a seat", 20)
+        for peer, _ in honest:
+            assert "refused you a seat" not in peer.output()
     assert_same_game(table)

@@ -16,9 +16,9 @@ below, created by the key of the secret 0x00..0x1f."""
 
 def definition() -> log_pb2.TableDefinition:
     return log_pb2.TableDefinition(
-        protocol=2, game="condottiere", variant="zman", seats=3, options=["x"], name="Friday",
+        protocol=2, game="condottiere", edition="zman", seats=3, options=["x"], name="Friday",
         player="ada", address="127.0.0.1:5000", nonce=bytes(32),
-    )  # fmt: skip
+    )
 
 
 def test_a_definition_that_sets_no_new_field_keeps_its_protocol_2_id() -> None:

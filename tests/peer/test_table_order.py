@@ -25,11 +25,11 @@ class Logs:
         self.written: list[LogEntry] = []
 
     def write(self, who: Identity, step: int, body: Message,
-              seen: LogEntry | None = None) -> LogEntry:  # fmt: skip
+              seen: LogEntry | None = None) -> LogEntry:
         log = self.logs[who.public.raw]
         heads = () if seen is None else ((seen.author, seen.seq, seen.hash),)
         entry = make_entry(who, TABLE, len(log), log[-1].hash if log else b"", step=step,
-                           heads=heads, body=body)  # fmt: skip
+                           heads=heads, body=body)
         log.append(entry)
         self.written.append(entry)
         return entry

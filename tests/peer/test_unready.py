@@ -73,7 +73,7 @@ class Lobby(Harness):
                 if (
                     game is not None and seat is not None and step is not None
                     and step.kind == StepKind.MOVE and step.missing == (table.me,)
-                ):  # fmt: skip
+                ):
                     assert table.submit(bot.choose(game.copy(), seat)) is None
                     moved = True
             if not moved and self.deliver() == 0:
@@ -222,7 +222,7 @@ def test_an_author_without_a_seat_is_kept_only_to_the_bound_and_only_while_the_t
         body: log_pb2.Join | log_pb2.Chat = (
             log_pb2.Join(definition=creator.lobby.definition.hash, player="mallory")
             if seq == 0 else log_pb2.Chat(text="x" * 400)
-        )  # fmt: skip
+        )
         entry = make_entry(stranger, creator.table_id, seq, previous, step=0, heads=(), body=body)
         previous = entry.hash
         rejection = creator.receive(entry.signed)
@@ -248,7 +248,7 @@ def test_held_entries_of_many_strangers_count_against_the_lobby_bound() -> None:
     for _ in range(MAX_JOINERS + 20):
         stranger = Identity.generate()
         entry = make_entry(stranger, creator.table_id, 1, b"p" * 32, step=0, heads=(),
-                           body=log_pb2.Chat(text="y" * 400))  # fmt: skip
+                           body=log_pb2.Chat(text="y" * 400))
         if creator.receive(entry.signed) is None:
             kept += 1
     assert len(creator.logs.kept_authors) <= MAX_JOINERS + 1
@@ -317,7 +317,7 @@ def test_a_new_seating_that_moves_a_seat_it_keeps_is_refused_and_a_proper_one_ta
     for table in (creator, seat1, carol):
         assert table.seating == (creator.me, seat1.me, carol.me)
         assert any("keeps every seat it does not free in place" in r.detail
-                   for r in table.refusals), table.refusals  # fmt: skip
+                   for r in table.refusals), table.refusals
 
 
 def test_a_joiner_who_left_while_waiting_is_not_given_the_freed_seat() -> None:

@@ -30,7 +30,7 @@ def test_a_joiner_never_ready_is_freed_and_the_next_joiner_takes_the_seat_and_fi
             ["host", "--edition", "zman-duel", "--seats", "2", "--strategy", "greedy",
              "--name", "unready", "--seed", "1", "--ready-deadline", "3"],
             tmp_path / "host",
-        )  # fmt: skip
+        )
         address = host.address()
         host.wait_for("hosting", 20)
         idle = peers.start_program(
@@ -56,7 +56,7 @@ def test_a_joiner_never_ready_is_freed_and_the_next_joiner_takes_the_seat_and_fi
     assert_same_game([host, bob])
     verdict = verify(load(Path(host.result()["record"])))
     assert any(line.startswith("freed: seat 1 (idle) silent at the start") for line in
-               verdict.lines()), verdict.lines()  # fmt: skip
+               verdict.lines()), verdict.lines()
 
 
 async def _flood_lobby(address: str, data: Path) -> tuple[int, int]:
@@ -75,7 +75,7 @@ async def _flood_lobby(address: str, data: Path) -> tuple[int, int]:
                 entry = make_entry(
                     table.identity, table.table_id, len(log), log[-1].hash, step=0, heads=(),
                     body=log_pb2.Chat(text="z" * 2000),
-                )  # fmt: skip
+                )
                 table.logs.add(entry)
                 table.appended.append(entry)
                 offered, size = offered + 1, size + len(entry.signed)
@@ -111,7 +111,7 @@ def test_a_stranger_in_the_lobby_makes_the_host_keep_no_more_than_the_bound(
             ["host", "--edition", "zman", "--seats", "3", "--name", "guarded", "--player",
              "ada"],
             tmp_path / "host",
-        )  # fmt: skip
+        )
         address = host.address()
         host.wait_for("you admit or refuse each player", 20)
         offered, size = asyncio.run(_flood_lobby(address, tmp_path / "mallory"))

@@ -51,7 +51,7 @@ def test_a_move_shows_a_copy_drawn_uniformly_not_the_lowest_slot(
     for seed in range(8):
         Harness("zman", 3, seed=seed).play()
         several = [(candidates, chosen) for candidates, chosen in recording.choices
-                   if len(candidates) > 1]  # fmt: skip
+                   if len(candidates) > 1]
         if len(several) >= 20:
             break
     assert len(several) >= 20, "too few moves with a choice of copies to tell"

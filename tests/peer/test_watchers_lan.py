@@ -112,7 +112,7 @@ def test_a_forced_move_takes_as_long_as_a_chosen_one_to_a_watcher(tmp_path: Path
             ["host", "--edition", "zman", "--seats", "2", *strategy, "--name", "pace",
              "--seed", "5", "--trace", str(traces[0])],
             tmp_path / "seat0",
-        )  # fmt: skip
+        )
         address = host.address()
         host.wait_for("hosting|taking up", 20)
         bot = peers.start(
@@ -121,7 +121,7 @@ def test_a_forced_move_takes_as_long_as_a_chosen_one_to_a_watcher(tmp_path: Path
         )
         peers.wait_all([host, bot], GAME_SECONDS * 2)
     forced = {seat: {line["turn"] for line in trace_of(traces[seat]) if line["what"] == "forced"}
-              for seat in range(2)}  # fmt: skip
+              for seat in range(2)}
     assert forced[0] or forced[1], "no forced move in this game"
     gaps: list[tuple[bool, float]] = []
     for mover in range(2):

@@ -79,7 +79,7 @@ def test_forged_foreign_and_oversized_entries_from_a_followed_peer_are_refused_b
         forged = log_pb2.SignedEntry.FromString(
             make_entry(Identity.generate(), table.table_id, len(own), own[-1].hash, step=0,
                        heads=(), body=log_pb2.Chat(text="I resign")).signed
-        )  # fmt: skip
+        )
         envelope = log_pb2.SignedEntry(
             entry=log_pb2.Entry.FromString(forged.entry).SerializeToString(),
             signature=forged.signature,
@@ -88,7 +88,7 @@ def test_forged_foreign_and_oversized_entries_from_a_followed_peer_are_refused_b
         claimed.author = table.me  # in the victim's own name, signed by someone else
         envelope.entry = claimed.SerializeToString()
         elsewhere = make_entry(Identity.generate(), os.urandom(32), 0, b"", step=0, heads=(),
-                               body=log_pb2.Chat(text="another table"))  # fmt: skip
+                               body=log_pb2.Chat(text="another table"))
         too_large = elsewhere.signed + bytes(MAX_ENTRY_BYTES)
         for message in (envelope.SerializeToString(), elsewhere.signed, too_large):
             await hostile.send(message)
@@ -109,7 +109,7 @@ def test_a_message_too_large_for_the_wire_breaks_only_that_stream_and_the_link_c
         before = fingerprint(victim)
         await hostile.send(bytes(2 * MAX_ENTRY_BYTES))
         await until(lambda: "larger than max" in victim.link_errors.get(address, ""), 20,
-                    "the oversized message refused")  # fmt: skip
+                    "the oversized message refused")
         await until(lambda: hostile.subscribers > 0, 20, "the link coming back")
         await hostile.send(b"junk")
         await until(lambda: victim.wire.refused["malformed"] == 1, 20, "the next message read")

@@ -43,12 +43,12 @@ async def until(condition: Callable[[], bool], seconds: float, what: str) -> Non
         await asyncio.sleep(0.02)
 
 
-async def victim_and_mallory(root: Path, variant: str = "zman-duel") -> tuple[Node, Node]:
+async def victim_and_mallory(root: Path, edition: str = "zman-duel") -> tuple[Node, Node]:
     """A victim node hosting a two-seat table and Mallory's node seated at it, each holding
     every entry of the other, the cards dealt, the table waiting for a move nobody makes."""
     victim = Node(Store(root / "victim"))
     await victim.start()
-    spec = TableSpec(variant, 2, (), "fuzzed", "victim", "")
+    spec = TableSpec(edition, 2, (), "fuzzed", "victim", "")
     await victim.host_table(spec)
     mallory = Node(Store(root / "mallory"))
     await mallory.start()
@@ -97,7 +97,7 @@ class HostilePeer:
             "Subscribe": grpc.unary_stream_rpc_method_handler(
                 self._subscribe, request_deserializer=bytes, response_serializer=bytes
             ),
-        }  # fmt: skip
+        }
         server.add_generic_rpc_handlers(
             (grpc.method_handlers_generic_handler(SERVICE_NAME, handlers),)
         )

@@ -18,7 +18,7 @@ the move that lets the phase go on: ``done``, ``pass``, ``no-block`` or ``pay``.
 
 from __future__ import annotations
 
-from condottiere.games.captains.cards import CARDS, FORCE, Effect, card_name
+from condottiere.games.captains.cards import CARDS, FORCE, Effect, card_name, ducats
 from condottiere.games.captains.cities import CITIES
 from condottiere.games.captains.events import CONTROL_PRICE, LOSS, THEFT
 from condottiere.games.captains.figures import army, captain_tfr, side_strength, upkeep
@@ -98,7 +98,8 @@ def choices(view: SeatView) -> Choices:
 
 def keyed(scene: Scene) -> dict[str, int]:
     """The number key of each numbered choice."""
-    return {move: number for number, move in enumerate(scene.choices.numbered, start=1)}
+    return {move: number
+            for number, move in enumerate(scene.choices.numbered, start=1) if move}
 
 
 def chosen_move(scene: Scene) -> Move | None:
@@ -139,7 +140,7 @@ def _mulligan(view: SeatView, seats: Seats, move: Move) -> str:
 
 def _captain(view: SeatView, seats: Seats, move: Move) -> str:
     assert move.card is not None
-    cost = "for free" if move.verb is Verb.CAPTAIN else f"for {FORCE[move.card]} ducats"
+    cost = "for free" if move.verb is Verb.CAPTAIN else f"for {ducats(FORCE[move.card])}"
     return f"{card_name(move.card)} (TFR {FORCE[move.card]}) into play {cost}"
 
 
@@ -171,11 +172,11 @@ def _event(view: SeatView, seats: Seats, move: Move) -> str:
     kind = CARDS[move.card].effect
     target = seats.who(move.seat) if move.seat is not None else card_name(move.captain or "")
     if kind is Effect.LOSE_FIVE and move.seat is not None:
-        return f"{target} loses {min(LOSS, view.ducats[move.seat])} ducats"
+        return f"{target} loses {ducats(min(LOSS, view.ducats[move.seat]))}"
     if kind is Effect.STEAL_THREE and move.seat is not None:
-        return f"take {min(THEFT, view.ducats[move.seat])} ducats from {target}"
+        return f"take {ducats(min(THEFT, view.ducats[move.seat]))} from {target}"
     if kind is Effect.CONTROL:
-        return f"pay {CONTROL_PRICE} ducats, take {target} and his cards"
+        return f"pay {ducats(CONTROL_PRICE)}, take {target} and his cards"
     if kind is Effect.LOOK:
         return f"see {target}'s hand"
     if kind is Effect.SEARCH:

@@ -36,6 +36,7 @@ def hand(scene: Scene, width: int, height: int) -> list[Line]:
     keys = {
         card_of(Move.parse(text), view): number
         for number, text in enumerate(scene.choices.numbered, start=1)
+        if text
     }
     city = view.cities[view.seat]
     limit = f"/{CITIES[city].hand_limit}" if city else ""

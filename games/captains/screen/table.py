@@ -6,7 +6,7 @@ is worth what it is (its whole table, captain by captain)."""
 
 from __future__ import annotations
 
-from condottiere.games.captains.cards import FORCE, card_name
+from condottiere.games.captains.cards import CARDS, FORCE, KIND, Kind, card_name, ducats
 from condottiere.games.captains.cities import CITIES
 from condottiere.games.captains.figures import (
     army,
@@ -22,9 +22,12 @@ from condottiere.games.captains.phase import Phase
 from condottiere.games.captains.screen.choices import (
     CARD_PHASES,
     bundle_words,
+    card_of,
+    hand_kinds,
     keyed,
 )
-from condottiere.games.captains.screen.scene import seat_view
+from condottiere.games.captains.screen.scene import seat_view, tag
+from condottiere.games.captains.turn import upkeep_of
 from condottiere.interface.screen import Explanation, Line, Scene, SeatShown, cells, crop, fit
 
 __all__ = ["BOARD_LINES", "BOARD_WIDTH", "board", "explain", "rows", "short_city"]
@@ -68,7 +71,26 @@ def board(scene: Scene, width: int, height: int) -> list[Line]:
         tail = [_neighbours(scene)]
         lines += _captains(view, width, height - len(lines) - len(tail))
         lines += tail
+        lines += _hand_in_full(view, width, height - len(lines))
     return [crop(line, width) for line in lines[:height]]
+
+
+def _hand_in_full(view: SeatView, width: int, room: int) -> list[Line]:
+    """The hand's cards with their whole names, and what each event does, on the board's
+    lines left over (the hand's own line shortens the names to fit): the cards this seat
+    may use now first."""
+    kinds = [card for card, _ in hand_kinds(view.hand)]
+    if room < 2 or not kinds:
+        return []
+    usable = {card_of(move, view) for move in view.legal_moves}
+    kinds.sort(key=lambda card: card not in usable)
+    lines: list[Line] = [[("class:title", " In hand")]]
+    for card in kinds[: room - 1]:
+        effect = CARDS[card].effect
+        does = f": {effect.value}" if KIND[card] is Kind.EVENT and effect is not None else ""
+        style = "class:choosable" if card in usable else ""
+        lines.append([(style, fit(f"  {card_name(card)} {tag(card)}{does}", width))])
+    return lines
 
 
 def _cities(scene: Scene, width: int) -> list[Line]:
@@ -88,10 +110,10 @@ def _cities(scene: Scene, width: int) -> list[Line]:
             key = keys.get(move)
             head = [("class:key", f"  {key}" if key else "   ")]
             name_style = "class:chosen" if move == chosen else (
-                "class:choosable" if move in scene.choices.moves else "")  # fmt: skip
+                "class:choosable" if move in scene.choices.moves else "")
         room = width - 4 - 13
         lines.append([*head, ("", " "), (name_style, f"{city.name:<12}"),
-                      ("class:detail", " " + fit(city.power, room))])  # fmt: skip
+                      ("class:detail", " " + fit(city.power, room))])
     return lines
 
 
@@ -101,7 +123,7 @@ def _domain(view: SeatView, width: int) -> Line:
     assert city is not None
     provinces = view.provinces[seat]
     text = (
-        f" {provinces} province{'s' if provinces != 1 else ''} · {view.ducats[seat]} ducats"
+        f" {provinces} province{'s' if provinces != 1 else ''} · {ducats(view.ducats[seat])}"
         f" · +{income(view, seat)} a turn"
     )
     if seat in view.defeated or seat in view.departed:
@@ -120,7 +142,7 @@ def _contest(scene: Scene, width: int) -> list[Line]:
              *_named(scene, offer.seat)],
             [("class:detail", "  gives "), ("", fit(bundle_words(offer.give), width - 9))],
             [("class:detail", "  asks  "), ("", fit(bundle_words(offer.get), width - 9))],
-        ]  # fmt: skip
+        ]
     return []
 
 
@@ -129,7 +151,7 @@ def _battle(scene: Scene, battle: Battle, width: int) -> list[Line]:
     lines: list[Line] = [
         [("class:contest", " Battle: "), *_named(scene, battle.attacker), ("", " attacks "),
          *_named(scene, battle.defender)]
-    ]  # fmt: skip
+    ]
     for seat in (battle.attacker, battle.defender):
         steps, total = side_strength(view, battle, seat)
         mark = [("", "  "), _mark(scene.seats.get(seat), seat), ("", " ")]
@@ -155,6 +177,8 @@ def _keyed(scene: Scene, width: int) -> list[Line]:
         return []
     lines: list[Line] = []
     for number, text in enumerate(scene.choices.numbered, start=1):
+        if not text:  # a key whose choice is gone this phase
+            continue
         move = Move.parse(text)
         style = "class:chosen" if text == scene.chosen else "class:choosable"
         lines.append([("class:key", f" {number} "), (style, fit(_label(scene, move), width - 4))])
@@ -171,7 +195,7 @@ def _label(scene: Scene, move: Move) -> str:
         tfr = captain_tfr(view, view.seat, move.captain)
         return f"block with {card_name(move.captain)} ({tfr})"
     if verb is Verb.EMERGENCY and move.card is not None:
-        return f"{card_name(move.card)} into play for {FORCE[move.card]} ducats"
+        return f"{card_name(move.card)} into play for {ducats(FORCE[move.card])}"
     if verb is Verb.DISMISS and move.card is not None and move.captain is not None:
         return f"dismiss {card_name(move.card)} from {card_name(move.captain)}"
     if verb is Verb.DISBAND and move.captain is not None:
@@ -252,7 +276,7 @@ def rows(scene: Scene, width: int, height: int) -> list[Line]:
                 "class:you" if shown.you else "",
                 f" {short_city(view.cities[seat]):<4} {view.provinces[seat]:>4}"
                 f"{view.ducats[seat]:>4}{view.hand_sizes[seat]:>5}{armies or '-':>4}",
-            ))  # fmt: skip
+            ))
         if shown.link is not None:
             line.append(("class:alert", " no link"))
         lines.append(crop(line, width))
@@ -283,20 +307,19 @@ def explain(scene: Scene, seat: int, width: int) -> Explanation:
     else:
         revenue = ", ".join(card_name(card) for card in view.revenues[seat]) or "none"
         add(f"{CITIES[city].name} ({CITIES[city].power}) · revenue cards: {revenue} · "
-            f"+{income(view, seat)} ducats a turn")  # fmt: skip
-    hand = f"{view.ducats[seat]} ducats · turn {view.turns[seat]} of {TURNS} · "
+            f"+{income(view, seat)} ducats a turn")
+    hand = f"{ducats(view.ducats[seat])} · turn {view.turns[seat]} of {TURNS} · "
     hand += f"{view.hand_sizes[seat]} cards in hand"
     known = view.known[seat] if seat != view.seat else ()
     if known:
         hand += ", seen: " + ", ".join(card_name(card) for card in known)
     add(hand)
     captains = army(view, seat)
-    relief = CITIES[city].upkeep_relief if city else 0
     for captain, attached in captains.items():
         tfr = captain_tfr(view, seat, captain)
         parts = [f"{card_name(captain)} {FORCE[captain]}"]
         parts += [f"{card_name(card)} {FORCE[card]}" for card in attached]
-        cost = max(0, (tfr + 1) // 2 - relief)
+        cost = upkeep_of({captain: attached}, city)
         add(f"{' + '.join(parts)} = TFR {tfr} (upkeep {cost})")
     if not captains:
         add("no captain in play", "class:detail")

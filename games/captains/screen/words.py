@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from condottiere.games.captains.cards import card_name
+from condottiere.games.captains.cards import card_name, ducats
 from condottiere.games.captains.figures import captain_tfr
 from condottiere.games.captains.game import TURNS, Game
 from condottiere.games.captains.phase import Phase
@@ -152,7 +152,7 @@ def standing(scene: Scene) -> tuple[str, ...]:
     for seat in order:
         notes = []
         if tied and view.provinces[seat.seat] == most:
-            notes.append(f"{view.ducats[seat.seat]} ducats")
+            notes.append(ducats(view.ducats[seat.seat]))
         if seat.seat in view.defeated:
             notes.append("defeated")
         elif seat.seat in view.departed:

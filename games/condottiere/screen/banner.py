@@ -47,7 +47,7 @@ def status(scene: Scene) -> str:
     holder = (
         f"seat {view.battle_marker}" if marker is None
         else "you" if marker.you else f"{marker.mark} {marker.name}"
-    )  # fmt: skip
+    )
     parts = [f"Battle marker: {holder}"]
     edition = EDITIONS[view.edition]
     if edition.board:

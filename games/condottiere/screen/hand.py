@@ -19,7 +19,8 @@ def hand(scene: Scene, width: int, height: int) -> list[Line]:
     chosen = chosen_move(scene)
     chosen_card = chosen.card if chosen is not None and chosen.verb == "play" else None
     numbered = scene.choices.numbered
-    keys = {Move.parse(text).card: number for number, text in enumerate(numbered, start=1)}
+    keys = {Move.parse(text).card: number
+            for number, text in enumerate(numbered, start=1) if text}
     line: Line = [("class:title", f" Hand ({len(view.hand)}) ")]
     if not view.hand:
         line.append(("class:detail", "no cards"))

@@ -35,7 +35,7 @@ HELP = (
 def help_page(table: TableRules, game: GameState[Any] | None) -> tuple[str, ...]:
     """The help's lines for ``table``, with the options ``game`` was dealt with (the table
     as the client knows it has none)."""
-    if table.variant not in EDITIONS:
+    if table.edition not in EDITIONS:
         return HELP
     options = tuple(sorted(game.options)) if isinstance(game, Game) else table.options
     try:

@@ -16,7 +16,7 @@ __all__ = ["SHORT_NAMES", "battle_name", "explain", "row_text", "rows"]
 SHORT_NAMES = {
     "heroine": "Her", "spy": "Spy", "courtesan": "Crt", "drummer": "Drm", "winter": "Win",
     "spring": "Spr", "bishop": "Bsh", "scarecrow": "Scr", "turncoat": "Trn", "surrender": "Sur",
-}  # fmt: skip
+}
 """Three letters per special card, for rows too long to spell out."""
 
 
@@ -112,5 +112,5 @@ def explain(scene: Scene, seat: int, width: int) -> Explanation:
     for step in steps:
         label = fit(step.label, width - 12)
         lines.append([("", f"   {label:<{max(len(label), min(40, width - 12))}} "),
-                      ("class:strength", f"{step.total:>4}")])  # fmt: skip
+                      ("class:strength", f"{step.total:>4}")])
     return Explanation(f"Why is {whose} row worth {total}?", tuple(lines))

@@ -22,51 +22,50 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
-from condottiere.v1 import game_captains_pb2 as condottiere_dot_v1_dot_game__captains__pb2
-from condottiere.v1 import game_condottiere_pb2 as condottiere_dot_v1_dot_game__condottiere__pb2
+from google.protobuf import any_pb2 as google_dot_protobuf_dot_any__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1f\x63ondottiere/v1/controller.proto\x12\x0e\x63ondottiere.v1\x1a\"condottiere/v1/game_captains.proto\x1a%condottiere/v1/game_condottiere.proto\"\x0e\n\x0cWatchRequest\"\x92\x04\n\x06Update\x12\x12\n\ntable_name\x18\x01 \x01(\t\x12\x0f\n\x07variant\x18\x02 \x01(\t\x12\r\n\x05seats\x18\x03 \x01(\r\x12\x0c\n\x04seat\x18\x04 \x01(\x05\x12\'\n\x07players\x18\x05 \x03(\x0b\x32\x16.condottiere.v1.Player\x12\r\n\x05stage\x18\x06 \x01(\t\x12\x0c\n\x04step\x18\x07 \x01(\x04\x12(\n\x07waiting\x18\x08 \x01(\x0b\x32\x17.condottiere.v1.Waiting\x12*\n\x08progress\x18\t \x01(\x0b\x32\x18.condottiere.v1.Progress\x12%\n\x06\x65vents\x18\n \x03(\x0b\x32\x15.condottiere.v1.Event\x12\x0f\n\x07my_turn\x18\x0b \x01(\x08\x12\"\n\x04view\x18\x0c \x01(\x0b\x32\x14.condottiere.v1.View\x12\"\n\x04halt\x18\r \x01(\x0b\x32\x14.condottiere.v1.Halt\x12\x0f\n\x07\x61udited\x18\x0f \x01(\x08\x12\x13\n\x0brecord_hash\x18\x10 \x01(\t\x12)\n\x08refusals\x18\x11 \x03(\x0b\x32\x17.condottiere.v1.Refusal\x12\x12\n\ncontroller\x18\x12 \x01(\r\x12\x0c\n\x04game\x18\x13 \x01(\t\x12(\n\x07outcome\x18\x14 \x01(\x0b\x32\x17.condottiere.v1.OutcomeJ\x04\x08\x0e\x10\x0fR\x07winners\"J\n\x06Player\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x13\n\x0b\x66ingerprint\x18\x03 \x01(\t\x12\x0f\n\x07\x61\x64\x64ress\x18\x04 \x01(\t\"W\n\x07Waiting\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\r\n\x05seats\x18\x02 \x03(\r\x12\x0c\n\x04text\x18\x03 \x01(\t\x12\x0f\n\x07seconds\x18\x04 \x01(\x01\x12\x10\n\x08\x64\x65\x61\x64line\x18\x1e \x01(\r\"\'\n\x08Progress\x12\x0c\n\x04\x64one\x18\x01 \x01(\r\x12\r\n\x05total\x18\x02 \x01(\r\"1\n\x05\x45vent\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x0c\n\x04text\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\x05\"F\n\x04Halt\x12\x0e\n\x06\x64\x65tail\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\x0e\n\x06reason\x18\x03 \x01(\t\x12\x10\n\x08\x65vidence\x18\x04 \x03(\x0c\"I\n\x07Refusal\x12\x0e\n\x06reason\x18\x01 \x01(\t\x12\x0e\n\x06\x64\x65tail\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12\x10\n\x08\x65vidence\x18\x04 \x03(\x0c\"\xb4\x01\n\x04View\x12\r\n\x05phase\x18\x01 \x01(\t\x12\x0e\n\x06to_act\x18\x02 \x01(\x05\x12\x13\n\x0blegal_moves\x18\x03 \x03(\t\x12\x36\n\x0b\x63ondottiere\x18\x14 \x01(\x0b\x32\x1f.condottiere.v1.CondottiereViewH\x00\x12\x30\n\x08\x63\x61ptains\x18< \x01(\x0b\x32\x1c.condottiere.v1.CaptainsViewH\x00\x42\x08\n\x06\x64\x65tailJ\x04\x08\x04\x10\x0f\"5\n\x07Outcome\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x0f\n\x07winners\x18\x02 \x03(\r\x12\x0b\n\x03how\x18\x03 \x01(\t\"\x1d\n\rSubmitRequest\x12\x0c\n\x04move\x18\x01 \x01(\t\".\n\x0bSubmitReply\x12\x0f\n\x07\x61pplied\x18\x01 \x01(\x08\x12\x0e\n\x06reason\x18\x02 \x01(\t\"\x1b\n\x0b\x43hatRequest\x12\x0c\n\x04text\x18\x01 \x01(\t\"\x0b\n\tChatReply\"\x1e\n\x0cLeaveRequest\x12\x0e\n\x06reason\x18\x01 \x01(\t\"\x0c\n\nLeaveReply*W\n\x11\x43ontrollerVersion\x12\"\n\x1e\x43ONTROLLER_VERSION_UNSPECIFIED\x10\x00\x12\x1e\n\x1a\x43ONTROLLER_VERSION_CURRENT\x10\x02\x32\x96\x02\n\nController\x12?\n\x05Watch\x12\x1c.condottiere.v1.WatchRequest\x1a\x16.condottiere.v1.Update0\x01\x12\x44\n\x06Submit\x12\x1d.condottiere.v1.SubmitRequest\x1a\x1b.condottiere.v1.SubmitReply\x12>\n\x04\x43hat\x12\x1b.condottiere.v1.ChatRequest\x1a\x19.condottiere.v1.ChatReply\x12\x41\n\x05Leave\x12\x1c.condottiere.v1.LeaveRequest\x1a\x1a.condottiere.v1.LeaveReplyb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1f\x63ondottiere/v1/controller.proto\x12\x0e\x63ondottiere.v1\x1a\x19google/protobuf/any.proto\"\x0e\n\x0cWatchRequest\"\x92\x04\n\x06Update\x12\x12\n\ntable_name\x18\x01 \x01(\t\x12\x0f\n\x07\x65\x64ition\x18\x02 \x01(\t\x12\r\n\x05seats\x18\x03 \x01(\r\x12\x0c\n\x04seat\x18\x04 \x01(\x05\x12\'\n\x07players\x18\x05 \x03(\x0b\x32\x16.condottiere.v1.Player\x12\r\n\x05stage\x18\x06 \x01(\t\x12\x0c\n\x04step\x18\x07 \x01(\x04\x12(\n\x07waiting\x18\x08 \x01(\x0b\x32\x17.condottiere.v1.Waiting\x12*\n\x08progress\x18\t \x01(\x0b\x32\x18.condottiere.v1.Progress\x12%\n\x06\x65vents\x18\n \x03(\x0b\x32\x15.condottiere.v1.Event\x12\x0f\n\x07my_turn\x18\x0b \x01(\x08\x12\"\n\x04view\x18\x0c \x01(\x0b\x32\x14.condottiere.v1.View\x12\"\n\x04halt\x18\r \x01(\x0b\x32\x14.condottiere.v1.Halt\x12\x0f\n\x07\x61udited\x18\x0f \x01(\x08\x12\x13\n\x0brecord_hash\x18\x10 \x01(\t\x12)\n\x08refusals\x18\x11 \x03(\x0b\x32\x17.condottiere.v1.Refusal\x12\x12\n\ncontroller\x18\x12 \x01(\r\x12\x0c\n\x04game\x18\x13 \x01(\t\x12(\n\x07outcome\x18\x14 \x01(\x0b\x32\x17.condottiere.v1.OutcomeJ\x04\x08\x0e\x10\x0fR\x07winners\"J\n\x06Player\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x13\n\x0b\x66ingerprint\x18\x03 \x01(\t\x12\x0f\n\x07\x61\x64\x64ress\x18\x04 \x01(\t\"W\n\x07Waiting\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\r\n\x05seats\x18\x02 \x03(\r\x12\x0c\n\x04text\x18\x03 \x01(\t\x12\x0f\n\x07seconds\x18\x04 \x01(\x01\x12\x10\n\x08\x64\x65\x61\x64line\x18\x1e \x01(\r\"\'\n\x08Progress\x12\x0c\n\x04\x64one\x18\x01 \x01(\r\x12\r\n\x05total\x18\x02 \x01(\r\"1\n\x05\x45vent\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x0c\n\x04text\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\x05\"F\n\x04Halt\x12\x0e\n\x06\x64\x65tail\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\x0e\n\x06reason\x18\x03 \x01(\t\x12\x10\n\x08\x65vidence\x18\x04 \x03(\x0c\"I\n\x07Refusal\x12\x0e\n\x06reason\x18\x01 \x01(\t\x12\x0e\n\x06\x64\x65tail\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12\x10\n\x08\x65vidence\x18\x04 \x03(\x0c\"r\n\x04View\x12\r\n\x05phase\x18\x01 \x01(\t\x12\x0e\n\x06to_act\x18\x02 \x01(\x05\x12\x13\n\x0blegal_moves\x18\x03 \x03(\t\x12$\n\x06\x64\x65tail\x18\x15 \x01(\x0b\x32\x14.google.protobuf.AnyJ\x04\x08\x04\x10\x0fJ\x04\x08\x14\x10\x15J\x04\x08<\x10=\"5\n\x07Outcome\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x0f\n\x07winners\x18\x02 \x03(\r\x12\x0b\n\x03how\x18\x03 \x01(\t\"\x1d\n\rSubmitRequest\x12\x0c\n\x04move\x18\x01 \x01(\t\".\n\x0bSubmitReply\x12\x0f\n\x07\x61pplied\x18\x01 \x01(\x08\x12\x0e\n\x06reason\x18\x02 \x01(\t\"\x1b\n\x0b\x43hatRequest\x12\x0c\n\x04text\x18\x01 \x01(\t\"\x0b\n\tChatReply\"\x1e\n\x0cLeaveRequest\x12\x0e\n\x06reason\x18\x01 \x01(\t\"\x0c\n\nLeaveReply*W\n\x11\x43ontrollerVersion\x12\"\n\x1e\x43ONTROLLER_VERSION_UNSPECIFIED\x10\x00\x12\x1e\n\x1a\x43ONTROLLER_VERSION_CURRENT\x10\x03\x32\x96\x02\n\nController\x12?\n\x05Watch\x12\x1c.condottiere.v1.WatchRequest\x1a\x16.condottiere.v1.Update0\x01\x12\x44\n\x06Submit\x12\x1d.condottiere.v1.SubmitRequest\x1a\x1b.condottiere.v1.SubmitReply\x12>\n\x04\x43hat\x12\x1b.condottiere.v1.ChatRequest\x1a\x19.condottiere.v1.ChatReply\x12\x41\n\x05Leave\x12\x1c.condottiere.v1.LeaveRequest\x1a\x1a.condottiere.v1.LeaveReplyb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'condottiere.v1.controller_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_CONTROLLERVERSION']._serialized_start=1484
-  _globals['_CONTROLLERVERSION']._serialized_end=1571
-  _globals['_WATCHREQUEST']._serialized_start=126
-  _globals['_WATCHREQUEST']._serialized_end=140
-  _globals['_UPDATE']._serialized_start=143
-  _globals['_UPDATE']._serialized_end=673
-  _globals['_PLAYER']._serialized_start=675
-  _globals['_PLAYER']._serialized_end=749
-  _globals['_WAITING']._serialized_start=751
-  _globals['_WAITING']._serialized_end=838
-  _globals['_PROGRESS']._serialized_start=840
-  _globals['_PROGRESS']._serialized_end=879
-  _globals['_EVENT']._serialized_start=881
-  _globals['_EVENT']._serialized_end=930
-  _globals['_HALT']._serialized_start=932
-  _globals['_HALT']._serialized_end=1002
-  _globals['_REFUSAL']._serialized_start=1004
-  _globals['_REFUSAL']._serialized_end=1077
-  _globals['_VIEW']._serialized_start=1080
-  _globals['_VIEW']._serialized_end=1260
-  _globals['_OUTCOME']._serialized_start=1262
-  _globals['_OUTCOME']._serialized_end=1315
-  _globals['_SUBMITREQUEST']._serialized_start=1317
-  _globals['_SUBMITREQUEST']._serialized_end=1346
-  _globals['_SUBMITREPLY']._serialized_start=1348
-  _globals['_SUBMITREPLY']._serialized_end=1394
-  _globals['_CHATREQUEST']._serialized_start=1396
-  _globals['_CHATREQUEST']._serialized_end=1423
-  _globals['_CHATREPLY']._serialized_start=1425
-  _globals['_CHATREPLY']._serialized_end=1436
-  _globals['_LEAVEREQUEST']._serialized_start=1438
-  _globals['_LEAVEREQUEST']._serialized_end=1468
-  _globals['_LEAVEREPLY']._serialized_start=1470
-  _globals['_LEAVEREPLY']._serialized_end=1482
-  _globals['_CONTROLLER']._serialized_start=1574
-  _globals['_CONTROLLER']._serialized_end=1852
+  _globals['_CONTROLLERVERSION']._serialized_start=1369
+  _globals['_CONTROLLERVERSION']._serialized_end=1456
+  _globals['_WATCHREQUEST']._serialized_start=78
+  _globals['_WATCHREQUEST']._serialized_end=92
+  _globals['_UPDATE']._serialized_start=95
+  _globals['_UPDATE']._serialized_end=625
+  _globals['_PLAYER']._serialized_start=627
+  _globals['_PLAYER']._serialized_end=701
+  _globals['_WAITING']._serialized_start=703
+  _globals['_WAITING']._serialized_end=790
+  _globals['_PROGRESS']._serialized_start=792
+  _globals['_PROGRESS']._serialized_end=831
+  _globals['_EVENT']._serialized_start=833
+  _globals['_EVENT']._serialized_end=882
+  _globals['_HALT']._serialized_start=884
+  _globals['_HALT']._serialized_end=954
+  _globals['_REFUSAL']._serialized_start=956
+  _globals['_REFUSAL']._serialized_end=1029
+  _globals['_VIEW']._serialized_start=1031
+  _globals['_VIEW']._serialized_end=1145
+  _globals['_OUTCOME']._serialized_start=1147
+  _globals['_OUTCOME']._serialized_end=1200
+  _globals['_SUBMITREQUEST']._serialized_start=1202
+  _globals['_SUBMITREQUEST']._serialized_end=1231
+  _globals['_SUBMITREPLY']._serialized_start=1233
+  _globals['_SUBMITREPLY']._serialized_end=1279
+  _globals['_CHATREQUEST']._serialized_start=1281
+  _globals['_CHATREQUEST']._serialized_end=1308
+  _globals['_CHATREPLY']._serialized_start=1310
+  _globals['_CHATREPLY']._serialized_end=1321
+  _globals['_LEAVEREQUEST']._serialized_start=1323
+  _globals['_LEAVEREQUEST']._serialized_end=1353
+  _globals['_LEAVEREPLY']._serialized_start=1355
+  _globals['_LEAVEREPLY']._serialized_end=1367
+  _globals['_CONTROLLER']._serialized_start=1459
+  _globals['_CONTROLLER']._serialized_end=1737
 # @@protoc_insertion_point(module_scope)

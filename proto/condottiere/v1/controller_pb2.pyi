@@ -12,8 +12,7 @@ peer's token, is refused with UNAUTHENTICATED.
 """
 
 from collections import abc as _abc
-from condottiere.v1 import game_captains_pb2 as _game_captains_pb2
-from condottiere.v1 import game_condottiere_pb2 as _game_condottiere_pb2
+from google.protobuf import any_pb2 as _any_pb2
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from google.protobuf.internal import containers as _containers
@@ -36,20 +35,26 @@ class _ControllerVersion:
 class _ControllerVersionEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ControllerVersion.ValueType], _builtins.type):
     DESCRIPTOR: _descriptor.EnumDescriptor
     CONTROLLER_VERSION_UNSPECIFIED: _ControllerVersion.ValueType  # 0
-    CONTROLLER_VERSION_CURRENT: _ControllerVersion.ValueType  # 2
-    """2: `View` is a game-neutral envelope with the game's own part in its oneof `detail`
-    (Condottiere's in `View.condottiere`); `Update.outcome` (who won, and how) replaced
-    `Update.winners`; a move's narration comes as events "move", "result" and "change".
+    CONTROLLER_VERSION_CURRENT: _ControllerVersion.ValueType  # 3
+    """2: `View` is a game-neutral envelope with the game's own part in its oneof `detail`;
+    `Update.outcome` (who won, and how) replaced `Update.winners`; a move's narration comes
+    as events "move", "result" and "change".
+    3: the game's own part is `View.detail`, a `google.protobuf.Any` holding the message the
+    game defines in its own .proto (this file imports none: a game plugs in without an edit
+    here); `Update.variant` is called `Update.edition` (the same field number).
     """
 
 class ControllerVersion(_ControllerVersion, metaclass=_ControllerVersionEnumTypeWrapper):
     """The version of this service; a program checks `Update.controller` before reading a view."""
 
 CONTROLLER_VERSION_UNSPECIFIED: ControllerVersion.ValueType  # 0
-CONTROLLER_VERSION_CURRENT: ControllerVersion.ValueType  # 2
-"""2: `View` is a game-neutral envelope with the game's own part in its oneof `detail`
-(Condottiere's in `View.condottiere`); `Update.outcome` (who won, and how) replaced
-`Update.winners`; a move's narration comes as events "move", "result" and "change".
+CONTROLLER_VERSION_CURRENT: ControllerVersion.ValueType  # 3
+"""2: `View` is a game-neutral envelope with the game's own part in its oneof `detail`;
+`Update.outcome` (who won, and how) replaced `Update.winners`; a move's narration comes
+as events "move", "result" and "change".
+3: the game's own part is `View.detail`, a `google.protobuf.Any` holding the message the
+game defines in its own .proto (this file imports none: a game plugs in without an edit
+here); `Update.variant` is called `Update.edition` (the same field number).
 """
 Global___ControllerVersion: _TypeAlias = ControllerVersion  # noqa: Y015
 
@@ -77,7 +82,7 @@ class Update(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     TABLE_NAME_FIELD_NUMBER: _builtins.int
-    VARIANT_FIELD_NUMBER: _builtins.int
+    EDITION_FIELD_NUMBER: _builtins.int
     SEATS_FIELD_NUMBER: _builtins.int
     SEAT_FIELD_NUMBER: _builtins.int
     PLAYERS_FIELD_NUMBER: _builtins.int
@@ -96,8 +101,8 @@ class Update(_message.Message):
     GAME_FIELD_NUMBER: _builtins.int
     OUTCOME_FIELD_NUMBER: _builtins.int
     table_name: _builtins.str
-    variant: _builtins.str
-    """the game's variant (Condottiere: its edition, e.g. "zman")"""
+    edition: _builtins.str
+    """the game's edition, e.g. "zman" """
     seats: _builtins.int
     seat: _builtins.int
     """this peer's seat; -1 until it is seated"""
@@ -114,7 +119,7 @@ class Update(_message.Message):
     controller: _builtins.int
     """ControllerVersion: the version of this service"""
     game: _builtins.str
-    """the table's game, e.g. "condottiere": which part `view` has"""
+    """the table's game, e.g. "condottiere": whose part `view` has"""
     @_builtins.property
     def players(self) -> _containers.RepeatedCompositeFieldContainer[Global___Player]:
         """seat order once seated; before that, in order of arrival"""
@@ -151,7 +156,7 @@ class Update(_message.Message):
         self,
         *,
         table_name: _builtins.str = ...,
-        variant: _builtins.str = ...,
+        edition: _builtins.str = ...,
         seats: _builtins.int = ...,
         seat: _builtins.int = ...,
         players: _abc.Iterable[Global___Player] | None = ...,
@@ -172,7 +177,7 @@ class Update(_message.Message):
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["halt", b"halt", "outcome", b"outcome", "progress", b"progress", "view", b"view", "waiting", b"waiting"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["audited", b"audited", "controller", b"controller", "events", b"events", "game", b"game", "halt", b"halt", "my_turn", b"my_turn", "outcome", b"outcome", "players", b"players", "progress", b"progress", "record_hash", b"record_hash", "refusals", b"refusals", "seat", b"seat", "seats", b"seats", "stage", b"stage", "step", b"step", "table_name", b"table_name", "variant", b"variant", "view", b"view", "waiting", b"waiting"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["audited", b"audited", "controller", b"controller", "edition", b"edition", "events", b"events", "game", b"game", "halt", b"halt", "my_turn", b"my_turn", "outcome", b"outcome", "players", b"players", "progress", b"progress", "record_hash", b"record_hash", "refusals", b"refusals", "seat", b"seat", "seats", b"seats", "stage", b"stage", "step", b"step", "table_name", b"table_name", "view", b"view", "waiting", b"waiting"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -389,8 +394,7 @@ Global___Refusal: _TypeAlias = Refusal  # noqa: Y015
 @_typing.final
 class View(_message.Message):
     """The game as this seat (`Update.seat`) sees it, never another seat's hidden cards: what
-    every game has, and the game's own part in `detail`, the field of the table's game
-    (`Update.game`).
+    every game has, and the game's own part in `detail`.
     """
 
     DESCRIPTOR: _descriptor.Descriptor
@@ -398,8 +402,7 @@ class View(_message.Message):
     PHASE_FIELD_NUMBER: _builtins.int
     TO_ACT_FIELD_NUMBER: _builtins.int
     LEGAL_MOVES_FIELD_NUMBER: _builtins.int
-    CONDOTTIERE_FIELD_NUMBER: _builtins.int
-    CAPTAINS_FIELD_NUMBER: _builtins.int
+    DETAIL_FIELD_NUMBER: _builtins.int
     phase: _builtins.str
     """the game's own name for its phase, e.g. "battle" """
     to_act: _builtins.int
@@ -409,10 +412,11 @@ class View(_message.Message):
         """this seat's moves in notation; empty unless it must act"""
 
     @_builtins.property
-    def condottiere(self) -> _game_condottiere_pb2.CondottiereView: ...
-    @_builtins.property
-    def captains(self) -> _game_captains_pb2.CaptainsView:
-        """Condottieri Captains (game "captains")"""
+    def detail(self) -> _any_pb2.Any:
+        """The game's own part: a message of the table's game (`Update.game`), defined in the .proto
+        the game ships (docs/bots.md says where each game's is); its type URL is
+        "type.googleapis.com/" and the message's full name.
+        """
 
     def __init__(
         self,
@@ -420,16 +424,13 @@ class View(_message.Message):
         phase: _builtins.str = ...,
         to_act: _builtins.int = ...,
         legal_moves: _abc.Iterable[_builtins.str] | None = ...,
-        condottiere: _game_condottiere_pb2.CondottiereView | None = ...,
-        captains: _game_captains_pb2.CaptainsView | None = ...,
+        detail: _any_pb2.Any | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["captains", b"captains", "condottiere", b"condottiere", "detail", b"detail"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["detail", b"detail"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["captains", b"captains", "condottiere", b"condottiere", "detail", b"detail", "legal_moves", b"legal_moves", "phase", b"phase", "to_act", b"to_act"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["detail", b"detail", "legal_moves", b"legal_moves", "phase", b"phase", "to_act", b"to_act"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_detail: _TypeAlias = _typing.Literal["condottiere", "captains"]  # noqa: Y015
-    _WhichOneofArgType_detail: _TypeAlias = _typing.Literal["detail", b"detail"]  # noqa: Y015
-    def WhichOneof(self, oneof_group: _WhichOneofArgType_detail) -> _WhichOneofReturnType_detail | None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___View: _TypeAlias = View  # noqa: Y015
 

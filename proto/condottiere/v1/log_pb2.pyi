@@ -31,7 +31,7 @@ class _ProtocolVersion:
 class _ProtocolVersionEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ProtocolVersion.ValueType], _builtins.type):
     DESCRIPTOR: _descriptor.EnumDescriptor
     PROTOCOL_VERSION_UNSPECIFIED: _ProtocolVersion.ValueType  # 0
-    PROTOCOL_VERSION_CURRENT: _ProtocolVersion.ValueType  # 4
+    PROTOCOL_VERSION_CURRENT: _ProtocolVersion.ValueType  # 5
 
 class ProtocolVersion(_ProtocolVersion, metaclass=_ProtocolVersionEnumTypeWrapper):
     """The version of this protocol; peers of different versions do not play together.
@@ -39,11 +39,12 @@ class ProtocolVersion(_ProtocolVersion, metaclass=_ProtocolVersionEnumTypeWrappe
     table's definition (see TableDefinition). Version 3 adds the deadlines of the table
     definition, Join.bot and the Silence statement (a seat that misses a deadline is put out).
     Version 4 plays games that show a hand to one seat (HandShown), take a named card out of
-    the deck and hand cards between seats (Condottieri Captains).
+    the deck and hand cards between seats (Condottieri Captains). Version 5 moves the deal's
+    group to ristretto255 (RFC 9496): every point is a ristretto255 encoding.
     """
 
 PROTOCOL_VERSION_UNSPECIFIED: ProtocolVersion.ValueType  # 0
-PROTOCOL_VERSION_CURRENT: ProtocolVersion.ValueType  # 4
+PROTOCOL_VERSION_CURRENT: ProtocolVersion.ValueType  # 5
 Global___ProtocolVersion: _TypeAlias = ProtocolVersion  # noqa: Y015
 
 @_typing.final
@@ -263,7 +264,7 @@ class TableDefinition(_message.Message):
 
     PROTOCOL_FIELD_NUMBER: _builtins.int
     GAME_FIELD_NUMBER: _builtins.int
-    VARIANT_FIELD_NUMBER: _builtins.int
+    EDITION_FIELD_NUMBER: _builtins.int
     SEATS_FIELD_NUMBER: _builtins.int
     OPTIONS_FIELD_NUMBER: _builtins.int
     NAME_FIELD_NUMBER: _builtins.int
@@ -280,8 +281,10 @@ class TableDefinition(_message.Message):
     """ProtocolVersion"""
     game: _builtins.str
     """the rules engine, e.g. "condottiere" """
-    variant: _builtins.str
-    """the engine's edition, e.g. "zman" """
+    edition: _builtins.str
+    """The game's edition, e.g. "zman". Once called `variant`: a rename only, the wire and the
+    table id unchanged (the id binds each field by its number: peer/entries.py, table_id_of).
+    """
     seats: _builtins.int
     name: _builtins.str
     """the table's name, for people"""
@@ -315,7 +318,7 @@ class TableDefinition(_message.Message):
         *,
         protocol: _builtins.int = ...,
         game: _builtins.str = ...,
-        variant: _builtins.str = ...,
+        edition: _builtins.str = ...,
         seats: _builtins.int = ...,
         options: _abc.Iterable[_builtins.str] | None = ...,
         name: _builtins.str = ...,
@@ -331,7 +334,7 @@ class TableDefinition(_message.Message):
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["address", b"address", "bot_move_deadline", b"bot_move_deadline", "creator_bot", b"creator_bot", "game", b"game", "move_deadline", b"move_deadline", "name", b"name", "nonce", b"nonce", "options", b"options", "player", b"player", "protocol", b"protocol", "ready_deadline", b"ready_deadline", "seats", b"seats", "spectators", b"spectators", "step_deadline", b"step_deadline", "variant", b"variant"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["address", b"address", "bot_move_deadline", b"bot_move_deadline", "creator_bot", b"creator_bot", "edition", b"edition", "game", b"game", "move_deadline", b"move_deadline", "name", b"name", "nonce", b"nonce", "options", b"options", "player", b"player", "protocol", b"protocol", "ready_deadline", b"ready_deadline", "seats", b"seats", "spectators", b"spectators", "step_deadline", b"step_deadline"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

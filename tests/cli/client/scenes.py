@@ -34,12 +34,12 @@ def snapshot_of_game(
         waiting = Waiting(
             "move", (to_act,), f"seat {to_act} to move",
             time.monotonic() if since is None else since,
-        )  # fmt: skip
+        )
     over = game.phase == "over"
     return Snapshot(
         table_name="test",
         game=GAME_NAME if isinstance(game, Game) else captains.GAME_NAME,
-        variant=game.edition.name if isinstance(game, Game) else "standard",
+        edition=game.edition.name if isinstance(game, Game) else "standard",
         seats=game.players,
         seat=seat,
         players=tuple(

@@ -28,7 +28,7 @@ def draw(application: Application[Any], width: int = 80, height: int = 24) -> li
         application.layout.container.write_to_screen(
             screen, MouseHandlers(), WritePosition(0, 0, width, height), parent_style="",
             erase_bg=False, z_index=None,
-        )  # fmt: skip
+        )
         screen.draw_all_floats()
     lines = []
     for y in range(height):

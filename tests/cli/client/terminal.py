@@ -58,7 +58,7 @@ class Terminal:
         result = subprocess.run(
             ["tmux", "-L", self.name, "-f", str(self.config), *args],
             capture_output=True, text=True, timeout=20, check=True,
-        )  # fmt: skip
+        )
         return result.stdout
 
     def run(self, command: Sequence[str], cwd: Path) -> None:
@@ -71,7 +71,7 @@ class Terminal:
         )
         if not self.processes:
             self._tmux("new-session", "-d", "-s", "main", "-x", str(self.width),
-                       "-y", str(self.height), line)  # fmt: skip
+                       "-y", str(self.height), line)
         else:
             self._tmux("respawn-pane", "-k", "-t", "main", line)
         self.remember()

@@ -91,6 +91,12 @@ def test_keys_play_a_card_an_illegal_line_shows_the_reason_and_ctrl_c_stops(
             assert "Your turn" in screen.splitlines()[0]
 
             client.line.reset()
+            pipe.send_text("pa")
+            await until(lambda: client.line.complete_state is not None, "the menu of one move")
+            pipe.send_text("\t")
+            await until(lambda: client.line.text == "pass", "Tab completing the one move left")
+            await until(lambda: client.line.complete_state is None, "the menu closed")
+            client.line.reset()
             pipe.send_text("1")
             await until(lambda: client.line.text.startswith("play "), "the first card chosen")
             chosen = client.line.text
@@ -201,7 +207,7 @@ def test_a_refused_line_is_replaced_by_what_is_typed_next_and_enter_leaves_no_me
             await until(lambda: client.line.complete_state is not None, "the menu of moves")
             pipe.send_text("ss\r")
             await until(lambda: any(e.text == "seat 0 (ada) passes" for e in model.events)
-                        or not my_turn(model), "the pass")  # fmt: skip
+                        or not my_turn(model), "the pass")
             assert client.line.complete_state is None and client.line.text == ""
             client.stop()
             await running
@@ -252,11 +258,11 @@ def test_the_creator_refuses_one_of_two_bobs_with_the_keys_and_admits_the_other_
                 pipe.send_text("\r")
                 await until(lambda: len(model.asking()) == 1, "the first bob refused")
                 assert any(f"You refused bob ({first}) a seat" in line.text
-                           for line in model.log())  # fmt: skip
+                           for line in model.log())
 
                 pipe.send_text("admit bob\r")
                 await until(lambda: model.snapshot is not None and model.snapshot.seat == 0,
-                            "the table seated")  # fmt: skip
+                            "the table seated")
                 assert model.snapshot is not None
                 seated = [(p.seat, p.fingerprint) for p in model.snapshot.players]
                 assert seated == [(0, host.identity.public.fingerprint()), (1, second)]

@@ -60,7 +60,7 @@ def battle() -> Game:
         2, cities=["milan", "pisa"], hands=[["ambush"], ["reserve"]],
         armies=[{"gonzaga": ["pikemen"]}, {"faggiuola": []}], turns=[1, 1], seed=0,
         deck=["rally"],
-    )  # fmt: skip
+    )
     for move in ("done", "pay", "done", "attack gonzaga 1", "block faggiuola", "play ambush"):
         game.play(move)
     return game
@@ -111,7 +111,7 @@ def test_the_attacked_seat_sees_who_attacks_with_what_and_its_blocks_on_the_keys
         2, cities=["milan", "pisa"], hands=[[], ["reserve", "carmagnola"]],
         armies=[{"gonzaga": ["pikemen"]}, {"faggiuola": []}], turns=[1, 1], seed=0,
         ducats=[10, 10], deck=["rally"],
-    )  # fmt: skip
+    )
     for move in ("done", "pay", "done", "attack gonzaga 1"):
         attacked.play(move)
     assert attacked.phase is Phase.BLOCK
@@ -128,7 +128,7 @@ def test_the_attacked_seat_sees_who_attacks_with_what_and_its_blocks_on_the_keys
 
 def test_an_offer_shows_what_is_given_and_asked_and_the_keys_accept_or_refuse() -> None:
     game = Game.setup(2, cities=["milan", "pisa"], hands=[["pikemen"], []], seed=0,
-                      deck=["duchy"])  # fmt: skip
+                      deck=["duchy"])
     for move in ("done", "done", "offer 1 give pikemen get 3d"):
         game.play(move)
     model = model_of(game, 1)
@@ -137,7 +137,7 @@ def test_an_offer_shows_what_is_given_and_asked_and_the_keys_accept_or_refuse() 
     )
     board = plain(board_lines(model, BOARD_WIDTH, BOARD_HEIGHT))
     for told in ("Offer: A ada to B you", "gives Pikemen", "asks  3 ducats", " 1 accept",
-                 " 2 refuse"):  # fmt: skip
+                 " 2 refuse"):
         assert told in board, board
     assert model.choose_numbered(1) == "accept"
     assert model.effect("accept") == "you get Pikemen, give 3 ducats"
@@ -149,7 +149,7 @@ def test_an_offer_shows_what_is_given_and_asked_and_the_keys_accept_or_refuse() 
 
 def test_the_hand_lights_the_usable_cards_with_the_keys_that_choose_them() -> None:
     game = Game.setup(2, cities=["genoa", "pisa"], hands=[["gonzaga", "pikemen"], []], seed=0,
-                      deck=["duchy"])  # fmt: skip
+                      deck=["duchy"])
     model = model_of(game, 0)
     hand = hand_lines(model, 80, 2)
     assert plain(hand) == " Hand (3/5)  [Pikemen S+1] 1[Duchy R] 2[Gonzaga C4]"
@@ -167,7 +167,7 @@ def test_the_hand_lights_the_usable_cards_with_the_keys_that_choose_them() -> No
 def test_a_long_hand_is_shortened_to_fit_its_two_lines() -> None:
     hand = ["pavesarii-shield-bearers", "devastate-enemy-territory", "back-against-obstacle",
             "concentration-of-force", "determined-resistance", "careful-reconnaissance",
-            "besiege-important-city", "malatesta-da-verruchio", "francesco-sforza"]  # fmt: skip
+            "besiege-important-city", "malatesta-da-verruchio", "francesco-sforza"]
     game = Game.setup(2, cities=["venice", "pisa"], hands=[hand, []], seed=0, deck=["duchy"])
     model = model_of(game, 0)
     lines = hand_lines(model, 80, 2)
@@ -196,7 +196,7 @@ def test_a_seats_whole_table_is_explained_with_the_cards_seen_of_its_hand() -> N
         2, cities=["milan", "pisa"], hands=[["spies"], ["ambush", "gonzaga"]], seed=0,
         armies=[{"faggiuola": ["heavy-cavalry", "crafty"]}, {}], revenues=[["duchy"], []],
         deck=["rally"],
-    )  # fmt: skip
+    )
     for move in ("done", "pay", "event spies 1"):
         game.play(move)
     model = model_of(game, 0)
@@ -214,11 +214,13 @@ def test_a_seats_whole_table_is_explained_with_the_cards_seen_of_its_hand() -> N
 
 def test_the_help_page_explains_the_phase_under_way() -> None:
     game = Game.setup(2, cities=["milan", "pisa"], hands=[["gonzaga"], []], seed=0,
-                      deck=["duchy"])  # fmt: skip
+                      deck=["duchy"])
     model = model_of(game, 0)
     model.help = True
     text = plain(help_lines(model, 80, 400))
     assert "This phase: recruit" in text
+    first_screen = plain(help_lines(model, 80, 24))
+    assert "This phase: recruit" in first_screen, "the phase's help comes before the keys"
     assert "put one captain into play for free" in text
     assert "Condottieri Captains for 2 players" in text
     assert "C captain (level), S troop" in text
@@ -323,3 +325,16 @@ def test_every_panel_fits_80x24_with_many_seats_and_long_names(seats: int) -> No
         assert rows.count("\n") == seats
         table.game.play(table.game.parse_move(str(model.suggestion())))
         table.catch_up()
+
+
+def test_the_board_lists_the_hand_with_whole_names_and_what_an_event_does() -> None:
+    hand = ["prolong-war", "crossbowmen", "ambush", "campaign-season-over", "heavy-cavalry",
+            "pikemen", "gonzaga", "republican-regime", "spies"]
+    game = Game.setup(2, cities=["milan", "pisa"], hands=[hand, []], seed=0, deck=["duchy"])
+    model = model_of(game, 0)
+    shortened = plain(hand_lines(model, 80, 2))
+    assert "Prolong War" not in shortened, "the hand's own line shortens the names at 80"
+    board = plain(board_lines(model, 44, 20)).splitlines()
+    listed = board[board.index(" In hand") + 1 :]
+    assert "  Prolong War B" in listed and "  Heavy Cavalry S+2" in listed
+    assert any(line.startswith("  Campaign Season Over E: an opponent") for line in listed)

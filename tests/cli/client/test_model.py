@@ -37,7 +37,7 @@ def battle() -> Game:
     return Game.setup(
         "zman", players=3, first=0, battle="Firenze", control={"Milano": 1, "Roma": 2},
         hands=[["10", "6", "drummer", "heroine", "scarecrow"], ["10", "5", "3"], ["2", "4"]],
-    )  # fmt: skip
+    )
 
 
 def region_styles(model: TableModel) -> dict[str, str]:
@@ -53,7 +53,7 @@ def region_styles(model: TableModel) -> dict[str, str]:
 def chosen_cards(model: TableModel) -> list[str]:
     """The cards of the drawn hand under the cursor."""
     return [text for line in hand_lines(model, 80, 2) for style, text in line
-            if "class:chosen" in style]  # fmt: skip
+            if "class:chosen" in style]
 
 
 class Clock:
@@ -91,16 +91,16 @@ def test_each_seat_is_marked_by_a_letter_of_its_own_when_initials_clash() -> Non
     model = model_of_game(battle(), names=("ada", "Alan", "bob"))
     assert [(info.seat, info.mark, info.you) for info in model.seats()] == [
         (0, "A", True), (1, "L", False), (2, "B", False),
-    ]  # fmt: skip
+    ]
 
 
 def test_seats_that_share_a_name_get_names_of_their_own() -> None:
     played = (TableEvent("move", "seat 0 (bot) plays 3", 0),
-              TableEvent("move", "seat 1 (bot) plays 4", 1))  # fmt: skip
+              TableEvent("move", "seat 1 (bot) plays 4", 1))
     model = model_of_game(battle(), events=played, names=("bot", "bot", "bea"))
     assert [(info.name, info.mark) for info in model.seats()] == [
         ("bot", "B"), ("bot 2", "O"), ("bea", "E"),
-    ]  # fmt: skip
+    ]
     assert [line.text for line in model.log()] == ["bot plays 3", "bot 2 plays 4"]
 
 
@@ -179,9 +179,29 @@ def test_a_duel_ends_with_battles_won() -> None:
     assert region_styles(model_of_game(game)) == {}
 
 
+def test_a_seat_put_out_is_told_the_others_play_on_and_what_it_can_still_do() -> None:
+    halt = Halt("this seat was put out: ada silent at step 40 for 120 s; the others play on "
+                "without it", None, 1)
+    model = model_of_game(battle(), seat=1, halt=halt)
+    banner = model.banner()
+    assert banner.headline == "You are out of the game: " + halt.detail
+    assert "The others play on without you" in banner.detail and "press q" in banner.detail
+    assert "cannot go on" not in banner.detail and "watch" not in banner.detail
+    ending = model.ending()
+    assert ending is not None and ending.title == "You are out of the game"
+    assert "The others play on without you." in ending.lines
+
+
+def test_another_seat_that_halts_the_table_is_not_told_as_this_players_own() -> None:
+    halt = Halt("abandoned: seat 2 (cyd) left (a second seat gone); the record is kept",
+                None, 2)
+    model = model_of_game(battle(), seat=1, halt=halt)
+    assert model.banner().headline.startswith("The table has stopped: abandoned")
+
+
 def test_a_cheat_caught_by_the_peer_layer_stops_the_screen_with_who_and_what() -> None:
     halt = Halt("seat 2 (cyd) cheated: bad-proof: a share does not verify", None, 2,
-                Reason.BAD_PROOF)  # fmt: skip
+                Reason.BAD_PROOF)
     model = model_of_game(battle(), halt=halt)
     banner = model.banner()
     assert banner.tone is Tone.ALERT
@@ -211,7 +231,7 @@ def equivocate(harness: Harness, cheat: int) -> None:
     others = [seat for seat in range(len(harness.tables)) if seat != cheat][:2]
     for seat in others:
         entry = make_entry(table.identity, table.table_id, len(log), log[-1].hash, step=0,
-                           heads=(), body=log_pb2.Chat(text=f"to seat {seat}"))  # fmt: skip
+                           heads=(), body=log_pb2.Chat(text=f"to seat {seat}"))
         harness.tables[seat].receive(entry.signed)
     harness.deliver()
 
@@ -244,7 +264,7 @@ def test_a_shuffle_under_way_shows_who_is_shuffling_and_how_far_the_chain_is() -
         (StepKind.DEALINGS, "the backups of the keys of seat 1 (bob)", "Backing up the keys"),
         (StepKind.AUDIT, "the audit secrets of seat 1 (bob)", "Auditing the game"),
     ],
-)  # fmt: skip
+)
 def test_the_top_line_says_what_the_table_waits_for_at_every_protocol_step(
     kind: StepKind, text: str, headline: str
 ) -> None:
@@ -292,7 +312,7 @@ def test_text_from_the_network_is_shown_as_printable_characters_only(text: str) 
 
 def test_after_a_bishop_its_player_places_the_favor_on_a_region_the_map_offers() -> None:
     game = Game.setup("zman", players=2, first=0, battle="Firenze",
-                      hands=[["bishop", "5"], ["3", "spy"]])  # fmt: skip
+                      hands=[["bishop", "5"], ["3", "spy"]])
     game.play("play bishop")
     model = model_of_game(game)
     assert model.banner().headline == "Your turn: place the Favor (after your Bishop)"
@@ -305,7 +325,7 @@ def test_after_a_bishop_its_player_places_the_favor_on_a_region_the_map_offers()
 
 def test_a_hand_without_mercenaries_may_be_discarded_or_kept() -> None:
     game = Game.setup("zman", players=2, first=0, battle="Firenze",
-                      hands=[["10", "spy"], ["3", "heroine", "spy"]])  # fmt: skip
+                      hands=[["10", "spy"], ["3", "heroine", "spy"]])
     for move in ("play 10", "play 3", "pass", "pass"):
         game.play(move)
     model = model_of_game(game)
@@ -333,6 +353,8 @@ def test_the_move_menu_is_offered_on_an_empty_line_only_when_tab_asks_for_it() -
     assert [c.text for c in tab] == [str(move) for move in model.view.legal_moves]  # type: ignore[union-attr]
     typed = completer.get_completions(Document("pa"), CompleteEvent(text_inserted=True))
     assert [c.text for c in typed] == ["pass"]
+    whole = completer.get_completions(Document("pass"), CompleteEvent(text_inserted=True))
+    assert list(whole) == [], "a move typed in full leaves no menu of one over the log"
 
 
 # ------------------------------------------------------------------ admission
@@ -432,3 +454,30 @@ def test_the_lobby_shows_the_seat_freed_and_why_and_the_ready_banner_tells_the_d
     assert "freed: seat 2 (seat2) silent at the start for 10000 s; signed by seats 0, 1" \
         " (not ready in time)" in shown, shown
     assert "carol" in shown
+
+
+def test_a_forced_move_waiting_to_be_sent_says_why_it_waits() -> None:
+    from dataclasses import replace
+
+    from condottiere.cli.client.model import FORCED_WAIT
+    from tests.cli.client.scenes import snapshot_of_game
+
+    game = battle()
+    model = TableModel()
+    seat = game.to_act
+    assert seat is not None
+    model.update(replace(snapshot_of_game(game, seat), forced=True), game, (), {})
+    banner = model.banner()
+    assert banner.headline == "Your only legal move is played for you"
+    assert banner.detail == FORCED_WAIT and "timing" in banner.detail
+
+
+def test_a_cards_number_key_stays_when_the_cards_before_it_are_played() -> None:
+    model = model_of_game(battle())
+    view = model.view
+    assert view is not None
+    assert model._keep_keys(view, ("play 2", "play 3", "play 5")) == ("play 2", "play 3", "play 5")
+    assert model._keep_keys(view, ("play 2", "play 5")) == ("play 2", "", "play 5")
+    assert model._keep_keys(view, ("play 5", "play 6")) == ("", "", "play 5", "play 6")
+    many = tuple(f"play {n}" for n in range(1, 10))
+    assert model._keep_keys(view, many) == many, "past 9 keys: numbered afresh"

@@ -122,7 +122,7 @@ def test_the_log_is_the_tables_own_narration_of_each_move_and_its_consequences()
 
 def test_while_the_table_fills_the_middle_of_the_screen_lists_the_table_and_its_players() -> None:
     creator = Table.create(Identity.generate(), TableSpec("zman", 3, (), "test", "ada", ""),
-                           MemoryKeeper())  # fmt: skip
+                           MemoryKeeper())
     definition = creator.logs.log(creator.me)[0].signed
     guest = Table.from_definition(Identity.generate(), definition, MemoryKeeper())
     guest.join("bob", "")
@@ -138,7 +138,7 @@ def test_while_the_table_fills_the_middle_of_the_screen_lists_the_table_and_its_
     assert lines[4] == " Edition Z-Man 2018, the new version (zman) · house rules: none"
     assert model.snapshot is not None
     players = [["-", player.name, player.fingerprint, "joined"]
-               for player in model.snapshot.players]  # fmt: skip
+               for player in model.snapshot.players]
     assert [line.split() for line in lines[6:8]] == players
     assert "1 seat free" in lines[8]
     assert not any("Hand (" in line for line in lines), "no hand before the deal"
@@ -149,7 +149,7 @@ def test_a_seats_only_legal_move_played_by_its_peer_is_told_as_such_not_as_you_i
     game: str,
 ) -> None:
     rules = game_named(game)
-    table = TableRules(game, rules.default_variant, 2)
+    table = TableRules(game, rules.default_edition, 2)
     played = rules.offline(table, seed=3)
     seat = played.to_act
     assert seat is not None

@@ -17,7 +17,6 @@ import pytest
 
 from condottiere.games.condottiere import REGIONS
 from condottiere.games.condottiere.screen.board import MAP_WIDTH
-from condottiere.interface import TABLE_GAMES
 from condottiere.peer.record import load, verify
 from tests.cli.client.terminal import Terminal, describe
 
@@ -65,7 +64,7 @@ def test_a_whole_game_against_a_bot_in_a_real_terminal(tmp_path: Path) -> None:
         "env", "-u", "CONDOTTIERE_INTERFACE",
         sys.executable, "-m", "condottiere.cli.main", "play", "--edition", "zman", "--seats", "2",
         "--bots", "greedy", "--player", "ada", "--seed", "5", "--data", str(tmp_path / "ada"),
-    ]  # fmt: skip
+    ]
     try:
         terminal.run(command, REPO)
         screen = terminal.wait_for(my_turn, "first turn", timeout=120)
@@ -132,7 +131,7 @@ def redrawn_on_resize(terminal: Terminal) -> None:
             lambda s, width=width, height=height: len(s.splitlines()) == height
             and my_turn(s) and s.splitlines()[2] == "─" * width,
             f"the screen redrawn at {width}x{height}", timeout=60, steady=RESIZE_SECONDS,
-        )  # fmt: skip
+        )
         assert all(len(line) <= width for line in screen.splitlines())
         assert screen.splitlines()[-1].startswith((" ←→ choose", " 1-9/←→ choose"))
 
@@ -167,7 +166,7 @@ def menu_then_typed_move(terminal: Terminal) -> None:
     screen = terminal.wait_for(
         lambda s: re.search(r"\bada (opens a battle|plays|passes)", log(s)) is not None
         and EFFECT.search(log(s)) is None, "the log, with the move, in sight", timeout=60,
-    )  # fmt: skip
+    )
     assert prompt(screen).startswith("> ") and move.group(1) not in prompt(screen)
 
 
@@ -185,7 +184,7 @@ def replay_stepped_forward_and_back(terminal: Terminal, record: str) -> None:
     terminal.wait_for(lambda s: headline(s).startswith(" Replay 0/"), "a step back")
     terminal.keys("End")
     end = terminal.wait_for(lambda s: headline(s).startswith(f" Replay {total}/{total}: Game over"),
-                            "the end")  # fmt: skip
+                            "the end")
     assert "condottiere verify" in end
     terminal.keys("q")
     terminal.wait_for(lambda _: terminal.exit_status() is not None, "the replay left")
@@ -217,7 +216,7 @@ def play_to_the_end(terminal: Terminal) -> str:
         if not battle:
             terminal.keys("Escape")  # Esc takes the choice back; → puts it again
             terminal.wait_for(lambda s: not s.splitlines()[-1].startswith(" Enter: "),
-                              "the choice taken back", 60)  # fmt: skip
+                              "the choice taken back", 60)
             terminal.keys("Right")
             chosen = terminal.wait_for(
                 lambda s: s.splitlines()[-1].startswith(" Enter: "), "the choice again", 60
@@ -240,7 +239,7 @@ def check_the_end(screen: str) -> None:
     assert "Audit passed" in lines[1]
     ending = log(screen)
     assert re.search(r"(You|Orsini|Sforza|Borgia|Medici|Este|Colonna|Visconti) "
-                     r"(controlled|held|won)", ending), ending  # fmt: skip
+                     r"(controlled|held|won)", ending), ending
     assert re.search(r"condottiere verify\s", ending) and "Record hash: " in ending
     assert "q leave" in lines[-1]
 
@@ -265,9 +264,9 @@ def test_the_lobby_shows_every_seat_with_its_fingerprint_and_the_host_admits_a_j
     try:
         host.run([*play, "--seats", "3", "--bots", "greedy", "--edition", "ffg", "--option",
                   "sieges", "--name", table, "--player", "ada", "--data",
-                  str(tmp_path / "ada" / "data")], REPO)  # fmt: skip
+                  str(tmp_path / "ada" / "data")], REPO)
         screen = host.wait_for(lambda s: "Join by address:" in s and "Sforza" in s
-                               and "Orsini" not in s, "the host's lobby", timeout=120)  # fmt: skip
+                               and "Orsini" not in s, "the host's lobby", timeout=120)
         lines = screen.splitlines()
         assert all(len(line) <= 80 for line in lines)
         assert f" Table '{table}' · Condottiere · 3 seats" in screen
@@ -280,9 +279,9 @@ def test_the_lobby_shows_every_seat_with_its_fingerprint_and_the_host_admits_a_j
         assert "1 seat free" in screen
 
         guest.run([*play, "--join", table, "--player", "bea", "--data",
-                   str(tmp_path / "bea" / "data")], REPO)  # fmt: skip
+                   str(tmp_path / "bea" / "data")], REPO)
         seen = guest.wait_for(lambda s: "bea (you)" in s and " ada " in s,
-                              "the joiner's lobby", timeout=120)  # fmt: skip
+                              "the joiner's lobby", timeout=120)
         assert lobby_row(seen, "ada") == ada[:1] + ada[1:]
         assert f"Join by address: condottiere play --join {address.group(1)}" not in seen
         bea = lobby_row(seen, "bea (you)")
@@ -297,7 +296,7 @@ def test_the_lobby_shows_every_seat_with_its_fingerprint_and_the_host_admits_a_j
         host.keys("Enter")
         for terminal, who in ((host, "the host"), (guest, "the joiner")):
             terminal.wait_for(lambda s: re.search(r" Hand \([1-9]\d*\)", s) is not None,
-                              f"{who}'s hand: the game goes on", timeout=300)  # fmt: skip
+                              f"{who}'s hand: the game goes on", timeout=300)
         for terminal in (guest, host):
             terminal.keys("C-c")
             terminal.wait_for(lambda _, t=terminal: t.exit_status() is not None, "the stop", 120)
@@ -313,7 +312,7 @@ def lobby_row(screen: str, name: str) -> tuple[str, str, str]:
     they stand."""
     for line in screen.splitlines():
         found = re.match(r"\s+(?:-|\d+)\s+\S?\s+(.+?)\s+([0-9a-f]{4}(?:-[0-9a-f]{4}){4})\s+(.+)$",
-                         line)  # fmt: skip
+                         line)
         if found and found.group(1).removesuffix(" (you)") == name.removesuffix(" (you)"):
             return found.group(1).removesuffix(" (you)"), found.group(2), found.group(3).strip()
     raise AssertionError(f"no row of {name} in the lobby:\n{screen}")
@@ -323,10 +322,6 @@ CAPTAINS_SECONDS = 900
 KEYED_PHASES = frozenset({"recruit", "block", "clash", "hand-limit"})
 """Where the Captains game is played with the number keys until they choose nothing (the
 cards of the hand, a block), not with Space."""
-CAPTAINS_AT_A_TABLE = pytest.mark.skipif(
-    "captains" not in TABLE_GAMES,
-    reason="Condottieri Captains is not played at a table on this peer yet (TABLE_GAMES)",
-)
 
 
 def captains_decision(screen: str) -> str:
@@ -336,7 +331,6 @@ def captains_decision(screen: str) -> str:
     return "\n".join([CLOCK.sub("", headline(screen)), *lines[1:-2]])
 
 
-@CAPTAINS_AT_A_TABLE
 def test_a_whole_captains_game_against_a_bot_in_a_real_terminal(tmp_path: Path) -> None:
     """``condottiere play --game captains`` against a greedy bot peer at 80x24, every move
     chosen with the keys (the number key 1 the first time a phase comes and while it chooses
@@ -350,7 +344,7 @@ def test_a_whole_captains_game_against_a_bot_in_a_real_terminal(tmp_path: Path) 
         sys.executable, "-m", "condottiere.cli.main", "play", "--game", "captains",
         "--seats", "2", "--bots", "greedy", "--player", "ada", "--seed", "5",
         "--data", str(tmp_path / "ada"),
-    ]  # fmt: skip
+    ]
     try:
         terminal.run(command, REPO)
         screen = terminal.wait_for(my_turn, "first turn", timeout=120)
@@ -392,7 +386,7 @@ def test_a_whole_captains_game_against_a_bot_in_a_real_terminal(tmp_path: Path) 
             asked = captains_decision(chosen)
             terminal.keys("Enter")
             terminal.wait_for(lambda s, asked=asked: captains_decision(s) != asked,
-                              "the move played", 60)  # fmt: skip
+                              "the move played", 60)
         assert {"city", "recruit", "diplomacy"} <= phases, phases  # asked in every game
         lines = screen.splitlines()
         assert lines[0].startswith(" Game over: ") and "Audit passed" in lines[1]
@@ -423,7 +417,7 @@ def captains_replayed(terminal: Terminal, record: str) -> None:
     assert re.search(r"\b(ada|Sforza) picks \w+", after), after
     terminal.keys("End")
     end = terminal.wait_for(lambda s: headline(s).startswith(f" Replay {total}/{total}: Game over"),
-                            "the end")  # fmt: skip
+                            "the end")
     assert "Provinces: " in end and "condottiere verify" in end
     terminal.keys("q")
     terminal.wait_for(lambda _: terminal.exit_status() is not None, "the replay left")
@@ -457,9 +451,7 @@ WATCHED = {
 and how long a game may take."""
 
 
-@pytest.mark.parametrize(
-    "game", ["condottiere", pytest.param("captains", marks=CAPTAINS_AT_A_TABLE)]
-)
+@pytest.mark.parametrize("game", ["condottiere", "captains"])
 def test_a_spectator_follows_a_game_to_the_end_without_a_hand_and_verifies_it(
     tmp_path: Path, game: str
 ) -> None:
@@ -480,22 +472,22 @@ def test_a_spectator_follows_a_game_to_the_end_without_a_hand_and_verifies_it(
         host.run([*condottiere, "host", "--game", game, "--seats", "2", "--strategy",
                   f"{tmp_path}/slow.py:Slow", "--bots", "greedy", "--spectators", "--name",
                   table, "--interface", "127.0.0.1", "--data", str(tmp_path / "host" / "data")],
-                 REPO)  # fmt: skip
+                 REPO)
         host.wait_for(lambda s: "hosting" in s, "the table", timeout=60)
         watcher.run([*condottiere, "watch", table, "--interface", "127.0.0.1", "--data",
-                     str(tmp_path / "watch" / "data")], REPO)  # fmt: skip
+                     str(tmp_path / "watch" / "data")], REPO)
         playing = watcher.wait_for(
             lambda s: (under_way in s and "Game over" not in headline(s))
             or watcher.exit_status() is not None,
             "the game watched", timeout=120,
-        )  # fmt: skip
+        )
         assert watcher.exit_status() is None, playing
         assert "Hand (" not in playing and "you are watching" in playing
         assert all(len(line) <= 80 for line in playing.splitlines())
         end = watcher.wait_for(
             lambda s: "verdict: FAIR" in s or watcher.exit_status() is not None, "the end",
             timeout=seconds,
-        )  # fmt: skip
+        )
         assert headline(end).startswith(" Game over: ") and "(you)" not in end, end
         assert "Hand (" not in end and "condottiere verify" in end
         watcher.keys("q")

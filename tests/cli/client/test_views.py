@@ -33,9 +33,9 @@ def bishop_battle() -> Game:
         "zman", players=3, first=0, battle="Firenze",
         hands=[["10", "6", "drummer", "heroine", "2"], ["5", "bishop", "3", "1"],
                ["4", "spring", "spy", "2", "1"]],
-    )  # fmt: skip
+    )
     for move in ("play 10", "play 5", "play 4", "play 6", "play bishop", "favor Roma",
-                 "play spring", "play drummer", "play 3", "play spy", "play heroine"):  # fmt: skip
+                 "play spring", "play drummer", "play 3", "play spy", "play heroine"):
         game.play(move)
     return game
 
@@ -43,7 +43,7 @@ def bishop_battle() -> Game:
 def test_the_map_draws_every_region_with_its_owner_the_favor_and_the_battle() -> None:
     control = {"Torino": 0, "Milano": 0, "Venezia": 1, "Napoli": 2, "Siena": 2}
     game = Game.setup("zman", players=3, first=0, battle="Urbino", control=control,
-                      favor="Lucca")  # fmt: skip
+                      favor="Lucca")
     model = model_of_game(game, names=("ada", "bob", "cyd"))
     text = plain(board_lines(model, MAP_WIDTH, 8))
     marks = {0: "A", 1: "B", 2: "C"}

@@ -15,7 +15,7 @@ def diplomacy() -> Game:
     game = Game.setup(
         2, cities=["milan", "pisa"], hands=[["pikemen", "gonzaga"], ["crossbowmen"]],
         armies=[{"francesco-sforza": []}, {}], seed=0, deck=["duchy"],
-    )  # fmt: skip
+    )
     while game.phase is not Phase.DIPLOMACY:
         game.play(next(m for m in game.legal_moves() if str(m) in ("done", "pay")))
     return game

@@ -27,13 +27,13 @@ EVERY_REGION_BUT_SIENA = {
     "Torino": 2, "Milano": 3, "Genova": 3, "Venezia": 0, "Mantova": 4, "Parma": 5,
     "Modena": 2, "Ferrara": 5, "Bologna": 1, "Lucca": 4, "Firenze": 2, "Urbino": 0,
     "Ancona": 1, "Spoleto": 1, "Roma": 0, "Napoli": 3,
-}  # fmt: skip
+}
 # The same kind of board where seat 1 already holds 4 regions: seat 0 winning Siena ties it.
 EVERY_REGION_BUT_SIENA_SEAT_1_AT_FOUR = {
     "Torino": 3, "Milano": 4, "Genova": 2, "Venezia": 0, "Mantova": 2, "Parma": 2,
     "Modena": 4, "Ferrara": 1, "Bologna": 0, "Lucca": 1, "Firenze": 1, "Urbino": 5,
     "Ancona": 1, "Spoleto": 5, "Roma": 3, "Napoli": 0,
-}  # fmt: skip
+}
 # A chain of six regions, each next to the one before it (no three touching each other).
 CHAIN = ("Torino", "Milano", "Venezia", "Ferrara", "Bologna", "Urbino")
 # Six regions no two of which are adjacent.

@@ -53,7 +53,7 @@ def scarecrow_moves(game: Game) -> set[str]:
 @pytest.mark.parametrize("edition", ALL_EDITIONS)
 def test_mercenaries_add_their_printed_values(edition: str) -> None:
     game = play(battle(edition, [["10", "5", "1", "2"], ["3"]]),
-                "play 10", "pass", "play 5", "play 1")  # fmt: skip
+                "play 10", "pass", "play 5", "play 1")
     assert game.row(0) == ("10", "5", "1")
     assert game.strength(0) == 16
     assert game.strength(1) == 0
@@ -89,14 +89,14 @@ def test_flat_card_is_not_doubled_by_drummer_nor_cut_by_winter(
 @pytest.mark.parametrize(("edition", "card", "value"), FLAT_CARDS_WITH_SPRING)
 def test_flat_card_gets_no_spring_bonus(edition: str, card: str, value: int) -> None:
     game = play(battle(edition, [["5", card, "1"], ["spring", "2"]]),
-                "play 5", "play spring", f"play {card}")  # fmt: skip
+                "play 5", "play spring", f"play {card}")
     assert game.strength(0) == 5 + 3 + value
 
 
 @pytest.mark.parametrize(("edition", "card", "value"), FLAT_CARDS_WITH_NEW_BISHOP)
 def test_flat_card_is_not_discarded_by_bishop(edition: str, card: str, value: int) -> None:
     game = play(battle(edition, [["5", card, "1"], ["2", "bishop", "3"]]),
-                "play 5", "play 2", f"play {card}", "play bishop")  # fmt: skip
+                "play 5", "play 2", f"play {card}", "play bishop")
     assert card in game.row(0)
     assert "5" not in game.row(0)
     assert game.strength(0) == value
@@ -105,7 +105,7 @@ def test_flat_card_is_not_discarded_by_bishop(edition: str, card: str, value: in
 @pytest.mark.parametrize(("edition", "card", "value"), FLAT_CARDS)
 def test_scarecrow_cannot_take_a_flat_card(edition: str, card: str, value: int) -> None:
     game = play(battle(edition, [[card, "scarecrow", "1"], [card, "2"]]),
-                f"play {card}", f"play {card}")  # fmt: skip
+                f"play {card}", f"play {card}")
     assert scarecrow_moves(game) == {"play scarecrow"}
     play(game, "play scarecrow")
     assert game.strength(0) == value
@@ -175,21 +175,21 @@ def test_most_courtesans_takes_the_token_after_a_tied_battle() -> None:
 @pytest.mark.parametrize("edition", ALL_EDITIONS)
 def test_drummer_doubles_own_mercenaries(edition: str) -> None:
     game = play(battle(edition, [["10", "5", "drummer", "1"], ["2"]]),
-                "play 10", "pass", "play 5", "play drummer")  # fmt: skip
+                "play 10", "pass", "play 5", "play drummer")
     assert game.strength(0) == 30
 
 
 @pytest.mark.parametrize("edition", ALL_EDITIONS)
 def test_drummer_doubles_mercenaries_played_after_it(edition: str) -> None:
     game = play(battle(edition, [["drummer", "10", "1"], ["2"]]),
-                "play drummer", "pass", "play 10")  # fmt: skip
+                "play drummer", "pass", "play 10")
     assert game.strength(0) == 20
 
 
 @pytest.mark.parametrize("edition", BOARD_EDITIONS)  # zman-duel decks hold one Drummer each
 def test_second_drummer_has_no_effect(edition: str) -> None:
     game = play(battle(edition, [["10", "drummer", "drummer", "1"], ["2"]]),
-                "play 10", "pass", "play drummer", "play drummer")  # fmt: skip
+                "play 10", "pass", "play drummer", "play drummer")
     assert game.strength(0) == 20
 
 
@@ -205,7 +205,7 @@ def test_drummer_does_not_double_opponents(edition: str) -> None:
 @pytest.mark.parametrize("edition", ALL_EDITIONS)
 def test_winter_makes_every_mercenary_in_every_row_worth_one(edition: str) -> None:
     game = play(battle(edition, [["10", "5", "1"], ["6", "winter", "2"]]),
-                "play 10", "play 6", "play 5", "play winter")  # fmt: skip
+                "play 10", "play 6", "play 5", "play winter")
     assert game.season == "winter"
     assert "winter" not in game.row(1)
     assert (game.strength(0), game.strength(1)) == (2, 1)
@@ -214,7 +214,7 @@ def test_winter_makes_every_mercenary_in_every_row_worth_one(edition: str) -> No
 @pytest.mark.parametrize("edition", ALL_EDITIONS)
 def test_winter_also_cuts_mercenaries_played_after_it(edition: str) -> None:
     game = play(battle(edition, [["winter", "10", "1"], ["6", "2"]]),
-                "play winter", "play 6", "play 10")  # fmt: skip
+                "play winter", "play 6", "play 10")
     assert (game.strength(0), game.strength(1)) == (1, 1)
 
 
@@ -242,7 +242,7 @@ def test_spring_adds_three_to_every_mercenary_of_the_highest_value_in_all_rows(
 @pytest.mark.parametrize("edition", SPRING_EDITIONS)
 def test_spring_bonus_moves_to_a_higher_mercenary_played_later(edition: str) -> None:
     game = play(battle(edition, [["6", "spring", "1"], ["2", "10", "3"]]),
-                "play 6", "play 2", "play spring")  # fmt: skip
+                "play 6", "play 2", "play spring")
     assert game.strength(0) == 9
     play(game, "play 10")
     assert (game.strength(0), game.strength(1)) == (6, 2 + 13)
@@ -348,7 +348,7 @@ def test_no_battle_in_the_favor_region(edition: str) -> None:
 
 def test_duel_bishop_places_no_favor_and_the_battle_goes_on() -> None:
     game = play(battle("zman-duel", [["10", "bishop", "1"], ["5", "2"]]),
-                "play 10", "play 5", "play bishop")  # fmt: skip
+                "play 10", "play 5", "play bishop")
     assert game.favor is None
     assert (game.phase, game.to_act) == ("battle", 1)
     assert game.strength(0) == 0
@@ -357,7 +357,7 @@ def test_duel_bishop_places_no_favor_and_the_battle_goes_on() -> None:
 @pytest.mark.parametrize("edition", NEW_BISHOP_EDITIONS)
 def test_spring_moves_to_the_next_value_after_a_bishop_discards_the_highest(edition: str) -> None:
     game = play(battle(edition, [["10", "6", "1"], ["spring", "bishop", "2"]]),
-                "play 10", "play spring")  # fmt: skip
+                "play 10", "play spring")
     assert game.strength(0) == 13
     play(game, "play 6", "play bishop")
     assert game.strength(0) == 6 + 3
@@ -387,7 +387,7 @@ def test_zman_bishop_and_scarecrow_stay_in_the_row_until_the_battle_ends(card: s
 
 def test_classic_bishop_ends_the_battle_with_no_winner() -> None:
     game = play(battle("zman-classic", [["10", "1"], ["bishop", "2"], ["3"]]),
-                "play 10", "play bishop")  # fmt: skip
+                "play 10", "play bishop")
     assert BATTLE_REGION not in game.control
     assert game.phase == "battle-choice"
     assert game.to_act == game.battle_marker
@@ -410,7 +410,7 @@ def test_eurogames_bishop_keeps_the_city_with_its_owner_who_takes_the_statue() -
 
 def test_eurogames_bishop_in_a_free_city_leaves_the_statue_with_its_holder() -> None:
     game = play(battle("eurogames", [["10", "1"], ["bishop", "2"], ["3"]], first=1),
-                "play bishop")  # fmt: skip
+                "play bishop")
     assert nobody_won_last_battle(game, "eurogames")
     assert game.battle_marker == 1
 
@@ -421,7 +421,7 @@ def test_eurogames_bishop_in_a_free_city_leaves_the_statue_with_its_holder() -> 
 @pytest.mark.parametrize("edition", ALL_EDITIONS)
 def test_scarecrow_takes_a_mercenary_of_your_row_back_into_hand(edition: str) -> None:
     game = play(battle(edition, [["10", "scarecrow", "1"], ["2"]]),
-                "play 10", "pass", "play scarecrow 10")  # fmt: skip
+                "play 10", "pass", "play scarecrow 10")
     assert "10" in game.hand(0)
     assert "10" not in game.row(0)
     assert game.strength(0) == 0
@@ -480,7 +480,7 @@ def test_eurogames_scarecrow_takes_a_mercenary_from_any_row() -> None:
 def test_battle_ender_ends_the_battle_with_the_strongest_winning(edition: str) -> None:
     ender = BATTLE_ENDER[edition]
     game = play(battle(edition, [["10", ender, "1"], ["5", "2"]]),
-                "play 10", "play 5", f"play {ender}")  # fmt: skip
+                "play 10", "play 5", f"play {ender}")
     assert won_last_battle(game, edition, 0)
     assert game.battle_marker == 0
     assert "2" in game.hand(1)
@@ -498,7 +498,7 @@ def test_defender_who_has_not_played_cannot_answer_a_surrender(
     edition: str, options: tuple[str, ...]
 ) -> None:
     game = battle(edition, [["5", "surrender", "1"], ["2"], ["heroine", "10"]],
-                  control={BATTLE_REGION: 2}, options=options)  # fmt: skip
+                  control={BATTLE_REGION: 2}, options=options)
     play(game, "play 5", "pass", "pass", "play surrender")
     assert game.control[BATTLE_REGION] == 0
     assert game.battle_marker == 0

@@ -64,7 +64,7 @@ def test_every_sample_is_consistent_with_the_seats_view_and_conserves_the_cards(
         assert len(sample.hand(other)) == view.hand_size(other)
     assert cards_on_table(sample) == whole_deck(sample)
     unseen = Counter(card for pile in range(len(sample.draw_piles))
-                     for card in view.unseen_cards(pile))  # fmt: skip
+                     for card in view.unseen_cards(pile))
     assert hidden_cards(sample, view) == unseen
     if game.to_act == seat:
         assert sample.legal_moves() == view.legal_moves() == game.legal_moves()
@@ -98,7 +98,7 @@ def test_the_same_generator_seed_gives_the_same_sample_and_another_seed_another(
 def test_cards_known_to_be_in_a_hidden_hand_stay_in_it() -> None:
     # Seat 0 takes its 10 back with a Scarecrow: everyone now knows it holds a 10.
     table = Game.setup("zman", 3, hands=[["10", "scarecrow", "2", "3"], ["5", "6"], ["4"]],
-                       battle="Firenze")  # fmt: skip
+                       battle="Firenze")
     for move in ("play 10", "pass", "pass", "play scarecrow 10"):
         table.play(move)
     view = table.seen_by(1)

@@ -50,7 +50,7 @@ DECKS = {  # DESIGN §4, "Decks"
             "bishop": 6, "courtesan": 12, "surrender": 3},
     "eurogames": {"1": 15, "heroine": 3, "drummer": 6, "winter": 3, "scarecrow": 15,
                   "bishop": 3, "surrender": 3},
-}  # fmt: skip
+}
 MERCENARIES = ("1", "2", "3", "4", "5", "6", "10")
 DECK_SIZES = {"zman": 110, "zman-classic": 96, "zman-duel": 23, "ffg": 110, "eurogames": 96}
 
@@ -84,7 +84,7 @@ def test_deck_holds_the_published_cards(edition: str) -> None:
 def test_allowed_player_counts_deal_the_opening_hands(edition: str, players: int) -> None:
     game = Game.new(edition, players=players, seed=3)
     assert (EDITIONS[edition].min_players, EDITIONS[edition].max_players) == (
-        min(PLAYER_COUNTS[edition]), max(PLAYER_COUNTS[edition]))  # fmt: skip
+        min(PLAYER_COUNTS[edition]), max(PLAYER_COUNTS[edition]))
     hand = 8 if edition == "zman-duel" else 10
     assert [game.hand_size(seat) for seat in range(players)] == [hand] * players
     assert game.to_act == game.battle_marker
@@ -111,12 +111,12 @@ def test_first_battle_marker_is_a_fair_random_seat(edition: str) -> None:
 
 
 @pytest.mark.parametrize(("edition", "favor"), [("zman", "Roma"), ("zman-classic", None),
-                                               ("ffg", "Roma")])  # fmt: skip
+                                               ("ffg", "Roma")])
 def test_battle_only_in_a_region_without_control_marker_or_favor(
     edition: str, favor: str | None
 ) -> None:
     game = Game.setup(edition, players=2, hands=[["10"], ["5"]], first=0,
-                      control={"Milano": 1, "Genova": 0}, favor=favor)  # fmt: skip
+                      control={"Milano": 1, "Genova": 0}, favor=favor)
     assert battle_choices(game) == set(REGIONS) - {"Milano", "Genova", favor}
     with pytest.raises(IllegalMoveError):
         game.play("battle Milano")
@@ -124,7 +124,7 @@ def test_battle_only_in_a_region_without_control_marker_or_favor(
 
 def test_eurogames_battle_in_any_city_owned_or_not() -> None:
     game = Game.setup("eurogames", players=2, hands=[["10"], ["5"]], first=0,
-                      control={"Milano": 1, "Genova": 0})  # fmt: skip
+                      control={"Milano": 1, "Genova": 0})
     assert battle_choices(game) == set(REGIONS)
     play(game, "battle Milano")
     assert (game.phase, game.battle_region, game.to_act) == ("battle", "Milano", 0)
@@ -151,7 +151,7 @@ def test_owner_may_pass_and_come_back_until_he_has_played(
     edition: str, options: tuple[str, ...]
 ) -> None:
     game = battle(edition, [["10", "5", "1"], ["10", "6", "1"]], control={BATTLE_REGION: 1},
-                  options=options)  # fmt: skip
+                  options=options)
     play(game, "play 10", "pass", "play 5", "pass", "pass")
     assert (game.phase, game.to_act) == ("battle", 1)
     play(game, "play 10", "play 6", "pass")
@@ -164,7 +164,7 @@ def test_owner_who_has_played_cannot_come_back_after_passing(
     edition: str, options: tuple[str, ...]
 ) -> None:
     game = battle(edition, [["10", "5", "1"], ["2", "6"]], control={BATTLE_REGION: 1},
-                  options=options)  # fmt: skip
+                  options=options)
     play(game, "play 10", "play 2", "play 5", "pass", "pass")
     assert game.control[BATTLE_REGION] == 0
     assert "6" in game.hand(1)
@@ -175,7 +175,7 @@ def test_owner_passing_last_without_having_played_ends_the_battle(
     edition: str, options: tuple[str, ...]
 ) -> None:
     game = battle(edition, [["10", "1"], ["heroine"]], control={BATTLE_REGION: 1},
-                  options=options)  # fmt: skip
+                  options=options)
     play(game, "play 10", "pass", "pass", "pass")
     assert game.control[BATTLE_REGION] == 0
     assert game.hand(1) == ("heroine",)
@@ -210,7 +210,7 @@ def test_cede_is_illegal_without_the_option(edition: str) -> None:
     ("edition", "option"),
     [("zman", "cede"), ("zman-classic", "sieges"), ("zman-duel", "cede"), ("eurogames", "sieges"),
      ("ffg", "fly")],
-)  # fmt: skip
+)
 def test_an_option_the_edition_does_not_have_is_a_clear_value_error(
     edition: str, option: str
 ) -> None:
@@ -307,7 +307,7 @@ def test_ffg_last_player_with_cards_retains_two_before_the_refill() -> None:
 
 def test_ffg_retain_keeps_at_most_two_cards() -> None:
     game = play(battle("ffg", [["10", "5", "3", "2"], ["1"]]),
-                "play 10", "play 1", "pass", "battle Roma")  # fmt: skip
+                "play 10", "play 1", "pass", "battle Roma")
     record = game.record()
     with pytest.raises(InvalidMoveError):
         game.play("retain 5 3 2")
@@ -357,7 +357,7 @@ def won_with(edition: str, players: int, regions: tuple[str, ...], count: int) -
     ("edition", "players", "connected_to_win", "total_to_win"),
     [("zman", 4, 3, 5), ("zman-classic", 2, 3, 5), ("ffg", 2, 4, 6), ("ffg", 3, 4, 6),
      ("ffg", 4, 3, 5), ("ffg", 6, 3, 5)],
-)  # fmt: skip
+)
 def test_victory_by_a_connected_chain_or_a_total(
     edition: str, players: int, connected_to_win: int, total_to_win: int
 ) -> None:
@@ -382,7 +382,7 @@ def test_eurogames_cities_that_are_not_connected_do_not_win() -> None:
 
 def test_duel_first_to_three_battles_wins() -> None:
     game = Game.setup("zman-duel", players=2, hands=[["10"], ["1"]],
-                      deck=[["10", "6"], ["1", "2", "3"]], first=0)  # fmt: skip
+                      deck=[["10", "6"], ["1", "2", "3"]], first=0)
     play(game, "play 10", "play 1")
     play(game, "play 10", "play 1", "pass", "pass")
     assert game.battles_won == (2, 0)
@@ -512,13 +512,13 @@ def test_the_only_player_with_cards_is_not_asked_to_discard(edition: str) -> Non
 
 def test_ffg_the_only_player_with_cards_is_asked_to_retain_not_to_discard() -> None:
     game = play(battle("ffg", [["10"], ["5", "heroine"]]),
-                "play 10", "play 5", "pass", "battle Roma")  # fmt: skip
+                "play 10", "play 5", "pass", "battle Roma")
     assert (game.phase, game.to_act) == ("retain", 1)
 
 
 def test_duel_has_no_hand_discard_step() -> None:
     game = play(battle("zman-duel", [["10", "heroine"], ["5", "drummer"]]),
-                "play 10", "play 5", "pass", "pass")  # fmt: skip
+                "play 10", "play 5", "pass", "pass")
     assert (game.phase, game.to_act) == ("battle", 0)
     assert (game.hand_size(0), game.hand_size(1)) == (8, 8)
 

@@ -21,7 +21,7 @@ def test_the_phase_is_an_enum_member_equal_to_its_text() -> None:
     )
     assert [phase.value for phase in Phase] == [
         "battle-choice", "battle", "favor", "discard", "retain", "chance", "over",
-    ]  # fmt: skip
+    ]
 
 
 def test_the_view_holds_every_seats_breakdown_in_seat_order() -> None:

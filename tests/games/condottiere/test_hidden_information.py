@@ -187,7 +187,7 @@ def test_seen_by_is_the_seats_own_engine_folded_from_the_tables_record(
         assert view.hand(seat) == table.hand(seat)
         assert view.hidden_count(seat) == 0
         assert all(view.hidden_count(other) + len(view.known_cards(other))
-                   == table.hand_size(other) for other in range(players))  # fmt: skip
+                   == table.hand_size(other) for other in range(players))
         assert view.record() == fed.record()
 
 

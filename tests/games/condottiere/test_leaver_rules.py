@@ -93,11 +93,11 @@ def test_when_no_region_is_left_only_the_seats_at_the_table_are_ranked() -> None
         "Torino": 1, "Venezia": 1, "Lucca": 2, "Ancona": 2, "Milano": 0, "Genova": 0,
         "Mantova": 0, "Parma": 0, "Modena": 0, "Ferrara": 0, "Bologna": 0, "Firenze": 0,
         "Urbino": 0, "Spoleto": 0, "Roma": 0,
-    }  # fmt: skip
+    }
     game = Game.setup(
         "zman", 3, hands=[["1"], ["10"], ["1"]], control=control, favor="Napoli",
         battle="Siena", first=0,
-    )  # fmt: skip
+    )
     game.remove_seat(0)
     play(game, "play 10", "play 1")
     assert game.phase == "over" and game.winners == (1,)
@@ -111,7 +111,7 @@ def test_a_leavers_city_may_be_attacked_in_eurogames(strong: str, taken: bool) -
     nobody defends them, the winner takes the city; on a tie the leaver's marker stays and the
     battle marker stays with its holder"."""
     game = Game.setup("eurogames", 3, hands=[["10"], [strong], ["1"]], control={"Firenze": 0},
-                      first=1)  # fmt: skip
+                      first=1)
     game.remove_seat(0)
     play(game, "battle Firenze", f"play {strong}", "play 1")
     assert game.control.get("Firenze") == (1 if taken else 0)

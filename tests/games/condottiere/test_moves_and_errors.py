@@ -57,7 +57,7 @@ def in_battle() -> Game:
 def choosing_battle() -> Game:
     """zman, seat 0 to choose where to fight; Milano is seat 1's, the Favor is on Roma."""
     return Game.setup("zman", players=2, hands=[["10", "1"], ["5"]], first=0,
-                      control={"Milano": 1}, favor="Roma")  # fmt: skip
+                      control={"Milano": 1}, favor="Roma")
 
 
 def placing_favor() -> Game:

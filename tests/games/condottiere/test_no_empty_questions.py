@@ -14,7 +14,7 @@ def test_the_last_free_region_is_fought_over_without_a_question() -> None:
 def test_a_favor_with_one_free_region_is_placed_without_a_question() -> None:
     control = {r: 2 + i % 2 for i, r in enumerate(REGIONS) if r not in ("Roma", "Siena")}
     game = Game.setup("zman", 4, hands=[["bishop"], ["5"], [], []], control=control,
-                      battle="Roma", first=0)  # fmt: skip
+                      battle="Roma", first=0)
     game.play("play bishop")
     assert (game.phase, game.favor, game.to_act) == ("battle", "Siena", 1)
 

@@ -19,7 +19,7 @@ def test_sieges_lets_the_marker_holder_open_a_battle_in_a_controlled_region() ->
 
 def test_a_tied_siege_leaves_the_owner_in_control_and_the_token_goes_clockwise() -> None:
     game = Game.setup("ffg", 3, hands=[["5"], ["5"], []], control={"Milano": 1},
-                      battle="Milano", first=1, options=("sieges",))  # fmt: skip
+                      battle="Milano", first=1, options=("sieges",))
     game.play("play 5")  # seat 1, the owner
     game.play("play 5")  # seat 0 (seat 2 has no cards)
     assert game.control["Milano"] == 1
@@ -44,7 +44,7 @@ def test_cede_goes_round_the_table_once_then_the_holder_must_choose() -> None:
 
 def test_several_winters_lie_together_in_ffg_and_a_spring_discards_them_all() -> None:
     game = Game.setup("ffg", 2, hands=[["winter", "10", "spring"], ["winter", "6"]],
-                      battle="Firenze")  # fmt: skip
+                      battle="Firenze")
     for move in ("play 10", "play winter", "play winter", "play 6"):
         game.play(move)
     assert game.season_cards == ("winter", "winter")

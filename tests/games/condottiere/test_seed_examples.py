@@ -48,7 +48,7 @@ def test_seed_003_winter_makes_an_army_of_36_in_eight_mercenaries_worth_8() -> N
 
 def test_seed_003_drum_doubles_21_in_three_mercenaries_to_42_and_winter_makes_it_6() -> None:
     game = battle("eurogames", [["10", "6", "5", "drummer", "1"], ["winter"]],
-                  control={BATTLE_REGION: 1})  # fmt: skip
+                  control={BATTLE_REGION: 1})
     play(game, "play 10", "pass", "play 6", "pass", "play 5", "pass")
     assert game.strength(0) == 21
     play(game, "play drummer")
@@ -60,28 +60,28 @@ def test_seed_003_drum_doubles_21_in_three_mercenaries_to_42_and_winter_makes_it
 @pytest.mark.parametrize("edition", ALL_EDITIONS)
 def test_winter_then_drummer_makes_each_mercenary_worth_two(edition: str) -> None:
     game = play(battle(edition, [["10", "5", "drummer", "1"], ["winter", "2"]]),
-                "play 10", "play winter", "play 5", "pass", "play drummer")  # fmt: skip
+                "play 10", "play winter", "play 5", "pass", "play drummer")
     assert game.strength(0) == 4
 
 
 @pytest.mark.parametrize("edition", SPRING_EDITIONS)
 def test_drummer_doubles_before_spring_adds_three(edition: str) -> None:
     game = play(battle(edition, [["10", "5", "drummer", "1"], ["spring", "2"]]),
-                "play 10", "play spring", "play 5", "pass", "play drummer")  # fmt: skip
+                "play 10", "play spring", "play 5", "pass", "play drummer")
     assert game.strength(0) == 10 * 2 + 3 + 5 * 2
 
 
 @pytest.mark.parametrize("edition", SPRING_EDITIONS)
 def test_spring_picks_the_highest_printed_value_not_the_doubled_one(edition: str) -> None:
     game = play(battle(edition, [["5", "drummer", "1"], ["6", "spring", "2"]]),
-                "play 5", "play 6", "play drummer", "play spring")  # fmt: skip
+                "play 5", "play 6", "play drummer", "play spring")
     assert (game.strength(0), game.strength(1)) == (10, 9)
 
 
 @pytest.mark.parametrize("edition", (*FAVOR_BISHOP_EDITIONS, "zman-duel"))
 def test_bishop_takes_the_highest_printed_value_even_under_winter(edition: str) -> None:
     game = play(battle(edition, [["10", "5", "drummer", "1"], ["winter", "bishop", "2"]]),
-                "play 10", "play winter", "play 5", "play bishop")  # fmt: skip
+                "play 10", "play winter", "play 5", "play bishop")
     if game.phase == "favor":
         play(game, "favor Roma")
     assert game.row(0) == ("5",)
@@ -111,7 +111,7 @@ def test_breakdown_steps_mercenaries_winter_drummer_then_heroine(edition: str) -
 
 def test_breakdown_adds_spies_last() -> None:
     game = play(battle("zman", [["10", "drummer", "spy", "1"], ["winter", "2"]]),
-                "play 10", "play winter", "play drummer", "pass", "play spy")  # fmt: skip
+                "play 10", "play winter", "play drummer", "pass", "play spy")
     steps = distinct_totals(game, 0)
     assert [total for total, _ in steps] == [10, 1, 2, 3]
     assert labels_name(steps[1:], ("winter", "drummer", "spy"))
@@ -120,7 +120,7 @@ def test_breakdown_adds_spies_last() -> None:
 
 def test_breakdown_adds_courtesans_last() -> None:
     game = play(battle("ffg", [["10", "drummer", "courtesan", "1"], ["spring", "2"]]),
-                "play 10", "play spring", "play drummer", "pass", "play courtesan")  # fmt: skip
+                "play 10", "play spring", "play drummer", "pass", "play courtesan")
     steps = distinct_totals(game, 0)
     assert [total for total, _ in steps] == [10, 20, 23, 24]
     assert labels_name(steps[1:], ("drummer", "spring", "courtesan"))

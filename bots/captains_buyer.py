@@ -1,0 +1,76 @@
+"""A scripted Condottieri Captains adversary: the **province buyer**, which offers ducats for a
+province in every one of its diplomacy phases and otherwise plays the greedy strategy.
+
+It is what a friend at a LAN party tries first against bots that weigh a province in ducats:
+buy provinces, since they decide the game. It is not one of the command line's strategies;
+the trading benchmark (``scripts/bench_trading.py``) and the tests seat it, and a tournament
+can, as ``condottiere.bots.captains_buyer:ProvinceBuyer``.
+
+Each diplomacy phase it offers to every rival with a province to spare, the richest in
+provinces first, :data:`OFFER` ducats (or all it has, when less, but at least
+:data:`FLOOR`) for one province.
+
+>>> from condottiere.games.captains import Game
+>>> game = Game.setup(2, cities=["milan", "pisa"], hands=[[], []], seed=0, deck=["duchy"],
+...                   ducats=[30, 5])
+>>> for move in ("done", "done"):
+...     game.play(move)
+>>> str(ProvinceBuyer().choose(game, 0))
+'offer 1 give 12d get 1p'
+"""
+
+from __future__ import annotations
+
+import random
+
+from condottiere.bots.captains_greedy import greedy_move
+from condottiere.games.captains import Bundle, Game, IllegalMoveError, Move, Phase, Verb
+
+__all__ = ["FLOOR", "OFFER", "ProvinceBuyer"]
+
+OFFER = 12
+"""Ducats offered for a province."""
+FLOOR = 6
+"""The least it offers: with fewer ducats it makes no offer."""
+
+
+class ProvinceBuyer:
+    """Offers ducats for provinces every turn; the greedy strategy otherwise."""
+
+    name = "province-buyer"
+
+    def __init__(self, seed: int = 0) -> None:
+        self._rng = random.Random(seed)
+        self._asked: tuple[tuple[int, ...], set[int]] = ((), set())
+
+    def choose(self, game: Game, seat: int) -> Move:
+        moves = game.legal_moves()
+        if game.phase is Phase.DIPLOMACY:
+            offer = self._next_offer(game, seat)
+            if offer is not None:
+                return offer
+        return greedy_move(game, seat, moves, self._rng)
+
+    def _next_offer(self, game: Game, seat: int) -> Move | None:
+        when, asked = self._asked
+        if when != game.turns:
+            asked = set()
+            self._asked = (game.turns, asked)
+        price = min(OFFER, game.ducats[seat])
+        if price < FLOOR:
+            return None
+        rivals = sorted(
+            (s for s in game.in_game if s != seat and s not in asked and game.provinces[s] > 1),
+            key=lambda s: (-game.provinces[s], s),
+        )
+        for other in rivals:
+            asked.add(other)
+            move = Move(Verb.OFFER, seat=other, give=Bundle(ducats=price),
+                        get=Bundle(provinces=1))
+            trial = game.copy()
+            try:
+                trial.play(move)
+            except IllegalMoveError:
+                continue
+            return move
+        return None

@@ -1,0 +1,47 @@
+"""A short bounded sample of the simulator (long runs: ``scripts/simulate.py``): honest tables
+of both games under every network and process fault keep every promise, a run is a function of
+its configuration, and a broken promise is shrunk to a smaller configuration that breaks it."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.simulation.config import FAULTS, Config
+from tests.simulation.shrink import shrink
+from tests.simulation.world import run
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "seed=101 game=condottiere edition=zman-duel seats=2 faults=crash,cut,delay,drop,dup"
+        " budget=3 seats_do=- strangers=- open=1",
+        "seed=102 game=captains edition=standard seats=2 faults=crash,delay,drop,dup,slow"
+        " budget=2 seats_do=- strangers=- open=0",
+        "seed=103 game=condottiere edition=zman seats=3 faults=delay,drop,dup"
+        " budget=0 seats_do=1:equivocator strangers=- open=1",
+    ],
+)
+def test_tables_under_network_and_process_faults_keep_every_promise(text: str) -> None:
+    result = run(Config.parse(text))
+    assert result.ended and not result.broken, (result.end, [str(b) for b in result.broken])
+
+
+def test_a_run_is_a_function_of_its_configuration() -> None:
+    config = Config.draw(5, games=("condottiere",), max_seats=2, behaviours=(), strangers=(),
+                         faults=FAULTS)
+    first, second = run(config), run(config)
+    assert (first.schedule, first.end, first.virtual_seconds) == (
+        second.schedule, second.end, second.virtual_seconds)
+
+
+def test_a_broken_promise_is_shrunk_to_a_smaller_configuration_that_breaks_it() -> None:
+    config = Config.parse(
+        "seed=7 game=condottiere edition=zman-duel seats=2 faults=delay,dup budget=2"
+        " seats_do=- strangers=streams:1,sybil:1 open=0"
+    )
+    failing = run(config)
+    assert [b.promise for b in failing.broken] == ["lobby"]
+    smaller = shrink(failing, tries=10)
+    assert smaller.broken[0].promise == "lobby"
+    assert smaller.config.size < config.size
