@@ -73,8 +73,7 @@ class ShuffleRule(StepRule):
         dealer = t.dealer
         assert dealer is not None
         with t._work_timed(Work.MAKE_SHUFFLE, step.deck, t.seat):
-            made = dealer.make_shuffle(step.deck)
-        return log_pb2.Shuffle(deck=step.deck, round=dealer.round(step.deck), step=made)
+            return dealer.make_shuffle(step.deck)
 
     def judge(self, t: Context, step: Step, author: bytes, entry: LogEntry) -> Verdict:
         seat = t.seat_of(author)
@@ -120,7 +119,7 @@ class SharesRule(StepRule):
         dealer = t.dealer
         assert dealer is not None
         with t._work_timed(Work.MAKE_SHARES, 0, t.seat):
-            return log_pb2.Shares(batches=dealer.make_shares(step.draws))
+            return dealer.make_shares(step.draws)
 
     def judge(self, t: Context, step: Step, author: bytes, entry: LogEntry) -> Verdict:
         seat = t.seat_of(author)

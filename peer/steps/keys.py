@@ -156,13 +156,13 @@ class DealingsRule(StepRule):
         return f"the backups of the keys of {names}"
 
     def make(self, t: Context, step: Step) -> Message | None:
-        return log_pb2.Dealings(dealings=own_dealer(t).make_dealings())
+        return own_dealer(t).make_dealings()
 
     def judge(self, t: Context, step: Step, author: bytes, entry: LogEntry) -> Verdict:
         seat = t.seat_of(author)
         assert t.dealer is not None and seat is not None
         sealed_to = box(t) if t.seat is not None and author != t.me else None
-        for index in t.dealer.accept_dealings(seat, entry.body.dealings, sealed_to):
+        for index in t.dealer.accept_dealings(seat, entry.body, sealed_to):
             t._bad_pieces.append((seat, index))
         return ACCEPT
 

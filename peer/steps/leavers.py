@@ -308,10 +308,7 @@ class StandInRule(StepRule):
 
     def make(self, t: Context, step: Step) -> Message | None:
         assert step.leaver is not None
-        return log_pb2.StandIn(
-            leaver=step.leaver,
-            batches=keys.own_dealer(t).make_stand_in(step.leaver, step.draws),
-        )
+        return keys.own_dealer(t).make_stand_in(step.leaver, step.draws)
 
     def judge(self, t: Context, step: Step, author: bytes, entry: LogEntry) -> EntryVerdict:
         seat = t.seat_of(author)
@@ -341,13 +338,7 @@ class RekeyRule(StepRule):
 
     def make(self, t: Context, step: Step) -> Message | None:
         assert step.leaver is not None
-        dealer = keys.own_dealer(t)
-        return log_pb2.Rekey(
-            deck=step.deck,
-            round=dealer.round(step.deck),
-            leaver=step.leaver,
-            batch=dealer.make_rekey(step.deck, step.leaver),
-        )
+        return keys.own_dealer(t).make_rekey(step.deck, step.leaver)
 
     def judge(self, t: Context, step: Step, author: bytes, entry: LogEntry) -> EntryVerdict:
         seat = t.seat_of(author)

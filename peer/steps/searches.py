@@ -14,7 +14,7 @@ from google.protobuf.message import Message
 
 from condottiere.interface import GameState, SearchDeck
 from condottiere.peer.dealer import Dealer
-from condottiere.peer.entries import LogEntry, Reason, Rejection
+from condottiere.peer.entries import LogEntry
 from condottiere.peer.steps.base import (
     ACCEPT,
     After,
@@ -27,7 +27,6 @@ from condottiere.peer.steps.base import (
     Work,
     register,
 )
-from condottiere.v1 import log_pb2
 
 
 class Context(RuleContext, Protocol):
@@ -81,23 +80,6 @@ def _card(step: Step) -> str:
     return "a card" if step.search is None else step.search.card
 
 
-def _check_search(t: Context, step: Step, author: bytes, entry: LogEntry) -> tuple[int, Any]:
-    """The seat of ``author`` and the body of its entry, once the entry is found to be for
-    the search under way."""
-    dealer, search, seat = t.dealer, step.search, t.seat_of(author)
-    assert dealer is not None and search is not None and seat is not None
-    body = entry.body
-    round_ = dealer.round(search.pile)
-    if (body.deck, body.round, body.card) != (search.pile, round_, search.card):
-        raise Rejection(
-            Reason.UNEXPECTED,
-            f"a search of deck {search.pile}, round {round_}, for {search.card!r} is "
-            f"awaited, not of deck {body.deck}, round {body.round}, for {body.card!r}",
-            seat=seat,
-        )
-    return seat, body
-
-
 class SearchBlindingRule(StepRule):
     """Every seat still at the table: its blinding of every card still in the pile."""
 
@@ -115,18 +97,16 @@ class SearchBlindingRule(StepRule):
     def make(self, t: Context, step: Step) -> Message | None:
         dealer, search = t.dealer, step.search
         assert dealer is not None and search is not None
-        index, round_ = search.pile, dealer.round(search.pile)
-        with t._work_timed(Work.MAKE_BLINDING, index, t.seat):
-            blinding = dealer.make_search_blinding()
-        return log_pb2.SearchBlinding(deck=index, round=round_, card=search.card, blinding=blinding)
+        with t._work_timed(Work.MAKE_BLINDING, search.pile, t.seat):
+            return dealer.make_search_blinding()
 
     def judge(self, t: Context, step: Step, author: bytes, entry: LogEntry) -> Verdict:
         """Check ``author``'s blinding (its proofs verified, but for this seat's own)."""
-        seat, body = _check_search(t, step, author, entry)
-        assert t.dealer is not None and step.search is not None
+        seat = t.seat_of(author)
+        assert t.dealer is not None and step.search is not None and seat is not None
         own = author == t.me
         with t._work_timed(Work.CHECK_BLINDING, step.search.pile, None if own else seat):
-            t.dealer.accept_search_blinding(seat, body.blinding)
+            t.dealer.accept_search_blinding(seat, entry.body)
         return ACCEPT
 
     def finish(self, t: Context, step: Step) -> Next:
@@ -151,20 +131,16 @@ class SearchOpeningRule(StepRule):
     def make(self, t: Context, step: Step) -> Message | None:
         dealer, search = t.dealer, step.search
         assert dealer is not None and search is not None
-        index, round_ = search.pile, dealer.round(search.pile)
-        with t._work_timed(Work.MAKE_OPENING, index, t.seat):
-            opening, stand_in = dealer.make_search_opening(search_leaver(t))
-        return log_pb2.SearchOpening(
-            deck=index, round=round_, card=search.card, opening=opening, stand_in=stand_in
-        )
+        with t._work_timed(Work.MAKE_OPENING, search.pile, t.seat):
+            return dealer.make_search_opening(search_leaver(t))
 
     def judge(self, t: Context, step: Step, author: bytes, entry: LogEntry) -> Verdict:
         """Check ``author``'s opening (its proofs verified, but for this seat's own)."""
-        seat, body = _check_search(t, step, author, entry)
-        assert t.dealer is not None and step.search is not None
+        seat = t.seat_of(author)
+        assert t.dealer is not None and step.search is not None and seat is not None
         own = author == t.me
         with t._work_timed(Work.CHECK_OPENING, step.search.pile, None if own else seat):
-            t.dealer.accept_search_opening(seat, body.opening, body.stand_in, search_leaver(t))
+            t.dealer.accept_search_opening(seat, entry.body, search_leaver(t))
         return ACCEPT
 
     def finish(self, t: Context, step: Step) -> Next:
