@@ -2,7 +2,7 @@
 and its own hand only (so it plays the same from its seat's engine as at an open table).
 
 - **City**: the powers that count most toward provinces first (Naples, Genoa, Milan, ...).
-- **Mulligan**: keeps a hand with a captain, showing its best one.
+- **Mulligan**: keeps a hand with a captain (the proof shows none).
 - **Recruit**: the best captain into play for free; revenue cards on provinces; troops and
   traits on its strongest captain while the upkeep stays affordable.
 - **Upkeep**: pays if it can, else drops its weakest troop, else its weakest captain.
@@ -126,7 +126,7 @@ def _city(game: Game, seat: int, moves: Sequence[Move]) -> Move | None:
 
 def _mulligan(game: Game, seat: int, moves: Sequence[Move]) -> Move | None:
     keeps = _with(moves, Verb.KEEP)
-    return max(keeps, key=lambda m: CARDS[str(m.card)].force) if keeps else None
+    return keeps[0] if keeps else None
 
 
 def _recruit(game: Game, seat: int, moves: Sequence[Move]) -> Move | None:

@@ -146,12 +146,13 @@ class CommandBot:
         self._server = server
         (self._data / ADDRESS_FILE).write_text(f"{CONTROLLER_HOST}:{port}\n")
         assert (self._data / TOKEN_FILE).exists()
-        self._process = subprocess.Popen(
-            [*self._argv, str(self._data)],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=(self._data / "stderr.txt").open("wb"),
-        )
+        with (self._data / "stderr.txt").open("wb") as errors:
+            self._process = subprocess.Popen(
+                [*self._argv, str(self._data)],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=errors,
+            )
 
     def _publish(self, game: Any, seat: int, *, asking: bool) -> None:
         table = self._table

@@ -7,8 +7,9 @@ shared library hex-encoded inside its module ``rbcl/_sodium.py``, and importing 
 writes it to a new temporary file that is never deleted (2.8 MB for every process). This
 module never imports ``rbcl``: it reads the hex from the installed file, hands the bytes
 to the dynamic loader through an anonymous memory file (``memfd_create``: nothing is
-written to any file system), or, where the system has none, through a temporary file
-unlinked as soon as it is loaded. The library stays mapped for the life of the process.
+written to any file system), or, where the system has none (macOS), through a temporary
+file unlinked as soon as it is loaded (Windows refuses to unlink a loaded library, so there
+the file stays). The library stays mapped for the life of the process.
 
 Each function below is the libsodium function of the same name, taking and returning
 ``bytes``; the ones that can fail raise :class:`SodiumError` where libsodium returns -1.
@@ -26,6 +27,7 @@ True
 from __future__ import annotations
 
 import binascii
+import contextlib
 import ctypes
 import importlib.util
 import os
@@ -86,10 +88,14 @@ def _load() -> ctypes.CDLL:
         finally:
             os.close(fd)
     else:
-        with tempfile.NamedTemporaryFile(suffix=".so") as file:
-            file.write(image)
-            file.flush()
-            library = ctypes.CDLL(file.name)
+        fd, name = tempfile.mkstemp(suffix=".so")
+        try:
+            with os.fdopen(fd, "wb") as file:
+                file.write(image)
+            library = ctypes.CDLL(name)
+        finally:
+            with contextlib.suppress(OSError):  # Windows keeps a loaded library's file
+                os.unlink(name)
     if library.sodium_init() < 0:
         raise LoadError("libsodium failed to initialise")
     return library

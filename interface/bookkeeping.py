@@ -26,6 +26,7 @@ from condottiere.interface.events import (
     Chosen,
     Dealt,
     ForcedMove,
+    HandProved,
     HandShown,
     MovePlayed,
     RecordEvent,
@@ -33,13 +34,12 @@ from condottiere.interface.events import (
     event_from_json,
 )
 from condottiere.interface.game import (
+    CardStep,
     ChanceNode,
     IllegalMoveError,
     InvalidMoveError,
-    SearchDeck,
     SeatToMove,
     Sentence,
-    ShowHand,
     Waiting,
 )
 
@@ -74,7 +74,7 @@ class CardGame(Generic[MoveT]):
     players: int
     observer: int | None
     """The seat whose engine this is; None: the omniscient table; :data:`SPECTATOR`."""
-    chance: ChanceNode | ShowHand | SearchDeck | None
+    chance: ChanceNode | CardStep | None
     """The chance node the game waits for, or None."""
     _phase: Any
     """The game's own phase value (equal to its text)."""
@@ -147,6 +147,8 @@ class CardGame(Generic[MoveT]):
             elif isinstance(event, HandShown):
                 sees = self.observer is None or self.observer in (event.seat, event.viewer)
                 self.resolve(event.cards if sees else None)
+            elif isinstance(event, HandProved):
+                self.resolve(None)
             else:
                 self.resolve((event.card,) if event.found else ())
 

@@ -5,7 +5,8 @@ Every change of a game is one event: a move (:class:`MovePlayed`), a move the op
 played by itself because the rules left no choice (:class:`ForcedMove`), and the chance the
 game asked for and was told: cards dealt (:class:`Dealt`), a fair choice of a seat
 (:class:`Chosen`), a hand shown to one seat (:class:`HandShown`), a named card searched for
-in the draw pile (:class:`Searched`); and a seat leaving the table (:class:`SeatLeft`).
+in the draw pile (:class:`Searched`), a hidden hand proved to hold a card of a set
+(:class:`HandProved`); and a seat leaving the table (:class:`SeatLeft`).
 
 Each is an immutable value with two forms that round-trip: the list a record stores
 (:meth:`to_json`, read back by :func:`event_from_json`; the same lists records have always
@@ -35,6 +36,7 @@ __all__ = [
     "Chosen",
     "Dealt",
     "ForcedMove",
+    "HandProved",
     "HandShown",
     "MovePlayed",
     "RecordEvent",
@@ -186,6 +188,22 @@ class Searched(NamedTuple):
         return self
 
 
+class HandProved(NamedTuple):
+    """``seat`` proved that its hidden hand holds a card of the set the game asked about,
+    showing none (every table writes it alike)."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"holds {self.seat}"
+
+    def to_json(self) -> list[Any]:
+        return ["holds", self.seat]
+
+    def public(self) -> HandProved:
+        return self
+
+
 class SeatLeft(NamedTuple):
     """``seat`` left the table for good."""
 
@@ -201,7 +219,9 @@ class SeatLeft(NamedTuple):
         return self
 
 
-RecordEvent = MovePlayed | ForcedMove | Dealt | Chosen | HandShown | Searched | SeatLeft
+RecordEvent = (
+    MovePlayed | ForcedMove | Dealt | Chosen | HandShown | Searched | HandProved | SeatLeft
+)
 """Any event of a game's record."""
 
 
@@ -223,7 +243,7 @@ def _equal_to_its_own_type_only(kind: type[tuple[Any, ...]]) -> None:
     kind.__hash__ = hashed  # type: ignore[method-assign]
 
 
-for _kind in (MovePlayed, ForcedMove, Dealt, Chosen, HandShown, Searched, SeatLeft):
+for _kind in (MovePlayed, ForcedMove, Dealt, Chosen, HandShown, Searched, HandProved, SeatLeft):
     _equal_to_its_own_type_only(_kind)
 
 
@@ -255,13 +275,15 @@ def event_from_json(data: Sequence[Any]) -> RecordEvent:
             return Searched(int(rest[0]), str(rest[1]), bool(rest[2]))
         if kind == "leave" and len(rest) == 1:
             return SeatLeft(int(rest[0]))
+        if kind == "holds" and len(rest) == 1:
+            return HandProved(int(rest[0]))
     except (TypeError, ValueError):
         pass
     raise ValueError(f"unknown event {list(data)!r}")
 
 
 _TEXT = re.compile(
-    r"(?P<kind>move|auto|deal|choice|show|hand|search|leave) (?P<seat>\d+)"
+    r"(?P<kind>move|auto|deal|choice|show|hand|search|holds|leave) (?P<seat>\d+)"
     r"(?: of (?P<seats>[\d ]+)| to (?P<viewer>\d+)| for (?P<card>\S+))?"
     r"(?:: (?P<rest>.*))?"
 )
@@ -281,6 +303,8 @@ def parse_event(text: str) -> RecordEvent:
     kind, seat, rest = found["kind"], int(found["seat"]), found["rest"]
     if kind == "leave" and rest is None and found["viewer"] is found["card"] is found["seats"]:
         return SeatLeft(seat)
+    if kind == "holds" and rest is None and found["viewer"] is found["card"] is found["seats"]:
+        return HandProved(seat)
     if rest is not None:
         if kind == "move" and found["viewer"] is found["card"] is found["seats"]:
             move, bar, shown = rest.partition(" | ")

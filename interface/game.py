@@ -6,7 +6,8 @@ spectator (it knows no hand) or omnisciently (offline: tests, bots' simulations,
 of a record); it says what it waits for next (:class:`SeatToMove`, or a chance event the
 platform resolves: a :class:`Deal` of cards, a fair :class:`Choice` of a seat, a hand
 shown to one seat (:class:`ShowHand`), a named card searched for in the deck
-(:class:`SearchDeck`)); it lists
+(:class:`SearchDeck`), a hidden hand proved to hold a card of a set (:class:`HandHolds`)); it
+lists
 the legal moves and plays one with the cards it shows; it tells the dealer what a move does
 to the hidden cards (:class:`CardFlow`); it gives its decks as card lists; it says who won
 and how (:class:`Outcome`); it goes on without a seat that leaves the table, as its rules
@@ -55,6 +56,7 @@ __all__ = [
     "FigureNames",
     "GameRules",
     "GameState",
+    "HandHolds",
     "HandOutOfGame",
     "Handed",
     "IllegalMoveError",
@@ -132,11 +134,26 @@ class SearchDeck:
     pile: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class HandHolds:
+    """Chance: ``seat`` proves that its hand holds a card named in ``cards``, showing none.
+
+    The platform answers it with a proof that every peer checks without learning which card
+    of the hand it is (DESIGN 6b; a hand one of whose face-up cards is named needs none); a
+    seat that cannot prove it is blamed as for any bad proof. Every table resolves it alike,
+    with None, once the proof is checked; a table that sees the hand (the omniscient one, the
+    seat's own) refuses to resolve it when the hand holds no such card."""
+
+    seat: int
+    cards: tuple[str, ...]
+
+
 ChanceNode = Deal | Choice
 """The chance every game of cards asks: deals and fair choices."""
 
-CardStep = ShowHand | SearchDeck
-"""Chance a game may also ask: a hand shown to one seat, a named card taken from the deck."""
+CardStep = ShowHand | SearchDeck | HandHolds
+"""Chance a game may also ask: a hand shown to one seat, a named card taken from the deck, a
+hidden hand proved to hold a card of a set."""
 
 
 @dataclass(frozen=True, slots=True)

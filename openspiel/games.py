@@ -140,7 +140,7 @@ class State(pyspiel.State):  # type: ignore[misc]
     ) -> None:
         super().__init__(game)
         self._spec: GameSpec = game.spec
-        self._engine: Any = (
+        self._held = _Held(
             engine if engine is not None else game.rules.omniscient(game.spec.table)
         )
         players = self._spec.table.seats
@@ -148,14 +148,18 @@ class State(pyspiel.State):  # type: ignore[misc]
         """Per seat, what it has seen happen, in order (its information state's history)."""
         self._drawn: list[str] = []
         """The cards of the deal under way drawn so far."""
-        self._seats: dict[int, tuple[Any, int]] = {}
+        self._seats = _SeatEngines()
         """Per seat asked for its view: its own engine and how many events it has followed."""
         self._settle()
 
     @property
     def engine(self) -> Any:
         """The game's engine under this state (not to be changed)."""
-        return self._engine
+        return self._held.engine
+
+    @property
+    def _engine(self) -> Any:
+        return self._held.engine
 
     # ------------------------------------------------------------------ OpenSpiel's API
 
@@ -241,13 +245,13 @@ class State(pyspiel.State):  # type: ignore[misc]
         except ValueError:
             raise ValueError("a resampled state has no seat view: its hands were sampled") from None
         events = record.pop("events")
-        kept = self._seats.get(seat)
+        kept = self._seats.engines.get(seat)
         if kept is None:
             own, followed = type(engine).observe(record, seat), 0
         else:
             own, followed = kept
         own.follow(events[followed:])
-        self._seats[seat] = (own, len(events))
+        self._seats.engines[seat] = (own, len(events))
         return own.view(seat)
 
     # ------------------------------------------------------------------ the engine's chance
@@ -286,6 +290,29 @@ class State(pyspiel.State):  # type: ignore[misc]
     def _tell_all(self, text: str) -> None:
         for seen in self.witnessed:
             seen.append(text)
+
+
+class _Held:
+    """The engine under a state, copied with the game's own ``copy`` when OpenSpiel clones
+    the state (a deep copy of an engine's internals is neither needed nor safe)."""
+
+    __slots__ = ("engine",)
+
+    def __init__(self, engine: Any) -> None:
+        self.engine = engine
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
+        return _Held(self.engine.copy())
+
+
+class _SeatEngines:
+    """The seats' own engines of a state, made again when asked after a clone."""
+
+    def __init__(self) -> None:
+        self.engines: dict[int, tuple[Any, int]] = {}
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _SeatEngines:
+        return _SeatEngines()
 
 
 class Observer:

@@ -9,6 +9,9 @@ deck slots ``(deck, Slot(round, position))``:
 - a move shows cards: a hidden slot is revealed (the owner's share with its proof), a slot
   already face up is only named; the slots leave the hand, or stay (retained);
 - a card taken back from the table (a Scarecrow) enters the hand as a face-up slot;
+- a seat proves that its hidden hand holds a card of a set, showing none (a disjunctive
+  Chaum-Pedersen proof over its hidden cards and the set's cards: :mod:`crypto.holds
+  <condottiere.crypto.holds>`); a face-up card of the set in the hand needs no proof;
 - a search of a pile for a named card (a plaintext equivalence test over every slot still
   in the pile) takes the slot found out of the pile, face up into the searcher's hand; the
   positions of later deals of the same round count only the slots still in the pile;
@@ -49,6 +52,8 @@ from condottiere.crypto import (
     Deck,
     DecodeError,
     GroupError,
+    HiddenCard,
+    HoldsProof,
     KeyAnnouncement,
     Point,
     Reveal,
@@ -67,8 +72,10 @@ from condottiere.crypto import (
     make_dealing,
     make_stand_in,
     open_piece,
+    prove_holds,
     settle_complaint,
     verification_key,
+    verify_holds,
     verify_stand_in,
 )
 from condottiere.interface import CardFlow, Draw
@@ -124,6 +131,7 @@ class Dealer:
         members: Sequence[int] | None = None,
     ) -> None:
         self.seats = seats
+        self._table = table_id
         self.members = tuple(range(seats)) if members is None else tuple(members)
         """The seats that take part in the decks, in order: every seat, but for the seats
         that left before the first deal (the decks are keyed among the others). The decks
@@ -152,6 +160,9 @@ class Dealer:
         self._search: _Search | None = None
         self._searches = 0
         """Searches started so far: the next one's number (its proofs are bound to it)."""
+        self._hand_proofs = 0
+        """Proofs that a hand holds a card of a set accepted so far: the next one's number
+        (it is bound to it)."""
         self._dealt = [0] * len(decks)
         self._epochs = [0] * len(decks)
         self._home: dict[int, int] = {}
@@ -722,6 +733,66 @@ class Dealer:
             except VerificationError as exc:
                 raise self._blame_deck(exc, "audit: ") from None
 
+
+    # -- a hidden hand proved to hold a card of a set ----------------------------------------
+
+    def _holds_statement(
+        self, seat: int, names: Collection[str]
+    ) -> tuple[list[Card], list[HiddenCard], list[Point]] | None:
+        """``seat``'s hidden cards, each as every seat knows it, and the points of the cards
+        named; None when a face-up card of its hand is named (nothing to prove)."""
+        hand = self.hands[seat]
+        if any(self.face_up.get(card) in names for card in hand):
+            return None
+        hidden = [card for card in hand if card not in self.face_up]
+        known = [self.decks[index].hidden_card(slot)[1] for index, slot in hidden]
+        points = dict.fromkeys(point for deck in self.decks for point in deck.points_named(names))
+        return hidden, known, list(points)
+
+    def _holds_context(self, seat: int) -> Context:
+        return Context(self._table + b"/hand-holds", self._hand_proofs, seat)
+
+    def prove_holds(self, names: Collection[str]) -> log_pb2.HandProof:
+        """This seat's proof that its hand holds a card named in ``names``, for its entry;
+        ValueError when it holds none (an honest seat is never asked)."""
+        assert self.seat is not None
+        statement = self._holds_statement(self.seat, names)
+        if statement is None:
+            return log_pb2.HandProof()
+        hidden, known, points = statement
+        for number, card in enumerate(hidden):
+            if self.mine.get(card) in names:
+                deck = self.decks[card[0]]
+                held = (number, points.index(deck.own_point(card[1])))
+                context = self._holds_context(self.seat)
+                proof = prove_holds(deck.secret, known, points, held, context)
+                return log_pb2.HandProof(proof=proof.encode())
+        raise ValueError(f"this hand holds none of {', '.join(sorted(names))}")
+
+    def check_holds(self, seat: int, names: Collection[str], body: log_pb2.HandProof) -> None:
+        """Check ``seat``'s proof that its hand holds a card named in ``names`` (every public
+        share of its hidden cards verified first); :class:`Rejection` blames ``seat`` for a
+        proof missing, malformed or that does not verify (or the seat of a bad share)."""
+        try:
+            statement = self._holds_statement(seat, names)
+        except VerificationError as exc:
+            raise self._blame_deck(exc) from None
+        if statement is None:
+            if body.proof:
+                raise _blame(seat, Reason.UNEXPECTED, "a proof where a face-up card shows it")
+        else:
+            _, known, points = statement
+            if not known or not points:
+                raise _blame(seat, Reason.ILLEGAL, "its hand holds no hidden card to prove")
+            try:
+                proof = HoldsProof.decode(body.proof, len(known) * len(points))
+            except DecodeError as exc:
+                raise _blame(seat, Reason.BAD_PROOF, f"hand proof: {exc}") from None
+            try:
+                verify_holds(proof, known, points, self._holds_context(seat))
+            except VerificationError as exc:
+                raise _blame(seat, Reason.BAD_PROOF, exc.reason) from None
+        self._hand_proofs += 1
 
     # -- searches of a pile for a named card ---------------------------------------------
 

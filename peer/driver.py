@@ -145,9 +145,9 @@ class Table:
         self.halt: Halt | None = None
         self.refusals: list[Refusal] = []
         self.events: list[TableEvent] = []
+        """Every event so far, oldest first (a controller reads from where it stopped)."""
         self._told = 0
         """How many sentences of the game's own narration are in :attr:`events`."""
-        """Every event so far, oldest first (a controller reads from where it stopped)."""
         self.appended: list[LogEntry] = []
         """Entries appended to the logs since the owner last took them (see :meth:`drain`)."""
         self.cards: dict[Card, str] | None = None
@@ -206,8 +206,13 @@ class Table:
         self._statements: dict[tuple[int, int], dict[bytes, LogEntry]] = {}
         """(seat, step number) -> each author's first silence statement about it (read as
         votes once the table is seated: ``leavers.votes``)."""
-        self._took: set[tuple[int, int]] = set()
-        """(seat, step number) of every answer this table took."""
+        self._took: dict[tuple[int, int], bytes] = {}
+        """(seat, step number) -> the signed answer this table took (an *answered* statement
+        carries it)."""
+        self._carried: dict[bytes, bool] = {}
+        """Whether each *answered* statement checked carries the answer it speaks of."""
+        self._unchecked: list[LogEntry] = []
+        """*Answered* statements not checked yet (see ``leavers.check_statements``)."""
         self._leaves: dict[bytes, LogEntry] = {}
         """Leaves read where their author's next answer was awaited."""
         self._ended: set[int] = set()
@@ -444,10 +449,13 @@ class Table:
         self._advance()
 
     def refuse(self, author: bytes) -> None:
-        """Never seat ``author`` (its join is forgotten, its entries turned away)."""
+        """Never seat ``author`` (its join is forgotten, its entries turned away and nothing of
+        it kept: it leaves the lobby's counts at once)."""
         if author in self.lobby.joins:
             self._say("join", f"{self.who(author)} is refused a seat")
         self.lobby.refuse(author)
+        if author not in self.seating and author not in self._named and author != self.me:
+            self.logs.forget(author)
 
     def ready(self) -> None:
         """Say this seat is ready (when the table was made with ``auto_ready=False``)."""
@@ -653,9 +661,16 @@ class Table:
             self._note_silence(entry)
 
     def _note_silence(self, entry: LogEntry) -> None:
-        """Keep each author's first statement about each (seat, step)."""
+        """Keep each author's first statement about each (seat, step); take in the answer an
+        *answered* statement carries, as if it had come by itself (anyone may relay it)."""
         body = entry.body
         self._statements.setdefault((body.seat, body.step), {}).setdefault(entry.author, entry)
+        if body.answered:
+            self._unchecked.append(entry)
+        if body.answered and body.answer and not self.logs.holds(body.answer):
+            answer = audit.read_entry_or_none(body.answer, self.table_id)
+            if answer is not None and seating.door(self, answer) is None:
+                self._add(answer)
 
 
     # ------------------------------------------------------------------ the fold
@@ -663,6 +678,7 @@ class Table:
     def _advance(self) -> None:
         while self.halt is None:
             audit.check_evidence(self)
+            leavers.check_statements(self)
             coins.check_closes(self)
             if self.halt is not None or self.step is None:
                 break
@@ -783,7 +799,9 @@ class Table:
                     return True
                 continue
             self._consumed.add(entry.hash)
-            self._took.add((self.seating.index(author) if self.seating else -1, step.number))
+            self._took[(self.seating.index(author) if self.seating else -1, step.number)] = (
+                entry.signed
+            )
             step.answers[author] = entry
             self._answered[author] = step.number
         if self.halt is None:

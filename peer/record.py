@@ -27,6 +27,7 @@ from condottiere.interface import Choice, GameState, OutcomeKind, game_named
 from condottiere.interface.events import (
     Chosen,
     Dealt,
+    HandProved,
     HandShown,
     MovePlayed,
     Searched,
@@ -301,7 +302,7 @@ def verify(signed_entries: Sequence[bytes]) -> Verdict:
     if len(tables) > 1:
         raise ValueError(f"the record holds the definitions of {len(tables)} tables, not one")
     table = Table(Identity.generate(), definitions[0], MemoryKeeper(), auto_ready=False)
-    for entry in _stated_last(table_order(entries)):
+    for entry in _stated_later(table_order(entries)):
         refused = table.receive(entry.signed)
         if refused is not None:
             unreadable.append(str(refused))
@@ -309,19 +310,35 @@ def verify(signed_entries: Sequence[bytes]) -> Verdict:
     return Verdict(table, tuple(unreadable), len(signed_entries) - len(unique), replayed)
 
 
-def _stated_last(entries: Sequence[LogEntry]) -> list[LogEntry]:
-    """``entries`` with the logs of the seats that silence statements name last: a seat's late
-    answer then reaches the fold after the statements that may have put it out, as it did at
-    the peers that signed them (a peer takes no answer of a seat it stated silent until the
-    verdict: :mod:`condottiere.peer.silence`)."""
+def _stated_later(entries: Sequence[LogEntry]) -> list[LogEntry]:
+    """``entries`` with, for each seat a silence statement names, that seat's answers from the
+    earliest step any statement names it at moved after everything else: a seat's late answer
+    then reaches the fold after the statements that may have put it out, as it did at the
+    peers that signed them (a peer takes no answer of a seat it stated silent until the
+    verdict: :mod:`condottiere.peer.silence`). Its earlier entries, and the creator's
+    seatings, stay where they are: a statement (true or false, about any step) moves nothing
+    the table had before it, so the fold reads the table as the peers did (a seat's entries
+    never come before the seating that names them)."""
     seatings = sorted((e.step, list(e.body.authors)) for e in entries if e.kind == "seating")
-    stated = set()
+    stated: dict[bytes, int] = {}
     for entry in entries:
         if entry.kind == "silence":  # a seat of the seating in force at the step it names
             held = [authors for step, authors in seatings if step < entry.body.step]
             if held and entry.body.seat < len(held[-1]):
-                stated.add(held[-1][entry.body.seat])
-    return sorted(entries, key=lambda entry: entry.author in stated and not entry.free)
+                author = held[-1][entry.body.seat]
+                if author != entry.author:
+                    stated[author] = min(stated.get(author, entry.body.step), entry.body.step)
+
+    def later(entry: LogEntry) -> bool:
+        since = stated.get(entry.author)
+        return (
+            since is not None and not entry.free and entry.kind != "seating"
+            and entry.step >= since
+        )
+
+    first = [entry for entry in entries if not later(entry)]
+    moved = [entry for entry in entries if later(entry)]
+    return first + moved
 
 
 def omniscient_record(table: Table) -> dict[str, Any]:
@@ -373,6 +390,8 @@ def _omniscient_events(table: Table) -> Iterator[GameState[Any]]:
             full.resolve((event.card,) if event.found else ())
         elif isinstance(event, HandShown):
             full.resolve(full.hand(event.seat))
+        elif isinstance(event, HandProved):  # the audit sees the hand does hold one
+            full.resolve(None)
         else:
             moves += 1
             # else the omniscient rules played this move by themselves: a forced one, that

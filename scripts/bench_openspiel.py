@@ -8,8 +8,8 @@ rebuilt from the table's record), the other OpenSpiel's ``ISMCTSBot`` (the Pytho
 sampled from the state's own chance outcomes with the game's seed. A move of ours that is not
 an OpenSpiel action (a Captains offer of the bot's own composing) is replaced by done.
 
-Printed per game: our win share with a 95% interval, the games, and the simulations or
-iterations each bot ran a move on average.
+Printed per game: our win share with a 95% interval (Wilson's, sound at 100%), the games,
+and the simulations or iterations each bot ran a move on average.
 
     .venv/bin/python scripts/bench_openspiel.py --games 20 --seconds 0.2
 
@@ -33,6 +33,8 @@ import condottiere.openspiel  # noqa: F401  (registers the games)
 from condottiere.bots import Budget, IsmctsBot
 
 Z_95 = 1.959964
+MAX_EXTRA_RUNS = 50
+"""Simulations OpenSpiel's bot may run past its time to visit a move legal at the root."""
 GAMES = {
     "condottiere": "condottiere(edition=zman,players=2)",
     "captains": "condottieri_captains(players=2)",
@@ -58,11 +60,19 @@ class TimedIsmcts(ismcts.ISMCTSBot):  # type: ignore[misc]
         self._root_node = self.create_new_node(state)
         deadline = time.perf_counter() + self.seconds
         runs = 0
-        while runs == 0 or time.perf_counter() < deadline:
+        while True:
             self.run_simulation(self.sample_root_state(state))
             runs += 1
+            if time.perf_counter() < deadline:
+                continue
+            # At least one visit of a move legal here (a sample may have tried another).
+            root = self.filter_illegals(self._root_node, legal)
+            if root.total_visits > 0 or runs >= MAX_EXTRA_RUNS:
+                break
         self.simulations += runs
-        return self.get_final_policy(state, self.filter_illegals(self._root_node, legal))
+        if root.total_visits == 0:
+            return [(action, 1 / len(legal)) for action in legal]
+        return self.get_final_policy(state, root)
 
 
 def play(name: str, index: int, seconds: float) -> tuple[float, int, int, int, int]:
@@ -96,6 +106,15 @@ def play(name: str, index: int, seconds: float) -> tuple[float, int, int, int, i
     return share, our_moves, our_iterations, their_moves, theirs.simulations
 
 
+def wilson(share: float, games: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of a win share over ``games`` (sound at 0% and 100%)."""
+    centre = (share + Z_95**2 / (2 * games)) / (1 + Z_95**2 / games)
+    margin = Z_95 * math.sqrt(share * (1 - share) / games + Z_95**2 / (4 * games**2)) / (
+        1 + Z_95**2 / games
+    )
+    return centre - margin, centre + margin
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20)
@@ -112,13 +131,12 @@ def main() -> int:
             totals = [a + b for a, b in zip(totals, counts, strict=True)]
         games = len(shares)
         mean = sum(shares) / games
-        spread = math.sqrt(sum((x - mean) ** 2 for x in shares) / max(games - 1, 1))
-        margin = Z_95 * spread / math.sqrt(games)
+        low, high = wilson(mean, games)
         our_moves, our_iterations, their_moves, their_simulations = totals
         print(
             f"{name}: ismcts vs OpenSpiel ISMCTSBot, 2 seats, {games} games, "
             f"{args.seconds:g} s a move each: our win share {mean:.1%} "
-            f"[{max(0.0, mean - margin):.1%}, {min(1.0, mean + margin):.1%}]; "
+            f"[{low:.1%}, {high:.1%}]; "
             f"iterations a move: ours {our_iterations / max(our_moves, 1):.1f}, "
             f"OpenSpiel's {their_simulations / max(their_moves, 1):.1f}; "
             f"{time.perf_counter() - started:.0f} s"

@@ -48,6 +48,7 @@ def _configs(args: argparse.Namespace) -> Iterator[Config]:
     for seed in range(args.start, args.start + args.seeds):
         yield Config.draw(
             seed, games=tuple(args.games.split(",")), max_seats=args.max_seats,
+            min_seats=args.min_seats,
             behaviours=tuple(args.behaviours.split(",")) if args.behaviours else (),
             strangers=tuple(args.strangers.split(",")) if args.strangers else (),
             faults=tuple(args.faults.split(",")) if args.faults else (),
@@ -75,6 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--start", type=int, default=0, help="the first seed (default 0)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes")
     parser.add_argument("--max-seats", type=int, default=6, help="most seats (default 6)")
+    parser.add_argument("--min-seats", type=int, default=2, help="fewest seats (default 2)")
     parser.add_argument("--games", default="condottiere,captains")
     parser.add_argument("--behaviours", default=",".join(BEHAVIOURS),
                         help="the behaviours seeds draw from (comma-separated; '' for none)")

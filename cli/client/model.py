@@ -283,7 +283,7 @@ class TableModel:
         replay)."""
         self._seats: tuple[object, Seats] = (None, Seats())
         self._keys: tuple[str, tuple[str, ...]] = ("", ())
-        """The phase and the number keys' choices at this seat's last turn
+        """The headline and the number keys' choices of this seat's last turn
         (:meth:`_keep_keys`)."""
         self._watched: tuple[object, SeatView | None] = (None, None)
         """A spectator's game as last fed, and its public view."""
@@ -658,24 +658,27 @@ class TableModel:
         if view is None or screen is None or not self.my_turn:
             return Choices()
         choices = screen.choices(view)
-        return replace(choices, numbered=self._keep_keys(view, choices.numbered))
+        bare = Scene(view, self.game, self.seats(), True, Choices(), None)
+        turn = screen.headline(bare, view.seat)  # the phase, and where (a battle's region)
+        return replace(choices, numbered=self._keep_keys(turn, choices.numbered))
 
-    def _keep_keys(self, view: SeatView, numbered: tuple[str, ...]) -> tuple[str, ...]:
+    def _keep_keys(self, turn: str, numbered: tuple[str, ...]) -> tuple[str, ...]:
         """``numbered`` with each choice on the key it had at this seat's turns before, as
-        long as the phase is the same: a card played leaves its key unused ("") rather than
-        moving the cards after it down one, and a new choice takes the key after the last.
-        Numbered afresh when the phase changes, or when the keys would run past 9."""
+        long as they are turns of the same ``turn`` (the headline of this seat's turn: the
+        phase, and where, such as a battle's region): a card played leaves its key unused ("")
+        rather than moving the cards after it down one, and a new choice takes the key after
+        the last. Numbered afresh for another ``turn``, or when the keys would run past 9."""
         if not numbered:
             return numbered
         kept, (phase, before) = numbered, self._keys
-        if phase == view.phase:
+        if phase == turn:
             slots = [choice if choice in numbered else "" for choice in before]
             slots += [choice for choice in numbered if choice not in slots]
             while slots and not slots[-1]:
                 slots.pop()
             if len(slots) <= NUMBER_KEYS:
                 kept = tuple(slots)
-        self._keys = (view.phase, kept)
+        self._keys = (turn, kept)
         return kept
 
     def choose(self, index: int) -> str | None:

@@ -288,12 +288,15 @@ def _command_lines(text: str, width: int) -> list[str]:
 
 
 def help_lines(model: TableModel, width: int, height: int) -> list[Line]:
-    """The help page: the game's own part first (what the phase under way is about, its
-    moves, its board, the rules of the table), then the client's keys and screen."""
+    """The help page: the top lines in full (what happens now, which the screen's width may
+    cut), the game's own part (what the phase under way is about, its moves, its board, the
+    rules of the table), then the client's keys and screen."""
     lines: list[Line] = [
         [("class:title", " Help"), ("class:detail", "  (↑↓ PgUp PgDn scroll · Esc or ? close)")]
     ]
-    for text in (*model.game_help(), "", *HELP):
+    banner = model.banner()
+    now = [f"  {part}" for part in (banner.headline, banner.detail) if part]
+    for text in ("Now (the top lines in full)", *now, "", *model.game_help(), "", *HELP):
         style = "class:title" if text and not text.startswith(" ") else ""
         indent = "    " if text.startswith("  ") else ""
         lines.extend([(style, " " + part)] for part in _wrap(text, width - 2, indent))

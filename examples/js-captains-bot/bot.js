@@ -7,7 +7,7 @@
 //
 // It picks among `view.legal_moves` only, reading the table from `view.detail` (a CaptainsView):
 //   city state   the first of a fixed preference (Genoa's purse, Naples' province...);
-//   starting hand keep it, showing a captain, whenever it may;
+//   starting hand keep it whenever it may (a proof shows no captain);
 //   recruit      the free captain first, then troops and traits on the weakest captain,
 //                revenue cards; never the paid (emergency) captain;
 //   upkeep       pay; when it cannot, dismiss a troop, then disband;

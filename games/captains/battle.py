@@ -22,7 +22,7 @@ from condottiere.games.captains.game import Battle
 from condottiere.games.captains.hands import Then, discard_cards, take
 from condottiere.games.captains.phase import Phase
 from condottiere.games.captains.setup import note
-from condottiere.games.captains.turn import enter_battle
+from condottiere.games.captains.turn import enter_battle, leaves_play
 from condottiere.interface.game import ToldKind
 
 if TYPE_CHECKING:
@@ -34,6 +34,8 @@ __all__ = [
     "cede_province",
     "enter_block",
     "fighting_strength",
+    "losable_troops",
+    "lose_troop",
     "no_block",
     "pass_battle",
     "play_battle_card",
@@ -44,6 +46,7 @@ CHEAPEST_CAPTAIN = min(FORCE[c] for c in CARDS if KIND[c] is Kind.CAPTAIN)
 
 def attack(game: Game, seat: int, captain: str, target: int) -> None:
     game._attacked = game._attacked | {captain}
+    game._must_attack = game._must_attack - {captain}  # the order is obeyed (RULES.md 23)
     game._battle = Battle(seat, target, captain)
     note(
         game,
@@ -210,7 +213,48 @@ def _decide(game: Game) -> None:
     loser, beaten = (battle.defender, battle.blocker) if won else (battle.attacker, battle.captain)
     note(game, ToldKind.RESULT, f"{{0}} wins the battle, {figures}", winner, about=winner)
     _details(game, battle)
-    _lose_troop(game, loser, beaten)
+    battle.beaten = beaten
+    troops = losable_troops(game, loser, beaten)
+    if len(troops) > 1:  # the owner chooses (RULES.md 38)
+        game._phase = Phase.LOSS
+        game._to_act = loser
+        game._legal = None
+        return
+    if troops:
+        lose_troop(game, loser, troops[0])
+        return
+    leaves_play(game, loser, beaten)
+    note(game, ToldKind.CHANGE, f"{card_name(beaten)} of {{0}} is discarded", loser)
+    _after_loss(game)
+
+
+def losable_troops(game: Game, seat: int, captain: str) -> list[str]:
+    """The troops ``captain`` of ``seat`` may discard when beaten, each name once, in notation
+    order."""
+    attached = game._army[seat][captain]
+    return sorted({card for card in attached if KIND[card] is Kind.TROOP}, key=ORDER.__getitem__)
+
+
+def lose_troop(game: Game, seat: int, troop: str) -> None:
+    """The beaten captain of ``seat`` discards ``troop`` (RULES.md 38)."""
+    battle = game._battle
+    assert battle is not None and battle.beaten is not None
+    game._army[seat][battle.beaten].remove(troop)
+    discard_cards(game, (troop,))
+    note(
+        game,
+        ToldKind.CHANGE,
+        f"{card_name(battle.beaten)} of {{0}} loses {card_name(troop)}",
+        seat,
+    )
+    _after_loss(game)
+
+
+def _after_loss(game: Game) -> None:
+    battle = game._battle
+    assert battle is not None
+    won = battle.beaten == battle.blocker
+    winner, loser = battle.attacker, battle.defender
     if won and "spoils" in game.options:
         note(game, ToldKind.CHANGE, "the spoils: {0} takes a province of {1}", winner, loser)
         cede_province(game, loser, winner, _attack_over)
@@ -219,23 +263,6 @@ def _decide(game: Game) -> None:
             note(game, ToldKind.CHANGE,  # RULES.md 39
                  "the attack was blocked: {0} takes no province of {1}", winner, loser)
         _attack_over(game)
-
-
-def _lose_troop(game: Game, seat: int, captain: str) -> None:
-    """The losing captain discards his weakest troop, or is discarded (RULES.md 38)."""
-    attached = game._army[seat][captain]
-    troops = [card for card in attached if KIND[card] is Kind.TROOP]
-    if troops:
-        weakest = min(troops, key=lambda card: (FORCE[card], ORDER[card]))
-        attached.remove(weakest)
-        discard_cards(game, (weakest,))
-        note(
-            game, ToldKind.CHANGE, f"{card_name(captain)} of {{0}} loses {card_name(weakest)}", seat
-        )
-    else:
-        del game._army[seat][captain]
-        discard_cards(game, (captain, *attached))
-        note(game, ToldKind.CHANGE, f"{card_name(captain)} of {{0}} is discarded", seat)
 
 
 def _attack_over(game: Game) -> None:

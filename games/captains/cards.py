@@ -1,4 +1,4 @@
-"""The cards, exactly as the seed's card list gives them: 90 cards of 64 kinds.
+"""The cards, exactly as the seed's card list gives them: 90 cards of 80 kinds.
 
 A card is named in moves by its id, the seed's name in lower case with hyphens.
 

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING
 from condottiere.games.captains.hands import discard_cards, give, show, take
 from condottiere.games.captains.moves import Bundle, Move
 from condottiere.games.captains.phase import Phase
-from condottiere.games.captains.setup import turn_order
 from condottiere.games.captains.turn import end_turn, enter_diplomacy
 
 if TYPE_CHECKING:
@@ -69,12 +68,12 @@ def _hand_over(game: Game, giver: int, receiver: int, bundle: Bundle) -> None:
 
 
 def enter_hand_limit(game: Game) -> None:
-    """Every seat in the game over its hand limit discards, in turn order (RULES.md 42)."""
+    """The player whose diplomacy phase ends discards down to its hand limit; the other
+    seats keep their hands until their own (RULES.md 42)."""
     active = game._active
     assert active is not None
-    game._over_limit = tuple(
-        seat for seat in turn_order(game, active) if game._sizes[seat] > game.hand_limit(seat)
-    )
+    over = game._sizes[active] > game.hand_limit(active)
+    game._over_limit = (active,) if over else ()
     _next_over_limit(game)
 
 

@@ -21,6 +21,7 @@ from condottiere.games.captains.setup import note
 from condottiere.interface.events import SeatLeft
 from condottiere.interface.game import (
     Deal,
+    HandHolds,
     HandOutOfGame,
     Outcome,
     OutcomeKind,
@@ -108,9 +109,10 @@ def remove_seat(game: Game, seat: int) -> HandOutOfGame:
     game._out_unseen += game._unknown[seat]
     game._hands[seat].clear()
     game._unknown[seat] = game._sizes[seat] = 0
-    for captain, cards in game._army[seat].items():
-        discard_cards(game, (captain, *cards))
-    game._army[seat] = {}
+    from condottiere.games.captains.turn import leaves_play
+
+    for captain in list(game._army[seat]):
+        leaves_play(game, seat, captain)
     discard_cards(game, game._revenues[seat])
     game._revenues[seat] = []
     game._provinces[seat] = game._ducats[seat] = 0
@@ -146,7 +148,7 @@ def _go_on_without(game: Game, seat: int) -> None:
             start(game)
         elif game._phase is Phase.CITY:
             _next_pick(game)
-        elif (isinstance(node, Deal) and node.seat == seat) or (
+        elif (isinstance(node, Deal | HandHolds) and node.seat == seat) or (
             game._phase is Phase.MULLIGAN and game._to_act == seat
         ):
             game.chance = game._then = None

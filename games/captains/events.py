@@ -16,7 +16,7 @@ from condottiere.games.captains.cards import CARDS, Effect, card_name, ducats
 from condottiere.games.captains.hands import ask, discard_cards, take
 from condottiere.games.captains.moves import Move
 from condottiere.games.captains.setup import note
-from condottiere.games.captains.turn import enter_events
+from condottiere.games.captains.turn import enter_events, leaves_play
 from condottiere.interface.game import SearchDeck, ShowHand, ToldKind
 
 if TYPE_CHECKING:
@@ -99,8 +99,7 @@ def _on_captain(
             owner,
         )
     else:
-        cards = game._army[owner].pop(captain)
-        discard_cards(game, (captain, *cards))
+        leaves_play(game, owner, captain)
         note(game, ToldKind.CHANGE, f"{name}: {target} of {{0}} is discarded", owner)
 
 

@@ -89,6 +89,8 @@ class Battle:
     to_play: int = 0
     passes: int = 0
     """Passes in a row: two decide the battle."""
+    beaten: str | None = None
+    """The beaten captain, once the battle is decided, while its owner chooses a troop."""
 
 
 @dataclass(frozen=True)
@@ -188,6 +190,8 @@ class Game(CardGame[Move]):
         self._attacked: frozenset[str] = frozenset()
         self._must_block: frozenset[str] = frozenset()
         self._must_attack: frozenset[str] = frozenset()
+        self._ordered: frozenset[str] = frozenset()
+        """The captains under an order to attack in this turn's battle phase."""
         self._no_attack: frozenset[int] = frozenset()
         self._draws_left: tuple[int, ...] = ()
         self._battle: Battle | None = None
@@ -401,9 +405,6 @@ class Game(CardGame[Move]):
         verb = move.verb
         if verb is Verb.MULLIGAN:
             return CardFlow(whole_hand=True)
-        if verb is Verb.KEEP:
-            assert move.card is not None
-            return CardFlow(shown=(move.card,))
         if verb in _PLAYED_CARD:
             assert move.card is not None
             return CardFlow(played=(move.card,))

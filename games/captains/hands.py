@@ -4,7 +4,7 @@ game; and chance, asked and answered.
 
 A hand is a multiset of the cards this engine knows to be in it plus a count of hidden
 cards. The omniscient table knows every card; a seat's engine knows its own hand, the cards
-shown to everyone (a captain shown to keep a hand, a captain found in the deck, traded cards),
+shown to everyone (a captain found in the deck, traded cards),
 and a hand shown to it alone, until they are played. A card played from a hand is taken from
 the known cards when one of that name is known, else from the hidden ones (a copy of the same
 name is the same card). A card this engine has seen nowhere may be hidden anywhere.
@@ -23,10 +23,11 @@ from typing import TYPE_CHECKING
 
 from condottiere.games.captains.cards import CAPTAINS, CARDS, DECK_COUNTS, card_name, sort_cards
 from condottiere.games.captains.phase import Phase
-from condottiere.interface.events import Chosen, Dealt, HandShown, Searched
+from condottiere.interface.events import Chosen, Dealt, HandProved, HandShown, Searched
 from condottiere.interface.game import (
     Choice,
     Deal,
+    HandHolds,
     IllegalMoveError,
     SearchDeck,
     Sentence,
@@ -51,7 +52,7 @@ __all__ = [
     "unseen",
 ]
 
-Node = Deal | Choice | ShowHand | SearchDeck
+Node = Deal | Choice | ShowHand | SearchDeck | HandHolds
 Then = Callable[["Game"], None]
 AfterChoice = Callable[["Game", int], None]
 
@@ -206,6 +207,11 @@ def resolve(game: Game, outcome: Sequence[str] | int | None) -> None:
         cards = _checked_cards(game, node.seat, node.count, outcome, from_pile=True)
         game._events.append(Dealt(node.seat, node.count if cards is None else cards))
         _deal(game, node.seat, node.count, cards)
+    elif isinstance(node, HandHolds):
+        _check_holds(game, node, outcome)
+        game._events.append(HandProved(node.seat))
+        text = f"{{{node.seat}}} proves that its hand holds a captain, showing none"
+        game.tell(Sentence(ToldKind.CHANGE, text, node.seat))
     elif isinstance(node, ShowHand):
         cards = _checked_shown(game, node, outcome)
         shown = node.count if cards is None else cards
@@ -316,6 +322,13 @@ def _show(game: Game, node: ShowHand, cards: tuple[str, ...] | None) -> None:
     game._unknown[giver] = game._sizes[giver] = 0
 
 
+def _check_holds(game: Game, node: HandHolds, outcome: object) -> None:
+    if outcome is not None:
+        raise ValueError("a proof that a hand holds a card is answered with None")
+    if not game._unknown[node.seat] and not any(game._hands[node.seat][c] for c in node.cards):
+        raise ValueError(f"seat {node.seat}'s hand holds none of {', '.join(node.cards)}")
+
+
 def _checked_search(game: Game, node: SearchDeck, outcome: object) -> bool:
     if outcome is None or isinstance(outcome, str | int) or not isinstance(outcome, Sequence):
         raise ValueError(f"say whether {card_name(node.card)} was found: ({node.card!r},) or ()")
@@ -347,6 +360,8 @@ def settle(game: Game) -> None:
             resolve(game, [order.pop() for _ in range(node.count)])
         elif isinstance(node, ShowHand):
             resolve(game, game.hand(node.seat))
+        elif isinstance(node, HandHolds):
+            resolve(game, None)
         else:
             found = game._pile is not None and game._pile[node.card] > 0
             if found:

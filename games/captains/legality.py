@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from functools import cache
 from typing import TYPE_CHECKING
 
+from condottiere.games.captains.battle import losable_troops
 from condottiere.games.captains.cards import (
     CAPTAINS,
     CARDS,
@@ -51,7 +52,7 @@ PASS = Move(Verb.PASS)
 PAY = Move(Verb.PAY)
 NO_BLOCK = Move(Verb.NO_BLOCK)
 ACCEPT, REFUSE = Move(Verb.ACCEPT), Move(Verb.REFUSE)
-MULLIGAN = Move(Verb.MULLIGAN)
+MULLIGAN, KEEP = Move(Verb.MULLIGAN), Move(Verb.KEEP)
 SALE_PRICE = 2
 """The listed offers sell a card of the hand for this many ducats..."""
 PROVINCE_PRICE = 6
@@ -72,7 +73,7 @@ def _city(game: Game, seat: int) -> list[Move]:
 
 def _mulligan(game: Game, seat: int) -> list[Move]:
     cards = possible_cards(game, seat)
-    moves = [Move(Verb.KEEP, captain) for captain in CAPTAINS if captain in cards]
+    moves = [KEEP] if any(captain in cards for captain in CAPTAINS) else []
     if could_lack_captain(game, seat):
         moves.append(MULLIGAN)
     return moves
@@ -242,6 +243,13 @@ def _hand_limit(game: Game, seat: int) -> list[Move]:
     return [Move(Verb.DISCARD, card) for card in _in_hand(game, seat, _ANY)]
 
 
+def _loss(game: Game, seat: int) -> list[Move]:
+    battle = game._battle
+    assert battle is not None and battle.beaten is not None
+    beaten = battle.beaten
+    return [Move(Verb.DISMISS, troop, beaten) for troop in losable_troops(game, seat, beaten)]
+
+
 _BY_PHASE = {
     Phase.CITY: _city,
     Phase.MULLIGAN: _mulligan,
@@ -254,6 +262,7 @@ _BY_PHASE = {
     Phase.DIPLOMACY: _diplomacy,
     Phase.ANSWER: _answer,
     Phase.HAND_LIMIT: _hand_limit,
+    Phase.LOSS: _loss,
 }
 
 
@@ -329,7 +338,7 @@ def check_revealed(game: Game, seat: int, reveal: Sequence[str] | None) -> tuple
 
 _VERBS_OF = {
     Phase.CITY: "city",
-    Phase.MULLIGAN: "keep CAPTAIN or mulligan",
+    Phase.MULLIGAN: "keep or mulligan",
     Phase.RECRUIT: "captain, emergency, attach, revenue or done",
     Phase.UPKEEP: "pay, dismiss or disband",
     Phase.EVENTS: "event or done",
@@ -339,6 +348,7 @@ _VERBS_OF = {
     Phase.DIPLOMACY: "offer or done",
     Phase.ANSWER: "accept or refuse",
     Phase.HAND_LIMIT: "discard",
+    Phase.LOSS: "dismiss (a troop of the beaten captain)",
 }
 
 
@@ -354,6 +364,7 @@ _PHASE_VERBS = {
     Phase.DIPLOMACY: {Verb.OFFER, Verb.DONE},
     Phase.ANSWER: {Verb.ACCEPT, Verb.REFUSE},
     Phase.HAND_LIMIT: {Verb.DISCARD},
+    Phase.LOSS: {Verb.DISMISS},
 }
 
 
@@ -380,6 +391,10 @@ def _specific(game: Game, move: Move, seat: int) -> str:
     verb = move.verb
     if verb is Verb.CAPTAIN and game._recruited:
         return "one captain a turn comes into play for free; use emergency to pay for another"
+    if verb is Verb.KEEP:
+        return "a hand with no captain is not kept: mulligan"
+    if verb is Verb.MULLIGAN:
+        return "a hand with a captain may not be discarded"
     if verb is Verb.EMERGENCY and move.card is not None:
         return f"{card_name(move.card)} costs {ducats(FORCE[move.card])}"
     if verb is Verb.ATTACH and move.card is not None and KIND[move.card] not in _ATTACHABLE:

@@ -137,11 +137,18 @@ class Move:
 
 
 _BARE = frozenset(
-    {Verb.MULLIGAN, Verb.PAY, Verb.NO_BLOCK, Verb.PASS, Verb.ACCEPT, Verb.REFUSE, Verb.DONE}
+    {
+        Verb.KEEP,
+        Verb.MULLIGAN,
+        Verb.PAY,
+        Verb.NO_BLOCK,
+        Verb.PASS,
+        Verb.ACCEPT,
+        Verb.REFUSE,
+        Verb.DONE,
+    }
 )
-_ONE_CARD = frozenset(
-    {Verb.KEEP, Verb.CAPTAIN, Verb.EMERGENCY, Verb.REVENUE, Verb.PLAY, Verb.DISCARD}
-)
+_ONE_CARD = frozenset({Verb.CAPTAIN, Verb.EMERGENCY, Verb.REVENUE, Verb.PLAY, Verb.DISCARD})
 _ONE_CAPTAIN = frozenset({Verb.DISBAND, Verb.BLOCK})
 _CARD_AND_CAPTAIN = frozenset({Verb.ATTACH, Verb.DISMISS})
 

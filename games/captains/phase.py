@@ -29,6 +29,8 @@ class Phase(StrEnum):
     """The attacked seat blocks, or not (emergency defence first if it likes)."""
     CLASH = "clash"
     """A blocked attack: both sides play battle cards in turn, or pass."""
+    LOSS = "loss"
+    """The beaten captain's owner chooses which of its troops it discards."""
     DIPLOMACY = "diplomacy"
     ANSWER = "answer"
     """The seat offered a deal accepts or refuses it."""

@@ -10,7 +10,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from condottiere.games.captains.battle import attack, block, pass_battle, play_battle_card
+from condottiere.games.captains.battle import (
+    attack,
+    block,
+    lose_troop,
+    pass_battle,
+    play_battle_card,
+)
 from condottiere.games.captains.battle import no_block as leave_unblocked
 from condottiere.games.captains.diplomacy import answer, discard_excess, make_offer
 from condottiere.games.captains.events import play_event
@@ -42,7 +48,7 @@ def apply(game: Game, seat: int, move: Move, revealed: tuple[str, ...] | None) -
         assert card is not None
         pick_city(game, seat, card)
     elif verb is Verb.KEEP:
-        keep(game, seat, card)
+        keep(game, seat)
     elif verb is Verb.MULLIGAN:
         assert revealed is not None
         mulligan(game, seat, revealed)
@@ -52,6 +58,9 @@ def apply(game: Game, seat: int, move: Move, revealed: tuple[str, ...] | None) -
     elif verb is Verb.ATTACH or verb is Verb.REVENUE:
         assert card is not None
         attach(game, seat, card, captain)
+    elif verb is Verb.DISMISS and game._phase is Phase.LOSS:
+        assert card is not None
+        lose_troop(game, seat, card)
     elif verb is Verb.DISMISS:
         assert card is not None and captain is not None
         dismiss(game, seat, card, captain)

@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any
 
 from condottiere.games.captains.cards import CAPTAINS, DECK_COUNTS, card_name
 from condottiere.games.captains.cities import CITIES
-from condottiere.games.captains.hands import ask_choice, ask_deal, discard_cards, give, show
+from condottiere.games.captains.hands import ask, ask_choice, ask_deal, discard_cards, give
 from condottiere.games.captains.phase import Phase
-from condottiere.interface.game import Sentence, ToldKind
+from condottiere.interface.game import HandHolds, Sentence, ToldKind
 
 if TYPE_CHECKING:
     from condottiere.games.captains.game import Game
@@ -108,17 +108,20 @@ def _ask_keep(game: Game) -> None:
     seat = game._to_deal[0]
     if game._mulligans >= MAX_MULLIGANS:
         note(game, ToldKind.CHANGE, f"{{0}} keeps the hand after {MAX_MULLIGANS} mulligans", seat)
-        keep(game, seat, None)
+        _kept(game)
         return
     game._phase = Phase.MULLIGAN
     game._to_act = seat
     game._legal = None
 
 
-def keep(game: Game, seat: int, captain: str | None) -> None:
-    """``seat`` keeps its hand, showing ``captain`` (RULES.md 7)."""
-    if captain is not None:
-        show(game, seat, (captain,))
+def keep(game: Game, seat: int) -> None:
+    """``seat`` keeps its hand: it proves that the hand holds a captain, showing none
+    (RULES.md 7)."""
+    ask(game, HandHolds(seat, CAPTAINS), _kept)
+
+
+def _kept(game: Game) -> None:
     game._to_deal = game._to_deal[1:]
     game._mulligans = 0
     _deal_next(game)

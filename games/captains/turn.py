@@ -36,6 +36,7 @@ __all__ = [
     "enter_events",
     "enter_recruit",
     "enter_upkeep",
+    "leaves_play",
     "may_attack",
     "neighbours",
     "pay_upkeep",
@@ -147,10 +148,18 @@ def dismiss(game: Game, seat: int, troop: str, captain: str) -> None:
     discard_cards(game, (troop,))
 
 
-def disband(game: Game, seat: int, captain: str) -> None:
-    """``captain`` and every card attached to him go to the discard pile."""
+def leaves_play(game: Game, seat: int, captain: str) -> None:
+    """``captain`` and every card attached to him go from ``seat``'s army to the discard pile;
+    an order given to him (must attack, must block) lapses with him (RULES.md 22, 23)."""
     cards = game._army[seat].pop(captain)
     discard_cards(game, (captain, *cards))
+    game._must_attack = game._must_attack - {captain}
+    game._must_block = game._must_block - {captain}
+
+
+def disband(game: Game, seat: int, captain: str) -> None:
+    """``captain`` and every card attached to him go to the discard pile."""
+    leaves_play(game, seat, captain)
     if game._phase is Phase.UPKEEP and not game._army[seat]:
         enter_events(game)
 
@@ -189,6 +198,8 @@ def enter_battle(game: Game) -> None:
     assert seat is not None
     if game._phase is Phase.OVER:
         return
+    # an order to attack is for this battle phase of the captain's controller (RULES.md 23)
+    game._ordered = game._ordered | {c for c in game._army[seat] if c in game._must_attack}
     if may_attack(game, seat):
         _ask(game, Phase.BATTLE, seat)
         return
@@ -229,7 +240,10 @@ def end_turn(game: Game) -> None:
     assert seat is not None
     game._must_block = frozenset()
     mine = game._army[seat]
-    game._must_attack = frozenset(c for c in game._must_attack if c not in mine)
+    game._must_attack = frozenset(
+        c for c in game._must_attack if c not in mine and c not in game._ordered
+    )
+    game._ordered = frozenset()
     game._no_attack = game._no_attack - {seat}
     game._battle = None
     game._offer = None

@@ -20,6 +20,9 @@ shares                every seat but a deal's owner: decryption shares of its ca
 hand_shown            the seat whose hand the game shows to one other seat (the viewer):
                       for each hidden card, its part sealed to the viewer with a proof, the
                       face-up ones named (with ``handed``, the cards go to the viewer's hand)
+hand_proof            the seat whose hidden hand the game asks to prove that it holds a card
+                      of a set: a proof over its hidden cards that one of them is, showing
+                      none (nothing when a face-up card of its hand is of the set)
 coin_commit           every committer: a commitment to a value (a fair choice)
 coin_escrow           every committer (three or more): its value shared among the others
 coin_reveal           every committer: its value (see :mod:`condottiere.peer.coin`)
@@ -54,7 +57,7 @@ module              steps
 ``seating``         the lobby door, the creator's seating, every seat's ready
 ``keys``            keys, the backups of the deck secrets, their checks and complaints
 ``deal``            the shuffle chain and the decryption shares of a deal
-``moves``           a move, and a hand shown to one seat
+``moves``           a move, a hand shown to one seat, a hand's proof of what it holds
 ``searches``        the blinding and the opening of a search of a draw pile
 ``coins``           the commitments, escrows and reveals of a fair choice, and closes
 ``leavers``         silence votes, seats put out or freed, the stand-in, the re-key

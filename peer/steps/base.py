@@ -18,7 +18,7 @@ from typing import Any, ClassVar, Protocol
 
 from google.protobuf.message import Message
 
-from condottiere.interface import Draw, SearchDeck, ShowHand
+from condottiere.interface import Draw, HandHolds, SearchDeck, ShowHand
 from condottiere.peer.coin import Flip
 from condottiere.peer.entries import LogEntry, Reason, Rejection
 from condottiere.peer.keeper import Keeper
@@ -67,7 +67,7 @@ class TableEvent:
     """Something that happened at the table, in players' words."""
 
     kind: str
-    """``join ask seated ready freed shuffle deal search coin move result change chat leave
+    """``join ask seated ready freed shuffle deal coin move result change chat leave
     refused halt over audit`` (``ask``: a joiner the creator's owner must admit or refuse;
     ``freed``: a seat not ready in time, freed for another joiner); ``move``,
     ``result`` and ``change`` are the game's own narration, of its moves and of what it
@@ -111,6 +111,7 @@ class StepKind(StrEnum):
     SEARCH_BLINDING = "search_blinding"
     SEARCH_OPENING = "search_opening"
     HAND_SHOWN = "hand_shown"
+    HAND_PROOF = "hand_proof"
 
     @property
     def words(self) -> str:
@@ -137,6 +138,8 @@ class Step:
     """The search of a draw pile the steps of a search are for."""
     shown: ShowHand | None = None
     """The hand a hand_shown step shows, and to whom."""
+    holds: HandHolds | None = None
+    """The hand a hand_proof step proves to hold a card of a set, and the set."""
 
     @property
     def missing(self) -> tuple[bytes, ...]:

@@ -22,6 +22,7 @@ from condottiere.peer.lobby import Lobby
 from condottiere.peer.logs import Logs
 from condottiere.peer.silence import Departure, Verdict, silence_verdict
 from condottiere.peer.steps import deal, keys
+from condottiere.peer.steps.audit import read_entry_or_none
 from condottiere.peer.steps.base import (
     ACCEPT,
     MAX_CHAT,
@@ -50,7 +51,14 @@ class Context(keys.Context, deal.Context, Protocol):
     _reseating: int | None
     _seated_at: int
     _ended: set[int]
-    _took: set[tuple[int, int]]
+    _took: dict[tuple[int, int], bytes]
+    _carried: dict[bytes, bool]
+    _unchecked: list[LogEntry]
+    table_id: bytes
+
+    def _refuse(
+        self, rejection: Rejection, entry: LogEntry | None = None, author: bytes | None = None
+    ) -> None: ...
 
     def _step_number(self) -> int: ...
 
@@ -67,9 +75,44 @@ def votes(t: Context, seat: int, number: int) -> dict[int, LogEntry]:
     cast = {}
     for author, entry in statements.items():
         voter = t.seat_of(author)
-        if voter is not None and voter != seat:
-            cast[voter] = entry
+        if voter is None or voter == seat:
+            continue
+        if entry.body.answered and not carries_answer(t, seat, number, entry):
+            continue
+        cast[voter] = entry
     return cast
+
+
+def carries_answer(t: Context, seat: int, number: int, statement: LogEntry) -> bool:
+    """Whether an *answered* statement about ``seat`` at step ``number`` carries that
+    seat's own signed answer to that step (else it is false, and counts for nothing)."""
+    carried = t._carried.get(statement.hash)
+    if carried is None:
+        answer = read_entry_or_none(statement.body.answer, t.table_id)
+        carried = (
+            answer is not None and seat < len(t.seating)
+            and answer.author == t.seating[seat] and answer.step == number
+            and not answer.free
+        )
+        t._carried[statement.hash] = carried
+    return carried
+
+
+def check_statements(t: Context) -> None:
+    """Once the game has started, halt on an *answered* statement that does not carry the
+    answer it speaks of: its signer's own entry proves it false (the same at every peer,
+    whenever it comes)."""
+    if not t.lobby.closed:
+        return
+    unchecked, t._unchecked = t._unchecked, []
+    for statement in unchecked:
+        seat, number = statement.body.seat, statement.body.step
+        if number < t._seated_at or t.halt is not None:
+            continue
+        if not carries_answer(t, seat, number, statement):
+            t._refuse(Rejection(
+                Reason.BAD_PROOF, f"states seat {seat} answered step {number} without "
+                "carrying its answer", author=statement.author), statement)
 
 
 def departure_by_silence(t: Context, seat: int, number: int, at: str) -> Departure:
@@ -151,7 +194,8 @@ def answer_statements(t: Context) -> None:
             and seat not in t.out
             and votes(t, silent, number)
         ):
-            t._publish(log_pb2.Silence(seat=silent, step=number, answered=True))
+            answer = t._took[(silent, number)]
+            t._publish(log_pb2.Silence(seat=silent, step=number, answered=True, answer=answer))
 
 
 def departures(t: Context, step: Step) -> Next | None:
@@ -454,7 +498,8 @@ def check_reseating(
             mine in voters and (seat, number) in t._took and not t._quiet
             and stated(t, mine, seat, number) is None
         ):  # this peer holds its ready: it says so, and the seating can never hold
-            t._publish(log_pb2.Silence(seat=seat, step=number, answered=True))
+            t._publish(log_pb2.Silence(
+                seat=seat, step=number, answered=True, answer=t._took[(seat, number)]))
     waiting = False
     for seat in freed:
         if left(t, seat, number):

@@ -133,4 +133,32 @@ class HandShownRule(StepRule):
         return ACCEPT
 
 
-register(MoveRule(), HandShownRule())
+class HandProofRule(StepRule):
+    """The seat whose hidden hand the game asks to prove that it holds a card of a set: a
+    proof over its hidden cards that one of them is, showing none (nothing when a face-up
+    card of its hand is of the set)."""
+
+    kind = StepKind.HAND_PROOF
+    words = "proving what a hand holds"
+    doing = "Proving what a hand holds"
+    about = "a proof that one of its hidden cards is of the set, showing none"
+
+    def waiting_text(self, t: Context, step: Step, names: str) -> str:
+        return f"{names} to prove what its hand holds"
+
+    def make(self, t: Context, step: Step) -> Message | None:
+        assert t.dealer is not None and step.holds is not None
+        return t.dealer.prove_holds(step.holds.cards)
+
+    def judge(self, t: Context, step: Step, author: bytes, entry: LogEntry) -> Verdict:
+        """Check the seat's proof that its hidden hand holds a card of the set (a bad or
+        missing proof blames it as any bad proof does), then resolve the engine."""
+        game, dealer, holds = t.game, t.dealer, step.holds
+        assert game is not None and dealer is not None and holds is not None
+        dealer.check_holds(holds.seat, holds.cards, entry.body)
+        game.resolve(None)
+        t._tell_game()
+        return ACCEPT
+
+
+register(MoveRule(), HandShownRule(), HandProofRule())

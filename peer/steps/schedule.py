@@ -16,6 +16,7 @@ from condottiere.interface import (
     Deal,
     GameRules,
     GameState,
+    HandHolds,
     SearchDeck,
     SeatToMove,
     ShowHand,
@@ -95,6 +96,9 @@ def next_step(t: Context, step: Step) -> Step:
         if isinstance(waiting, ShowHand):
             dealer.check_hands(sizes)
             return step.then(StepKind.HAND_SHOWN, t._seat_authors([waiting.seat]), shown=waiting)
+        if isinstance(waiting, HandHolds):
+            dealer.check_hands(sizes)
+            return step.then(StepKind.HAND_PROOF, t._seat_authors([waiting.seat]), holds=waiting)
         assert isinstance(waiting, SeatToMove)
         dealer.check_hands(sizes)
         return step.then(StepKind.MOVE, t._seat_authors([waiting.seat]))

@@ -29,7 +29,8 @@ from condottiere.peer.steps.base import (
 from condottiere.v1 import log_pb2
 
 MAX_JOINERS = 64
-"""How many authors a lobby hears of, at most, before its game starts."""
+"""How many authors a lobby hears of, at most, before its game starts (refused and freed ones
+leave the count at once)."""
 UNSEATED_ENTRIES = 24
 UNSEATED_BYTES = 64 << 10
 """What this peer keeps, at most, of the log of an author without a seat while the table
@@ -57,8 +58,9 @@ class Context(leavers.Context, Protocol):
 
 def door(t: Context, entry: LogEntry) -> Rejection | None:
     """Why an author is turned away unheard: its log is full (see ``condottiere.peer.logs``),
-    or it has no seat (the table is seated, or its lobby is full). Its entries are not kept,
-    so nobody can fill a peer's memory."""
+    or it has no seat (the table is seated, or its lobby is full: an author the creator's
+    owner admitted is let in all the same). Its entries are not kept, so nobody can fill a
+    peer's memory."""
     author = entry.author
     if author in t.logs.full:
         return Rejection(Reason.TOO_LARGE, "the author's log is full", author=author)
@@ -72,10 +74,14 @@ def door(t: Context, entry: LogEntry) -> Rejection | None:
         return Rejection(Reason.NOT_SEATED, "the author was refused a seat", author=author)
     if author in t.lobby.freed:
         return Rejection(Reason.NOT_SEATED, "the author's seat was freed", author=author)
-    if author == t.lobby.creator or author in t.seating or author in t._named:
+    if (
+        author == t.lobby.creator or author in t.seating or author in t._named
+        or author in t.lobby.admitted
+    ):
         return None
     entries, size = t.logs.kept(author)
-    if not entries and len(t.logs.kept_authors) >= MAX_JOINERS + 1:
+    counted = [a for a in t.logs.kept_authors if a not in t.lobby.freed]
+    if not entries and len(counted) >= MAX_JOINERS + 1:
         return Rejection(
             Reason.NOT_SEATED, f"the lobby already holds {MAX_JOINERS} joiners", author=author
         )

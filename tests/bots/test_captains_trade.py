@@ -93,3 +93,13 @@ def test_the_province_buyer_buys_nothing_from_greedy_bots() -> None:
             assert move.verb is Verb.REFUSE
         game.play(move)
     assert offered > 0
+
+
+def test_the_search_never_sells_a_province_for_ducats_with_turns_left() -> None:
+    from condottiere.bots import Budget, IsmctsBot
+
+    game = _at_diplomacy(Game.setup(2, cities=["milan", "pisa"], hands=[[], []], seed=0,
+                                    ducats=[60, 5], deck=["duchy"]))
+    game.play(_offer(1, Bundle(ducats=50), Bundle(provinces=1)))
+    move = IsmctsBot(seed=3, budget=Budget(iterations=30)).choose(game, 1)
+    assert move.verb is Verb.REFUSE

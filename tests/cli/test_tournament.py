@@ -79,13 +79,19 @@ def test_battles_won_and_regions_held_agree_with_the_games() -> None:
         assert result.drawn == (sum(result.shares) == 0.0)
 
 
-def test_the_printed_table_names_every_figure(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["tournament", "--bots", "greedy,random", "--edition", "zman-duel",
+def test_the_printed_table_names_every_figure_as_the_game_names_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # zman: its standing is the regions held (zman-duel's is the battles won)
+    assert main(["tournament", "--bots", "greedy,random", "--edition", "zman",
                  "--games", "3", "--jobs", "1"]) == 0
     out = capsys.readouterr().out
     for heading in ("win share", "95% CI", "battles won", "regions held", "moves/s"):
         assert heading in out
     assert out.count("greedy") >= 2 and "random" in out
+    assert main(["tournament", "--game", "captains", "--bots", "greedy,random",
+                 "--games", "1", "--jobs", "1"]) == 0
+    assert "provinces held" in capsys.readouterr().out
 
 
 def test_a_report_renders_the_budget_of_searching_bots() -> None:

@@ -11,10 +11,11 @@ from typing import Any
 from google.protobuf.message import Message
 
 from condottiere import crypto
-from condottiere.crypto.group import BASE, add
+from condottiere.crypto.group import BASE, L, add, mul, sub
+from condottiere.games.captains.cards import CAPTAINS
 from condottiere.games.captains.phase import Phase
-from condottiere.peer.driver import StepKind, Table
-from condottiere.peer.entries import Reason
+from condottiere.peer.driver import Step, StepKind, Table
+from condottiere.peer.entries import LogEntry, Reason
 from condottiere.v1 import log_pb2
 from tests.peer.captains import CaptainsHarness, in_phase
 from tests.peer.cheats import Cheat, CheatHarness, Witness, assert_caught, forged_move, moves_of
@@ -255,3 +256,85 @@ def test_an_acceptance_that_shows_another_card_than_the_one_asked_for_is_refused
             break
     assert_caught(harness, Reason.ILLEGAL, halts=False, record=tmp_path / "r")
     assert_goes_on(harness)
+
+
+# ---------------------------------------------------------------------------- a hand kept
+
+
+class KeepsWithoutACaptain(Cheat):
+    """The last to shuffle, it arranges the deck so that the first 77 cards hold no captain
+    (knowing every card, as luck could have dealt it: the test lends it the other seat's
+    secret; its shuffle is a proper one, with a proof that verifies), so that its first hand
+    holds none. It keeps that hand all the same, and answers the proof the table then asks
+    for with the best a seat without a captain can make: every branch simulated."""
+
+    secrets: list[int] = []  # noqa: RUF012 (set by the test: every seat's deck secret)
+    proof_due: int | None = None
+    """The step of the proof the table asks for once this seat has kept its hand."""
+
+    def forge(self, body: Message, step: int) -> Message | None:
+        if isinstance(body, log_pb2.Shuffle):
+            return self._arranged(body)
+        if not isinstance(body, log_pb2.MovePlayed) or body.move != "mulligan":
+            return None
+        assert self.game is not None and self.seat is not None
+        assert not set(self.game.hand(self.seat)) & set(CAPTAINS)
+        self.proof_due = step + 1
+        return forged_move(self, "keep")
+
+    def _arranged(self, body: log_pb2.Shuffle) -> log_pb2.Shuffle:
+        assert self.dealer is not None
+        deck = self.dealer.decks[body.deck]
+        whole = sum(self.secrets) % L
+        cards = deck.cards
+        names = [deck.codebook.name_of(sub(b, mul(whole, a))) for a, b in cards]
+        order = sorted(range(len(cards)), key=lambda n: names[n] in CAPTAINS)
+        context = crypto.Context(deck.table, deck.round, 1)
+        randomness = [crypto.random_scalar() for _ in cards]
+        out, proof = crypto.shuffle_with(cards, deck._round_key(), context, order, randomness)
+        return log_pb2.Shuffle(
+            deck=body.deck, round=body.round, step=crypto.ShuffleStep(tuple(out), proof).encode()
+        )
+
+    def _work(self, step: Step) -> bool:
+        """Once its hand is kept and its proof published, it does nothing more (its own table
+        refused its keep)."""
+        return self.proof_due is None and super()._work(step)
+
+    def _publish(self, body: Message, step: int = 0) -> LogEntry:
+        entry = super()._publish(body, step)
+        if isinstance(body, log_pb2.Shuffle):  # a proper shuffle: the cheat is still to come
+            self.cheated = False
+            self.forged.pop(entry.hash, None)
+        elif self.proof_due is not None:
+            dealer, seat = self.dealer, self.seat
+            assert dealer is not None and seat is not None
+            statement = dealer._holds_statement(seat, CAPTAINS)
+            assert statement is not None
+            _, known, points = statement
+            proof = _simulated_only(len(known) * len(points))
+            self.publish_forged(log_pb2.HandProof(proof=proof.encode()), self.proof_due)
+        return entry
+
+
+def _simulated_only(branches: int) -> crypto.HoldsProof:
+    """A proof every branch of which is simulated, the best a hand with no card of the set
+    can make: its challenges add up to a random value, not to the hash of its commitments."""
+    return crypto.HoldsProof(
+        tuple(crypto.random_scalar() for _ in range(branches)),
+        tuple(crypto.random_scalar() for _ in range(branches)),
+    )
+
+
+def test_a_seat_that_keeps_a_hand_with_no_captain_is_caught_by_its_proof(
+    tmp_path: Path,
+) -> None:
+    harness = CaptainsCheats(2, KeepsWithoutACaptain, 1, seed=37)
+    KeepsWithoutACaptain.secrets = [table.dealer.decks[0].secret for table in harness.tables]
+    harness.play(until=lambda: all(w.halt is not None for w in harness.witnesses))
+    assert_caught(
+        harness, Reason.BAD_PROOF, halts=True, record=tmp_path / "r", whole_state=False
+    )
+    for witness in harness.witnesses:
+        assert witness.halt is not None and "hand" in witness.halt.detail
+        assert witness.game is not None and witness.game.hidden_count(1) == 7

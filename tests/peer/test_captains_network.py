@@ -109,6 +109,23 @@ def assert_secret_from_the_others(tables: list[Table]) -> int:
     return checked
 
 
+def assert_hands_kept_unseen(table: Table) -> None:
+    """Every starting hand kept was kept with a proof that it holds a captain and showed no
+    card: each ``keep`` move shows nothing and is followed by its seat's ``hand_proof``."""
+    keeps, proofs = [], []
+    for author in table.seating:
+        for entry in table.logs.log(author):
+            if entry.kind == "move" and entry.body.move == "keep":
+                assert not entry.body.cards, "a hand kept showed a card"
+                keeps.append((table.seat_of(author), entry.step))
+            elif entry.kind == "hand_proof":
+                proofs.append((table.seat_of(author), entry.step - 1))
+    assert keeps and sorted(keeps) == sorted(proofs)
+    assert table.game is not None
+    events = table.game.record()["events"]
+    assert sum(event[0] == "holds" for event in events) == len(keeps)
+
+
 @pytest.mark.parametrize("seats", [2, 3, 5])
 def test_a_whole_captains_game_between_peer_processes_ends_the_same_and_keeps_shown_hands_secret(
     tmp_path: Path, seats: int
@@ -119,6 +136,7 @@ def test_a_whole_captains_game_between_peer_processes_ends_the_same_and_keeps_sh
     assert_same_captains_game([peer.result() for peer in table])
     tables = sorted((restored(peer.data) for peer in table), key=lambda t: t.seat or 0)
     assert all(t.record_hash() == table[0].result()["record_hash"] for t in tables)
+    assert_hands_kept_unseen(tables[0])
     # Every card this game showed to one seat, checked on every other peer's decks. Whether a
     # game shows a hidden card and keeps it hidden to the end depends on the deal, so it is not
     # required here; test_captains_table.py's look is checked right after it is shown.

@@ -79,7 +79,8 @@ def test_a_hand_shown_to_one_seat_is_opened_by_the_viewer_and_its_holder_alone()
 @dataclass
 class Trade:
     """Seat 0 plays no event before its first diplomacy, where it offers seat 1 the first
-    card of its hand for the first of seat 1's; seat 1 accepts (or refuses)."""
+    card of its hand for the first of seat 1's; seat 1 makes no offer before it, and accepts
+    (or refuses)."""
 
     accepts: bool
     harness: CaptainsHarness | None = None
@@ -98,6 +99,8 @@ class Trade:
             assert theirs is not None
             self.offered.append(f"offer 1 give {table.game.hand(0)[0]} get {theirs.hand(1)[0]}")
             return self.offered[0]
+        if in_phase(table, Phase.DIPLOMACY):  # seat 1's bot, which trades, offers nothing first
+            return "done"
         return None
 
 

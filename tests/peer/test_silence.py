@@ -13,7 +13,7 @@ import pytest
 from condottiere.crypto import Identity
 from condottiere.interface import OutcomeKind
 from condottiere.peer.driver import MemoryKeeper, Step, StepKind, Table
-from condottiere.peer.entries import LogEntry
+from condottiere.peer.entries import LogEntry, read_entry
 from condottiere.peer.lobby import Deadlines, TableSpec
 from condottiere.peer.record import verify
 from condottiere.peer.silence import Departure, Verdict, silence_verdict
@@ -340,6 +340,42 @@ def test_a_seat_that_comes_back_before_every_statement_is_in_is_not_out() -> Non
     assert answered, "the seat that took the move said so"
 
 
+def test_an_answered_statement_carries_the_answer_it_took() -> None:
+    harness = Departing("zman", 3, seed=6)
+    harness.run(until=lambda: at_step(StepKind.MOVE)(harness))
+    mover = harness.tables[0].step.authors[0]  # type: ignore[union-attr]
+    seat = harness.tables[0].seat_of(mover)
+    assert seat is not None
+    harness.tables[(seat + 1) % 3].declare_silent(LATE)
+    harness.run(patient=lambda table: True)
+    answered = [
+        e for t in harness.tables for e in t.logs.log(t.me)
+        if e.kind == "silence" and e.body.answered
+    ]
+    assert answered
+    for statement in answered:
+        carried = read_entry(statement.body.answer)
+        assert carried.author == harness.tables[statement.body.seat].me
+        assert carried.step == statement.body.step
+
+
+def test_a_false_answered_statement_about_a_seat_gone_halts_the_table_naming_its_signer() -> None:
+    """A seat that is gone cannot be kept waited for by a statement that it answered: the
+    statement must carry the seat's signed answer, and one that does not proves its signer
+    false, the same on every peer."""
+    harness = Departing("zman", 3, seed=7, doomed=(2, StepKind.MOVE))
+    harness.run(until=lambda: bool(harness.dead))
+    liar = harness.tables[1]
+    step = liar.step
+    assert step is not None and harness.tables[2].me in step.missing
+    liar._publish(log_pb2.Silence(seat=2, step=step.number, answered=True))
+    liar._advance()
+    harness.run()
+    for table in harness.live():
+        assert table.halt is not None and table.halt.cheat and table.halt.seat == 1
+        assert "without carrying its answer" in table.halt.detail
+
+
 def test_a_peer_that_stated_silence_holds_the_late_answer_until_a_verdict() -> None:
     harness = Departing("zman", 3, seed=6)
     harness.run(until=lambda: at_step(StepKind.MOVE)(harness))
@@ -458,3 +494,36 @@ def test_a_polite_leave_at_the_backups_needs_no_statement_and_the_others_start_a
 @pytest.mark.parametrize("kind", list(StepKind))
 def test_every_step_a_seat_can_be_silent_at_is_told_in_words(kind: StepKind) -> None:
     assert kind.words and not kind.words.startswith("StepKind")
+
+
+def test_the_creator_gone_mid_game_leaves_a_record_that_verifies_as_finished_and_counts() -> None:
+    from condottiere.cli.standings import GameFacts, facts_of
+
+    harness = Departing("zman", 3, seed=11, doomed=(0, StepKind.MOVE))
+    harness.run()
+    witness = harness.tables[1]
+    assert 0 in witness.out and witness.game is not None and witness.game.outcome is not None
+    verdict = verify([e.signed for a in witness.logs.authors for e in witness.logs.log(a)])
+    assert verdict.finished and verdict.audited_without_leavers, verdict.lines()
+    assert verdict.table.record_hash() == witness.record_hash()
+    facts = facts_of(verdict)
+    assert isinstance(facts, GameFacts) and facts.outcome == witness.game.outcome
+
+
+def test_a_false_statement_about_the_creator_neither_stops_the_game_nor_erases_it() -> None:
+    from condottiere.cli.standings import GameFacts, facts_of
+
+    harness = Departing("zman", 3, seed=12)  # (at two seats one statement is every other's)
+    harness.run(until=lambda: harness.tables[1].game is not None
+                and harness.tables[1].game.moves_played >= 4)
+    slanderer = harness.tables[1]
+    slanderer._publish(log_pb2.Silence(seat=0, step=3, waited=999))
+    slanderer._advance()
+    harness.run()
+    for table in harness.tables:
+        assert table.halt is None and table.audited and not table.out
+    creator = harness.tables[0]
+    verdict = verify([e.signed for a in creator.logs.authors for e in creator.logs.log(a)])
+    assert verdict.fair, verdict.lines()
+    assert verdict.table.record_hash() == creator.record_hash()
+    assert isinstance(facts_of(verdict), GameFacts)

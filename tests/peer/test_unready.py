@@ -366,3 +366,29 @@ def test_a_record_in_the_order_of_its_authors_folds_to_its_end_in_one_pass() -> 
         assert fresh.receive(signed) is None
     assert not fresh.freed and fresh.audited
     assert fresh.record_hash() == witness.record_hash()
+
+
+def test_throw_away_keys_keep_no_admitted_friend_from_a_seat() -> None:
+    """A stranger joins under more fresh keys than the lobby hears of before the friend asks:
+    the friend the creator's owner admitted by fingerprint is let in and seated all the same,
+    and the keys the owner refuses leave the lobby's count at once."""
+    from tests.peer.tables import spec
+
+    creator = Table.create(Identity.generate(), spec("zman-duel", 2), MemoryKeeper())
+    creator.lobby.open = False
+    friend = Identity.generate()
+    creator.admit(friend.public.raw)
+    definition = creator.logs.log(creator.me)[0]
+    for number in range(MAX_JOINERS + 6):
+        sybil = Identity.generate()
+        body = log_pb2.Join(definition=definition.hash, player=f"s{number}")
+        join = make_entry(sybil, creator.table_id, 0, b"", step=0, heads=(), body=body)
+        creator.receive(join.signed)
+    assert len(creator.logs.kept_authors) == MAX_JOINERS + 1
+    joiner = Table.from_definition(friend, definition.signed, MemoryKeeper())
+    joiner.join("friend", "")
+    feed(creator, [e.signed for e in joiner.logs.log(joiner.me)])
+    assert creator.seating == (creator.me, friend.public.raw)
+    for author in creator.lobby.pending:
+        creator.refuse(author)
+    assert set(creator.logs.kept_authors) == {creator.me, friend.public.raw}

@@ -78,6 +78,7 @@ class Config:
         seed: int,
         games: tuple[str, ...] = ("condottiere", "captains"),
         max_seats: int = 6,
+        min_seats: int = 2,
         behaviours: tuple[str, ...] = BEHAVIOURS,
         strangers: tuple[str, ...] = STRANGERS,
         faults: tuple[str, ...] = FAULTS,
@@ -87,8 +88,8 @@ class Config:
         dishonest with a probability drawn for the seed."""
         rng = random.Random(f"config {seed}")
         game = rng.choice(games)
-        weights = [35, 35, 15, 10, 5][: max_seats - 1]
-        seats = rng.choices(range(2, max_seats + 1), weights)[0]
+        weights = [35, 35, 15, 10, 5][min_seats - 2 : max_seats - 1]
+        seats = rng.choices(range(min_seats, max_seats + 1), weights)[0]
         if game == "captains":
             edition = "standard"
         else:

@@ -91,10 +91,8 @@ def _wait_bound(world: World, table: Table) -> float:
     from tests.simulation.world import COIN_TIMEOUT, WINDOW
 
     step = table.step
-    if step is None:
-        return math.inf
-    if step.kind == StepKind.SEATING:
-        return lobby_bound(world)
+    if step is None or step.kind == StepKind.SEATING:
+        return math.inf  # a table waiting for joiners: the lobby promise covers them
     deadline = table.deadline()
     if deadline is None:
         deadline = COIN_TIMEOUT if step.kind == StepKind.COIN_REVEAL else Deadlines().step
@@ -162,7 +160,12 @@ def check_end(world: World) -> None:
 
 
 def _end_of(table: Table) -> tuple[object, ...]:
+    """What honest peers agree on at the end: the record hash, the seats out and the halt; at
+    a table halted on a proven cheat, which seat it names (each peer halts where the proof
+    reaches it, so the game may stop a step apart)."""
     halt = table.halt
+    if halt is not None and halt.cheat:
+        return ("cheat", halt.seat)
     return (
         table.record_hash(),
         None if halt is None else ("cheat" if halt.cheat else "abandoned" if halt.abandoned
@@ -213,7 +216,12 @@ def _check_verify(world: World, peer: Peer) -> None:
     assert table is not None
     verdict = verify([entry.signed for entry in entries_of(table)])
     seen = verdict.table
-    if (seen.halt is None) != (table.halt is None) or seen.record_hash() != table.record_hash():
+    if table.halt is not None and table.halt.cheat:  # the same cheat named, wherever it stops
+        agrees = seen.halt is not None and seen.halt.cheat and seen.halt.seat == table.halt.seat
+    else:
+        agrees = (seen.halt is None) == (table.halt is None)
+        agrees = agrees and seen.record_hash() == table.record_hash()
+    if not agrees:
         world.broken.append(Broken(
             "verify", f"{peer.name}'s record verifies as {verdict.verdict_words()!r} "
             f"({'; '.join(verdict.lines()[-3:])}) where the table ended "

@@ -38,8 +38,8 @@ def test_a_run_is_a_function_of_its_configuration() -> None:
 def test_a_broken_promise_is_shrunk_to_a_smaller_configuration_that_breaks_it() -> None:
     config = Config.parse(
         "seed=7 game=condottiere edition=zman-duel seats=2 faults=delay,dup budget=2"
-        " seats_do=- strangers=streams:1,sybil:1 open=0"
-    )
+        " seats_do=- strangers=sybil:70,connections:1 open=1"
+    )  # an open table seats one source's keys round after round (open: docs/promises.md)
     failing = run(config)
     assert [b.promise for b in failing.broken] == ["lobby"]
     smaller = shrink(failing, tries=10)

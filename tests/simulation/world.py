@@ -418,9 +418,8 @@ class World:
     # ------------------------------------------------------------------ the end
 
     def _ended(self) -> bool:
+        """Every honest seat's table is over (with none left, nothing more is promised)."""
         honest = self.honest()
-        if not honest:
-            return all(p.gone or p.table is None or p.table.over for p in self.seats())
         return all(p.live and p.table is not None and p.table.over for p in honest)
 
     def _end_words(self) -> str:

@@ -130,8 +130,7 @@ def _city(view: SeatView, seats: Seats, move: Move) -> str:
 
 
 def _keep(view: SeatView, seats: Seats, move: Move) -> str:
-    assert move.card is not None
-    return f"keep the hand; everyone sees {card_name(move.card)}"
+    return "keep the hand; it proves it holds a captain, showing none"
 
 
 def _mulligan(view: SeatView, seats: Seats, move: Move) -> str:

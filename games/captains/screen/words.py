@@ -27,7 +27,7 @@ __all__ = ["HELP", "PHASE_HELP", "headline", "help_page", "standing", "status"]
 WAITING_WORDS = {
     Phase.CITY: ("pick your city state", "is picking a city state"),
     Phase.MULLIGAN: (
-        "keep your hand (showing a captain) or take a mulligan",
+        "keep your hand (proving a captain, showing none) or take a mulligan",
         "is deciding on a mulligan",
     ),
     Phase.RECRUIT: (
@@ -42,15 +42,16 @@ WAITING_WORDS = {
     Phase.DIPLOMACY: ("make an offer, or done", "is making offers"),
     Phase.ANSWER: ("accept the offer or refuse it", "is answering an offer"),
     Phase.HAND_LIMIT: ("discard down to your hand limit", "is discarding to the hand limit"),
+    Phase.LOSS: ("choose the troop your beaten captain loses", "is choosing a troop to lose"),
 }
 """Per phase: what this seat must decide, and what another seat is doing."""
 
 PHASE_HELP = {
     Phase.CITY: "Picking city states: in turn, the last player first, each seat takes one of"
     " the eight; each has a power (see the board). Keys 1-8 pick one.",
-    Phase.MULLIGAN: "The starting hand: keep it by showing one captain of it to everyone (keep"
-    " NAME), or, without a captain, show and discard it and draw again (mulligan, at most 3"
-    " times).",
+    Phase.MULLIGAN: "The starting hand: keep it (keep: your peer proves to everyone that it"
+    " holds a captain, without showing which), or, without a captain, show and discard it and"
+    " draw again (mulligan, at most 3 times).",
     Phase.RECRUIT: "Recruit: put one captain into play for free (captain NAME), others by"
     " emergency defence for ducats equal to their TFR (emergency NAME); attach troops and"
     " traits to your captains (attach CARD CAPTAIN), revenue cards to a province without one"
@@ -68,14 +69,16 @@ PHASE_HELP = {
     " puts a captain of your hand into play for ducats equal to his TFR.",
     Phase.CLASH: "The battle: attacker first, each side plays a battle card (play CARD) or"
     " passes (Space); two passes in a row decide it. TFR plus city bonus plus cards: the"
-    " higher wins, the loser discards his weakest troop (or his captain). Negate cards end it"
+    " higher wins, the loser discards a troop of his choice (or his captain). Negate cards end it"
     " with no winner.",
     Phase.DIPLOMACY: "Diplomacy: offer a deal to any seat in the game (offer SEAT give ITEMS get"
     " ITEMS, items like 3d 1p pikemen gonzaga, or nothing), up to 3 a turn; they accept or"
-    " refuse at once. Then done (Space); seats over their hand limit discard.",
+    " refuse at once. Then done (Space); over your hand limit, you discard.",
     Phase.ANSWER: "An offer: accept it (1) and the goods change hands now, or refuse it (2).",
-    Phase.HAND_LIMIT: "Hand limit: 5 cards (Papal States 7); discard one card at a time (discard"
-    " CARD) until the hand is within it.",
+    Phase.HAND_LIMIT: "Hand limit: 5 cards (Papal States 7) at the end of your diplomacy phase;"
+    " discard one card at a time (discard CARD) until the hand is within it.",
+    Phase.LOSS: "Your captain lost the battle: he discards one of his troops, which you choose"
+    " (dismiss TROOP CAPTAIN).",
     Phase.CHANCE: "Chance: the peers deal, draw lots or search the deck; nobody decides.",
     Phase.OVER: "The game is over: the most provinces wins, then the most ducats.",
 }
@@ -83,7 +86,7 @@ PHASE_HELP = {
 
 HELP = (
     "Condottieri Captains",
-    "  Moves: city milan · keep gonzaga · mulligan · captain gonzaga · emergency gonzaga ·"
+    "  Moves: city milan · keep · mulligan · captain gonzaga · emergency gonzaga ·"
     " attach pikemen gonzaga · revenue duchy · pay · dismiss pikemen gonzaga · disband"
     " gonzaga · event spies 1 · attack gonzaga 1 · block faggiuola · no-block · play ambush"
     " · pass · offer 1 give 3d get pikemen · accept · refuse · discard spies · done.",

@@ -40,7 +40,10 @@ class ProtocolVersion(_ProtocolVersion, metaclass=_ProtocolVersionEnumTypeWrappe
     definition, Join.bot and the Silence statement (a seat that misses a deadline is put out).
     Version 4 plays games that show a hand to one seat (HandShown), take a named card out of
     the deck and hand cards between seats (Condottieri Captains). Version 5 moves the deal's
-    group to ristretto255 (RFC 9496): every point is a ristretto255 encoding.
+    group to ristretto255 (RFC 9496): every point is a ristretto255 encoding; an answered
+    Silence statement carries the answer it says it holds (Silence.answer); and a hidden hand
+    proves that it holds a card of a set without showing it (HandProof: a Captains hand is
+    kept so).
     """
 
 PROTOCOL_VERSION_UNSPECIFIED: ProtocolVersion.ValueType  # 0
@@ -136,6 +139,7 @@ class Entry(_message.Message):
     REKEY_FIELD_NUMBER: _builtins.int
     REDEALING_FIELD_NUMBER: _builtins.int
     HAND_SHOWN_FIELD_NUMBER: _builtins.int
+    HAND_PROOF_FIELD_NUMBER: _builtins.int
     SEARCH_BLINDING_FIELD_NUMBER: _builtins.int
     SEARCH_OPENING_FIELD_NUMBER: _builtins.int
     COIN_ESCROW_FIELD_NUMBER: _builtins.int
@@ -200,6 +204,8 @@ class Entry(_message.Message):
     @_builtins.property
     def hand_shown(self) -> Global___HandShown: ...
     @_builtins.property
+    def hand_proof(self) -> Global___HandProof: ...
+    @_builtins.property
     def search_blinding(self) -> Global___SearchBlinding: ...
     @_builtins.property
     def search_opening(self) -> Global___SearchOpening: ...
@@ -237,15 +243,16 @@ class Entry(_message.Message):
         rekey: Global___Rekey | None = ...,
         redealing: Global___Redealing | None = ...,
         hand_shown: Global___HandShown | None = ...,
+        hand_proof: Global___HandProof | None = ...,
         search_blinding: Global___SearchBlinding | None = ...,
         search_opening: Global___SearchOpening | None = ...,
         coin_escrow: Global___CoinEscrow | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["audit", b"audit", "body", b"body", "chat", b"chat", "coin_close", b"coin_close", "coin_commit", b"coin_commit", "coin_escrow", b"coin_escrow", "coin_reveal", b"coin_reveal", "dealings", b"dealings", "evidence", b"evidence", "hand_shown", b"hand_shown", "join", b"join", "keys", b"keys", "leave", b"leave", "move", b"move", "piece_answers", b"piece_answers", "piece_checks", b"piece_checks", "ready", b"ready", "redealing", b"redealing", "rekey", b"rekey", "search_blinding", b"search_blinding", "search_opening", b"search_opening", "seating", b"seating", "shares", b"shares", "shuffle", b"shuffle", "silence", b"silence", "stand_in", b"stand_in", "table", b"table"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["audit", b"audit", "body", b"body", "chat", b"chat", "coin_close", b"coin_close", "coin_commit", b"coin_commit", "coin_escrow", b"coin_escrow", "coin_reveal", b"coin_reveal", "dealings", b"dealings", "evidence", b"evidence", "hand_proof", b"hand_proof", "hand_shown", b"hand_shown", "join", b"join", "keys", b"keys", "leave", b"leave", "move", b"move", "piece_answers", b"piece_answers", "piece_checks", b"piece_checks", "ready", b"ready", "redealing", b"redealing", "rekey", b"rekey", "search_blinding", b"search_blinding", "search_opening", b"search_opening", "seating", b"seating", "shares", b"shares", "shuffle", b"shuffle", "silence", b"silence", "stand_in", b"stand_in", "table", b"table"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["audit", b"audit", "author", b"author", "body", b"body", "chat", b"chat", "coin_close", b"coin_close", "coin_commit", b"coin_commit", "coin_escrow", b"coin_escrow", "coin_reveal", b"coin_reveal", "dealings", b"dealings", "evidence", b"evidence", "hand_shown", b"hand_shown", "heads", b"heads", "join", b"join", "keys", b"keys", "leave", b"leave", "move", b"move", "piece_answers", b"piece_answers", "piece_checks", b"piece_checks", "previous", b"previous", "ready", b"ready", "redealing", b"redealing", "rekey", b"rekey", "search_blinding", b"search_blinding", "search_opening", b"search_opening", "seating", b"seating", "seq", b"seq", "shares", b"shares", "shuffle", b"shuffle", "silence", b"silence", "stand_in", b"stand_in", "step", b"step", "table", b"table", "table_id", b"table_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["audit", b"audit", "author", b"author", "body", b"body", "chat", b"chat", "coin_close", b"coin_close", "coin_commit", b"coin_commit", "coin_escrow", b"coin_escrow", "coin_reveal", b"coin_reveal", "dealings", b"dealings", "evidence", b"evidence", "hand_proof", b"hand_proof", "hand_shown", b"hand_shown", "heads", b"heads", "join", b"join", "keys", b"keys", "leave", b"leave", "move", b"move", "piece_answers", b"piece_answers", "piece_checks", b"piece_checks", "previous", b"previous", "ready", b"ready", "redealing", b"redealing", "rekey", b"rekey", "search_blinding", b"search_blinding", "search_opening", b"search_opening", "seating", b"seating", "seq", b"seq", "shares", b"shares", "shuffle", b"shuffle", "silence", b"silence", "stand_in", b"stand_in", "step", b"step", "table", b"table", "table_id", b"table_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_body: _TypeAlias = _typing.Literal["table", "join", "seating", "ready", "keys", "shuffle", "shares", "move", "coin_commit", "coin_reveal", "coin_close", "chat", "leave", "audit", "evidence", "silence", "dealings", "piece_checks", "piece_answers", "stand_in", "rekey", "redealing", "hand_shown", "search_blinding", "search_opening", "coin_escrow"]  # noqa: Y015
+    _WhichOneofReturnType_body: _TypeAlias = _typing.Literal["table", "join", "seating", "ready", "keys", "shuffle", "shares", "move", "coin_commit", "coin_reveal", "coin_close", "chat", "leave", "audit", "evidence", "silence", "dealings", "piece_checks", "piece_answers", "stand_in", "rekey", "redealing", "hand_shown", "hand_proof", "search_blinding", "search_opening", "coin_escrow"]  # noqa: Y015
     _WhichOneofArgType_body: _TypeAlias = _typing.Literal["body", b"body"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_body) -> _WhichOneofReturnType_body | None: ...
 
@@ -954,6 +961,33 @@ class HandShown(_message.Message):
 Global___HandShown: _TypeAlias = HandShown  # noqa: Y015
 
 @_typing.final
+class HandProof(_message.Message):
+    """The seat whose hidden hand the game asks to prove that it holds a card of a set (a kept
+    Captains hand holds a captain), without showing which: a disjunctive Chaum-Pedersen proof
+    over every pair (hidden card of its hand, card of the set) that every peer checks
+    (docs/protocol.md, "A hidden hand proved to hold a card"); empty when a face-up card of its
+    hand is of the set.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PROOF_FIELD_NUMBER: _builtins.int
+    proof: _builtins.bytes
+    """crypto HoldsProof: a challenge and a response per pair, pairs card-major"""
+    def __init__(
+        self,
+        *,
+        proof: _builtins.bytes = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["proof", b"proof"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___HandProof: _TypeAlias = HandProof  # noqa: Y015
+
+@_typing.final
 class SealedCard(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
@@ -1168,7 +1202,8 @@ class Silence(_message.Message):
     """The author's statement about another seat at a step that waits for it (a free entry).
     `answered` false: the author waited `waited` seconds, past the step's deadline, and holds
     no answer of that seat to that step. `answered` true: the author holds that seat's answer
-    (it took it before it held the statements of the others), which cancels the silence.
+    (it took it before it held the statements of the others) and carries it in `answer`,
+    which cancels the silence.
     Each author's first statement about a (seat, step) is its vote; the seat is out at that
     step once every other seat still at the table voted it silent (docs/protocol.md).
     """
@@ -1179,6 +1214,7 @@ class Silence(_message.Message):
     STEP_FIELD_NUMBER: _builtins.int
     WAITED_FIELD_NUMBER: _builtins.int
     ANSWERED_FIELD_NUMBER: _builtins.int
+    ANSWER_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     """the seat waited for"""
     step: _builtins.int
@@ -1186,6 +1222,10 @@ class Silence(_message.Message):
     waited: _builtins.int
     """whole seconds the author waited for it"""
     answered: _builtins.bool
+    answer: _builtins.bytes
+    """With answered (protocol 5): the seat's own signed entry (a SignedEntry's bytes) that
+    answers the step. An answered statement without it is false and counts for nothing.
+    """
     def __init__(
         self,
         *,
@@ -1193,10 +1233,11 @@ class Silence(_message.Message):
         step: _builtins.int = ...,
         waited: _builtins.int = ...,
         answered: _builtins.bool = ...,
+        answer: _builtins.bytes = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["answered", b"answered", "seat", b"seat", "step", b"step", "waited", b"waited"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["answer", b"answer", "answered", b"answered", "seat", b"seat", "step", b"step", "waited", b"waited"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

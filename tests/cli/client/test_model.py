@@ -474,10 +474,23 @@ def test_a_forced_move_waiting_to_be_sent_says_why_it_waits() -> None:
 
 def test_a_cards_number_key_stays_when_the_cards_before_it_are_played() -> None:
     model = model_of_game(battle())
-    view = model.view
-    assert view is not None
-    assert model._keep_keys(view, ("play 2", "play 3", "play 5")) == ("play 2", "play 3", "play 5")
-    assert model._keep_keys(view, ("play 2", "play 5")) == ("play 2", "", "play 5")
-    assert model._keep_keys(view, ("play 5", "play 6")) == ("", "", "play 5", "play 6")
+    here, there = "Your turn in the battle for Milano", "Your turn in the battle for Roma"
+    assert model._keep_keys(here, ("play 2", "play 3", "play 5")) == ("play 2", "play 3", "play 5")
+    assert model._keep_keys(here, ("play 2", "play 5")) == ("play 2", "", "play 5")
+    assert model._keep_keys(here, ("play 5", "play 6")) == ("", "", "play 5", "play 6")
+    assert model._keep_keys(there, ("play 5", "play 6")) == ("play 5", "play 6"), "a new battle"
     many = tuple(f"play {n}" for n in range(1, 10))
-    assert model._keep_keys(view, many) == many, "past 9 keys: numbered afresh"
+    assert model._keep_keys(there, ("play 10", "play 5")) == ("play 5", "", "play 10")
+    assert model._keep_keys(there, many) == many, "past 9 keys: numbered afresh"
+
+
+def test_the_help_page_gives_the_top_lines_in_full() -> None:
+    from condottiere.cli.client.views import banner_lines, help_lines
+
+    halt = Halt("this seat was put out: seat 1 (bob) silent at a step it passed for 120 s; "
+                "signed by seats 0, 2 and 3; the others play on without it", None, 1)
+    model = model_of_game(battle(), seat=1, halt=halt)
+    top = plain(banner_lines(model, 80))
+    assert "the others play on without it" not in top, "cut at 80 columns"
+    page = " ".join(line.strip() for line in plain(help_lines(model, 80, 60)).splitlines())
+    assert halt.detail in page and "press q to leave" in page

@@ -9,7 +9,17 @@ from typing import Any
 import pytest
 
 from condottiere.games.captains import DECK, Game, IllegalMoveError, Move, Phase
-from condottiere.interface.game import Choice, Deal, OutcomeKind, SearchDeck, ShowHand
+from condottiere.games.captains.cards import CAPTAINS
+from condottiere.interface.game import (
+    CardFlow,
+    Choice,
+    Deal,
+    HandHolds,
+    OutcomeKind,
+    SearchDeck,
+    SeatToMove,
+    ShowHand,
+)
 
 
 def scenario(
@@ -145,17 +155,49 @@ def test_7_mulligan_shows_and_discards_a_hand_without_captain_at_most_three_time
     assert len(game.discard_pile) == 21
 
 
-def test_7_keeping_a_hand_shows_one_captain_to_everyone() -> None:
-    """Showing the captain is what lets peers check "If you did not get a Captain"."""
+def test_7_keeping_a_hand_proves_a_captain_and_shows_none() -> None:
+    """Seed: "If you did not get a Captain, reveal and discard your hand": a seat keeps its
+    hand by proving that it holds a captain, without showing which (RULES.md 7)."""
     game = open_table(2)
     game.resolve(0)
     play(game, "city pisa", "city milan")
     _deal_hand(game, 0, [*NO_CAPTAIN[:5], "gonzaga", "faggiuola"])
-    assert legal(game) == ["keep gonzaga", "keep faggiuola"]
-    game.play("keep faggiuola")
+    assert legal(game) == ["keep"]
+    with pytest.raises(IllegalMoveError, match="may not be discarded"):
+        game.play("mulligan")
+    game.play("keep")
+    assert game.waiting == HandHolds(0, CAPTAINS) and game.card_flow(Move.parse("keep")) == (
+        CardFlow()
+    )
+    game.resolve(None)
     game.resolve([*NO_CAPTAIN[5:], "carmagnola", "pikemen", "rally", "shrewd", "loyalty"])
     other = game.seen_by(1)
-    assert other.known_cards(0) == ("faggiuola",) and other.hidden_count(0) == 6
+    assert other.known_cards(0) == () and other.hidden_count(0) == 7
+    assert ["holds", 0] in game.record()["events"]
+
+
+def test_7_a_hand_with_no_captain_is_not_kept() -> None:
+    """Without a captain the seat's own engine offers only the mulligan; another seat's engine,
+    which cannot see the hand, lets it keep and waits for the proof, and the omniscient table
+    (the audit of a record) refuses a hand that holds no captain."""
+    game = open_table(2)
+    game.resolve(0)
+    play(game, "city pisa", "city milan")
+    _deal_hand(game, 0, NO_CAPTAIN)
+    assert legal(game) == ["mulligan"]
+    with pytest.raises(IllegalMoveError, match="no captain"):
+        game.play("keep")
+    watcher = Game.observe({"players": 2}, 1)
+    watcher.resolve(0)
+    play(watcher, "city pisa", "city milan")
+    watcher.resolve(None)
+    assert legal(watcher) == ["keep", "mulligan"]
+    watcher.play("keep")
+    assert watcher.waiting == HandHolds(0, CAPTAINS)
+    with pytest.raises(ValueError, match="answered with None"):
+        watcher.resolve(())
+    watcher.resolve(None)
+    assert watcher.waiting == Deal(1, 7)
 
 
 def test_8_a_short_draw_pile_takes_in_the_shuffled_discard_pile() -> None:
@@ -165,7 +207,7 @@ def test_8_a_short_draw_pile_takes_in_the_shuffled_discard_pile() -> None:
     assert game.draw_pile_size == 0 and game.hand_size(0) == 45  # nothing to draw
     while game.active == 0:
         game.play(game.safe_move() if hasattr(game, "safe_move") else _quiet(game))
-    assert game.draw_pile_size == 80 - 1 and game.discard_pile == ()
+    assert game.draw_pile_size == 40 - 1 and game.discard_pile == ()  # seat 0 kept 5 of 45
 
 
 def _quiet(game: Game) -> Move:
@@ -336,6 +378,37 @@ def test_23_tc_must_attack_on_its_controllers_next_turn() -> None:
         game.play(_quiet(game))
     to_battle(game)
     assert game.phase == Phase.BATTLE and legal(game) == ["attack gonzaga 0"]
+
+
+def test_23_the_order_to_attack_lapses_when_the_captain_leaves_play() -> None:
+    """An order to a captain that is discarded before it is obeyed does not wait in the
+    discard pile for the same card to come back into play (issue 31, item 1)."""
+    armies = [{}, {"gonzaga": []}]
+    game = scenario([["raise-siege", "assassination"], []], armies=armies, turns=[1, 1])
+    play(game, "done", "event raise-siege gonzaga")
+    assert game._must_attack == {"gonzaga"}
+    game.play("event assassination gonzaga")
+    assert game._must_attack == frozenset() and "gonzaga" in game.discard_pile
+
+
+def test_23_an_order_obeyed_is_not_obeyed_again_by_a_new_controller() -> None:
+    """A captain that attacked as ordered and is then given away in diplomacy need not attack
+    in its new controller's turn (issue 31, item 2)."""
+    armies: list[dict[str, list[str]]] = [{}, {"gonzaga": []}]
+    game = scenario([["raise-siege"], []], armies=armies, turns=[1, 1], ducats=[10, 20])
+    play(game, "done", "event raise-siege gonzaga")
+    while game.active == 0:
+        game.play(_quiet(game))
+    to_battle(game)
+    assert legal(game) == ["attack gonzaga 0"]
+    play(game, "attack gonzaga 0")  # seat 0 has no captain: a province taken unblocked
+    to_phase(game, Phase.DIPLOMACY)
+    play(game, "offer 0 give gonzaga get nothing", "accept")
+    assert game.army(0) == {"gonzaga": ()}
+    while game.active == 1:
+        game.play(_quiet(game))
+    to_battle(game)
+    assert game.active == 0 and "done" in legal(game)
 
 
 def test_24_campaign_season_over_forbids_the_targets_next_attack() -> None:
@@ -536,13 +609,23 @@ def test_37_a_tie_no_one_wins() -> None:
     }
 
 
-def test_38_the_loser_discards_his_weakest_troop_or_is_discarded() -> None:
+def test_38_the_losers_owner_chooses_the_troop_or_the_captain_is_discarded() -> None:
     """Seed: "The losing Captain must discard one attached Troop card. If the Captain has no
-    attached Troop cards, then the Captain is discarded." """
+    attached Troop cards, then the Captain is discarded." The owner chooses which troop: a
+    stronger one may cost more upkeep than it is worth to him (issue 31, item 4)."""
     troops = ["heavy-cavalry", "pikemen", "crafty"]
     game = _battle([["ambush"], []], [{"gonzaga": []}, {"carmagnola": troops}])
     play(game, "play ambush", "pass")
-    assert game.army(1) == {"carmagnola": ("heavy-cavalry", "crafty")}
+    assert game.phase == Phase.LOSS and game.to_act == 1 and game.waiting == SeatToMove(1)
+    assert legal(game) == ["dismiss heavy-cavalry carmagnola", "dismiss pikemen carmagnola"]
+    with pytest.raises(IllegalMoveError):
+        game.play("dismiss crafty carmagnola")
+    game.play("dismiss heavy-cavalry carmagnola")
+    assert game.army(1) == {"carmagnola": ("pikemen", "crafty")}
+    assert game.active == 0 and game.phase == Phase.DIPLOMACY  # the attack is over
+    alike = _battle([["ambush"], []], [{"gonzaga": []}, {"carmagnola": ["pikemen", "pikemen"]}])
+    play(alike, "play ambush", "pass")  # two copies of one troop: no question to ask
+    assert alike.army(1) == {"carmagnola": ("pikemen",)} and alike.phase == Phase.DIPLOMACY
     game2 = _battle([["ambush"], []], [{"gonzaga": []}, {"carmagnola": ["crafty"]}])
     play(game2, "play ambush", "pass")
     assert game2.army(1) == {} and {"carmagnola", "crafty"} <= set(game2.discard_pile)
@@ -598,12 +681,32 @@ def test_42_hand_limit_five_papal_states_seven() -> None:
         "ambitious",
         "reputation",
         "garrison",
+        "envelopment",
     ]
-    game = scenario([many, others], cities=("milan", "papal-states"))
+    game = scenario([many, others], cities=("milan", "papal-states"), deck=["duchy", "stalemate"])
     to_phase(game, Phase.HAND_LIMIT)
     assert game.to_act == 0 and game.hand_size(0) == 8  # seven and the Duchy drawn
     play(game, "discard pikemen", "discard crossbowmen", "discard duchy")
-    assert game.hand_size(0) == 5 and game.active == 1 and game.hand_size(1) == 8
+    assert game.hand_size(0) == 5 and game.active == 1 and game.hand_size(1) == 9
+    to_phase(game, Phase.HAND_LIMIT)
+    assert game.to_act == 1 and game.hand_size(1) == 9  # eight and the Stalemate drawn
+    play(game, "discard rally", "discard reserve")
+    assert game.hand_size(1) == 7 and game.active == 0
+
+
+def test_42_the_hand_limit_is_the_active_players_not_the_others() -> None:
+    """The seed puts the limit in the diplomacy phase, a phase of one player's turn: Venice's
+    nine starting cards are not cut to five at the end of the first player's turn, before
+    Venice has played one (issue 31, item 3)."""
+    venice = ["pikemen", "crossbowmen", "artillery", "balestrieri", "crafty", "loyalty"]
+    venice += ["shrewd", "rally", "reserve"]
+    game = scenario([[], venice], cities=("milan", "venice"), deck=["duchy", "stalemate"])
+    while game.active == 0:
+        assert game.phase != Phase.HAND_LIMIT
+        game.play(_quiet(game))
+    assert game.hand_size(1) == 10  # its nine and the Stalemate it drew
+    to_phase(game, Phase.HAND_LIMIT)
+    assert game.to_act == 1
 
 
 # ---------------------------------------------------------------- defeat and victory

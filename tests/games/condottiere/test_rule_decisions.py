@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from condottiere.games.condottiere import REGIONS, Game
+from condottiere.games.condottiere.chance import SeededChance
+from condottiere.interface import Deal
 
 
 def _moves(game: Game) -> set[str]:
@@ -54,17 +58,33 @@ def test_several_winters_lie_together_in_ffg_and_a_spring_discards_them_all() ->
     assert game.discard_pile.count("winter") == 2
 
 
+class BishopFirst(SeededChance):
+    """Chance that stacks every pile re-formed in play with a Bishop every 18 cards (the hand of
+    an FFG final battle between two seats of 8 regions: 10 + 8), so that each such hand holds
+    one; the scenario's own deck stays as it was given."""
+
+    def deal(
+        self, node: Deal, *, pile: int, epoch: int, contents: Sequence[str], dealt: int
+    ) -> tuple[str, ...]:
+        if epoch == 0:
+            return super().deal(node, pile=pile, epoch=epoch, contents=contents, dealt=dealt)
+        bishops = [card for card in contents if card == "bishop"]
+        others = [card for card in contents if card != "bishop"]
+        order = [bishops.pop() if bishops and position % 18 == 0 else others.pop(0)
+                 for position in range(dealt + node.count)]
+        return tuple(order[dealt:])
+
+
 def test_a_bishop_in_the_ffg_final_battle_places_no_favor() -> None:
     # 16 regions shared 8 and 8, the Favor on the 17th: no battle can be opened, the two seats
-    # tie for most regions, and the final battle is dealt at once.
+    # tie for most regions, and the final battle is dealt at once, a Bishop in each hand.
     control = {region: index % 2 for index, region in enumerate(r for r in REGIONS if r != "Roma")}
-    for seed in range(40):
-        game = Game.setup("ffg", 2, hands=[[], []], control=control, favor="Roma", seed=seed)
-        assert game.final_battle and game.phase == "battle"
-        assert [game.hand_size(seat) for seat in range(2)] == [18, 18]
-        if "bishop" in game.hand(game.to_act):
-            seat = game.to_act
-            game.play("play bishop")
-            assert (game.phase, game.favor, game.to_act) == ("battle", "Roma", 1 - seat)
-            return
-    raise AssertionError("no seed dealt a Bishop to the first player")
+    header = Game.setup("ffg", 2, hands=[[], []], control=control, favor="Roma").record()
+    del header["events"]
+    game = Game(header, chance=BishopFirst(0))
+    assert game.final_battle and game.phase == "battle"
+    assert [game.hand_size(seat) for seat in range(2)] == [18, 18]
+    seat = game.to_act
+    assert seat is not None and "bishop" in game.hand(seat)
+    game.play("play bishop")
+    assert (game.phase, game.favor, game.to_act) == ("battle", "Roma", 1 - seat)
