@@ -244,11 +244,11 @@ class CardGame(Generic[MoveT]):
         seat = self._to_act
         if seat is None:
             raise IllegalMoveError(self._no_move_reason())
-        checked, revealed = self._checked(checked, seat, reveal)
+        revealed = self._checked(checked, seat, reveal)
         before = self._before_move(seat, checked, revealed) if self._narrated else None
         self._legal = None
         self._moves_played += 1
-        self._events.append(MovePlayed(seat, checked, revealed))
+        self._events.append(_new_event(MovePlayed, (seat, checked, revealed)))
         self._apply(seat, checked, revealed)
         if self.chance is not None:
             self._settle()
@@ -276,9 +276,13 @@ class CardGame(Generic[MoveT]):
 
     def _checked(
         self, move: MoveT, seat: int, reveal: Sequence[str] | None
-    ) -> tuple[MoveT, tuple[str, ...] | None]:
-        """``move`` as this engine plays it, and the cards it shows of a hand (None: no
-        hand shown); :class:`IllegalMoveError` when it is not legal."""
+    ) -> tuple[str, ...] | None:
+        """The cards ``move`` shows of ``seat``'s hand (None: no hand shown);
+        :class:`IllegalMoveError` when it is not legal. A game that lists no
+        legal moves for a seat whose hand it does not see checks such a move by
+        :meth:`_hidden_move`."""
+        if self._hidden_checked and self.observer is not None and self.observer != seat:
+            return self._hidden_move(move, seat, reveal)
         legal = self._legal
         if legal is None:
             legal = self._legal = self._list_legal()
@@ -289,7 +293,18 @@ class CardGame(Generic[MoveT]):
         else:
             if move not in legal and not self._also_legal(move, seat):
                 raise IllegalMoveError(self._reason(move, seat))
-        return move, self._shown_hand(move, seat, reveal)
+        return self._shown_hand(move, seat, reveal)
+
+    _hidden_checked = False
+    """Whether a move of a seat whose hand this engine does not see is checked by
+    :meth:`_hidden_move` (else against the legal moves, as any other)."""
+
+    def _hidden_move(
+        self, move: MoveT, seat: int, reveal: Sequence[str] | None
+    ) -> tuple[str, ...] | None:
+        """Check a move of a seat whose hand this engine does not see against the cards it
+        could hold; the cards it shows of the hand (``reveal``, checked), or None."""
+        raise NotImplementedError
 
     def _also_legal(self, move: MoveT, seat: int) -> bool:
         """Whether ``move``, not in the listed legal moves, is legal all the same (moves too
@@ -425,6 +440,11 @@ class CardGame(Generic[MoveT]):
         self, before: Any, seat: int, move: MoveT, revealed: tuple[str, ...] | None
     ) -> None:
         """Tell ``move`` (played on the game ``before`` describes) and what it changed."""
+
+
+_new_event = tuple.__new__
+"""Builds an event from its fields without the named tuple's own ``__new__`` (a Python
+function): a move is written for every move every engine plays."""
 
 
 def _copied(counter: Counter[str]) -> Counter[str]:

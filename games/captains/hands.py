@@ -217,10 +217,12 @@ def resolve(game: Game, outcome: Sequence[str] | int | None) -> None:
         shown = node.count if cards is None else cards
         game._events.append(HandShown(node.seat, node.viewer, shown, node.handed))
         _show(game, node, cards)
-        what = "hands over" if node.handed else "shows"
-        text = f"the {node.count} cards of its hand to {{1}} (seen by {{1}} alone)"
-        seats = (f"{{{node.seat}}}", f"{{{node.viewer}}}")
-        game.tell(Sentence(ToldKind.CHANGE, f"{{0}} {what} {text}".format(*seats), node.seat))
+        if game.narrated:
+            what = "hands over" if node.handed else "shows"
+            text = f"the {node.count} cards of its hand to {{1}} (seen by {{1}} alone)"
+            seats = (f"{{{node.seat}}}", f"{{{node.viewer}}}")
+            told = f"{{0}} {what} {text}".format(*seats)
+            game.tell(Sentence(ToldKind.CHANGE, told, node.seat))
     else:
         found = _checked_search(game, node, outcome)
         game._events.append(Searched(node.seat, node.card, found))

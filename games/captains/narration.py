@@ -42,7 +42,7 @@ def move_words(
         assert card is not None
         return f"{who} picks {CITIES[card].name}"
     if verb is Verb.KEEP:
-        return f"{who} keeps the hand (it holds a captain, proved without showing which)"
+        return f"{who} keeps the hand"
     if verb is Verb.MULLIGAN:
         cards = ", ".join(card_name(c) for c in shown) or "its hand"
         return f"{who} has no captain: shows and discards {cards} (mulligan)"

@@ -611,12 +611,17 @@ class Game(CardGame[Move]):
     _sort_cards = staticmethod(sort_cards)
 
     def _move_of(self, move: Move | str) -> Move:
-        if move.__class__ is Move:
-            return move
-        if isinstance(move, str):
-            return Move.parse(move)
-        if not isinstance(move, Move):
-            raise InvalidMoveError(f"{move!r} is not a move")
+        """The move (its text parsed); a ``play`` that takes a card back from the mover's own
+        row is the one ``play`` of that card and target."""
+        if move.__class__ is not Move:
+            if isinstance(move, str):
+                move = Move.parse(move)
+            elif not isinstance(move, Move):
+                raise InvalidMoveError(f"{move!r} is not a move")
+        assert isinstance(move, Move)
+        target = move.target_seat
+        if target is not None and target == self._to_act and move.verb == "play":
+            return play_move(str(move.card), move.target)
         return move
 
     def _list_legal(self) -> Sequence[Move]:
@@ -628,17 +633,12 @@ class Game(CardGame[Move]):
     def _no_move_reason(self) -> str:
         return "the game is over" if self._phase is OVER else "the game waits for a chance outcome"
 
-    def _checked(
+    _hidden_checked = True
+
+    def _hidden_move(
         self, move: Move, seat: int, reveal: Sequence[str] | None
-    ) -> tuple[Move, tuple[str, ...] | None]:
-        """A move checked as :meth:`play` plays it: against the legal moves where this engine
-        sees the mover's hand, else against the cards it could hold (a discarded hand is
-        checked against ``reveal``)."""
-        if move.target_seat == seat and move.verb == "play":
-            move = play_move(str(move.card), move.target)
-        if self.observer is None or self.observer == seat:
-            return super()._checked(move, seat, reveal)
-        return move, check_hidden_move(self, move, seat, reveal)
+    ) -> tuple[str, ...] | None:
+        return check_hidden_move(self, move, seat, reveal)
 
     def _shown_hand(
         self, move: Move, seat: int, reveal: Sequence[str] | None

@@ -83,9 +83,9 @@ def _ask_first_of(game: Game, waiting: tuple[int, ...]) -> None:
                 return
             game._events.append(ForcedMove(seat, "keep"))
             game._moves_played += 1
-            # told as a seat's own engine tells the keep it plays (.narration)
-            text = f"{{{seat}}} keeps their hand of {sizes[seat]} cards"
-            game.tell(Sentence(ToldKind.MOVE, text, seat))
+            if game.narrated:  # told as a seat's own engine tells the keep it plays
+                text = f"{{{seat}}} keeps their hand of {sizes[seat]} cards"
+                game.tell(Sentence(ToldKind.MOVE, text, seat))
     then = game._after_discard_step
     assert then is not None  # set whenever the step starts
     game._after_discard_step = None

@@ -5,19 +5,39 @@ Nothing here is shipped."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+import pytest
+
 from condottiere.bots import make_bot
-from condottiere.games.captains.cards import CARDS, Effect
+from condottiere.games.captains.cards import CAPTAINS, CARDS, DECK, Effect
+from condottiere.games.captains.cities import HAND
 from condottiere.games.captains.moves import Verb
 from condottiere.games.captains.phase import Phase
 from condottiere.peer.driver import StepKind, Table
+from tests.peer.stacked import first_options, stack_deck
 from tests.peer.tables import Harness
 
 LOOKS = frozenset(name for name, card in CARDS.items() if card.effect is Effect.LOOK)
 """The events that look at an opponent's hand (RULES.md 26)."""
 SEARCH = frozenset(name for name, card in CARDS.items() if card.effect is Effect.SEARCH)
+
+
+LOOK = "spies"
+"""The event a stacked deck deals to the seat that is to look at a hand."""
+
+
+def stack_captains(
+    monkeypatch: pytest.MonkeyPatch, seats: int, events: Mapping[int, str] | None = None
+) -> None:
+    """Stack the next Captains game: seat 0 plays first, every seat's opening hand holds a
+    captain (so that none takes a mulligan) and ``events[seat]`` the event given to it."""
+    first_options(monkeypatch)
+    hands = [[captain] for captain in sorted(CAPTAINS)[:seats]]
+    for seat, event in (events or {}).items():
+        hands[seat].insert(0, event)
+    stack_deck(monkeypatch, DECK, hands, HAND)
 
 
 class Looker:
@@ -40,8 +60,9 @@ class Looker:
 
 
 class CaptainsHarness(Harness):
-    """Captains at ``seats`` in-process tables, every seat played by a :class:`Looker`; a
-    test may script a seat's moves (``script``: called first; None lets the bot move)."""
+    """Captains at ``seats`` in-process tables (with ``options``), every seat played by a
+    :class:`Looker`; a test may script a seat's moves (``script``: called first; None lets
+    the bot move)."""
 
     def __init__(
         self,
@@ -51,9 +72,12 @@ class CaptainsHarness(Harness):
         searches: bool = True,
         script: Callable[[Table, int], str | None] | None = None,
         kinds: dict[int, type[Table]] | None = None,
+        options: Sequence[str] = (),
     ) -> None:
         # (not super(): a subclass may also be a CheatHarness, whose __init__ takes others)
-        Harness.__init__(self, "standard", seats, seed=seed, game="captains", kinds=kinds)
+        Harness.__init__(
+            self, "standard", seats, options, seed=seed, game="captains", kinds=kinds
+        )
         self.bots = [Looker(seed + seat, searches=searches) for seat in range(seats)]  # type: ignore[misc]
         self.script = script
 

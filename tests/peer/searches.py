@@ -13,11 +13,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
+
 from condottiere.bots import make_bot
 from condottiere.games.captains.cards import CAPTAINS, CARDS, Effect
 from condottiere.games.captains.legality import searchable
 from condottiere.games.captains.moves import Move, Verb
 from condottiere.peer.driver import Table
+from tests.peer.captains import stack_captains
 from tests.peer.cheats import Cheat, CheatHarness
 from tests.peer.test_silence import Departing
 
@@ -29,9 +32,6 @@ OPTIONS = ("all-draw",)
 """Every seat draws at each turn: the cards go round faster (New Contract among them), and the
 draw pile is formed again during the game."""
 _AVOIDED_EFFECTS = frozenset({Effect.LOOK, Effect.MUST_ATTACK})
-ATTEMPTS = 40
-"""Games played at most until one gives a seat the chance to search (each deal is random: the
-peers shuffle; most games give one, some do not, so a dozen was sometimes not enough)."""
 
 
 class Referee:
@@ -146,16 +146,22 @@ class SearchHarness(Departing):
         return all(searches_of(t) for t in self.live())
 
 
+def search_at_once(monkeypatch: pytest.MonkeyPatch, seats: int, searcher: int = 0) -> None:
+    """Stack the next game so that a search comes at ``searcher``'s first turn: seat 0 plays
+    first, ``searcher`` is dealt New Contract, and every seat's opening hand holds a captain
+    (so that none takes a mulligan, and a captain is hidden in each other seat's hand)."""
+    stack_captains(monkeypatch, seats, {searcher: SEARCH})
+
+
 def searched(
-    seats: int, *, found: bool, seed: int, attempts: int = ATTEMPTS, **kwargs: Any
+    monkeypatch: pytest.MonkeyPatch, seats: int, *, found: bool, seed: int, **kwargs: Any
 ) -> SearchHarness:
-    """A table played until a search resolved on every live peer: games whose deal never
-    lets a seat search are played again (each deal is random: the peers shuffle)."""
-    for attempt in range(attempts):
-        harness = SearchHarness(seats, found=found, seed=seed + attempt, **kwargs)
-        if harness.play_search():
-            return harness
-    raise AssertionError(f"no search in {attempts} games")
+    """A table played until a search resolved on every live peer, its deck stacked so that
+    seat 0 searches at once (:func:`search_at_once`)."""
+    search_at_once(monkeypatch, seats)
+    harness = SearchHarness(seats, found=found, seed=seed, **kwargs)
+    assert harness.play_search(), "no search"
+    return harness
 
 
 def searches_of(table: Table) -> list[tuple[int, str, bool]]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from google.protobuf.message import Message
 
 from condottiere import crypto
@@ -17,7 +18,7 @@ from condottiere.games.captains.phase import Phase
 from condottiere.peer.driver import Step, StepKind, Table
 from condottiere.peer.entries import LogEntry, Reason
 from condottiere.v1 import log_pb2
-from tests.peer.captains import CaptainsHarness, in_phase
+from tests.peer.captains import LOOK, CaptainsHarness, in_phase, stack_captains
 from tests.peer.cheats import Cheat, CheatHarness, Witness, assert_caught, forged_move, moves_of
 
 
@@ -33,17 +34,23 @@ class CaptainsCheats(CaptainsHarness, CheatHarness):
         CaptainsHarness.__init__(self, seats, seed, searches=False, kinds=kinds, **kw)
 
 
-def until_cheated(cheat: type[Cheat], seats: int, seed: int, **kw: Any) -> CaptainsCheats:
-    """A game played until the cheater has cheated (keys are new every run, so the game is
-    too: one where the moment never comes is played again)."""
-    for attempt in range(8):
-        harness = CaptainsCheats(seats, cheat, 1, seed + 1000 * attempt, **kw)
-        cheater = harness.cheater
-        harness.play(until=lambda: cheater.cheated)  # noqa: B023 (called within this loop)
-        harness.deliver()
-        if cheater.cheated:
-            return harness
-    raise AssertionError("the cheat never came")
+def until_cheated(
+    monkeypatch: pytest.MonkeyPatch,
+    cheat: type[Cheat],
+    seats: int,
+    seed: int,
+    looker: int = 0,
+    **kw: Any,
+) -> CaptainsCheats:
+    """A game played until the cheater (seat 1) has cheated, its deck stacked so that
+    ``looker`` holds Spies and looks at another seat's hand at its first turn."""
+    stack_captains(monkeypatch, seats, {looker: LOOK})
+    harness = CaptainsCheats(seats, cheat, 1, seed, **kw)
+    cheater = harness.cheater
+    harness.play(until=lambda: cheater.cheated)
+    harness.deliver()
+    assert cheater.cheated, "the cheat never came"
+    return harness
 
 
 def assert_goes_on(harness: CaptainsCheats, moves: int = 3) -> None:
@@ -84,9 +91,9 @@ class SealsAWrongPart(Cheat):
 
 
 def test_a_wrong_part_sealed_to_the_viewer_halts_every_peer_blaming_the_seat_shown(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    harness = until_cheated(SealsAWrongPart, 2, seed=31)
+    harness = until_cheated(monkeypatch, SealsAWrongPart, 2, seed=31)
     assert_caught(harness, Reason.BAD_PROOF, halts=True, record=tmp_path / "r")
 
 
@@ -107,9 +114,9 @@ class ShowsAnotherSeatsCard(Cheat):
 
 
 def test_a_hand_shown_with_a_card_not_of_the_hand_is_refused_and_the_game_goes_on(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    harness = until_cheated(ShowsAnotherSeatsCard, 2, seed=32)
+    harness = until_cheated(monkeypatch, ShowsAnotherSeatsCard, 2, seed=32)
     assert_caught(harness, Reason.ILLEGAL, halts=False, record=tmp_path / "r")
     assert_goes_on(harness)
 
@@ -128,9 +135,9 @@ class HidesACard(Cheat):
 
 
 def test_a_hand_shown_without_one_of_its_cards_is_refused_and_the_game_goes_on(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    harness = until_cheated(HidesACard, 2, seed=33)
+    harness = until_cheated(monkeypatch, HidesACard, 2, seed=33)
     assert_caught(harness, Reason.ILLEGAL, halts=False, record=tmp_path / "r")
     assert_goes_on(harness)
 
@@ -151,9 +158,9 @@ class GivesAHandItDidNotLose(Cheat):
 
 
 def test_a_hand_given_by_a_seat_that_did_not_lose_it_is_refused_and_the_game_goes_on(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    harness = until_cheated(GivesAHandItDidNotLose, 3, seed=34)
+    harness = until_cheated(monkeypatch, GivesAHandItDidNotLose, 3, seed=34, looker=2)
     assert_caught(harness, Reason.OUT_OF_TURN, halts=False, record=tmp_path / "r",
                   whole_state=False)
     assert_goes_on(harness)
@@ -187,8 +194,10 @@ def offering_script(table: Table, seat: int) -> str | None:
     return None
 
 
-def test_a_trade_nobody_accepted_is_refused_and_nothing_changes_hands(tmp_path: Path) -> None:
-    harness = until_cheated(AcceptsItsOwnOffer, 2, seed=35, script=offering_script)
+def test_a_trade_nobody_accepted_is_refused_and_nothing_changes_hands(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    harness = until_cheated(monkeypatch, AcceptsItsOwnOffer, 2, seed=35, script=offering_script)
     witness = harness.witnesses[0]
     assert_caught(harness, Reason.OUT_OF_TURN, halts=False, record=tmp_path / "r",
                   whole_state=False)
@@ -243,17 +252,16 @@ class AsksForACard:
 
 
 def test_an_acceptance_that_shows_another_card_than_the_one_asked_for_is_refused(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    for attempt in range(8):
-        script = AsksForACard()
-        harness = CaptainsCheats(2, GivesAnotherCard, 1, 36 + 1000 * attempt, script=script)
-        script.harness = harness
-        cheater = harness.cheater
-        harness.play(until=lambda: cheater.cheated)  # noqa: B023 (called within this loop)
-        harness.deliver()
-        if cheater.cheated:
-            break
+    stack_captains(monkeypatch, 2)
+    script = AsksForACard()
+    harness = CaptainsCheats(2, GivesAnotherCard, 1, 36, script=script)
+    script.harness = harness
+    cheater = harness.cheater
+    harness.play(until=lambda: cheater.cheated)
+    harness.deliver()
+    assert cheater.cheated, "seat 1 was never asked for a card"
     assert_caught(harness, Reason.ILLEGAL, halts=False, record=tmp_path / "r")
     assert_goes_on(harness)
 

@@ -13,7 +13,7 @@ from condottiere.games.captains.phase import Phase
 from condottiere.peer.driver import StepKind, Table
 from condottiere.peer.record import verify
 from condottiere.v1 import log_pb2
-from tests.peer.captains import CaptainsHarness, Looker, dealt_to, in_phase
+from tests.peer.captains import LOOK, CaptainsHarness, Looker, dealt_to, in_phase, stack_captains
 from tests.peer.test_silence import Departing
 
 
@@ -149,14 +149,13 @@ def test_a_refused_offer_leaves_the_offered_card_face_up_in_the_offerers_hand() 
     assert_same_end(harness)
 
 
-def test_a_seat_silent_when_its_hand_is_to_be_shown_is_put_out_and_the_game_goes_on() -> None:
-    for attempt in range(6):
-        harness = Departing("standard", 3, seed=40 + attempt, game="captains",
-                            doomed=(1, StepKind.HAND_SHOWN))
-        harness.bots = [Looker(40 + seat, searches=False) for seat in range(3)]  # type: ignore[misc]
-        harness.run()
-        if harness.dead:
-            break
+def test_a_seat_silent_when_its_hand_is_to_be_shown_is_put_out_and_the_game_goes_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    stack_captains(monkeypatch, 3, {0: LOOK})  # seat 0 looks at seat 1's hand at once
+    harness = Departing("standard", 3, seed=40, game="captains", doomed=(1, StepKind.HAND_SHOWN))
+    harness.bots = [Looker(40 + seat, searches=False) for seat in range(3)]  # type: ignore[misc]
+    harness.run()
     assert harness.dead == {1}, "seat 1's hand was never to be shown"
     live = harness.live()
     for table in live:
@@ -179,26 +178,26 @@ def handed_reveals(table: Table) -> int:
     return count
 
 
-def test_a_card_handed_to_a_conqueror_is_later_played_face_up_with_an_ordinary_reveal() -> None:
-    for seed in range(4):
-        harness = CaptainsHarness(4, seed, searches=False)
-        harness.play()
-        if handed_reveals(harness.tables[0]):
-            break
+def test_a_card_handed_to_a_conqueror_is_later_played_face_up_with_an_ordinary_reveal(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    stack_captains(monkeypatch, 4)
+    harness = CaptainsHarness(4, 0, searches=False)
+    harness.play()
     assert handed_reveals(harness.tables[0]), "no handed card was played face up"
     assert any(body.viewer != seat for seat, body in bodies(harness.tables[0], "hand_shown"))
     assert_same_end(harness)
     assert verify(records(harness.tables[0])).fair
 
 
-def test_a_pile_formed_again_leaves_the_cards_in_play_on_the_table() -> None:
-    for seed in range(20):  # whether a game forms its pile again depends on the deal
-        harness = CaptainsHarness(5, 70 + seed, searches=False)
-        harness.play()
-        dealer = harness.tables[0].dealer
-        assert dealer is not None
-        if dealer.decks[0].round > 0:
-            break
+def test_a_pile_formed_again_leaves_the_cards_in_play_on_the_table(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    stack_captains(monkeypatch, 5)  # every seat draws at each turn: the pile runs out
+    harness = CaptainsHarness(5, 70, searches=False, options=("all-draw",))
+    harness.play()
+    dealer = harness.tables[0].dealer
+    assert dealer is not None
     assert dealer.decks[0].round > 0, "no game formed the pile again"
     for table in harness.tables:  # the deck's pile holds what the game's does, no card in play
         assert table.dealer is not None and table.game is not None

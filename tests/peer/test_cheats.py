@@ -18,7 +18,7 @@ from google.protobuf.message import Message
 
 import condottiere.peer.logs
 from condottiere import crypto
-from condottiere.games.condottiere import Move, card_flow
+from condottiere.games.condottiere import Game, Move, card_flow
 from condottiere.peer.coin import Flip
 from condottiere.peer.controller import snapshot_of
 from condottiere.peer.controller_service import update_of
@@ -37,6 +37,7 @@ from tests.peer.cheats import (
     state_of,
     stored,
 )
+from tests.peer.stacked import first_options, stack_deck
 from tests.peer.tables import Harness
 
 # ---------------------------------------------------------------------------------- lobby
@@ -565,16 +566,25 @@ def test_a_close_whose_box_secret_is_not_its_closers_halts_every_peer_blaming_th
 # ---------------------------------------------------------------------------------- moves
 
 
-def battle_harness(cheat: type[Cheat], seed: int, edition: str = "zman") -> CheatHarness:
-    """Two seats; seat 1 cheats at its first move of the kind its cheat forges. Keys are new
-    every run, so the game is too: one where that move never comes is played again."""
-    for attempt in range(8):
-        harness = CheatHarness(edition, 2, cheat, seat=1, seed=seed + 1000 * attempt)
-        cheater = harness.cheater
-        harness.play(until=lambda: cheater.cheated)  # noqa: B023 (called within this loop)
-        harness.deliver()
-        if cheater.cheated:
-            break
+STRONG_SEAT_1 = [[], ["10", "10", "6", "6", "5", "4", "3", "heroine", "drummer", "spring"]]
+"""The first deal of a two-seat game: seat 1 holds the mercenaries that win battles (so it
+opens battles as well as plays cards, and holds mercenaries at each discard step)."""
+
+
+def battle_harness(
+    monkeypatch: pytest.MonkeyPatch, cheat: type[Cheat], seed: int, edition: str = "zman"
+) -> CheatHarness:
+    """Two seats; seat 1 cheats at its first move of the kind its cheat forges. The deck is
+    stacked (:data:`STRONG_SEAT_1`) and every fair choice gives its first option, so that
+    the game, and the moment of the cheat, are the same every run."""
+    contents = Game.new(edition, 2, seed=0).decks[0]
+    first_options(monkeypatch)
+    stack_deck(monkeypatch, contents, STRONG_SEAT_1, 10)
+    harness = CheatHarness(edition, 2, cheat, seat=1, seed=seed)
+    cheater = harness.cheater
+    harness.play(until=lambda: cheater.cheated)
+    harness.deliver()
+    assert cheater.cheated, "the moment of the cheat never came"
     return harness
 
 
@@ -611,8 +621,10 @@ class IllegalMove(Cheat):
         return None
 
 
-def test_an_illegal_move_is_refused_and_the_game_goes_on(tmp_path: Path) -> None:
-    harness = battle_harness(IllegalMove, seed=17)
+def test_an_illegal_move_is_refused_and_the_game_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    harness = battle_harness(monkeypatch, IllegalMove, seed=17)
     assert_caught(harness, Reason.ILLEGAL, halts=False, record=tmp_path / "r")
     assert_goes_on(harness)
 
@@ -629,8 +641,10 @@ class AnotherTurn(Cheat):
         return None
 
 
-def test_a_move_for_another_turn_is_refused_and_the_game_goes_on(tmp_path: Path) -> None:
-    harness = battle_harness(AnotherTurn, seed=18)
+def test_a_move_for_another_turn_is_refused_and_the_game_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    harness = battle_harness(monkeypatch, AnotherTurn, seed=18)
     assert_caught(harness, Reason.UNEXPECTED, halts=False, record=tmp_path / "r")
     assert_goes_on(harness)
 
@@ -660,8 +674,10 @@ class ClaimsAnotherCard(Cheat):
         return log_pb2.MovePlayed(turn=honest.turn, move=f"play {other}", cards=[shown])
 
 
-def test_a_card_claimed_but_not_held_halts_every_peer_blaming_the_player(tmp_path: Path) -> None:
-    harness = battle_harness(ClaimsAnotherCard, seed=19)
+def test_a_card_claimed_but_not_held_halts_every_peer_blaming_the_player(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    harness = battle_harness(monkeypatch, ClaimsAnotherCard, seed=19)
     assert_caught(harness, Reason.BAD_PROOF, halts=True, record=tmp_path / "r")
 
 
@@ -681,9 +697,9 @@ class ShowsAnotherSeatsCard(Cheat):
 
 
 def test_a_card_shown_from_another_seats_hand_is_refused_and_the_game_goes_on(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    harness = battle_harness(ShowsAnotherSeatsCard, seed=20)
+    harness = battle_harness(monkeypatch, ShowsAnotherSeatsCard, seed=20)
     assert_caught(harness, Reason.ILLEGAL, halts=False, record=tmp_path / "r")
     assert_goes_on(harness)
 
@@ -699,9 +715,9 @@ class PlaysUnseen(Cheat):
 
 
 def test_a_card_played_without_being_shown_is_refused_and_the_game_goes_on(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    harness = battle_harness(PlaysUnseen, seed=21)
+    harness = battle_harness(monkeypatch, PlaysUnseen, seed=21)
     assert_caught(harness, Reason.ILLEGAL, halts=False, record=tmp_path / "r")
     assert_goes_on(harness)
 
@@ -720,8 +736,10 @@ class WrongRevealShare(Cheat):
         return log_pb2.MovePlayed(turn=honest.turn, move=honest.move, cards=[shown])
 
 
-def test_a_reveal_with_a_wrong_share_halts_every_peer_blaming_the_player(tmp_path: Path) -> None:
-    harness = battle_harness(WrongRevealShare, seed=22)
+def test_a_reveal_with_a_wrong_share_halts_every_peer_blaming_the_player(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    harness = battle_harness(monkeypatch, WrongRevealShare, seed=22)
     assert_caught(harness, Reason.BAD_PROOF, halts=True, record=tmp_path / "r")
 
 
@@ -739,12 +757,9 @@ class DiscardsMercenaries(Cheat):
 
 
 def test_a_discard_of_a_hand_holding_a_mercenary_is_refused_and_the_game_goes_on(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    for seed in range(23, 26):  # the deal is random: a game may never ask it to keep such a hand
-        harness = battle_harness(DiscardsMercenaries, seed=seed)
-        if harness.cheater.cheated:
-            break
+    harness = battle_harness(monkeypatch, DiscardsMercenaries, seed=23)
     assert_caught(harness, Reason.ILLEGAL, halts=False, record=tmp_path / "r")
     witness = harness.witnesses[0]
     refusal = next(r for r in witness.refusals if r.reason is Reason.ILLEGAL)

@@ -19,6 +19,7 @@ from condottiere.peer.driver import MemoryKeeper, StepKind, Table
 from condottiere.peer.entries import Reason, read_entry
 from condottiere.peer.record import verify
 from condottiere.v1 import log_pb2
+from tests.peer.stacked import like_hands
 from tests.peer.tables import feed
 from tests.peer.test_silence import Departing, waits_for_move_of
 from tests.peer.test_stand_in import Forging
@@ -27,11 +28,6 @@ from tests.peer.test_stand_in import Forging
 def kinds_signed(table: Table) -> list[str]:
     """The kinds of every entry at the table, in each author's order, author by author."""
     return [e.kind for author in table.logs.authors for e in table.logs.log(author)]
-
-
-ATTEMPTS = 6
-"""Games tried for one that reshuffles after the leave (keys and shuffles are random, so a
-game may end in its first round, before any reshuffle: about one in ten at three seats)."""
 
 
 def one_game(seats: int, kind: StepKind, seed: int, **kwargs: Any) -> Departing:
@@ -48,25 +44,24 @@ def one_game(seats: int, kind: StepKind, seed: int, **kwargs: Any) -> Departing:
 
 
 def after_a_leave(
-    seats: int, kind: StepKind, seed: int, **kwargs: Any
+    monkeypatch: pytest.MonkeyPatch, seats: int, kind: StepKind, seed: int, **kwargs: Any
 ) -> Departing:
     """A game whose last seat goes silent at its first step of ``kind`` (at a move: once it
-    is to move), played by the others to its end: the first of :data:`ATTEMPTS` games in
-    which a deck is re-keyed after it (``kwargs`` for the harness)."""
-    for attempt in range(ATTEMPTS):
-        harness = one_game(seats, kind, seed + attempt, **kwargs)
-        if any("rekey" in kinds_signed(table) for table in harness.live()):
-            return harness
-    raise AssertionError(f"no game of {ATTEMPTS} reshuffled after the leave")
+    is to move), played by the others to its end, its deck stacked (:func:`like_hands`) so
+    that a deck is re-keyed after the leave (``kwargs`` for the harness)."""
+    like_hands(monkeypatch, seats)
+    harness = one_game(seats, kind, seed, **kwargs)
+    assert any("rekey" in kinds_signed(table) for table in harness.live()), "no reshuffle"
+    return harness
 
 
 @pytest.mark.parametrize("seats", [3, 4])
 @pytest.mark.parametrize("kind", [StepKind.MOVE, StepKind.SHARES])
 def test_the_next_reshuffle_keys_the_deck_without_the_leaver_and_no_stand_in_follows(
-    kind: StepKind, seats: int
+    kind: StepKind, seats: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     victim = seats - 1
-    harness = after_a_leave(seats, kind, seed=seats)
+    harness = after_a_leave(monkeypatch, seats, kind, seed=seats)
     live = harness.live()
     for table in live:
         assert table.halt is None and not table.refusals, (table.halt, table.refusals)
@@ -120,8 +115,10 @@ class WrongRekeyPart(Forging):
         )
 
 
-def test_a_wrong_rekey_part_is_caught_and_its_author_blamed_on_every_peer() -> None:
-    harness = after_a_leave(4, StepKind.MOVE, seed=4, kinds={1: WrongRekeyPart})
+def test_a_wrong_rekey_part_is_caught_and_its_author_blamed_on_every_peer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    harness = after_a_leave(monkeypatch, 4, StepKind.MOVE, seed=4, kinds={1: WrongRekeyPart})
     for table in harness.live():
         halt = table.halt
         assert halt is not None and halt.cheat and halt.reason is Reason.BAD_PROOF, halt
@@ -133,10 +130,10 @@ def test_a_wrong_rekey_part_is_caught_and_its_author_blamed_on_every_peer() -> N
     assert "CHEAT" in text and "seat 1 (seat1)" in text, text
 
 
-def test_a_seat_silent_at_the_rekey_of_a_three_seat_game_leaves_the_last_one_the_winner() -> (
-    None
-):
-    harness = after_a_leave(3, StepKind.MOVE, seed=3, doomed=(1, StepKind.REKEY))
+def test_a_seat_silent_at_the_rekey_of_a_three_seat_game_leaves_the_last_one_the_winner(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    harness = after_a_leave(monkeypatch, 3, StepKind.MOVE, seed=3, doomed=(1, StepKind.REKEY))
     table = harness.tables[0]
     assert table.halt is None and table.audited and sorted(table.out) == [1, 2]
     assert table.out[1].at == StepKind.REKEY.words
@@ -144,8 +141,10 @@ def test_a_seat_silent_at_the_rekey_of_a_three_seat_game_leaves_the_last_one_the
     assert table.game.outcome.kind is OutcomeKind.FORFEIT and table.game.outcome.winners == (0,)
 
 
-def test_a_seat_silent_at_the_rekey_of_a_four_seat_game_abandons_the_table_naming_it() -> None:
-    harness = after_a_leave(4, StepKind.MOVE, seed=4, doomed=(2, StepKind.REKEY))
+def test_a_seat_silent_at_the_rekey_of_a_four_seat_game_abandons_the_table_naming_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    harness = after_a_leave(monkeypatch, 4, StepKind.MOVE, seed=4, doomed=(2, StepKind.REKEY))
     live = harness.live()
     for table in live:
         halt = table.halt
@@ -172,13 +171,12 @@ def first_leave_then_backed_up_again(seed: int) -> Departing:
     return harness
 
 
-def test_a_second_leaver_after_the_new_backups_is_covered_and_the_two_others_finish() -> None:
-    for attempt in range(ATTEMPTS):
-        harness = first_leave_then_backed_up_again(seed=40 + attempt)
-        if backed_up_again(harness):
-            break
-    else:
-        raise AssertionError(f"no game of {ATTEMPTS} reshuffled after the first leave")
+def test_a_second_leaver_after_the_new_backups_is_covered_and_the_two_others_finish(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    like_hands(monkeypatch, 4)
+    harness = first_leave_then_backed_up_again(seed=40)
+    assert backed_up_again(harness), "no reshuffle after the first leave"
     for table in harness.live():  # each seat's new dealing is among the three still there
         dealer = table.dealer
         assert dealer is not None and dealer.dealt_among[(0, 0)][0] == (0, 1, 2)
@@ -224,8 +222,10 @@ class SwappedNewBoxes(Forging):
         return log_pb2.Redealing(deck=body.deck, round=body.round, dealing=swapped.encode())
 
 
-def test_a_bad_piece_in_a_new_backup_is_complained_of_and_its_dealer_blamed() -> None:
-    harness = after_a_leave(4, StepKind.MOVE, seed=50, kinds={0: SwappedNewBoxes})
+def test_a_bad_piece_in_a_new_backup_is_complained_of_and_its_dealer_blamed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    harness = after_a_leave(monkeypatch, 4, StepKind.MOVE, seed=50, kinds={0: SwappedNewBoxes})
     for table in harness.live():
         halt = table.halt
         assert halt is not None and halt.reason is Reason.BAD_PROOF and halt.seat == 0, halt

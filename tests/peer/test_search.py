@@ -15,7 +15,7 @@ from condottiere.peer.entries import LogEntry
 from condottiere.peer.record import export, load, omniscient_record, verify
 from tests.cli.client.scenes import model_of_table
 from tests.peer.cheats import entries_of
-from tests.peer.searches import SearchHarness, searched, searches_of
+from tests.peer.searches import SearchHarness, search_at_once, searched, searches_of
 
 
 def assert_searched_alike(harness: SearchHarness, tables: list[Table]) -> None:
@@ -40,9 +40,9 @@ def assert_played_out(harness: SearchHarness, tables: list[Table], audited: bool
 
 @pytest.mark.parametrize("found", [True, False])
 def test_a_search_resolves_alike_on_every_peer_and_the_audit_checks_the_card_taken(
-    found: bool, tmp_path: Path
+    found: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    harness = searched(3, found=found, seed=20 + 20 * found)
+    harness = searched(monkeypatch, 3, found=found, seed=20 + 20 * found)
     assert_searched_alike(harness, harness.tables)
     seat, captain, in_pile = harness.referee.named[0]
     assert in_pile is found
@@ -76,9 +76,9 @@ def test_a_search_resolves_alike_on_every_peer_and_the_audit_checks_the_card_tak
 
 @pytest.mark.parametrize("kind", [StepKind.SEARCH_BLINDING, StepKind.SEARCH_OPENING])
 def test_a_seat_silent_at_a_search_is_put_out_and_the_others_stand_in_for_its_shares(
-    kind: StepKind,
+    kind: StepKind, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    harness = searched(3, found=True, seed=60, doomed=(2, kind), searchers={0, 1})
+    harness = searched(monkeypatch, 3, found=True, seed=60, doomed=(2, kind), searchers={0, 1})
     live = harness.live()
     assert_searched_alike(harness, live)
     for table in live:
@@ -90,8 +90,12 @@ def test_a_seat_silent_at_a_search_is_put_out_and_the_others_stand_in_for_its_sh
     assert_played_out(harness, live, audited=False)
 
 
-def test_a_search_after_a_seat_left_opens_with_the_others_standing_in() -> None:
-    harness = searched(3, found=True, seed=80, doomed=(2, StepKind.MOVE), searchers={0, 1})
+def test_a_search_after_a_seat_left_opens_with_the_others_standing_in(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    harness = searched(
+        monkeypatch, 3, found=True, seed=80, doomed=(2, StepKind.MOVE), searchers={0, 1}
+    )
     live = harness.live()
     assert_searched_alike(harness, live)
     for table in live:
@@ -112,14 +116,12 @@ class Interrupted(SearchHarness):
         return super().blocked(table, entry)
 
 
-def test_a_peer_rebuilt_from_its_store_in_the_middle_of_a_search_takes_it_up() -> None:
-    for seed in range(100, 112):
-        harness = Interrupted(3, found=True, seed=seed)
-        harness.run(until=lambda: at_opening(harness.tables[1]))  # noqa: B023
-        if at_opening(harness.tables[1]):
-            break
-    else:
-        raise AssertionError("no search in 12 games")
+def test_a_peer_rebuilt_from_its_store_in_the_middle_of_a_search_takes_it_up(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    search_at_once(monkeypatch, 3)
+    harness = Interrupted(3, found=True, seed=100)
+    harness.run(until=lambda: at_opening(harness.tables[1]))
     kept = harness.keepers[1]
     harness.tables[1] = Table.restore(harness.identities[1], kept, list(kept.entries))
     assert at_opening(harness.tables[1])
@@ -130,14 +132,13 @@ def test_a_peer_rebuilt_from_its_store_in_the_middle_of_a_search_takes_it_up() -
     assert all(table.cards is not None for table in harness.tables)
 
 
-def test_a_search_under_way_shows_on_the_client_which_card_is_searched_and_who_is_awaited() -> None:
-    for seed in range(300, 312):
-        harness = Interrupted(3, found=True, seed=seed)
-        harness.run(until=lambda: at_opening(harness.tables[1]))  # noqa: B023
-        if at_opening(harness.tables[1]):
-            break
-    else:
-        raise AssertionError("no search in 12 games")
+def test_a_search_under_way_shows_on_the_client_which_card_is_searched_and_who_is_awaited(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    search_at_once(monkeypatch, 3)
+    harness = Interrupted(3, found=True, seed=300)
+    harness.run(until=lambda: at_opening(harness.tables[1]))
+    assert at_opening(harness.tables[1]), "no search"
     banner = model_of_table(harness, seat=1).banner()
     _, captain, _ = harness.referee.named[0]
     assert banner.headline == "Searching the draw pile"
@@ -151,14 +152,11 @@ def at_opening(table: Table) -> bool:
     return table.step is not None and table.step.kind == StepKind.SEARCH_OPENING
 
 
-def test_deals_after_a_search_skip_the_slot_taken_until_the_pile_is_formed_again() -> None:
-    for seed in range(200, 212):
-        harness = SearchHarness(3, found=True, seed=seed)
-        searched_early = harness.play_search() and first_round(harness.tables[0])
-        if searched_early:
-            break
-    else:
-        raise AssertionError("no search before the pile was formed again, in 12 games")
+def test_deals_after_a_search_skip_the_slot_taken_until_the_pile_is_formed_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    harness = searched(monkeypatch, 3, found=True, seed=200)
+    assert first_round(harness.tables[0]), "the search came after the pile was formed again"
     dealers = [table.dealer for table in harness.tables]
     assert all(dealer is not None for dealer in dealers)
     seat, captain, _ = harness.referee.named[0]

@@ -19,7 +19,7 @@ from condottiere.peer.entries import Reason
 from condottiere.peer.steps import Next, Step
 from condottiere.v1 import log_pb2
 from tests.peer.cheats import Cheat, CheatHarness, assert_caught
-from tests.peer.searches import ATTEMPTS, CAPTAINS, cheat_harness, searches_of
+from tests.peer.searches import CAPTAINS, cheat_harness, search_at_once, searches_of
 
 
 def caught(harness: CheatHarness, halts: bool) -> bool:
@@ -31,16 +31,21 @@ def caught(harness: CheatHarness, halts: bool) -> bool:
 
 
 def caught_cheating(
-    cheat: type[Cheat], seed: int, *, halts: bool, searchers: set[int] | None = None
+    monkeypatch: pytest.MonkeyPatch,
+    cheat: type[Cheat],
+    seed: int,
+    *,
+    halts: bool,
+    searchers: set[int] | None = None,
 ) -> CheatHarness:
-    """A table with ``cheat`` at seat 1, played until every witness caught it; games in which
-    the cheater never had the chance (no search came) are played again."""
-    for attempt in range(ATTEMPTS):
-        harness = cheat_harness(cheat, seat=1, seed=seed + attempt, searchers=searchers)
-        harness.play(until=lambda: caught(harness, halts))  # noqa: B023 (called at once)
-        if harness.cheater.cheated and caught(harness, halts):
-            return harness
-    raise AssertionError("the cheater never had the chance")
+    """A table with ``cheat`` at seat 1, its deck stacked so that the first of ``searchers``
+    (seat 0 when None) searches at its first turn, played until every witness caught it."""
+    search_at_once(monkeypatch, 3, searcher=min(searchers or {0}))
+    harness = cheat_harness(cheat, seat=1, seed=seed, searchers=searchers)
+    harness.play(until=lambda: caught(harness, halts))
+    assert harness.cheater.cheated, "the cheater never had the chance"
+    assert caught(harness, halts)
+    return harness
 
 
 class DoubleExponent(Cheat):
@@ -152,9 +157,9 @@ class TakesAnotherSlot(Cheat):
      (BlindsAnotherCard, StepKind.SEARCH_BLINDING)],
 )
 def test_a_false_step_of_the_equivalence_test_halts_every_peer_blaming_its_author(
-    cheat: type[Cheat], kind: StepKind, tmp_path: Path
+    cheat: type[Cheat], kind: StepKind, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    harness = caught_cheating(cheat, 5, halts=True)
+    harness = caught_cheating(monkeypatch, cheat, 5, halts=True)
     assert_caught(harness, Reason.BAD_PROOF, halts=True, record=tmp_path / "cheat")
     for witness in harness.witnesses:
         assert witness.step is not None and witness.step.kind == kind
@@ -162,9 +167,9 @@ def test_a_false_step_of_the_equivalence_test_halts_every_peer_blaming_its_autho
 
 
 def test_a_blinding_for_another_card_than_the_one_named_is_refused_and_the_search_goes_on(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    harness = caught_cheating(NamesAnotherCard, 6, halts=False)
+    harness = caught_cheating(monkeypatch, NamesAnotherCard, 6, halts=False)
     assert_caught(harness, Reason.UNEXPECTED, halts=False, record=tmp_path / "cheat")
     harness.play(until=lambda: all(searches_of(w) for w in harness.witnesses))
     named = [(seat, card) for seat, card, _ in harness.bots[0].referee.named]  # type: ignore[attr-defined]
@@ -173,9 +178,9 @@ def test_a_blinding_for_another_card_than_the_one_named_is_refused_and_the_searc
 
 
 def test_a_seat_that_takes_another_slot_than_the_one_found_is_refused_when_it_shows_it(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    harness = caught_cheating(TakesAnotherSlot, 7, halts=False, searchers={1})
+    harness = caught_cheating(monkeypatch, TakesAnotherSlot, 7, halts=False, searchers={1})
     assert_caught(harness, Reason.ILLEGAL, halts=False, record=tmp_path / "cheat", whole_state=True)
     for witness in harness.witnesses:
         refusal = next(r for r in witness.refusals if r.seat == 1)

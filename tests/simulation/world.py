@@ -418,15 +418,26 @@ class World:
     # ------------------------------------------------------------------ the end
 
     def _ended(self) -> bool:
-        """Every honest seat's table is over (with none left, nothing more is promised)."""
+        """Every honest seat's table is over (with none left, nothing more is promised), or
+        every honest seat is seated and the table has waited in the lobby past its bound for a
+        joiner to take a free seat (nobody honest is left to ask: nothing more is promised)."""
         honest = self.honest()
-        return all(p.live and p.table is not None and p.table.over for p in honest)
+        if all(p.live and p.table is not None and p.table.over for p in honest):
+            return True
+        return all(
+            p.live and p.table is not None and p.seated_at is not None
+            and p.table.step is not None and p.table.step.kind == StepKind.SEATING
+            and self.now - p.since[1] > promises.lobby_bound(self)
+            for p in honest
+        )
 
     def _end_words(self) -> str:
         for peer in self.honest():
             table = peer.table
             if table is None:
                 continue
+            if table.step is not None and table.step.kind == StepKind.SEATING:
+                return "waits in the lobby for a joiner to take a free seat"
             if table.halt is not None:
                 return "halted: " + table.halt.detail
             game = table.game

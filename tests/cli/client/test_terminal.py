@@ -333,9 +333,9 @@ def captains_decision(screen: str) -> str:
 
 def test_a_whole_captains_game_against_a_bot_in_a_real_terminal(tmp_path: Path) -> None:
     """``condottiere play --game captains`` against a greedy bot peer at 80x24, every move
-    chosen with the keys (the number key 1 the first time a phase comes and while it chooses
-    a card to recruit or play, a block or a discard; else Space where it says what lets the
-    phase go on, else 1, else →) to the end; the screen at each step fits,
+    chosen with the keys (the lowest number key shown the first time a phase comes and while
+    it chooses a card to recruit or play, a block or a discard; else Space where it says what
+    lets the phase go on, else that number key, else →) to the end; the screen at each step fits,
     shows the city state and the rows, and the end says who won with the provinces; the
     record is verified fair."""
     terminal = Terminal(f"condottiere-test-{os.getpid()}-{uuid.uuid4().hex[:8]}", tmp_path)
@@ -374,7 +374,7 @@ def test_a_whole_captains_game_against_a_bot_in_a_real_terminal(tmp_path: Path) 
             keys = lines[-1]
             eager = phase is not None and phase.group(1) in KEYED_PHASES
             if "1-9/" in keys and (first or eager or "Space " not in keys):
-                terminal.keys("1")
+                terminal.keys(first_key(screen))
             else:
                 terminal.keys("Space" if "Space " in keys else "Right")
             try:
@@ -403,6 +403,13 @@ def test_a_whole_captains_game_against_a_bot_in_a_real_terminal(tmp_path: Path) 
     finally:
         terminal.close()
     assert terminal.alive() == []
+
+
+def first_key(screen: str) -> str:
+    """The lowest number key the screen shows beside a choice (a card of the hand, ``2[``;
+    a choice on the board, `` 3 ``): a card played leaves its key unused for the phase."""
+    keys = re.findall(r"(?:^|\s)([1-9])\[", screen) + re.findall(r"^ +([1-9]) ", screen, re.M)
+    return min(keys, default="1")
 
 
 def captains_replayed(terminal: Terminal, record: str) -> None:
