@@ -14,7 +14,9 @@ The table:
 - :mod:`~condottiere.peer.dealer`: the game's deals answered by mental-poker decks, every card
   followed;
 - :mod:`~condottiere.peer.coin`: fair random choices (commit-reveal) and withheld reveals;
-- :mod:`~condottiere.peer.driver`: the table as a fold over every author's log;
+- :mod:`~condottiere.peer.driver`: the table as a fold over every author's log (the loop), and
+  :mod:`~condottiere.peer.steps`: its steps, one rule per kind, one module per sub-protocol;
+- :mod:`~condottiere.peer.keeper`: where a table keeps its entries and secrets;
 - :mod:`~condottiere.peer.record`: a game's record in one file, and its verification;
 - :mod:`~condottiere.peer.limits`: what keeps one bad peer from exhausting another.
 

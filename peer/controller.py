@@ -24,6 +24,7 @@ from condottiere.interface import GameState, Outcome, SeatView
 from condottiere.peer.driver import Halt, Refusal, Table, TableEvent
 from condottiere.peer.lobby import Deadlines
 from condottiere.peer.readers import REFUSED_A_SEAT
+from condottiere.peer.steps import StepKind, rule_of
 from condottiere.peer.trace import Trace
 
 __all__ = [
@@ -57,11 +58,12 @@ class Player:
 class Waiting:
     """What the table waits for, and since when."""
 
-    kind: str
-    """The step: ``seating ready keys shuffle shares coin_commit coin_escrow coin_reveal move
-    audit``."""
+    kind: StepKind | None
+    """The kind of step (its rule, :func:`~condottiere.peer.steps.rule_of`, says what it
+    is); None for a position of a replay (the seat to act at it)."""
     seats: tuple[int, ...]
     text: str
+    """What the table waits for, in the step's own words: ``seat 1 (bob) to shuffle deck 1``."""
     since: float
     """``time.monotonic()`` when the table began waiting for this step."""
     deadline: int | None = None
@@ -144,7 +146,8 @@ def starved(snapshot: Snapshot, links: Mapping[str, str | None]) -> dict[int, st
     >>> ada = Player(0, "ada", "f", "10.0.0.5:4000")
     >>> bob = Player(1, "bob", "g", "10.0.0.6:4000")
     >>> now = Snapshot("t", "condottiere", "zman", 2, 0, (ada, bob), "lobby", None,
-    ...                Waiting("ready", (0, 1), "", 0.0), None, None, (), None, False, "", 3)
+    ...                Waiting(StepKind.READY, (0, 1), "", 0.0), None, None, (), None, False,
+    ...                "", 3)
     >>> starved(now, {"10.0.0.6:4000": "nobody answers there"})
     {1: 'nobody answers there'}
     >>> starved(now, {"10.0.0.6:4000": None})
@@ -185,14 +188,15 @@ def snapshot_of(table: Table, since: float) -> Snapshot:
     game = table.game
     waiting = table.waiting()
     step = table.step
+    rule = None if step is None else rule_of(step.kind)
     if table.halt is not None:
         stage = "halted"
-    elif game is None:
-        stage = "lobby" if step is not None and step.kind in ("seating", "ready") else "dealing"
-    elif game.outcome is not None:
+    elif game is not None and game.outcome is not None:
         stage = "over"
     else:
-        stage = "dealing" if step is not None and step.kind in ("shuffle", "shares") else "playing"
+        stage = (rule.stage if rule is not None else None) or (
+            "dealing" if game is None else "playing"
+        )
     view = None
     if game is not None and table.seat is not None:
         view = game.view(table.seat)

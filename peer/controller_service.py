@@ -81,7 +81,7 @@ def update_of(
     if waiting is not None:
         update.waiting.CopyFrom(
             controller_pb2.Waiting(
-                kind=waiting.kind,
+                kind=waiting.kind or "",
                 seats=waiting.seats,
                 text=waiting.text,
                 seconds=max(0.0, now - waiting.since),

@@ -27,6 +27,11 @@ deck slots ``(deck, Slot(round, position))``:
 
 The dealer is deterministic: every peer, fed the same entries, tracks the same slots. It
 checks what others show but decides nothing about the rules: the engine does.
+
+It makes and reads the entry bodies of the deck's steps (``log_pb2``): each ``make_*`` (and
+``show``, ``show_hand``) returns the body its ``accept_*`` (``check_shown``,
+``check_hand_shown``) takes, so the step rules (:mod:`condottiere.peer.steps`) pass bodies
+through and build none of the deck's.
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ import secrets
 from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from condottiere.crypto import (
     MIN_BACKUP_SEATS,
@@ -277,8 +283,11 @@ class Dealer:
     def round(self, index: int) -> int:
         return self.decks[index].round
 
-    def make_shuffle(self, index: int) -> bytes:
-        return self.decks[index].make_shuffle().encode()
+    def make_shuffle(self, index: int) -> log_pb2.Shuffle:
+        """This seat's step of deck ``index``'s shuffle chain, with its proof."""
+        deck = self.decks[index]
+        step = deck.make_shuffle().encode()
+        return log_pb2.Shuffle(deck=index, round=deck.round, step=step)
 
     def make_shuffle_ahead(self, index: int, body: log_pb2.Shuffle) -> None:
         """Make this seat's shuffle of the deck ``body`` (the step just before this seat's)
@@ -330,15 +339,17 @@ class Dealer:
             for (index, owner), positions in sorted(wanted.items())
         ]
 
-    def make_shares(self, draws: Sequence[Draw]) -> list[log_pb2.DeckShares]:
+    def make_shares(self, draws: Sequence[Draw]) -> log_pb2.Shares:
         """This seat's shares of the cards these deals give the other seats."""
         assert self.seat is not None
-        return [
-            log_pb2.DeckShares(
-                deck=index, batch=self.decks[index].make_shares(owner, positions).encode()
-            )
-            for index, _, owner, positions in self._expected(self.seat, draws)
-        ]
+        return log_pb2.Shares(
+            batches=[
+                log_pb2.DeckShares(
+                    deck=index, batch=self.decks[index].make_shares(owner, positions).encode()
+                )
+                for index, _, owner, positions in self._expected(self.seat, draws)
+            ]
+        )
 
     def accept_shares(
         self, seat: int, body: log_pb2.Shares, draws: Sequence[Draw], trusted: bool
@@ -797,19 +808,36 @@ class Dealer:
             raise ValueError("no search is under way")
         return self._search
 
-    def make_search_blinding(self) -> bytes:
+    def make_search_blinding(self) -> log_pb2.SearchBlinding:
         """This seat's blinding of every card still in the pile, with its proofs."""
         search = self._searching()
         deck = self.decks[search.index]
-        return deck.make_search_blinding(search.number, search.card, search.positions).encode()
+        blinding = deck.make_search_blinding(search.number, search.card, search.positions)
+        return log_pb2.SearchBlinding(
+            deck=search.index, round=deck.round, card=search.card, blinding=blinding.encode()
+        )
 
-    def accept_search_blinding(self, seat: int, data: bytes) -> None:
+    def _check_searched(self, seat: int, body: Any) -> None:
+        """:class:`Rejection` unless ``body`` (a blinding or an opening) is for the search
+        under way: its deck, round and card."""
+        search = self._searching()
+        round_ = self.decks[search.index].round
+        if (body.deck, body.round, body.card) != (search.index, round_, search.card):
+            raise _blame(
+                seat,
+                Reason.UNEXPECTED,
+                f"a search of deck {search.index}, round {round_}, for {search.card!r} is "
+                f"awaited, not of deck {body.deck}, round {body.round}, for {body.card!r}",
+            )
+
+    def accept_search_blinding(self, seat: int, body: log_pb2.SearchBlinding) -> None:
         """Verify and record ``seat``'s blinding; :class:`Rejection` blames it when it is
         malformed, of another search, or a proof fails."""
+        self._check_searched(seat, body)
         search = self._searching()
         deck = self.decks[search.index]
         try:
-            blinding = SearchBlinding.decode(data)
+            blinding = SearchBlinding.decode(body.blinding)
         except DecodeError as exc:
             raise _blame(seat, Reason.BAD_PROOF, f"search blinding: {exc}") from None
         awaited = (search.number, deck.round, search.card, search.positions)
@@ -825,30 +853,37 @@ class Dealer:
         except VerificationError as exc:
             raise self._blame_deck(exc) from None
 
-    def make_search_opening(self, leaver: int | None) -> tuple[bytes, bytes]:
+    def make_search_opening(self, leaver: int | None) -> log_pb2.SearchOpening:
         """This seat's decryption shares of the combined blindings, with proofs; and with a
-        seat out (``leaver``), its parts of that seat's shares (else empty bytes)."""
+        seat out (``leaver``), its parts of that seat's shares."""
         search = self._searching()
         deck = self.decks[search.index]
-        opening = deck.make_search_opening(search.number).encode()
-        if leaver is None:
-            return opening, b""
-        assert self.index is not None
-        gone = self._at(leaver)
-        context = Context(deck.table, deck.round, self.index)
-        pairs = deck.search_ciphertexts(search.number)
-        batch = make_stand_in(self.pieces[(gone, search.index)], gone, pairs, context)
-        return opening, batch.encode()
+        body = log_pb2.SearchOpening(
+            deck=search.index,
+            round=deck.round,
+            card=search.card,
+            opening=deck.make_search_opening(search.number).encode(),
+        )
+        if leaver is not None:
+            assert self.index is not None
+            gone = self._at(leaver)
+            context = Context(deck.table, deck.round, self.index)
+            pairs = deck.search_ciphertexts(search.number)
+            piece = self.pieces[(gone, search.index)]
+            body.stand_in = make_stand_in(piece, gone, pairs, context).encode()
+        return body
 
     def accept_search_opening(
-        self, seat: int, data: bytes, stand_in: bytes, leaver: int | None
+        self, seat: int, body: log_pb2.SearchOpening, leaver: int | None
     ) -> None:
         """Verify and record ``seat``'s opening (and its stand-in parts for ``leaver``, the
         seat out); :class:`Rejection` blames it when either is malformed or fails."""
+        self._check_searched(seat, body)
         search = self._searching()
         deck, member = self.decks[search.index], self._at(seat)
+        stand_in = body.stand_in
         try:
-            opening = SearchOpening.decode(data)
+            opening = SearchOpening.decode(body.opening)
             batch = None if leaver is None else StandInBatch.decode(stand_in)
         except DecodeError as exc:
             raise _blame(seat, Reason.BAD_PROOF, f"search opening: {exc}") from None
@@ -911,21 +946,24 @@ class Dealer:
                 raise _blame(seat, Reason.BAD_PROOF, f"box key: {exc}") from None
         self.box_keys = keys
 
-    def make_dealings(self) -> list[bytes]:
+    def make_dealings(self) -> log_pb2.Dealings:
         """This seat's dealing of each deck's secret (deterministic: made again alike)."""
         assert self.index is not None
-        return [
-            make_dealing(deck.secret, self.box_keys, Context(deck.table, 0, self.index)).encode()
-            for deck in self.decks
-        ]
+        return log_pb2.Dealings(
+            dealings=[
+                make_dealing(deck.secret, self.box_keys, Context(deck.table, 0, self.index))
+                .encode()
+                for deck in self.decks
+            ]
+        )
 
     def accept_dealings(
-        self, seat: int, encoded: Sequence[bytes], box: BoxSecret | None
+        self, seat: int, body: log_pb2.Dealings, box: BoxSecret | None
     ) -> list[int]:
         """Record ``seat``'s dealings (:class:`Rejection` if malformed); with this seat's box
         secret, open and check its pieces: the decks whose piece fails (to complain of).
         (The dealings and pieces are kept by the dealers' numbers in the decks.)"""
-        dealer = self._at(seat)
+        dealer, encoded = self._at(seat), body.dealings
         if len(encoded) != len(self.decks):
             raise _blame(seat, Reason.UNEXPECTED, f"{len(self.decks)} dealings expected")
         dealings = []
@@ -992,7 +1030,7 @@ class Dealer:
             owed.setdefault(index, {}).update(dict.fromkeys(positions, owner))
         return sorted(owed.items())
 
-    def make_stand_in(self, leaver: int, draws: Sequence[Draw]) -> list[log_pb2.DeckStandIn]:
+    def make_stand_in(self, leaver: int, draws: Sequence[Draw]) -> log_pb2.StandIn:
         """This seat's parts of ``leaver``'s shares of these deals' cards, with proofs."""
         assert self.index is not None
         batches = []
@@ -1005,7 +1043,7 @@ class Dealer:
             piece = self.pieces[(gone, index)]
             batch = make_stand_in(piece, holders.index(gone), cards, context)
             batches.append(log_pb2.DeckStandIn(deck=index, batch=batch.encode()))
-        return batches
+        return log_pb2.StandIn(leaver=leaver, batches=batches)
 
     def accept_stand_in(
         self, seat: int, leaver: int, body: log_pb2.StandIn, draws: Sequence[Draw]
@@ -1060,7 +1098,7 @@ class Dealer:
         owed = self.decks[index].rekey_owed()
         return self.members[min(owed)] if owed else None
 
-    def make_rekey(self, index: int, leaver: int) -> bytes:
+    def make_rekey(self, index: int, leaver: int) -> log_pb2.Rekey:
         """This seat's parts of ``leaver``'s shares of the cards deck ``index``'s new round owes
         it, with proofs (an encoded ``StandInBatch``)."""
         assert self.index is not None
@@ -1069,7 +1107,8 @@ class Dealer:
         context = Context(deck.table, deck.round, holders.index(self.index))
         cards = deck.rekey_owed()[gone]
         piece = self.pieces[(gone, index)]
-        return make_stand_in(piece, holders.index(gone), cards, context).encode()
+        batch = make_stand_in(piece, holders.index(gone), cards, context).encode()
+        return log_pb2.Rekey(deck=index, round=deck.round, leaver=leaver, batch=batch)
 
     def accept_rekey(self, seat: int, leaver: int, index: int, body: log_pb2.Rekey) -> None:
         """Verify ``seat``'s parts for re-keying deck ``index`` without ``leaver``, against its

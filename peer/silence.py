@@ -29,7 +29,7 @@ delay a verdict by voting *answered* falsely, which its log shows.
 
 At the ready step (before anything is dealt) the seats put out are *freed* for other joiners,
 and seats silent together are put out together: the largest set of seats each of which every
-seat outside the set stated silent (``Table._freeable`` in :mod:`condottiere.peer.driver`;
+seat outside the set stated silent (``freeable`` in :mod:`condottiere.peer.steps.leavers`;
 the creator's new seating says which are freed, :mod:`condottiere.peer.lobby`).
 
 A seat that says it leaves (a ``Leave`` entry) needs no statements: the table reads the leave

@@ -82,6 +82,7 @@ from condottiere.crypto.workers import WORKERS
 from condottiere.peer.driver import MemoryKeeper, Step, StepKind, Table, Work
 from condottiere.peer.entries import LogEntry
 from condottiere.peer.lobby import TableSpec
+from condottiere.peer.steps import Verdict
 
 TARGETS = {"deal_ratio": 1.3, "p50": 0.005, "p99": 0.030, "game4": 30.0, "game6": 6.0}
 GAME_SECONDS = 600
@@ -657,16 +658,17 @@ class _Costed(Table):
         with self._book(work.value, len(dealer.pile_positions(step.search.pile))):
             yield
 
-    def _make_game_part(self, step: Step) -> Message | None:
+    def _entry_body(self, step: Step) -> Message | None:
         if step.kind != StepKind.HAND_SHOWN or step.shown is None:
-            return super()._make_game_part(step)
+            return super()._entry_body(step)
         with self._book("make_reveal", step.shown.count):
-            return super()._make_game_part(step)
+            return super()._entry_body(step)
 
-    def _hand_shown(self, step: Step, entry: LogEntry) -> None:
-        assert step.shown is not None
+    def _check(self, step: Step, author: bytes, entry: LogEntry) -> Verdict:
+        if step.kind != StepKind.HAND_SHOWN or step.shown is None:
+            return super()._check(step, author, entry)
         with self._book("check_reveal", step.shown.count):
-            super()._hand_shown(step, entry)
+            return super()._check(step, author, entry)
 
 
 def captains_tables(seats: int, kind: type[Table] = Table) -> list[Table]:

@@ -26,10 +26,8 @@ from enum import Enum
 from typing import Any
 
 from condottiere.interface import (
-    Choice,
     GameState,
     OutcomeKind,
-    SearchDeck,
     SeatView,
     TableRules,
     game_named,
@@ -38,6 +36,7 @@ from condottiere.interface.screen import Choices, GameScreen, Scene, Seats, Seat
 from condottiere.peer.controller import Snapshot, starved
 from condottiere.peer.driver import TableEvent
 from condottiere.peer.readers import REFUSED_A_SEAT
+from condottiere.peer.steps import StepKind, rule_of
 
 __all__ = [
     "Answer",
@@ -249,11 +248,6 @@ OUT_CAN_ONLY = (
     "This peer follows the table no further: press q to leave (the record of the game so far"
     " is kept)."
 )
-PROTOCOL_STEPS = (
-    "keys", "shuffle", "shares", "coin_commit", "coin_escrow", "coin_reveal", "search_blinding",
-    "search_opening",
-)
-"""The steps of the mental-poker protocol the table may wait for."""
 
 
 class TableModel:
@@ -422,7 +416,8 @@ class TableModel:
         title = f"Table {printable(snapshot.table_name)!r} · {rules.title} · {snapshot.seats} seats"
         told = f"Edition {edition} · house rules: {options}"
         waiting = snapshot.waiting
-        not_ready = set(waiting.seats) if waiting is not None and waiting.kind == "ready" else set()
+        ready = waiting is not None and waiting.kind == StepKind.READY
+        not_ready = set(waiting.seats) if waiting is not None and ready else set()
         names = distinct_names([printable(player.name) or "?" for player in snapshot.players])
         rows = []
         joining = self.joining
@@ -570,13 +565,14 @@ class TableModel:
         since = waiting.since
         cut_off = starved(snapshot, self.links)
         others = set(waiting.seats) - {snapshot.seat}
-        if cut_off and waiting.kind not in ("seating", "move") and set(cut_off) >= others:
+        asks_people = waiting.kind in (StepKind.SEATING, StepKind.MOVE)
+        if cut_off and not asks_people and set(cut_off) >= others:
             why = "; ".join(sorted(set(cut_off.values())))
             return Banner(
                 f"Waiting on the link to {names}: this peer cannot reach them",
                 f"{printable(why)}; they may have answered already", Tone.WAIT, since,
             )
-        if waiting.kind == "seating":
+        if waiting.kind == StepKind.SEATING:
             asking = sum(1 for player in snapshot.players if player.asking)
             here = f"{self._here(snapshot)} of {snapshot.seats} here"
             if self.refused_seat:
@@ -601,53 +597,18 @@ class TableModel:
                     Tone.TURN, since,
                 )
             return Banner(f"Waiting for players to join: {here}", detail, Tone.WAIT, since)
-        if waiting.kind == "ready":
+        if waiting.kind == StepKind.READY:
             ready = snapshot.deadlines.ready
             return Banner(
                 f"Waiting for {names} to be ready",
                 f"A seat not ready within {ready} s is freed for the next player who asks",
                 Tone.WAIT, since,
             )
-        if waiting.kind in PROTOCOL_STEPS:
-            return self._protocol_banner(waiting.kind, names, since, snapshot.progress)
-        return self._move_banner(waiting.seats, since)
-
-    def _protocol_banner(
-        self, kind: str, names: str, since: float, progress: tuple[int, int] | None
-    ) -> Banner:
-        dealing = self.game is not None and self.game.moves_played > 0
-        if kind == "keys":
-            return Banner(
-                "Preparing the deck",
-                f"Keys from {names}: a card can be read only with every seat's help",
-                Tone.WAIT, since,
-            )
-        if kind == "shuffle":
-            return Banner(
-                "Shuffling the deck" if not dealing else "Shuffling the deck for new hands",
-                f"{capital(names)} re-encrypting and permuting every card (with a proof)",
-                Tone.WAIT, since, progress,
-            )
-        if kind == "shares":
-            return Banner(
-                "Dealing the cards" if not dealing else "Dealing new cards",
-                f"Decryption shares from {names} (only each card's owner can read it)",
-                Tone.WAIT, since, progress,
-            )
-        chance = None if self.game is None else self.game.waiting
-        if kind in ("search_blinding", "search_opening"):
-            card = f"for {chance.card}" if isinstance(chance, SearchDeck) else ""
-            part = "Blindings" if kind == "search_blinding" else "Openings"
-            return Banner(
-                f"Searching the draw pile {card}".rstrip(),
-                f"{part} from {names}: only whether each card is the one named is learned",
-                Tone.WAIT, since, progress,
-            )
-        purpose = "a fair draw"
-        if isinstance(chance, Choice):
-            purpose = f"a fair draw of the {chance.purpose}"
-        step = {"coin_commit": "commitments", "coin_escrow": "escrows"}.get(kind, "reveals")
-        return Banner(f"Drawing lots: {purpose}", f"Coin {step} from {names}", Tone.WAIT, since)
+        if waiting.kind is None or waiting.kind == StepKind.MOVE:
+            return self._move_banner(waiting.seats, since)
+        rule = rule_of(waiting.kind)
+        detail = f"{capital(waiting.text)}: {rule.about}" if rule.about else capital(waiting.text)
+        return Banner(rule.doing, detail, Tone.WAIT, since, snapshot.progress)
 
     def _move_banner(self, waited_for: Sequence[int], since: float) -> Banner:
         scene, screen = self.scene(), self.screen()

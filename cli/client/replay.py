@@ -75,7 +75,7 @@ class Replay:
         state, table, last = self.states[position], self.verdict.table, position == len(self) - 1
         spec = table.spec
         to_act = state.to_act
-        waiting = None if to_act is None else Waiting("replay", (to_act,), "", time.monotonic())
+        waiting = None if to_act is None else Waiting(None, (to_act,), "", time.monotonic())
         over = last and state.outcome is not None
         return Snapshot(
             table_name=spec.name,

@@ -30,6 +30,7 @@ from condottiere.peer.controller import snapshot_of
 from condottiere.peer.driver import MemoryKeeper, Step, Table
 from condottiere.peer.entries import LogEntry, Reason, make_entry
 from condottiere.peer.record import export, load, verify
+from condottiere.peer.steps import Next, Verdict
 from condottiere.v1 import log_pb2
 from tests.peer.mutations import mutate_message
 from tests.peer.tables import Harness
@@ -89,17 +90,16 @@ class Witness(Table):
         """Forged entry hash -> (state just before it was judged, state just after)."""
         super().__init__(*args, **kwargs)
 
-    def _check(self, step: Step, author: bytes, entry: LogEntry) -> None:
+    def _check(self, step: Step, author: bytes, entry: LogEntry) -> Verdict:
         if entry.hash not in self.forged:
-            super()._check(step, author, entry)
-            return
+            return super()._check(step, author, entry)
         before = state_of(self)
         try:
-            super()._check(step, author, entry)
+            return super()._check(step, author, entry)
         finally:
             self.judged.setdefault(entry.hash, (before, state_of(self)))
 
-    def _complete(self, step: Step) -> bool:
+    def _complete(self, step: Step) -> Next | None:
         forged = [e.hash for e in step.answers.values() if e.hash in self.forged]
         if not forged:
             return super()._complete(step)

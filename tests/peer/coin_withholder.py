@@ -21,6 +21,7 @@ from typing import Any
 import condottiere.peer.node
 from condottiere.cli.main import main
 from condottiere.peer.driver import Table
+from condottiere.peer.steps import coins
 
 WANTED: int | None = None
 LATE = False
@@ -29,13 +30,13 @@ LATE = False
 class Withholder(Table):
     """The table of a seat that keeps back every reveal whose outcome it does not want."""
 
-    def _make_game_part(self, step: Any) -> Any:
+    def _entry_body(self, step: Any) -> Any:
         if step.kind != "coin_reveal":
-            return super()._make_game_part(step)
+            return super()._entry_body(step)
         flip = step.flip
         if LATE:
-            named = sum(self.seat in missing for missing in self._closes_of(flip).values())
-            return super()._make_game_part(step) if named >= 2 else None
+            named = sum(self.seat in missing for missing in coins.closes_of(self, flip).values())
+            return super()._entry_body(step) if named >= 2 else None
         values = {}
         for seat in flip.committers:
             author = self.seating[seat]
@@ -48,13 +49,13 @@ class Withholder(Table):
             if not reveals:
                 return None  # not the last to reveal yet: wait and see
             values[seat] = int.from_bytes(reveals[0].body.value, "little")
-        kept = self._kept_coin_value(flip)
+        kept = coins.kept_coin_value(self, flip)
         if kept is None or WANTED is None:
             return None
         values[self.seat] = kept
         if flip.outcome(self.table_id, values) != WANTED:
             return None
-        return super()._make_game_part(step)
+        return super()._entry_body(step)
 
 
 def run(argv: Sequence[str]) -> int:

@@ -24,6 +24,7 @@ from condottiere.peer.controller import snapshot_of
 from condottiere.peer.controller_service import update_of
 from condottiere.peer.driver import Table
 from condottiere.peer.entries import MAX_ENTRY_BYTES, LogEntry, Reason, make_entry, read_entry
+from condottiere.peer.steps import keys as key_steps
 from condottiere.v1 import log_pb2
 from tests.peer.cheats import (
     Cheat,
@@ -193,7 +194,8 @@ class KeysCheat(Cheat):
         if len(others) < len(self.seating) - 1:
             return False
         keys = [[crypto.KeyAnnouncement.decode(k) for k in e.body.announcements] for e in others]
-        box = self._box().public.encode() if self.spec.seats >= crypto.MIN_BACKUP_SEATS else b""
+        backed_up = self.spec.seats >= crypto.MIN_BACKUP_SEATS
+        box = key_steps.box(self).public.encode() if backed_up else b""
         body = log_pb2.Keys(announcements=self.make_keys(keys), box_key=box)
         self.publish_forged(body, step.number)
         return True
@@ -207,7 +209,7 @@ class RogueKey(KeysCheat):
     last_deck_only = False
 
     def make_keys(self, others: list[list[crypto.KeyAnnouncement]]) -> list[bytes]:
-        made = self._own_dealer().announcements()
+        made = key_steps.own_dealer(self).announcements()
         for index in range(len(made)):
             if self.last_deck_only and index != len(made) - 1:
                 continue
@@ -401,10 +403,10 @@ class WithholdsShares(Cheat):
 
     withholding = True
 
-    def _make_game_part(self, step: Any) -> Any:
+    def _entry_body(self, step: Any) -> Any:
         if step.kind == "shares" and self.withholding:
             return None
-        return super()._make_game_part(step)
+        return super()._entry_body(step)
 
     def release(self) -> None:
         """Publish the shares after all (a late peer, not a cheat any more)."""
@@ -455,10 +457,10 @@ def test_a_coin_reveal_that_does_not_match_its_commitment_halts_every_peer(
 
 
 class WithholdsCoinReveal(Cheat):
-    def _make_game_part(self, step: Any) -> Any:
+    def _entry_body(self, step: Any) -> Any:
         if step.kind == "coin_reveal":
             return None
-        return super()._make_game_part(step)
+        return super()._entry_body(step)
 
 
 def test_a_withheld_coin_reveal_is_opened_from_its_escrow_and_blamed_and_the_game_goes_on(
@@ -515,10 +517,10 @@ class BadEscrowThenWithholds(Cheat):
             )
         return None
 
-    def _make_game_part(self, step: Any) -> Any:
+    def _entry_body(self, step: Any) -> Any:
         if step.kind == "coin_reveal":
             return None
-        return super()._make_game_part(step)
+        return super()._entry_body(step)
 
 
 def test_an_escrow_that_does_not_open_the_commitment_halts_every_peer_blaming_its_dealer(

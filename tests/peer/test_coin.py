@@ -16,6 +16,7 @@ from condottiere import crypto
 from condottiere.peer.coin import Coin, Flip, blamed, box_secret_of
 from condottiere.peer.driver import Table
 from condottiere.peer.entries import LogEntry
+from condottiere.peer.steps import coins
 from tests.peer.tables import Harness
 
 TABLE = b"T" * 32
@@ -176,8 +177,8 @@ def test_outcome_is_the_option_crypto_outcome_picks() -> None:
 class UntilTheDeal(Table):
     """An honest seat that stops at the deal (its shuffle is not needed to judge a coin)."""
 
-    def _make_game_part(self, step: Any) -> Any:
-        return None if step.kind == "shuffle" else super()._make_game_part(step)
+    def _entry_body(self, step: Any) -> Any:
+        return None if step.kind == "shuffle" else super()._entry_body(step)
 
 
 class Strategic(UntilTheDeal):
@@ -190,9 +191,9 @@ class Strategic(UntilTheDeal):
         self.withheld_once = False
         super().__init__(*args, **kwargs)
 
-    def _make_game_part(self, step: Any) -> Any:
+    def _entry_body(self, step: Any) -> Any:
         if step.kind != "coin_reveal" or step.flip.choice != 0:
-            return super()._make_game_part(step)
+            return super()._entry_body(step)
         values = {}
         for seat in step.flip.committers:
             author = self.seating[seat]
@@ -201,9 +202,9 @@ class Strategic(UntilTheDeal):
                 return None  # not the last to reveal yet: wait and see
             if author != self.me:
                 values[seat] = int.from_bytes(reveals[0].body.value, "little")
-        values[self.seat] = self._kept_coin_value(step.flip)
+        values[self.seat] = coins.kept_coin_value(self, step.flip)
         if step.flip.outcome(self.table_id, values) == self.PREFERRED:
-            return super()._make_game_part(step)
+            return super()._entry_body(step)
         self.withheld_once = True
         return None
 

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from condottiere.peer.record import load, verify
+from condottiere.peer.steps import coins
 from condottiere.peer.store import Store
 from tests.peer.processes import peers_in
 from tests.peer.test_network import GAME_SECONDS
@@ -121,7 +122,7 @@ def test_closes_split_by_a_reveal_timed_between_the_timeouts_end_the_same_on_eve
     seats = {watched.seat_of(key_of(data)): data for data in datas}
     assert watched.flips
     for flip, chosen in watched.flips:
-        closes = watched._closes_of(flip)
+        closes = coins.closes_of(watched, flip)
         named = sorted(closer for closer, missing in closes.items() if cheat in missing)
         assert len(named) == 2 and len(closes) == 4, closes  # the split: two name it
         values = {seat: values_of(data, watched.table_id, flip.choice)

@@ -137,10 +137,10 @@ def test_a_table_rebuilt_from_what_it_kept_takes_up_the_game_where_it_stopped() 
 class Withholding(Table):
     """A seat that never reveals its coin value."""
 
-    def _make_game_part(self, step: Any) -> Any:
+    def _entry_body(self, step: Any) -> Any:
         if step.kind == "coin_reveal":
             return None
-        return super()._make_game_part(step)
+        return super()._entry_body(step)
 
 
 def kept_values(harness: Harness, choice: int = 0) -> dict[int, int]:
@@ -314,8 +314,8 @@ def battles_of(record: dict[str, Any]) -> list[BattleResult]:
 class BadSharer(Table):
     """A seat whose shares for the first card it deals to another seat are another card's."""
 
-    def _make_game_part(self, step: Any) -> Any:
-        body = super()._make_game_part(step)
+    def _entry_body(self, step: Any) -> Any:
+        body = super()._entry_body(step)
         if step.kind == "shares" and body.batches:
             batch = crypto.ShareBatch.decode(body.batches[0].batch)
             shares = (batch.shares[1], batch.shares[0], *batch.shares[2:])

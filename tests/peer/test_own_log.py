@@ -18,10 +18,10 @@ from tests.peer.tables import Harness, address_of
 class Withholding(Table):
     """A seat that does not reveal its coin value (until it is taken up as a plain table)."""
 
-    def _make_game_part(self, step: Any) -> Any:
+    def _entry_body(self, step: Any) -> Any:
         if step.kind == "coin_reveal":
             return None
-        return super()._make_game_part(step)
+        return super()._entry_body(step)
 
 
 def own_log(table: Table) -> list[bytes]:

@@ -141,8 +141,10 @@ def test_a_search_under_way_shows_on_the_client_which_card_is_searched_and_who_i
     assert at_opening(harness.tables[1]), "no search"
     banner = model_of_table(harness, seat=1).banner()
     _, captain, _ = harness.referee.named[0]
-    assert banner.headline == f"Searching the draw pile for {captain}"
-    assert banner.detail.startswith("Openings from seat0 and seat2: "), banner
+    assert banner.headline == "Searching the draw pile"
+    assert banner.detail.startswith(
+        f"Seat 0 (seat0), seat 2 (seat2) to open the search of the draw pile for {captain}: "
+    ), banner
     assert banner.progress == (1, 3)
 
 

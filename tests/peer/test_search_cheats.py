@@ -14,9 +14,9 @@ from google.protobuf.message import Message
 
 from condottiere import crypto
 from condottiere.crypto.pet import make_blinding
-from condottiere.interface import SearchDeck
 from condottiere.peer.driver import StepKind
 from condottiere.peer.entries import Reason
+from condottiere.peer.steps import Next, Step
 from condottiere.v1 import log_pb2
 from tests.peer.cheats import Cheat, CheatHarness, assert_caught
 from tests.peer.searches import CAPTAINS, cheat_harness, search_at_once, searches_of
@@ -129,16 +129,20 @@ class TakesAnotherSlot(Cheat):
 
     taken = ""
 
-    def _resolve_search(self, search: SearchDeck, found: tuple[str, ...]) -> None:
-        dealer = self.dealer
-        assert dealer is not None
-        if found and not self.cheated:
+    def _complete(self, step: Step) -> Next | None:
+        dealer, search = self.dealer, step.search
+        if step.kind != StepKind.SEARCH_OPENING or self.cheated or step.missing:
+            return super()._complete(step)
+        assert dealer is not None and search is not None
+        held = len(dealer.hands[search.seat])
+        after = super()._complete(step)
+        if len(dealer.hands[search.seat]) > held:  # found: taken into the searcher's hand
             index, slot = card = dealer.hands[search.seat][-1]
             swapped = (index, crypto.Slot(slot.round, dealer.pile_positions(index)[-1]))
             dealer.hands[search.seat][-1] = swapped
             dealer.face_up[swapped] = self.taken = dealer.face_up.pop(card)
             self.cheated = True
-        super()._resolve_search(search, found)
+        return after
 
     def _publish(self, body: Message, step: int = 0) -> Any:
         entry = super()._publish(body, step)

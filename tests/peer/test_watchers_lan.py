@@ -20,6 +20,7 @@ from condottiere.peer.dealer import Card
 from condottiere.peer.driver import MemoryKeeper, Table
 from condottiere.peer.entries import LogEntry, read_entry
 from condottiere.peer.record import load
+from condottiere.peer.steps import ACCEPT, Step, StepKind, Verdict
 from tests.peer.deliberate import THINK
 from tests.peer.processes import peers_in, start_table
 from tests.peer.test_network import GAME_SECONDS
@@ -42,12 +43,15 @@ class Watcher(Table):
         """(the mover's hand, cards face up before, cards face up after) of every move."""
         super().__init__(*args, **kwargs)
 
-    def _play(self, author: bytes, entry: LogEntry) -> None:
+    def _check(self, step: Step, author: bytes, entry: LogEntry) -> Verdict:
         dealer, seat = self.dealer, self.seat_of(author)
-        assert dealer is not None and seat is not None
+        if step.kind != StepKind.MOVE or dealer is None or seat is None:
+            return super()._check(step, author, entry)
         hand, before = list(dealer.hands[seat]), set(dealer.face_up)
-        super()._play(author, entry)
-        self.moves.append((hand, before, set(dealer.face_up)))
+        verdict = super()._check(step, author, entry)
+        if verdict == ACCEPT:
+            self.moves.append((hand, before, set(dealer.face_up)))
+        return verdict
 
 
 def watched(record: Path) -> Watcher:

@@ -226,11 +226,13 @@ class Waiting(_message.Message):
     SECONDS_FIELD_NUMBER: _builtins.int
     DEADLINE_FIELD_NUMBER: _builtins.int
     kind: _builtins.str
-    """"seating", "ready", "keys", "shuffle", "shares", "coin_commit", "coin_escrow",
-    "coin_reveal", "move" or "audit".
+    """The kind of step (one rule each, peer/steps/): "seating", "ready", "keys", "dealings",
+    "piece_checks", "piece_answers", "shuffle", "shares", "hand_shown", "coin_commit",
+    "coin_escrow", "coin_reveal", "move", "stand_in", "rekey", "redealing",
+    "search_blinding", "search_opening" or "audit".
     """
     text: _builtins.str
-    """the same in players' words"""
+    """what the table waits for, in the step's own words"""
     seconds: _builtins.float
     """how long it has waited, when the update was made"""
     deadline: _builtins.int

@@ -4,6 +4,8 @@ deal under way, a cheat caught), from real engines and real tables."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from condottiere.bots import GreedyBot, play_out
@@ -24,6 +26,7 @@ from condottiere.peer.controller import snapshot_of
 from condottiere.peer.driver import Halt, MemoryKeeper, Table, TableEvent
 from condottiere.peer.entries import LogEntry, Reason, make_entry
 from condottiere.peer.lobby import TableSpec
+from condottiere.peer.steps import StepKind
 from condottiere.v1 import log_pb2
 from tests.cli.client.scenes import model_of_game, model_of_table, snapshot_of_game
 from tests.peer.tables import Harness
@@ -246,8 +249,35 @@ def test_a_shuffle_under_way_shows_who_is_shuffling_and_how_far_the_chain_is() -
     model = model_of_table(harness, seat=0)
     banner = model.banner()
     assert banner.headline == "Shuffling the deck"
-    assert banner.detail.startswith("Seat1 re-encrypting and permuting")
+    assert banner.detail.startswith("Seat 1 (seat1) to shuffle deck 1: re-encrypting"), banner
     assert banner.progress is not None and banner.progress[0] < banner.progress[1]
+
+
+@pytest.mark.parametrize(
+    ("kind", "text", "headline"),
+    [
+        (StepKind.HAND_SHOWN, "seat 1 (bob) to show a hand to seat 0 (ada)", "Showing a hand"),
+        (StepKind.STAND_IN, "seat 1 (bob) to stand in for a seat that left",
+         "Standing in for a seat that left"),
+        (StepKind.REKEY, "seat 1 (bob) to re-key deck 1 without a seat that left",
+         "Re-keying a deck"),
+        (StepKind.DEALINGS, "the backups of the keys of seat 1 (bob)", "Backing up the keys"),
+        (StepKind.AUDIT, "the audit secrets of seat 1 (bob)", "Auditing the game"),
+    ],
+)
+def test_the_top_line_says_what_the_table_waits_for_at_every_protocol_step(
+    kind: StepKind, text: str, headline: str
+) -> None:
+    game = battle()
+    shown = snapshot_of_game(game, 0)
+    assert shown.waiting is not None
+    waiting = dataclasses.replace(shown.waiting, kind=kind, seats=(1,), text=text)
+    model = TableModel()
+    model.update(dataclasses.replace(shown, waiting=waiting), game, (), {})
+    banner = model.banner()
+    assert banner.headline == headline
+    assert banner.detail.startswith(text[0].upper() + text[1:] + ": "), banner
+    assert banner.tone is Tone.WAIT
 
 
 def test_a_table_that_is_not_full_yet_says_how_to_join_it_and_who_is_there() -> None:

@@ -1,0 +1,164 @@
+"""Moves and shown hands: the seat the engine waits for plays a move and shows the cards it
+shows; a seat the game has show its hand to one other seat seals each hidden card's part to
+that viewer, with a proof.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from google.protobuf.message import Message
+
+from condottiere.interface import GameRules, GameState, IllegalMoveError, InvalidMoveError
+from condottiere.peer.dealer import Dealer
+from condottiere.peer.entries import LogEntry, Reason, Rejection
+from condottiere.peer.lobby import Deadlines, Lobby
+from condottiere.peer.steps.base import (
+    ACCEPT,
+    RuleContext,
+    Step,
+    StepKind,
+    StepRule,
+    Verdict,
+    register,
+)
+from condottiere.v1 import log_pb2
+
+
+class Context(RuleContext, Protocol):
+    """What the rules of moves and shown hands see of the table."""
+
+    lobby: Lobby
+    rules: GameRules
+    dealer: Dealer | None
+    game: GameState[Any] | None
+    hold_forced: bool
+    on_move: Callable[[int], None] | None
+
+    def forced_move(self) -> int | None: ...
+
+
+def move_body(game: GameState[Any], dealer: Dealer, move: Any) -> log_pb2.MovePlayed:
+    """The entry of ``move`` at this turn, with the cards it shows."""
+    return log_pb2.MovePlayed(
+        turn=game.moves_played, move=str(move), cards=dealer.show(game.card_flow(move))
+    )
+
+
+class MoveRule(StepRule):
+    """The seat the engine waits for: a move and the cards it shows. This seat makes only a
+    forced move itself (unless ``Table.hold_forced``); a chosen one comes through
+    ``Table.submit``."""
+
+    kind = StepKind.MOVE
+    words = "a move"
+    doing = "A move"
+
+    def waiting_text(self, t: Context, step: Step, names: str) -> str:
+        forced = t.forced_move() is not None
+        return f"{names} to move" + (" (its only move: played in a moment)" if forced else "")
+
+    def deadline(self, t: Context, step: Step, deadlines: Deadlines) -> int | None:
+        bot = all(author in t.lobby.bots for author in step.authors)
+        return deadlines.bot_move if bot else deadlines.move
+
+    def make(self, t: Context, step: Step) -> Message | None:
+        game, dealer = t.game, t.dealer
+        assert game is not None and dealer is not None
+        moves = game.legal_moves()
+        if len(moves) != 1 or t.hold_forced:
+            return None
+        return move_body(game, dealer, moves[0])
+
+    def judge(self, t: Context, step: Step, author: bytes, entry: LogEntry) -> Verdict:
+        game, dealer = t.game, t.dealer
+        assert game is not None and dealer is not None
+        body: log_pb2.MovePlayed = entry.body
+        seat = t.seat_of(author)
+        assert seat is not None
+        if body.turn != game.moves_played:
+            raise Rejection(Reason.UNEXPECTED, f"a move for turn {game.moves_played} is awaited")
+        try:
+            move = game.parse_move(body.move)
+        except InvalidMoveError as exc:
+            raise Rejection(Reason.ILLEGAL, str(exc)) from None
+        flow = game.card_flow(move)
+        showing = dealer.check_shown(seat, flow, body.cards)
+        try:
+            game.play(move, reveal=showing.names if flow.whole_hand else None)
+        except IllegalMoveError as exc:
+            raise Rejection(Reason.ILLEGAL, str(exc)) from None
+        dealer.apply(showing, flow)
+        if t.on_move is not None:
+            t.on_move(game.moves_played - 1)
+        t._tell_game()
+        return ACCEPT
+
+
+class HandShownRule(StepRule):
+    """The seat whose hand the game shows to one other seat (the viewer): for each hidden
+    card, its part sealed to the viewer with a proof, the face-up ones named (with
+    ``handed``, the cards go to the viewer's hand)."""
+
+    kind = StepKind.HAND_SHOWN
+    words = "showing a hand"
+    doing = "Showing a hand"
+    about = "only the seat it is shown to can read the cards"
+
+    def waiting_text(self, t: Context, step: Step, names: str) -> str:
+        viewer = t.who(t.seating[step.shown.viewer]) if step.shown else "another seat"
+        return f"{names} to show a hand to {viewer}"
+
+    def make(self, t: Context, step: Step) -> Message | None:
+        assert t.dealer is not None and step.shown is not None
+        return t.dealer.show_hand(step.shown.viewer)
+
+    def judge(self, t: Context, step: Step, author: bytes, entry: LogEntry) -> Verdict:
+        """Check the shown seat's answer (every card of its hand, each hidden one's part
+        sealed to the viewer with a proof that verifies), then apply it: the viewer opens
+        the cards, the engine is resolved (with the cards where this table may see them), and
+        with ``handed`` the cards go to the viewer's hand."""
+        game, dealer, shown = t.game, t.dealer, step.shown
+        assert game is not None and dealer is not None and shown is not None
+        showing = dealer.check_hand_shown(shown.seat, shown.viewer, entry.body)
+        opened = dealer.apply_hand_shown(showing, handed=shown.handed)
+        if t.seat == shown.seat:
+            game.resolve(game.hand(shown.seat))
+        elif t.seat == shown.viewer:
+            game.resolve(opened)
+        else:
+            game.resolve(None)
+        t._tell_game()
+        return ACCEPT
+
+
+class HandProofRule(StepRule):
+    """The seat whose hidden hand the game asks to prove that it holds a card of a set: a
+    proof over its hidden cards that one of them is, showing none (nothing when a face-up
+    card of its hand is of the set)."""
+
+    kind = StepKind.HAND_PROOF
+    words = "proving what a hand holds"
+    doing = "Proving what a hand holds"
+    about = "a proof that one of its hidden cards is of the set, showing none"
+
+    def waiting_text(self, t: Context, step: Step, names: str) -> str:
+        return f"{names} to prove what its hand holds"
+
+    def make(self, t: Context, step: Step) -> Message | None:
+        assert t.dealer is not None and step.holds is not None
+        return t.dealer.prove_holds(step.holds.cards)
+
+    def judge(self, t: Context, step: Step, author: bytes, entry: LogEntry) -> Verdict:
+        """Check the seat's proof that its hidden hand holds a card of the set (a bad or
+        missing proof blames it as any bad proof does), then resolve the engine."""
+        game, dealer, holds = t.game, t.dealer, step.holds
+        assert game is not None and dealer is not None and holds is not None
+        dealer.check_holds(holds.seat, holds.cards, entry.body)
+        game.resolve(None)
+        t._tell_game()
+        return ACCEPT
+
+
+register(MoveRule(), HandShownRule(), HandProofRule())

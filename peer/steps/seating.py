@@ -1,0 +1,212 @@
+"""Seating and the lobby door: who may write to the table before its game starts, the
+creator's seating, every seat's ready, and seats freed when not ready in time.
+
+The door turns away unheard an author whose log is full or who has no seat (the table is
+seated, or its lobby is full): its entries are not kept, so nobody can fill a peer's memory.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from google.protobuf.message import Message
+
+from condottiere import crypto
+from condottiere.peer.entries import LogEntry, Reason, Rejection
+from condottiere.peer.lobby import Deadlines, TableSpec
+from condottiere.peer.silence import Departure
+from condottiere.peer.steps import leavers
+from condottiere.peer.steps.base import (
+    ACCEPT,
+    NOT_YET,
+    Next,
+    Step,
+    StepKind,
+    StepRule,
+    Verdict,
+    register,
+)
+from condottiere.v1 import log_pb2
+
+MAX_JOINERS = 64
+"""How many authors a lobby hears of, at most, before its game starts (refused and freed ones
+leave the count at once)."""
+UNSEATED_ENTRIES = 24
+UNSEATED_BYTES = 64 << 10
+"""What this peer keeps, at most, of the log of an author without a seat while the table
+fills (entries held ahead of a gap included): a join, a few chat lines, a leave; and of a
+seat whose seating has not reached this peer yet, also its ready and its silence
+statements. More is not kept (nobody is blamed: a seat's entries come again once this peer
+sees it seated). With :data:`MAX_JOINERS`, what strangers can make a peer keep before the
+game starts is bounded (about 4 MiB)."""
+
+
+class Context(leavers.Context, Protocol):
+    """What the lobby's rules see of the table."""
+
+    spec: TableSpec
+    turned_away: set[bytes]
+    ask_again: bool
+    _named: set[bytes]
+    _want_ready: bool
+
+    @property
+    def freeing(self) -> tuple[bytes, ...]: ...
+
+    def _forget_unseated(self) -> None: ...
+
+
+def door(t: Context, entry: LogEntry) -> Rejection | None:
+    """Why an author is turned away unheard: its log is full (see ``condottiere.peer.logs``),
+    or it has no seat (the table is seated, or its lobby is full: an author the creator's
+    owner admitted is let in all the same). Its entries are not kept, so nobody can fill a
+    peer's memory."""
+    author = entry.author
+    if author in t.logs.full:
+        return Rejection(Reason.TOO_LARGE, "the author's log is full", author=author)
+    if t.lobby.closed:
+        if author not in t.seating:
+            return Rejection(
+                Reason.NOT_SEATED, "the author has no seat at this table", author=author
+            )
+        return None
+    if author in t.lobby.refused:
+        return Rejection(Reason.NOT_SEATED, "the author was refused a seat", author=author)
+    if author in t.lobby.freed:
+        return Rejection(Reason.NOT_SEATED, "the author's seat was freed", author=author)
+    if (
+        author == t.lobby.creator or author in t.seating or author in t._named
+        or author in t.lobby.admitted
+    ):
+        return None
+    entries, size = t.logs.kept(author)
+    counted = [a for a in t.logs.kept_authors if a not in t.lobby.freed]
+    if not entries and len(counted) >= MAX_JOINERS + 1:
+        return Rejection(
+            Reason.NOT_SEATED, f"the lobby already holds {MAX_JOINERS} joiners", author=author
+        )
+    full = entries >= UNSEATED_ENTRIES or size + len(entry.signed) > UNSEATED_BYTES
+    if full and entry.seq == t.logs.next_seq(author):
+        t.logs.drop_held(author)  # the entry that fills the gap comes first
+        entries, size = t.logs.kept(author)
+        full = entries >= UNSEATED_ENTRIES or size + len(entry.signed) > UNSEATED_BYTES
+    if full:
+        t.turned_away.add(author)
+        return Rejection(
+            Reason.TOO_LARGE,
+            f"an author without a seat has {UNSEATED_ENTRIES} entries or"
+            f" {UNSEATED_BYTES >> 10} KiB kept here at most",
+            author=author,
+        )
+    return None
+
+
+def take_join(t: Context, entry: LogEntry) -> None:
+    """Take a join (a free entry): the lobby holds it, and the creator's owner is asked to
+    admit or refuse its author where the table is not open; once the table is seated, a seat
+    that asks again is refused."""
+    if t.lobby.closed:
+        if entry.seq != 0:
+            t._refuse(
+                Rejection(Reason.UNEXPECTED, "asks for a seat again, once seated"),
+                entry,
+                entry.author,
+            )
+        return
+    try:
+        t.lobby.add_join(entry)
+    except Rejection as rejection:
+        t._refuse(rejection, entry)
+        return
+    if entry.author in t.lobby.pending and t.me == t.lobby.creator:
+        fingerprint = crypto.PublicIdentity(entry.author).fingerprint()
+        t._say(
+            "ask",
+            f"{entry.body.player} ({fingerprint}) asks for a seat: admit or refuse them",
+        )
+    elif entry.author in t.lobby.joins:
+        t._say("join", f"{entry.body.player} asks for a seat")
+
+
+class SeatingRule(StepRule):
+    """The creator seats the first joiners (or, once seats were freed, the next ones)."""
+
+    kind = StepKind.SEATING
+    words = "the seating"
+    doing = "Seating the players"
+    about = "the creator seats the players who asked"
+    stage = "lobby"
+
+    def waiting_text(self, t: Context, step: Step, names: str) -> str:
+        if t._reseating is not None:
+            return "a player to take the freed seat"
+        return f"players to join ({len(t.lobby.joins) + 1} of {t.spec.seats})"
+
+    def deadline(self, t: Context, step: Step, deadlines: Deadlines) -> int | None:
+        return None
+
+    def make(self, t: Context, step: Step) -> Message | None:
+        seating = t.lobby.seating_for(t.freeing)
+        if seating is None:
+            return None
+        return log_pb2.Seating(authors=list(seating))
+
+    def judge(self, t: Context, step: Step, author: bytes, entry: LogEntry) -> Verdict:
+        authors = t.lobby.check_seating(entry)
+        if t.lobby.missing_joins(entry.body):
+            return NOT_YET  # seated authors not heard of yet: wait for their joins
+        freed: list[tuple[bytes, Departure]] = []
+        if t._reseating is not None:
+            reseated = leavers.check_reseating(t, authors)
+            if reseated is None:
+                return NOT_YET
+            freed = reseated
+        t.lobby.seat(entry, authors)
+        if t.turned_away & set(authors):
+            t.ask_again = True
+        t.turned_away.clear()
+        if freed:
+            leavers.free_seats(t, freed, authors)
+        t._seated_at = step.number
+        t.logs.forget_claims((*t.seating, *t.lobby.joins))
+        return ACCEPT
+
+    def finish(self, t: Context, step: Step) -> Next:
+        names = ", ".join(t.who(a) for a in t.seating)
+        t._say("seated", f"the table is full: {names}")
+        return step.then(StepKind.READY, t.seating)
+
+
+class ReadyRule(StepRule):
+    """Every seat agrees to the seating."""
+
+    kind = StepKind.READY
+    words = "the start"
+    doing = "Starting the game"
+    about = "every seat agrees to the seating"
+    stage = "lobby"
+
+    def waiting_text(self, t: Context, step: Step, names: str) -> str:
+        return f"{names} to be ready"
+
+    def deadline(self, t: Context, step: Step, deadlines: Deadlines) -> int | None:
+        return deadlines.ready
+
+    def make(self, t: Context, step: Step) -> Message | None:
+        if not t._want_ready:
+            return None
+        return log_pb2.Ready(seating=t.lobby.seating_hash)
+
+    def judge(self, t: Context, step: Step, author: bytes, entry: LogEntry) -> Verdict:
+        if entry.body.seating != t.lobby.seating_hash:
+            raise Rejection(Reason.UNEXPECTED, "ready for another seating")
+        return ACCEPT
+
+    def finish(self, t: Context, step: Step) -> Next:
+        t.lobby.close()
+        t._forget_unseated()
+        t._say("ready", "everyone is ready: the deck is being prepared")
+        return step.then(StepKind.KEYS, t._remaining_authors())
+
+
+register(SeatingRule(), ReadyRule())
