@@ -240,11 +240,28 @@ class CardGame(Generic[MoveT]):
         hand a move shows face up that this engine could not see. Raises
         :class:`InvalidMoveError` for what is not a move and :class:`IllegalMoveError` for a
         move not legal now; the state is unchanged after either."""
-        checked = self._move_of(move)
         seat = self._to_act
-        if seat is None:
-            raise IllegalMoveError(self._no_move_reason())
-        revealed = self._checked(checked, seat, reveal)
+        observer = self.observer
+        checked: MoveT
+        if seat is not None and (observer is None or observer == seat or not self._hidden_checked):
+            legal = self._legal
+            if legal is None:
+                legal = self._legal = self._list_legal()
+            # The moves legal_moves() handed out are these very objects: try identity first
+            # (such a move needs no parsing either).
+            for checked in legal:
+                if checked is move:
+                    break
+            else:
+                checked = self._move_of(move)
+                if checked not in legal and not self._also_legal(checked, seat):
+                    raise IllegalMoveError(self._reason(checked, seat))
+            revealed = self._shown_hand(checked, seat, reveal)
+        else:
+            checked = self._move_of(move)
+            if seat is None:
+                raise IllegalMoveError(self._no_move_reason())
+            revealed = self._hidden_move(checked, seat, reveal)
         before = self._before_move(seat, checked, revealed) if self._narrated else None
         self._legal = None
         self._moves_played += 1

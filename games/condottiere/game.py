@@ -624,29 +624,23 @@ class Game(CardGame[Move]):
             return play_move(str(move.card), move.target)
         return move
 
-    def _list_legal(self) -> Sequence[Move]:
-        return legal_moves(self)
-
-    def _reason(self, move: Move, seat: int) -> str:
-        return why_illegal(self, move, seat)
+    # The rules' own functions serve as the hooks (no extra call per move).
+    _list_legal = legal_moves
+    _reason = why_illegal
 
     def _no_move_reason(self) -> str:
         return "the game is over" if self._phase is OVER else "the game waits for a chance outcome"
 
     _hidden_checked = True
 
-    def _hidden_move(
-        self, move: Move, seat: int, reveal: Sequence[str] | None
-    ) -> tuple[str, ...] | None:
-        return check_hidden_move(self, move, seat, reveal)
+    _hidden_move = check_hidden_move
 
     def _shown_hand(
         self, move: Move, seat: int, reveal: Sequence[str] | None
     ) -> tuple[str, ...] | None:
         return sort_cards(self._hands[seat].elements()) if move.verb == "discard" else None
 
-    def _settle(self) -> None:
-        settle(self)
+    _settle = settle
 
     def _before_move(self, seat: int, move: Move, revealed: tuple[str, ...] | None) -> Before:
         return before_move(self, seat)
