@@ -262,14 +262,15 @@ class CardGame(Generic[MoveT]):
             if seat is None:
                 raise IllegalMoveError(self._no_move_reason())
             revealed = self._hidden_move(checked, seat, reveal)
-        before = self._before_move(seat, checked, revealed) if self._narrated else None
+        narrated = self._narrated
+        before = self._before_move(seat, checked, revealed) if narrated else None
         self._legal = None
         self._moves_played += 1
         self._events.append(_new_event(MovePlayed, (seat, checked, revealed)))
         self._apply(seat, checked, revealed)
         if self.chance is not None:
             self._settle()
-        if self._narrated:
+        if narrated:
             self._after_move(before, seat, checked, revealed)
 
     def why_illegal(self, move: MoveT | str) -> str | None:
