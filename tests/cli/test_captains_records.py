@@ -1,7 +1,9 @@
 """Condottieri Captains on the command line: the record of a real game between peer
 processes is verified (every card and every hand shown to one seat checked, the game replayed
-with every hand known), replayed as text with the hands shown told without their cards, and
-a Captains table waiting for players is listed by ``tables`` with its game."""
+with every hand known); the record of a game whose deck was stacked so that a hand is shown
+to one seat (in-process tables, real shuffles with chosen permutations) is replayed as text
+with that hand told without its cards; and a Captains table waiting for players is listed by
+``tables`` with its game."""
 
 from __future__ import annotations
 
@@ -11,7 +13,9 @@ from pathlib import Path
 import pytest
 
 from condottiere.cli.main import main
-from condottiere.peer.record import load, verify
+from condottiere.peer.record import export, load, verify
+from tests.peer.captains import LOOK, CaptainsHarness, stack_captains
+from tests.peer.cheats import entries_of
 from tests.peer.processes import peers_in
 from tests.peer.test_captains_network import GAME_SECONDS
 from tests.peer.test_network import stopping_its_bots
@@ -32,6 +36,21 @@ def record(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return Path(host.result()["record"])
 
 
+@pytest.fixture(scope="module")
+def shown_record(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The record a seat exports of a three-seat Captains game at in-process tables whose
+    deck was stacked so that the first opening hand dealt holds Spies, which its seat plays
+    on its first turn: an opponent's hand is shown to that seat alone. The coins are real
+    (the first player is any seat), so ``condottiere verify`` finds the record fair."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        stack_captains(monkeypatch, 3, {0: LOOK}, coins=False)
+        harness = CaptainsHarness(3, seed=40, searches=False)
+        harness.play()
+    table = harness.tables[0]
+    assert table.over and table.halt is None, (table.halt, table.waiting())
+    return export(entries_of(table), tmp_path_factory.mktemp("captains") / "shown.cdr")
+
+
 def test_a_captains_record_verifies_fair_and_replays_with_every_hand_known(
     capsys: pytest.CaptureFixture[str], record: Path
 ) -> None:
@@ -45,15 +64,17 @@ def test_a_captains_record_verifies_fair_and_replays_with_every_hand_known(
 
 
 def test_a_captains_record_replays_as_text_telling_hands_shown_without_their_cards(
-    capsys: pytest.CaptureFixture[str], record: Path
+    capsys: pytest.CaptureFixture[str], shown_record: Path
 ) -> None:
-    assert main(["replay", "--text", str(record)]) == 0
+    assert main(["verify", str(shown_record)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "verdict: FAIR"
+    assert main(["replay", "--text", str(shown_record)]) == 0
     told = capsys.readouterr().out.splitlines()
     assert told[-1] == "verdict: FAIR"
     shown = [line for line in told if " of its hand to " in line]
     assert shown, "the game showed no hand"
     assert all(line.endswith("alone)") for line in shown), shown
-    assert main(["replay", str(record)]) == 0  # not a terminal: the same, as text
+    assert main(["replay", str(shown_record)]) == 0  # not a terminal: the same, as text
     assert capsys.readouterr().out.splitlines()[-1] == "verdict: FAIR"
 
 

@@ -29,11 +29,19 @@ LOOK = "spies"
 
 
 def stack_captains(
-    monkeypatch: pytest.MonkeyPatch, seats: int, events: Mapping[int, str] | None = None
+    monkeypatch: pytest.MonkeyPatch,
+    seats: int,
+    events: Mapping[int, str] | None = None,
+    *,
+    coins: bool = True,
 ) -> None:
     """Stack the next Captains game: seat 0 plays first, every seat's opening hand holds a
-    captain (so that none takes a mulligan) and ``events[seat]`` the event given to it."""
-    first_options(monkeypatch)
+    captain (so that none takes a mulligan) and ``events[seat]`` the event given to it.
+    With ``coins`` False the coins the peers flip together are left real (any seat may play
+    first): a verifier in another process, which flips no stacked coin, finds the record
+    fair."""
+    if coins:
+        first_options(monkeypatch)
     hands = [[captain] for captain in sorted(CAPTAINS)[:seats]]
     for seat, event in (events or {}).items():
         hands[seat].insert(0, event)

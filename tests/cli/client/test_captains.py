@@ -66,6 +66,21 @@ def battle() -> Game:
     return game
 
 
+def beaten_with_two_troops() -> Game:
+    """A 2-seat game whose first battle is under way, Milan's Gonzaga attacking Pisa's
+    Faggiuola who blocks: Gonzaga wins with Rally (11 to 10) and loses without it (8 to 10),
+    and each captain holds two kinds of troop, so the beaten one's owner is asked which he
+    loses (Pisa, when Ada played Rally: not the seat whose turn it is)."""
+    game = Game.setup(
+        2, cities=["milan", "pisa"], hands=[[], []], turns=[1, 1], seed=4, deck=["rally"],
+        armies=[{"gonzaga": ["pikemen", "crossbowmen"]},
+                {"faggiuola": ["heavy-cavalry", "heavy-cavalry", "pikemen"]}],
+    )
+    for move in ("done", "pay", "done", "attack gonzaga 1", "block faggiuola"):
+        game.play(move)
+    return game
+
+
 def test_the_client_finds_the_captains_screen_through_the_registry() -> None:
     model = model_of(Game.new(3, seed=1), 0)
     assert model.screen() is game_named("captains").screen() is SCREEN
@@ -79,6 +94,27 @@ def test_the_captains_screen_needs_no_terminal_library() -> None:
     assert len(modules) >= 5
     for path in modules:
         assert not any(m.startswith(("prompt_toolkit", "condottiere.cli")) for m in imports(path))
+
+
+def test_the_beaten_captains_owner_picks_the_troop_he_loses_with_the_number_keys() -> None:
+    game = beaten_with_two_troops()
+    game.play("play rally")
+    while game.phase is not Phase.LOSS:
+        game.play("pass")
+    assert game.to_act == 1
+    model = model_of(game, 1)
+    assert model.my_turn
+    assert model.banner().headline == "Your turn: choose the troop your beaten captain loses"
+    board = plain(board_lines(model, BOARD_WIDTH, BOARD_HEIGHT))
+    assert " 1 dismiss Heavy Cavalry from Faggiuola" in board
+    assert " 2 dismiss Pikemen from Faggiuola" in board
+    assert model.choices().space is None
+    assert model.choose_numbered(2) == "dismiss pikemen faggiuola"
+    assert model.effect("dismiss pikemen faggiuola") == "Faggiuola TFR 8 -> 7"
+    assert parse("dismiss heavy-cavalry faggiuola", model.verbs()).verb == "move"
+    waiting = model_of(game, 0)
+    assert not waiting.my_turn
+    assert waiting.banner().headline == "Bob is choosing a troop to lose"
 
 
 def test_a_bare_refuse_is_a_move_and_refuse_with_a_name_answers_a_joiner() -> None:
@@ -227,10 +263,11 @@ def test_the_help_page_explains_the_phase_under_way() -> None:
 
 
 class Table:
-    """An offline game with the engine each seat runs, kept up with the open table."""
+    """An offline game (a new one of ``seats`` from ``seed``, or ``game``) with the engine each
+    seat runs, kept up with the open table."""
 
-    def __init__(self, seats: int, seed: int) -> None:
-        self.game = Game.new(seats, seed=seed)
+    def __init__(self, seats: int, seed: int, game: Game | None = None) -> None:
+        self.game = Game.new(seats, seed=seed) if game is None else game
         header = self.game.record()
         self.seen = [Game.observe(header, seat) for seat in range(seats)]
         self.followed = 0
@@ -266,9 +303,11 @@ def choose_with_keys(model: TableModel, rng: random.Random) -> str:
 
 def test_whole_games_of_2_3_and_5_seats_are_played_to_the_end_with_the_keys_at_80x24() -> None:
     asked: set[Phase] = set()
-    for seats, seed in ((2, 1), (3, 2), (5, 3)):
+    games: list[tuple[int, int, Game | None]] = [(2, 1, None), (3, 2, None), (5, 3, None)]
+    games.append((2, 4, beaten_with_two_troops()))
+    for seats, seed, setup in games:
         rng = random.Random(seed)
-        table = Table(seats, seed)
+        table = Table(seats, seed, setup)
         drawn: set[Phase] = set()
         while table.game.to_act is not None:
             seat = table.game.to_act
