@@ -28,10 +28,10 @@ deck slots ``(deck, Slot(round, position))``:
 The dealer is deterministic: every peer, fed the same entries, tracks the same slots. It
 checks what others show but decides nothing about the rules: the engine does.
 
-It makes and reads the entry bodies of the deck's steps (``log_pb2``): each ``make_*`` (and
-``show``, ``show_hand``) returns the body its ``accept_*`` (``check_shown``,
-``check_hand_shown``) takes, so the step rules (:mod:`condottiere.peer.steps`) pass bodies
-through and build none of the deck's.
+Each ``make_*`` (and ``show``, ``show_hand``) returns the entry body (``log_pb2``) its
+``accept_*`` (``check_shown``, ``check_hand_shown``) takes, so the step rules
+(:mod:`condottiere.peer.steps`) pass bodies through and build none of the deck's; the bodies
+themselves are built from the crypto objects and read back by :mod:`condottiere.peer.bodies`.
 """
 
 from __future__ import annotations
@@ -46,29 +46,23 @@ from condottiere.crypto import (
     MIN_BACKUP_SEATS,
     BoxKey,
     BoxSecret,
-    ComplaintAnswer,
     Context,
     Dealing,
     Deck,
     DecodeError,
     GroupError,
     HiddenCard,
-    HoldsProof,
     KeyAnnouncement,
     Point,
     Reveal,
     SealedShare,
-    SearchBlinding,
-    SearchOpening,
     ShareBatch,
-    ShuffleStep,
     Slot,
     StandInBatch,
     VerificationError,
     answer_complaint,
     combine_stand_in,
     decode_scalar,
-    encode_scalar,
     make_dealing,
     make_stand_in,
     open_piece,
@@ -79,6 +73,7 @@ from condottiere.crypto import (
     verify_stand_in,
 )
 from condottiere.interface import CardFlow, Draw
+from condottiere.peer import bodies
 from condottiere.peer.entries import Reason, Rejection
 from condottiere.v1 import log_pb2
 
@@ -216,7 +211,7 @@ class Dealer:
         return [deck.secret for deck in self.decks]
 
     def announcements(self) -> list[bytes]:
-        return [deck.announcement.encode() for deck in self.decks]
+        return bodies.encode_announcements(deck.announcement for deck in self.decks)
 
     def accept_keys(self, announcements: Sequence[Sequence[bytes]]) -> None:
         """Every member's announcements (member by member, one per deck); :class:`Rejection`
@@ -225,10 +220,7 @@ class Dealer:
         for seat, encoded in zip(self.members, announcements, strict=True):
             if len(encoded) != len(self.decks):
                 raise _blame(seat, Reason.UNEXPECTED, f"{len(self.decks)} keys expected")
-            try:
-                decoded.append([KeyAnnouncement.decode(data) for data in encoded])
-            except DecodeError as exc:
-                raise _blame(seat, Reason.BAD_PROOF, f"key announcement: {exc}") from None
+            decoded.append(bodies.read_announcements(seat, encoded))
         try:
             if len(self.decks) > 1:  # every deck checked before any starts: none half-started
                 for index, deck in enumerate(self.decks):
@@ -286,8 +278,7 @@ class Dealer:
     def make_shuffle(self, index: int) -> log_pb2.Shuffle:
         """This seat's step of deck ``index``'s shuffle chain, with its proof."""
         deck = self.decks[index]
-        step = deck.make_shuffle().encode()
-        return log_pb2.Shuffle(deck=index, round=deck.round, step=step)
+        return bodies.shuffle_body(index, deck.round, deck.make_shuffle())
 
     def make_shuffle_ahead(self, index: int, body: log_pb2.Shuffle) -> None:
         """Make this seat's shuffle of the deck ``body`` (the step just before this seat's)
@@ -296,8 +287,7 @@ class Dealer:
         verification blames it)."""
         deck = self.decks[index]
         try:
-            step = ShuffleStep.decode(body.step, len(deck.cards), check_points=False)
-            deck.make_shuffle_ahead(step)
+            deck.make_shuffle_ahead(bodies.shuffle_step(body, len(deck.cards)))
         except (DecodeError, ValueError, GroupError):
             return
 
@@ -305,12 +295,10 @@ class Dealer:
         deck = self.decks[index]
         if (body.deck, body.round) != (index, deck.round):
             raise _blame(seat, Reason.UNEXPECTED, f"a shuffle of deck {index}, round {deck.round}")
+        # the verification checks every point (or the step was verified before)
+        step = bodies.read_shuffle(seat, body, len(deck.cards))
         try:
-            # the verification checks every point (or the step was verified before)
-            step = ShuffleStep.decode(body.step, len(deck.cards), check_points=False)
             deck.accept_shuffle(self._at(seat), step, verify=verify)
-        except DecodeError as exc:
-            raise _blame(seat, Reason.BAD_PROOF, f"shuffle step: {exc}") from None
         except VerificationError as exc:
             raise self._blame_deck(exc) from None
 
@@ -342,13 +330,9 @@ class Dealer:
     def make_shares(self, draws: Sequence[Draw]) -> log_pb2.Shares:
         """This seat's shares of the cards these deals give the other seats."""
         assert self.seat is not None
-        return log_pb2.Shares(
-            batches=[
-                log_pb2.DeckShares(
-                    deck=index, batch=self.decks[index].make_shares(owner, positions).encode()
-                )
-                for index, _, owner, positions in self._expected(self.seat, draws)
-            ]
+        return bodies.shares_body(
+            (index, self.decks[index].make_shares(owner, positions))
+            for index, _, owner, positions in self._expected(self.seat, draws)
         )
 
     def accept_shares(
@@ -362,10 +346,7 @@ class Dealer:
             raise _blame(seat, Reason.UNEXPECTED, f"{len(expected)} share batches expected")
         batches = []
         for item, (index, round_, owner, positions) in zip(body.batches, expected, strict=True):
-            try:
-                batch = ShareBatch.decode(item.batch)
-            except DecodeError as exc:
-                raise _blame(seat, Reason.BAD_PROOF, f"share batch: {exc}") from None
+            batch = bodies.read_share_batch(seat, item)
             if (item.deck, batch.round, batch.owner, batch.positions) != (
                 index,
                 round_,
@@ -473,11 +454,10 @@ class Dealer:
         for card in chosen:
             index, slot = card
             if card in self.face_up:
-                known = log_pb2.CardSlot(round=slot.round, position=slot.position)
-                shown.append(log_pb2.CardShown(deck=index, known=known))
+                shown.append(bodies.card_shown(index, slot=slot))
             else:
-                reveal = self.decks[index].make_reveal(slot).encode()
-                shown.append(log_pb2.CardShown(deck=index, reveal=reveal))
+                reveal = self.decks[index].make_reveal(slot)
+                shown.append(bodies.card_shown(index, reveal=reveal))
         return shown
 
     def _name(self, card: Card) -> str | None:
@@ -493,17 +473,14 @@ class Dealer:
                 raise _blame(seat, Reason.UNEXPECTED, f"there is no deck {item.deck}")
             kind = item.WhichOneof("shown")
             if kind == "known":
-                card = (item.deck, Slot(item.known.round, item.known.position))
+                card = (item.deck, bodies.slot_of(item.known))
                 if card not in hand or card not in self.face_up:
                     raise _blame(
                         seat, Reason.ILLEGAL, f"names {card[1]}, not a face-up card of its hand"
                     )
                 name = self.face_up[card]
             elif kind == "reveal":
-                try:
-                    reveal = Reveal.decode(item.reveal)
-                except DecodeError as exc:
-                    raise _blame(seat, Reason.BAD_PROOF, f"reveal: {exc}") from None
+                reveal = bodies.read_reveal(seat, item)
                 card = (item.deck, reveal.slot)
                 if card not in hand or card in self.face_up:
                     raise _blame(
@@ -597,15 +574,14 @@ class Dealer:
         """This seat's whole hand shown to ``viewer`` alone, for its entry: each hidden card's
         part sealed to the viewer with its proof, each face-up card by its slot."""
         assert self.seat is not None
-        body = log_pb2.HandShown(viewer=viewer)
-        for index, slot in self.hands[self.seat]:
-            if (index, slot) in self.face_up:
-                at = log_pb2.CardSlot(round=slot.round, position=slot.position)
-                body.face_up.append(log_pb2.FaceUpCard(deck=index, slot=at))
-            else:
-                share = self.decks[index].make_sealed_share(slot, self._at(viewer))
-                body.sealed.append(log_pb2.SealedCard(deck=index, share=share.encode()))
-        return body
+        hand = self.hands[self.seat]
+        face_up = [card for card in hand if card in self.face_up]
+        sealed = [
+            (index, self.decks[index].make_sealed_share(slot, self._at(viewer)))
+            for index, slot in hand
+            if (index, slot) not in self.face_up
+        ]
+        return bodies.hand_shown_body(viewer, face_up, sealed)
 
     def check_hand_shown(self, seat: int, viewer: int, body: log_pb2.HandShown) -> HandShowing:
         """Check ``seat``'s hand shown to ``viewer``: every card of its hand once, each hidden
@@ -619,7 +595,7 @@ class Dealer:
         hand = set(self.hands[seat])
         named: set[Card] = set()
         for item in body.face_up:
-            card = (item.deck, Slot(item.slot.round, item.slot.position))
+            card = (item.deck, bodies.slot_of(item.slot))
             if card not in hand or card not in self.face_up or card in named:
                 raise _blame(seat, Reason.ILLEGAL, f"names {card[1]}, not a face-up card of "
                              "its hand (or twice)")
@@ -628,10 +604,7 @@ class Dealer:
         for sealed in body.sealed:
             if not 0 <= sealed.deck < len(self.decks):
                 raise _blame(seat, Reason.UNEXPECTED, f"there is no deck {sealed.deck}")
-            try:
-                share = SealedShare.decode(sealed.share)
-            except DecodeError as exc:
-                raise _blame(seat, Reason.BAD_PROOF, f"sealed share: {exc}") from None
+            share = bodies.read_sealed_share(seat, sealed)
             card = (sealed.deck, share.slot)
             if card not in hand or card in self.face_up or card in named:
                 raise _blame(seat, Reason.ILLEGAL, f"seals {share.slot}, not a hidden card of "
@@ -697,7 +670,7 @@ class Dealer:
 
     @staticmethod
     def encode_secrets(secrets: Iterable[int]) -> list[bytes]:
-        return [encode_scalar(secret) for secret in secrets]
+        return bodies.encode_secrets(secrets)
 
     def audit(self, secrets: Sequence[Sequence[bytes]]) -> dict[Card, str]:
         """Check the whole game from every member's secrets (member by member); every card of
@@ -758,7 +731,7 @@ class Dealer:
         assert self.seat is not None
         statement = self._holds_statement(self.seat, names)
         if statement is None:
-            return log_pb2.HandProof()
+            return bodies.hand_proof_body(None)
         hidden, known, points = statement
         for number, card in enumerate(hidden):
             if self.mine.get(card) in names:
@@ -766,7 +739,7 @@ class Dealer:
                 held = (number, points.index(deck.own_point(card[1])))
                 context = self._holds_context(self.seat)
                 proof = prove_holds(deck.secret, known, points, held, context)
-                return log_pb2.HandProof(proof=proof.encode())
+                return bodies.hand_proof_body(proof)
         raise ValueError(f"this hand holds none of {', '.join(sorted(names))}")
 
     def check_holds(self, seat: int, names: Collection[str], body: log_pb2.HandProof) -> None:
@@ -784,10 +757,7 @@ class Dealer:
             _, known, points = statement
             if not known or not points:
                 raise _blame(seat, Reason.ILLEGAL, "its hand holds no hidden card to prove")
-            try:
-                proof = HoldsProof.decode(body.proof, len(known) * len(points))
-            except DecodeError as exc:
-                raise _blame(seat, Reason.BAD_PROOF, f"hand proof: {exc}") from None
+            proof = bodies.read_hand_proof(seat, body, len(known) * len(points))
             try:
                 verify_holds(proof, known, points, self._holds_context(seat))
             except VerificationError as exc:
@@ -813,9 +783,7 @@ class Dealer:
         search = self._searching()
         deck = self.decks[search.index]
         blinding = deck.make_search_blinding(search.number, search.card, search.positions)
-        return log_pb2.SearchBlinding(
-            deck=search.index, round=deck.round, card=search.card, blinding=blinding.encode()
-        )
+        return bodies.search_blinding_body(search.index, deck.round, search.card, blinding)
 
     def _check_searched(self, seat: int, body: Any) -> None:
         """:class:`Rejection` unless ``body`` (a blinding or an opening) is for the search
@@ -836,10 +804,7 @@ class Dealer:
         self._check_searched(seat, body)
         search = self._searching()
         deck = self.decks[search.index]
-        try:
-            blinding = SearchBlinding.decode(body.blinding)
-        except DecodeError as exc:
-            raise _blame(seat, Reason.BAD_PROOF, f"search blinding: {exc}") from None
+        blinding = bodies.read_search_blinding(seat, body)
         awaited = (search.number, deck.round, search.card, search.positions)
         if (blinding.search, blinding.round, blinding.card, blinding.positions) != awaited:
             raise _blame(
@@ -858,20 +823,16 @@ class Dealer:
         seat out (``leaver``), its parts of that seat's shares."""
         search = self._searching()
         deck = self.decks[search.index]
-        body = log_pb2.SearchOpening(
-            deck=search.index,
-            round=deck.round,
-            card=search.card,
-            opening=deck.make_search_opening(search.number).encode(),
-        )
+        opening = deck.make_search_opening(search.number)
+        stand_in = None
         if leaver is not None:
             assert self.index is not None
             gone = self._at(leaver)
             context = Context(deck.table, deck.round, self.index)
             pairs = deck.search_ciphertexts(search.number)
             piece = self.pieces[(gone, search.index)]
-            body.stand_in = make_stand_in(piece, gone, pairs, context).encode()
-        return body
+            stand_in = make_stand_in(piece, gone, pairs, context)
+        return bodies.search_opening_body(search.index, deck.round, search.card, opening, stand_in)
 
     def accept_search_opening(
         self, seat: int, body: log_pb2.SearchOpening, leaver: int | None
@@ -881,13 +842,8 @@ class Dealer:
         self._check_searched(seat, body)
         search = self._searching()
         deck, member = self.decks[search.index], self._at(seat)
-        stand_in = body.stand_in
-        try:
-            opening = SearchOpening.decode(body.opening)
-            batch = None if leaver is None else StandInBatch.decode(stand_in)
-        except DecodeError as exc:
-            raise _blame(seat, Reason.BAD_PROOF, f"search opening: {exc}") from None
-        if leaver is None and stand_in:
+        opening, batch = bodies.read_search_opening(seat, body, leaver is not None)
+        if leaver is None and body.stand_in:
             raise _blame(seat, Reason.UNEXPECTED, "stand-in parts where no seat is out")
         if (opening.search, opening.round) != (search.number, deck.round):
             raise _blame(
@@ -938,23 +894,14 @@ class Dealer:
     def accept_box_keys(self, encoded: Sequence[bytes]) -> None:
         """Every member's box key (member by member); :class:`Rejection` names a malformed
         one."""
-        keys = []
-        for seat, data in zip(self.members, encoded, strict=True):
-            try:
-                keys.append(BoxKey.decode(data))
-            except DecodeError as exc:
-                raise _blame(seat, Reason.BAD_PROOF, f"box key: {exc}") from None
-        self.box_keys = keys
+        self.box_keys = bodies.read_box_keys(self.members, encoded)
 
     def make_dealings(self) -> log_pb2.Dealings:
         """This seat's dealing of each deck's secret (deterministic: made again alike)."""
         assert self.index is not None
-        return log_pb2.Dealings(
-            dealings=[
-                make_dealing(deck.secret, self.box_keys, Context(deck.table, 0, self.index))
-                .encode()
-                for deck in self.decks
-            ]
+        return bodies.dealings_body(
+            make_dealing(deck.secret, self.box_keys, Context(deck.table, 0, self.index))
+            for deck in self.decks
         )
 
     def accept_dealings(
@@ -963,15 +910,10 @@ class Dealer:
         """Record ``seat``'s dealings (:class:`Rejection` if malformed); with this seat's box
         secret, open and check its pieces: the decks whose piece fails (to complain of).
         (The dealings and pieces are kept by the dealers' numbers in the decks.)"""
-        dealer, encoded = self._at(seat), body.dealings
-        if len(encoded) != len(self.decks):
+        dealer = self._at(seat)
+        if len(body.dealings) != len(self.decks):
             raise _blame(seat, Reason.UNEXPECTED, f"{len(self.decks)} dealings expected")
-        dealings = []
-        for data in encoded:
-            try:
-                dealings.append(Dealing.decode(data, len(self.members)))
-            except DecodeError as exc:
-                raise _blame(seat, Reason.BAD_PROOF, f"dealing: {exc}") from None
+        dealings = bodies.read_dealings(seat, body, len(self.members))
         bad = []
         for index, (deck, dealing) in enumerate(zip(self.decks, dealings, strict=True)):
             self.dealings[(dealer, index)] = dealing
@@ -1001,10 +943,7 @@ class Dealer:
         """The blame a complaint ends with (see ``crypto.settle_complaint``)."""
         deck, dealer, complainer = self.decks[index], self._at(dealer), self._at(complainer)
         holders, round_ = self._among(dealer, index)
-        try:
-            decoded = None if answer is None else ComplaintAnswer.decode(answer)
-        except DecodeError:
-            decoded = None
+        decoded = None if answer is None else bodies.complaint_answer(answer)
         try:
             settle_complaint(
                 self.dealings[(dealer, index)],
@@ -1041,9 +980,8 @@ class Dealer:
             cards = {position: deck.cards[position] for position in owners}
             context = Context(deck.table, deck.round, holders.index(self.index))
             piece = self.pieces[(gone, index)]
-            batch = make_stand_in(piece, holders.index(gone), cards, context)
-            batches.append(log_pb2.DeckStandIn(deck=index, batch=batch.encode()))
-        return log_pb2.StandIn(leaver=leaver, batches=batches)
+            batches.append((index, make_stand_in(piece, holders.index(gone), cards, context)))
+        return bodies.stand_in_body(leaver, batches)
 
     def accept_stand_in(
         self, seat: int, leaver: int, body: log_pb2.StandIn, draws: Sequence[Draw]
@@ -1058,16 +996,14 @@ class Dealer:
         for item, (index, owners) in zip(body.batches, owed, strict=True):
             deck = self.decks[index]
             holders, _ = self._among(gone, index)
+            batch = bodies.read_stand_in_batch(seat, item)
             try:
-                batch = StandInBatch.decode(item.batch)
                 key = verification_key(
                     self.dealings[(gone, index)], deck.keys[gone], holders.index(member)
                 )
                 cards = {position: deck.cards[position] for position in owners}
                 context = Context(deck.table, deck.round, holders.index(member))
                 verify_stand_in(batch, holders.index(gone), key, cards, context)
-            except DecodeError as exc:
-                raise _blame(seat, Reason.BAD_PROOF, f"stand-in parts: {exc}") from None
             except VerificationError as exc:
                 raise self._blame_backup(exc, holders) from None
             checked.append((index, batch))
@@ -1107,8 +1043,8 @@ class Dealer:
         context = Context(deck.table, deck.round, holders.index(self.index))
         cards = deck.rekey_owed()[gone]
         piece = self.pieces[(gone, index)]
-        batch = make_stand_in(piece, holders.index(gone), cards, context).encode()
-        return log_pb2.Rekey(deck=index, round=deck.round, leaver=leaver, batch=batch)
+        batch = make_stand_in(piece, holders.index(gone), cards, context)
+        return bodies.rekey_body(index, deck.round, leaver, batch)
 
     def accept_rekey(self, seat: int, leaver: int, index: int, body: log_pb2.Rekey) -> None:
         """Verify ``seat``'s parts for re-keying deck ``index`` without ``leaver``, against its
@@ -1122,13 +1058,11 @@ class Dealer:
         gone, member = self._at(leaver), self._at(seat)
         holders, _ = self._among(gone, index)
         at = holders.index(member)
+        batch = bodies.read_rekey(seat, body)
         try:
-            batch = StandInBatch.decode(body.batch)
             key = verification_key(self.dealings[(gone, index)], deck.keys[gone], at)
             context = Context(deck.table, deck.round, at)
             verify_stand_in(batch, holders.index(gone), key, deck.rekey_owed()[gone], context)
-        except DecodeError as exc:
-            raise _blame(seat, Reason.BAD_PROOF, f"re-key parts: {exc}") from None
         except VerificationError as exc:
             raise _blame(seat, Reason.BAD_PROOF, f"re-key: {exc.reason}") from None
         self.rekeys[at] = batch
@@ -1161,8 +1095,8 @@ class Dealer:
         members = deck.members_of(deck.round)
         keys = [self.box_keys[member] for member in members]
         context = Context(deck.table, deck.round, members.index(self.index))
-        dealing = make_dealing(deck.secret, keys, context).encode()
-        return log_pb2.Redealing(deck=index, round=deck.round, dealing=dealing)
+        dealing = make_dealing(deck.secret, keys, context)
+        return bodies.redealing_body(index, deck.round, dealing)
 
     def accept_redealing(
         self, seat: int, body: log_pb2.Redealing, box: BoxSecret | None
@@ -1175,10 +1109,7 @@ class Dealer:
             raise _blame(seat, Reason.UNEXPECTED, "a new backup of another deck or round")
         deck, dealer = self.decks[index], self._at(seat)
         members = deck.members_of(deck.round)
-        try:
-            dealing = Dealing.decode(body.dealing, len(members))
-        except DecodeError as exc:
-            raise _blame(seat, Reason.BAD_PROOF, f"dealing: {exc}") from None
+        dealing = bodies.read_redealing(seat, body, len(members))
         self.dealings[(dealer, index)] = dealing
         self.dealt_among[(dealer, index)] = (members, deck.round)
         self.pieces.pop((dealer, index), None)

@@ -1,0 +1,293 @@
+"""The wire bodies of the deck's steps: each built from the crypto objects it carries, and
+read back into them.
+
+The dealer (:mod:`condottiere.peer.dealer`) keeps the deck bookkeeping and calls these; each
+``*_body`` builds the ``log_pb2`` message a step's entry carries, and each ``read_*`` decodes
+what such a message holds, a malformed one blamed on the seat that sent it
+(:class:`Rejection`, reason ``BAD_PROOF``). Nothing here checks a proof or knows a deck's
+state: the dealer checks what is read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from condottiere.crypto import (
+    BoxKey,
+    ComplaintAnswer,
+    Dealing,
+    DecodeError,
+    HoldsProof,
+    KeyAnnouncement,
+    Reveal,
+    SealedShare,
+    SearchBlinding,
+    SearchOpening,
+    ShareBatch,
+    ShuffleStep,
+    Slot,
+    StandInBatch,
+    encode_scalar,
+)
+from condottiere.peer.entries import Reason, Rejection
+from condottiere.v1 import log_pb2
+
+__all__ = [
+    "card_shown",
+    "card_slot",
+    "complaint_answer",
+    "dealings_body",
+    "encode_announcements",
+    "encode_secrets",
+    "hand_proof_body",
+    "hand_shown_body",
+    "read_announcements",
+    "read_box_keys",
+    "read_dealings",
+    "read_hand_proof",
+    "read_redealing",
+    "read_rekey",
+    "read_reveal",
+    "read_sealed_share",
+    "read_search_blinding",
+    "read_search_opening",
+    "read_share_batch",
+    "read_shuffle",
+    "read_stand_in_batch",
+    "redealing_body",
+    "rekey_body",
+    "search_blinding_body",
+    "search_opening_body",
+    "shares_body",
+    "shuffle_body",
+    "shuffle_step",
+    "slot_of",
+    "stand_in_body",
+]
+
+
+def _malformed(seat: int, what: str, exc: DecodeError) -> Rejection:
+    return Rejection(Reason.BAD_PROOF, f"{what}: {exc}", seat=seat)
+
+
+def card_slot(slot: Slot) -> log_pb2.CardSlot:
+    return log_pb2.CardSlot(round=slot.round, position=slot.position)
+
+
+def slot_of(at: log_pb2.CardSlot) -> Slot:
+    return Slot(at.round, at.position)
+
+
+# -- keys ----------------------------------------------------------------------------------
+
+
+def encode_announcements(announcements: Iterable[KeyAnnouncement]) -> list[bytes]:
+    return [announcement.encode() for announcement in announcements]
+
+
+def read_announcements(seat: int, encoded: Sequence[bytes]) -> list[KeyAnnouncement]:
+    try:
+        return [KeyAnnouncement.decode(data) for data in encoded]
+    except DecodeError as exc:
+        raise _malformed(seat, "key announcement", exc) from None
+
+
+# -- shuffles ------------------------------------------------------------------------------
+
+
+def shuffle_body(index: int, round_: int, step: ShuffleStep) -> log_pb2.Shuffle:
+    return log_pb2.Shuffle(deck=index, round=round_, step=step.encode())
+
+
+def shuffle_step(body: log_pb2.Shuffle, cards: int) -> ShuffleStep:
+    """The step of a ``cards``-card deck ``body`` carries, its points unchecked (the
+    verification checks every one); :class:`DecodeError` if malformed."""
+    return ShuffleStep.decode(body.step, cards, check_points=False)
+
+
+def read_shuffle(seat: int, body: log_pb2.Shuffle, cards: int) -> ShuffleStep:
+    try:
+        return shuffle_step(body, cards)
+    except DecodeError as exc:
+        raise _malformed(seat, "shuffle step", exc) from None
+
+
+# -- shares --------------------------------------------------------------------------------
+
+
+def shares_body(batches: Iterable[tuple[int, ShareBatch]]) -> log_pb2.Shares:
+    return log_pb2.Shares(
+        batches=[log_pb2.DeckShares(deck=index, batch=batch.encode()) for index, batch in batches]
+    )
+
+
+def read_share_batch(seat: int, item: log_pb2.DeckShares) -> ShareBatch:
+    try:
+        return ShareBatch.decode(item.batch)
+    except DecodeError as exc:
+        raise _malformed(seat, "share batch", exc) from None
+
+
+# -- cards shown -----------------------------------------------------------------------------
+
+
+def card_shown(
+    index: int, slot: Slot | None = None, reveal: Reveal | None = None
+) -> log_pb2.CardShown:
+    """A card a move shows: a face-up one by its ``slot``, a hidden one by its ``reveal``."""
+    if reveal is not None:
+        return log_pb2.CardShown(deck=index, reveal=reveal.encode())
+    assert slot is not None
+    return log_pb2.CardShown(deck=index, known=card_slot(slot))
+
+
+def read_reveal(seat: int, item: log_pb2.CardShown) -> Reveal:
+    try:
+        return Reveal.decode(item.reveal)
+    except DecodeError as exc:
+        raise _malformed(seat, "reveal", exc) from None
+
+
+def hand_shown_body(
+    viewer: int,
+    face_up: Iterable[tuple[int, Slot]],
+    sealed: Iterable[tuple[int, SealedShare]],
+) -> log_pb2.HandShown:
+    body = log_pb2.HandShown(viewer=viewer)
+    for index, slot in face_up:
+        body.face_up.append(log_pb2.FaceUpCard(deck=index, slot=card_slot(slot)))
+    for index, share in sealed:
+        body.sealed.append(log_pb2.SealedCard(deck=index, share=share.encode()))
+    return body
+
+
+def read_sealed_share(seat: int, sealed: log_pb2.SealedCard) -> SealedShare:
+    try:
+        return SealedShare.decode(sealed.share)
+    except DecodeError as exc:
+        raise _malformed(seat, "sealed share", exc) from None
+
+
+def hand_proof_body(proof: HoldsProof | None) -> log_pb2.HandProof:
+    """A hand proof's body; empty where a face-up card shows it (``proof`` None)."""
+    return log_pb2.HandProof() if proof is None else log_pb2.HandProof(proof=proof.encode())
+
+
+def read_hand_proof(seat: int, body: log_pb2.HandProof, size: int) -> HoldsProof:
+    try:
+        return HoldsProof.decode(body.proof, size)
+    except DecodeError as exc:
+        raise _malformed(seat, "hand proof", exc) from None
+
+
+# -- searches --------------------------------------------------------------------------------
+
+
+def search_blinding_body(
+    index: int, round_: int, card: str, blinding: SearchBlinding
+) -> log_pb2.SearchBlinding:
+    return log_pb2.SearchBlinding(deck=index, round=round_, card=card, blinding=blinding.encode())
+
+
+def read_search_blinding(seat: int, body: log_pb2.SearchBlinding) -> SearchBlinding:
+    try:
+        return SearchBlinding.decode(body.blinding)
+    except DecodeError as exc:
+        raise _malformed(seat, "search blinding", exc) from None
+
+
+def search_opening_body(
+    index: int, round_: int, card: str, opening: SearchOpening, stand_in: StandInBatch | None
+) -> log_pb2.SearchOpening:
+    body = log_pb2.SearchOpening(deck=index, round=round_, card=card, opening=opening.encode())
+    if stand_in is not None:
+        body.stand_in = stand_in.encode()
+    return body
+
+
+def read_search_opening(
+    seat: int, body: log_pb2.SearchOpening, stood_in: bool
+) -> tuple[SearchOpening, StandInBatch | None]:
+    """The opening and, where a seat is out (``stood_in``), the stand-in parts for it."""
+    try:
+        opening = SearchOpening.decode(body.opening)
+        batch = StandInBatch.decode(body.stand_in) if stood_in else None
+    except DecodeError as exc:
+        raise _malformed(seat, "search opening", exc) from None
+    return opening, batch
+
+
+# -- backups, stand-ins, re-keys -------------------------------------------------------------
+
+
+def encode_secrets(secrets: Iterable[int]) -> list[bytes]:
+    return [encode_scalar(secret) for secret in secrets]
+
+
+def read_box_keys(seats: Sequence[int], encoded: Sequence[bytes]) -> list[BoxKey]:
+    """Every member's box key (``seats`` the members, in order)."""
+    keys = []
+    for seat, data in zip(seats, encoded, strict=True):
+        try:
+            keys.append(BoxKey.decode(data))
+        except DecodeError as exc:
+            raise _malformed(seat, "box key", exc) from None
+    return keys
+
+
+def complaint_answer(data: bytes) -> ComplaintAnswer | None:
+    """The answer to a complaint ``data`` encodes; None if malformed (as if none came)."""
+    try:
+        return ComplaintAnswer.decode(data)
+    except DecodeError:
+        return None
+
+
+def dealings_body(dealings: Iterable[Dealing]) -> log_pb2.Dealings:
+    return log_pb2.Dealings(dealings=[dealing.encode() for dealing in dealings])
+
+
+def read_dealings(seat: int, body: log_pb2.Dealings, members: int) -> list[Dealing]:
+    dealings = []
+    for data in body.dealings:
+        try:
+            dealings.append(Dealing.decode(data, members))
+        except DecodeError as exc:
+            raise _malformed(seat, "dealing", exc) from None
+    return dealings
+
+
+def stand_in_body(leaver: int, batches: Iterable[tuple[int, StandInBatch]]) -> log_pb2.StandIn:
+    return log_pb2.StandIn(
+        leaver=leaver,
+        batches=[log_pb2.DeckStandIn(deck=index, batch=batch.encode()) for index, batch in batches],
+    )
+
+
+def read_stand_in_batch(seat: int, item: log_pb2.DeckStandIn) -> StandInBatch:
+    try:
+        return StandInBatch.decode(item.batch)
+    except DecodeError as exc:
+        raise _malformed(seat, "stand-in parts", exc) from None
+
+
+def rekey_body(index: int, round_: int, leaver: int, batch: StandInBatch) -> log_pb2.Rekey:
+    return log_pb2.Rekey(deck=index, round=round_, leaver=leaver, batch=batch.encode())
+
+
+def read_rekey(seat: int, body: log_pb2.Rekey) -> StandInBatch:
+    try:
+        return StandInBatch.decode(body.batch)
+    except DecodeError as exc:
+        raise _malformed(seat, "re-key parts", exc) from None
+
+
+def redealing_body(index: int, round_: int, dealing: Dealing) -> log_pb2.Redealing:
+    return log_pb2.Redealing(deck=index, round=round_, dealing=dealing.encode())
+
+
+def read_redealing(seat: int, body: log_pb2.Redealing, members: int) -> Dealing:
+    try:
+        return Dealing.decode(body.dealing, members)
+    except DecodeError as exc:
+        raise _malformed(seat, "dealing", exc) from None
