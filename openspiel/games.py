@@ -40,6 +40,7 @@ import pyspiel  # type: ignore[import-not-found,unused-ignore]
 from condottiere.interface import (
     Choice,
     Deal,
+    HandHolds,
     SearchDeck,
     SeatToMove,
     ShowHand,
@@ -265,7 +266,8 @@ class State(pyspiel.State):  # type: ignore[misc]
         return left
 
     def _settle(self) -> None:
-        """Answer at once the chance that needs none: a hand shown, a deck searched."""
+        """Answer at once the chance that needs none: a hand shown, a deck searched, a hand
+        proved to hold a card of a set."""
         engine = self._engine
         while True:
             waiting = engine.waiting
@@ -284,6 +286,9 @@ class State(pyspiel.State):  # type: ignore[misc]
                     f"seat {waiting.seat} searches the deck for {waiting.card}: "
                     + ("found" if there else "not there")
                 )
+            elif isinstance(waiting, HandHolds):
+                engine.resolve(None)
+                self._tell_all(f"seat {waiting.seat} proves its hand holds one of the set")
             else:
                 return
 

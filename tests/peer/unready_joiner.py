@@ -11,6 +11,7 @@ import asyncio
 import sys
 from pathlib import Path
 
+from condottiere.cli.settle import settle
 from condottiere.peer.controller import Snapshot
 from condottiere.peer.node import Node
 from condottiere.peer.store import Store
@@ -36,6 +37,7 @@ async def main(address: str, data: Path) -> None:
                 return
     finally:
         await node.stop()
+        await settle()
 
 
 if __name__ == "__main__":
