@@ -49,6 +49,10 @@ def hand(screen: str) -> str:
     return next(line for line in screen.splitlines() if line.startswith(" Hand ("))
 
 
+def cards_of(hand_line: str) -> list[str]:
+    return re.findall(r"\[([^\]]*)\]", hand_line)
+
+
 def prompt(screen: str) -> str:
     return screen.splitlines()[-2]
 
@@ -84,7 +88,9 @@ def test_a_whole_game_against_a_bot_in_a_real_terminal(tmp_path: Path) -> None:
         screen = terminal.wait_for(
             lambda s: my_turn(s) and "Taking up table" in s, "the game taken up", timeout=120
         )
-        assert hand(screen) == stopped_hand
+        # The same cards; a client started again numbers its keys afresh (the keys a played
+        # card left unused are the screen's memory of this turn, not the game's).
+        assert cards_of(hand(screen)) == cards_of(stopped_hand)
         assert not COLOUR.search(terminal.screen(styled=True)), "--no-color: no colour at all"
 
         screen = play_to_the_end(terminal)
