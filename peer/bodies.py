@@ -10,7 +10,8 @@ state: the dealer checks what is read.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 
 from condottiere.crypto import (
     BoxKey,
@@ -66,8 +67,13 @@ __all__ = [
 ]
 
 
-def _malformed(seat: int, what: str, exc: DecodeError) -> Rejection:
-    return Rejection(Reason.BAD_PROOF, f"{what}: {exc}", seat=seat)
+@contextmanager
+def _blaming(seat: int, what: str) -> Iterator[None]:
+    """Turn a malformed body read inside into a rejection blaming ``seat`` for ``what``."""
+    try:
+        yield
+    except DecodeError as exc:
+        raise Rejection(Reason.BAD_PROOF, f"{what}: {exc}", seat=seat) from None
 
 
 def card_slot(slot: Slot) -> log_pb2.CardSlot:
@@ -86,10 +92,8 @@ def encode_announcements(announcements: Iterable[KeyAnnouncement]) -> list[bytes
 
 
 def read_announcements(seat: int, encoded: Sequence[bytes]) -> list[KeyAnnouncement]:
-    try:
+    with _blaming(seat, "key announcement"):
         return [KeyAnnouncement.decode(data) for data in encoded]
-    except DecodeError as exc:
-        raise _malformed(seat, "key announcement", exc) from None
 
 
 # -- shuffles ------------------------------------------------------------------------------
@@ -106,10 +110,8 @@ def shuffle_step(body: log_pb2.Shuffle, cards: int) -> ShuffleStep:
 
 
 def read_shuffle(seat: int, body: log_pb2.Shuffle, cards: int) -> ShuffleStep:
-    try:
+    with _blaming(seat, "shuffle step"):
         return shuffle_step(body, cards)
-    except DecodeError as exc:
-        raise _malformed(seat, "shuffle step", exc) from None
 
 
 # -- shares --------------------------------------------------------------------------------
@@ -122,10 +124,8 @@ def shares_body(batches: Iterable[tuple[int, ShareBatch]]) -> log_pb2.Shares:
 
 
 def read_share_batch(seat: int, item: log_pb2.DeckShares) -> ShareBatch:
-    try:
+    with _blaming(seat, "share batch"):
         return ShareBatch.decode(item.batch)
-    except DecodeError as exc:
-        raise _malformed(seat, "share batch", exc) from None
 
 
 # -- cards shown -----------------------------------------------------------------------------
@@ -142,10 +142,8 @@ def card_shown(
 
 
 def read_reveal(seat: int, item: log_pb2.CardShown) -> Reveal:
-    try:
+    with _blaming(seat, "reveal"):
         return Reveal.decode(item.reveal)
-    except DecodeError as exc:
-        raise _malformed(seat, "reveal", exc) from None
 
 
 def hand_shown_body(
@@ -162,10 +160,8 @@ def hand_shown_body(
 
 
 def read_sealed_share(seat: int, sealed: log_pb2.SealedCard) -> SealedShare:
-    try:
+    with _blaming(seat, "sealed share"):
         return SealedShare.decode(sealed.share)
-    except DecodeError as exc:
-        raise _malformed(seat, "sealed share", exc) from None
 
 
 def hand_proof_body(proof: HoldsProof | None) -> log_pb2.HandProof:
@@ -174,10 +170,8 @@ def hand_proof_body(proof: HoldsProof | None) -> log_pb2.HandProof:
 
 
 def read_hand_proof(seat: int, body: log_pb2.HandProof, size: int) -> HoldsProof:
-    try:
+    with _blaming(seat, "hand proof"):
         return HoldsProof.decode(body.proof, size)
-    except DecodeError as exc:
-        raise _malformed(seat, "hand proof", exc) from None
 
 
 # -- searches --------------------------------------------------------------------------------
@@ -190,10 +184,8 @@ def search_blinding_body(
 
 
 def read_search_blinding(seat: int, body: log_pb2.SearchBlinding) -> SearchBlinding:
-    try:
+    with _blaming(seat, "search blinding"):
         return SearchBlinding.decode(body.blinding)
-    except DecodeError as exc:
-        raise _malformed(seat, "search blinding", exc) from None
 
 
 def search_opening_body(
@@ -209,11 +201,9 @@ def read_search_opening(
     seat: int, body: log_pb2.SearchOpening, stood_in: bool
 ) -> tuple[SearchOpening, StandInBatch | None]:
     """The opening and, where a seat is out (``stood_in``), the stand-in parts for it."""
-    try:
+    with _blaming(seat, "search opening"):
         opening = SearchOpening.decode(body.opening)
         batch = StandInBatch.decode(body.stand_in) if stood_in else None
-    except DecodeError as exc:
-        raise _malformed(seat, "search opening", exc) from None
     return opening, batch
 
 
@@ -228,10 +218,8 @@ def read_box_keys(seats: Sequence[int], encoded: Sequence[bytes]) -> list[BoxKey
     """Every member's box key (``seats`` the members, in order)."""
     keys = []
     for seat, data in zip(seats, encoded, strict=True):
-        try:
+        with _blaming(seat, "box key"):
             keys.append(BoxKey.decode(data))
-        except DecodeError as exc:
-            raise _malformed(seat, "box key", exc) from None
     return keys
 
 
@@ -250,10 +238,8 @@ def dealings_body(dealings: Iterable[Dealing]) -> log_pb2.Dealings:
 def read_dealings(seat: int, body: log_pb2.Dealings, members: int) -> list[Dealing]:
     dealings = []
     for data in body.dealings:
-        try:
+        with _blaming(seat, "dealing"):
             dealings.append(Dealing.decode(data, members))
-        except DecodeError as exc:
-            raise _malformed(seat, "dealing", exc) from None
     return dealings
 
 
@@ -265,10 +251,8 @@ def stand_in_body(leaver: int, batches: Iterable[tuple[int, StandInBatch]]) -> l
 
 
 def read_stand_in_batch(seat: int, item: log_pb2.DeckStandIn) -> StandInBatch:
-    try:
+    with _blaming(seat, "stand-in parts"):
         return StandInBatch.decode(item.batch)
-    except DecodeError as exc:
-        raise _malformed(seat, "stand-in parts", exc) from None
 
 
 def rekey_body(index: int, round_: int, leaver: int, batch: StandInBatch) -> log_pb2.Rekey:
@@ -276,10 +260,8 @@ def rekey_body(index: int, round_: int, leaver: int, batch: StandInBatch) -> log
 
 
 def read_rekey(seat: int, body: log_pb2.Rekey) -> StandInBatch:
-    try:
+    with _blaming(seat, "re-key parts"):
         return StandInBatch.decode(body.batch)
-    except DecodeError as exc:
-        raise _malformed(seat, "re-key parts", exc) from None
 
 
 def redealing_body(index: int, round_: int, dealing: Dealing) -> log_pb2.Redealing:
@@ -287,7 +269,5 @@ def redealing_body(index: int, round_: int, dealing: Dealing) -> log_pb2.Redeali
 
 
 def read_redealing(seat: int, body: log_pb2.Redealing, members: int) -> Dealing:
-    try:
+    with _blaming(seat, "dealing"):
         return Dealing.decode(body.dealing, members)
-    except DecodeError as exc:
-        raise _malformed(seat, "dealing", exc) from None
