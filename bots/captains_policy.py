@@ -1,8 +1,10 @@
 """Condottieri Captains' playouts for the search (:mod:`condottiere.bots.ismcts`): the greedy
-strategy's move with a little randomness, for :data:`PLAYOUT_MOVES` moves (about three rounds
-of a three-seat table), then scored from provinces, ducats and armies (:func:`rewards`); the
-greedy move as the search's default (:func:`default_move`), and the moves worth searching
-(:func:`candidates`).
+strategy's move with a little randomness, for :data:`PLAYOUT_MOVES` moves (about a round of a
+three-seat table), then scored from provinces, ducats, armies and the provinces a seat with
+no captain is open to lose (:func:`rewards`, :func:`standing`); the greedy move as the
+search's default (:func:`default_move`), and the moves worth searching (:func:`candidates`).
+The search compares these moves on common samples rather than growing a tree
+(:attr:`~condottiere.bots.policies.Policy.compare_at_root`).
 
 >>> from condottiere.games.captains import Game
 >>> game = Game.setup(2, cities=["naples", "pisa"], hands=[[], []], seed=0, deck=["duchy"])
@@ -39,8 +41,7 @@ playout to the end says little about the move at its root. Cut short, a playout 
 (more playouts for the same time) and its score answers the question that matters a round
 ahead, who holds the provinces and who is open to losing them (:data:`EXPOSED_WORTH`)."""
 ITERATIONS = 120
-"""The search's iterations a move when it is given no budget: about 12 games a minute on
-one core at a three-seat table."""
+"""The search's playouts a move when it is given no budget (a seed then replays a game)."""
 EXPLORE_IN_PLAYOUT = 0.05
 """The share of playout moves chosen uniformly among the legal ones."""
 SHARPNESS = 0.6

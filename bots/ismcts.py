@@ -22,6 +22,15 @@ Where the game's policy names a default move (Captains: its greedy move), the ro
 first and the search departs from it only for a move whose mean reward is clearly higher
 (:data:`PRIOR_MARGIN`).
 
+Where the game's policy asks for it (Captains, whose playouts are dear: a few dozen fit in a
+tenth of a second), the search grows no tree: it **compares the root's moves on common
+samples**, round after round one determinised table and one stream of random numbers for
+every candidate, each played out and evaluated as above; the move played is the best mean,
+the default kept unless beaten by more than :data:`PAIRED_MARGIN` (:func:`paired_choice`).
+A tree of a few dozen iterations is mostly random moves expanded below the root, which says
+more of chance than of the move; paired playouts measure each move's difference on the same
+cards.
+
 Nothing in the search knows a game's rules: legal moves, moves played, samples and the seat's
 view come from the game's state; the playout move and the rewards from its policy.
 

@@ -5,7 +5,7 @@ may run. One :class:`Policy` per game, found by the name of the game whose rules
 
 >>> from condottiere.games.captains import Game
 >>> policy_for(Game.new(2, seed=1)).playout_moves
-60
+30
 """
 
 from __future__ import annotations
