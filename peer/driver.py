@@ -58,7 +58,7 @@ from google.protobuf.message import Message
 from condottiere.crypto import Identity
 from condottiere.interface import GameState, InvalidMoveError, ToldKind
 from condottiere.peer.coin import Coin, Flip
-from condottiere.peer.dealer import Card, Dealer
+from condottiere.peer.dealing import Card, Dealer
 from condottiere.peer.entries import (
     LogEntry,
     Reason,
@@ -545,7 +545,7 @@ class Table:
         if self.dealer is None or self.halt is not None or self._quiet:
             return False
         try:
-            return self.dealer.verify_some(slots)
+            return self.dealer.shares.verify_some(slots)
         except Rejection as rejection:
             self._refuse(rejection)
             assert rejection.seat is not None

@@ -9,7 +9,8 @@ from typing import Protocol
 
 from google.protobuf.message import Message
 
-from condottiere.peer.dealer import Card, Dealer
+from condottiere.peer import bodies
+from condottiere.peer.dealing import Card, Dealer
 from condottiere.peer.entries import LogEntry, Reason, Rejection, read_entry
 from condottiere.peer.lobby import Lobby
 from condottiere.peer.steps import keys
@@ -55,7 +56,7 @@ class AuditRule(StepRule):
 
     def make(self, t: Context, step: Step) -> Message | None:
         assert t.dealer is not None
-        return log_pb2.AuditReveal(secrets=Dealer.encode_secrets(t.dealer.secrets()))
+        return log_pb2.AuditReveal(secrets=bodies.encode_secrets(t.dealer.keys.secrets()))
 
     def judge(self, t: Context, step: Step, author: bytes, entry: LogEntry) -> Verdict:
         expected = len(keys.decks(t))
@@ -74,9 +75,9 @@ class AuditRule(StepRule):
             for author, entry in step.answers.items():
                 seat = t.seat_of(author)
                 assert seat is not None
-                dealer.audit_seat(seat, list(entry.body.secrets))
+                dealer.audit.seat(seat, list(entry.body.secrets))
                 stayed[seat] = list(entry.body.secrets)
-            rekeyed = t.rekeyed_cards = dealer.audit_rekeyed(stayed)
+            rekeyed = t.rekeyed_cards = dealer.audit.rekeyed(stayed)
             gone = " and ".join(t.lobby.names.get(t.seating[s], "?") for s in t.out)
             whole = (
                 f"; every shuffle, share and card of the decks keyed again without {gone} "
@@ -92,7 +93,7 @@ class AuditRule(StepRule):
             )
             return After.END
         secrets = [list(step.answers[a].body.secrets) for a in t._remaining_authors()]
-        t.cards = dealer.audit(secrets)
+        t.cards = dealer.audit.whole(secrets)
         t._say("audit", "audit passed: every shuffle, share and card checks out")
         return After.END
 
@@ -163,7 +164,7 @@ def _check_bad_share(t: Context, entry: LogEntry) -> None:
         t._held_evidence.append(entry)  # this peer is not that far yet
         return
     try:
-        t.dealer.check_shares(accused.body)
+        t.dealer.shares.check(accused.body)
     except Rejection as rejection:
         t._stop(
             Rejection(

@@ -12,7 +12,7 @@ from typing import Any, Protocol
 from google.protobuf.message import Message
 
 from condottiere.interface import Draw, GameState
-from condottiere.peer.dealer import Dealer
+from condottiere.peer.dealing import Dealer
 from condottiere.peer.entries import LogEntry, Reason, Rejection
 from condottiere.peer.steps.base import (
     ACCEPT,
@@ -67,13 +67,14 @@ class ShuffleRule(StepRule):
         dealer = t.dealer
         assert dealer is not None
         n = len(dealer.members)
-        return step.deck * n + (dealer.next_shuffler(step.deck) or 0), n * len(dealer.decks)
+        shuffled = dealer.shuffles.next_shuffler(step.deck) or 0
+        return step.deck * n + shuffled, n * len(dealer.decks)
 
     def make(self, t: Context, step: Step) -> Message | None:
         dealer = t.dealer
         assert dealer is not None
         with t._work_timed(Work.MAKE_SHUFFLE, step.deck, t.seat):
-            return dealer.make_shuffle(step.deck)
+            return dealer.shuffles.make(step.deck)
 
     def judge(self, t: Context, step: Step, author: bytes, entry: LogEntry) -> Verdict:
         seat = t.seat_of(author)
@@ -85,13 +86,13 @@ class ShuffleRule(StepRule):
         if not trusted and t.seat == seat + 1 and not t._quiet:
             # this seat shuffles next: its step is made while this one is verified
             ahead = threading.Thread(
-                target=lambda: dealer.make_shuffle_ahead(step.deck, body), name="shuffle"
+                target=lambda: dealer.shuffles.make_ahead(step.deck, body), name="shuffle"
             )
             ahead.start()
         # the CPU of the step made ahead is counted here, with the verification
         with t._work_timed(Work.VERIFY_SHUFFLE, step.deck, None if trusted else seat):
             try:
-                dealer.accept_shuffle(step.deck, seat, body, verify=not trusted)
+                dealer.shuffles.accept(step.deck, seat, body, verify=not trusted)
             finally:
                 if ahead is not None:
                     ahead.join()
@@ -119,7 +120,7 @@ class SharesRule(StepRule):
         dealer = t.dealer
         assert dealer is not None
         with t._work_timed(Work.MAKE_SHARES, 0, t.seat):
-            return dealer.make_shares(step.draws)
+            return dealer.shares.make(step.draws)
 
     def judge(self, t: Context, step: Step, author: bytes, entry: LogEntry) -> Verdict:
         seat = t.seat_of(author)
@@ -127,7 +128,7 @@ class SharesRule(StepRule):
         try:
             own = author == t.me
             with t._work_timed(Work.CHECK_SHARES, 0, None if own else seat):
-                t.dealer.accept_shares(seat, entry.body, step.draws, trusted=own)
+                t.dealer.shares.accept(seat, entry.body, step.draws, trusted=own)
         except Rejection as rejection:
             if rejection.reason is Reason.BAD_PROOF and not t._quiet:
                 t._refuse(rejection, entry)
@@ -154,7 +155,7 @@ def stand_in_step(t: Context, step: Step, draws: Sequence[Draw]) -> Step | None:
     dealer = t.dealer
     assert dealer is not None
     for leaver in sorted(t.out):
-        if dealer.owed(leaver, draws):
+        if dealer.stand_ins.owed(leaver, draws):
             return step.then(
                 StepKind.STAND_IN, t._remaining_authors(), draws=tuple(draws), leaver=leaver
             )
@@ -179,4 +180,4 @@ def deal(t: Context, draws: Sequence[Draw]) -> None:
     counts = ", ".join(f"{d.deal.count} to seat {d.deal.seat}" for d in draws)
     t._say("deal", f"cards dealt: {counts}")
     for draw in draws:
-        game.resolve(dealer.deal(draw))
+        game.resolve(dealer.shares.deal(draw))

@@ -12,7 +12,7 @@ from google.protobuf.message import Message
 
 from condottiere import crypto
 from condottiere.interface import GameRules, GameState
-from condottiere.peer.dealer import Dealer
+from condottiere.peer.dealing import Dealer
 from condottiere.peer.entries import LogEntry, Reason, Rejection
 from condottiere.peer.lobby import TableSpec
 from condottiere.peer.logs import Logs
@@ -89,7 +89,7 @@ def own_dealer(t: Context) -> Dealer:
             if any(entry.kind == StepKind.KEYS for entry in t.logs.log(t.me)):
                 lost_deck_secrets(t, seat)  # and the new ones are never kept
             else:
-                for index, secret in enumerate(t.dealer.secrets()):
+                for index, secret in enumerate(t.dealer.keys.secrets()):
                     t.keeper.keep_secret(f"deck/{index}", crypto.encode_scalar(secret))
     return t.dealer
 
@@ -118,8 +118,8 @@ class KeysRule(StepRule):
 
     def make(self, t: Context, step: Step) -> Message | None:
         dealer = own_dealer(t)
-        body = log_pb2.Keys(announcements=dealer.announcements())
-        if dealer.backed_up:
+        body = log_pb2.Keys(announcements=dealer.keys.announcements())
+        if dealer.backups.backed_up:
             body.box_key = box(t).public.encode()
         return body
 
@@ -137,9 +137,9 @@ class KeysRule(StepRule):
         if t.halt is not None:  # it lost its deck secrets (see own_dealer)
             return After.STOPPED
         members = t._remaining_authors()
-        dealer.accept_keys([list(step.answers[a].body.announcements) for a in members])
-        if dealer.backed_up:
-            dealer.accept_box_keys([step.answers[a].body.box_key for a in members])
+        dealer.keys.accept([list(step.answers[a].body.announcements) for a in members])
+        if dealer.backups.backed_up:
+            dealer.backups.accept_box_keys([step.answers[a].body.box_key for a in members])
             return step.then(StepKind.DEALINGS, members)
         return After.GAME
 
@@ -156,13 +156,13 @@ class DealingsRule(StepRule):
         return f"the backups of the keys of {names}"
 
     def make(self, t: Context, step: Step) -> Message | None:
-        return own_dealer(t).make_dealings()
+        return own_dealer(t).backups.make_dealings()
 
     def judge(self, t: Context, step: Step, author: bytes, entry: LogEntry) -> Verdict:
         seat = t.seat_of(author)
         assert t.dealer is not None and seat is not None
         sealed_to = box(t) if t.seat is not None and author != t.me else None
-        for index in t.dealer.accept_dealings(seat, entry.body, sealed_to):
+        for index in t.dealer.backups.accept_dealings(seat, entry.body, sealed_to):
             t._bad_pieces.append((seat, index))
         return ACCEPT
 
@@ -222,11 +222,11 @@ class PieceAnswersRule(StepRule):
         return f"{names} to answer a complaint about a backup"
 
     def make(self, t: Context, step: Step) -> Message | None:
-        dealer = own_dealer(t)
+        backups = own_dealer(t).backups
         return log_pb2.PieceAnswers(
             answers=[
                 log_pb2.PieceAnswer(
-                    recipient=complainer, deck=index, answer=dealer.answer(complainer, index)
+                    recipient=complainer, deck=index, answer=backups.answer(complainer, index)
                 )
                 for complainer, accused, index in step.complaints
                 if accused == t.seat
@@ -247,7 +247,7 @@ class PieceAnswersRule(StepRule):
         complainer, dealer, index = step.complaints[0]
         answers = step.answers[t.seating[dealer]].body.answers
         answer = next(a.answer for a in answers if (a.recipient, a.deck) == (complainer, index))
-        rejection = t.dealer.settle(dealer, complainer, index, answer)
+        rejection = t.dealer.backups.settle(dealer, complainer, index, answer)
         backup = StepKind.DEALINGS if t.game is None else StepKind.REDEALING
         dealt = [e for e in t.logs.log(t.seating[dealer]) if e.kind == backup][-1]
         complaint = [
@@ -272,7 +272,7 @@ class RedealingRule(StepRule):
         return f"the new backups of the keys of {names}"
 
     def make(self, t: Context, step: Step) -> Message | None:
-        return own_dealer(t).make_redealing(step.deck)
+        return own_dealer(t).backups.make_redealing(step.deck)
 
     def judge(self, t: Context, step: Step, author: bytes, entry: LogEntry) -> Verdict:
         seat = t.seat_of(author)
@@ -281,7 +281,7 @@ class RedealingRule(StepRule):
         if body.deck != step.deck:
             raise Rejection(Reason.UNEXPECTED, f"a new backup of deck {step.deck} expected")
         sealed_to = box(t) if t.seat is not None and author != t.me else None
-        if t.dealer.accept_redealing(seat, body, sealed_to):
+        if t.dealer.backups.accept_redealing(seat, body, sealed_to):
             t._bad_pieces.append((seat, body.deck))
         return ACCEPT
 

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 from google.protobuf.message import Message
 
 from condottiere.interface import Draw, GameState
-from condottiere.peer.dealer import Dealer
+from condottiere.peer.dealing import Dealer
 from condottiere.peer.entries import LogEntry, Reason, Rejection
 from condottiere.peer.lobby import Lobby
 from condottiere.peer.logs import Logs
@@ -249,7 +249,7 @@ def put_out(t: Context, step: Step, departure: Departure) -> Next:
         return without_before_the_deal(t, step, departure)
     dealer = t.dealer
     assert dealer is not None
-    stand_in = dealer.covered(seat, t.out)
+    stand_in = dealer.backups.covered(seat, t.out)
     if len(remaining) > 1 and not stand_in:
         why = "a second seat gone: the others cannot open cards without both shares"
         t.halt = Halt(
@@ -317,7 +317,7 @@ def rekey_step(t: Context, step: Step, draws: Sequence[Draw]) -> Step | None:
     dealer = t.dealer
     assert dealer is not None
     for draw in draws:
-        leaver = dealer.rekeying(draw.pile)
+        leaver = dealer.rekeys.owed(draw.pile)
         if leaver is not None:
             return step.then(
                 StepKind.REKEY, t._remaining_authors(), deck=draw.pile, leaver=leaver
@@ -331,7 +331,7 @@ def redeal_step(t: Context, step: Step, draws: Sequence[Draw]) -> Step | None:
     dealer = t.dealer
     assert dealer is not None
     for draw in draws:
-        seats = dealer.redealt(draw.pile)
+        seats = dealer.backups.redealt(draw.pile)
         if seats is not None:
             t._bad_pieces.clear()
             return step.then(StepKind.REDEALING, t._seat_authors(list(seats)), deck=draw.pile)
@@ -352,17 +352,17 @@ class StandInRule(StepRule):
 
     def make(self, t: Context, step: Step) -> Message | None:
         assert step.leaver is not None
-        return keys.own_dealer(t).make_stand_in(step.leaver, step.draws)
+        return keys.own_dealer(t).stand_ins.make(step.leaver, step.draws)
 
     def judge(self, t: Context, step: Step, author: bytes, entry: LogEntry) -> EntryVerdict:
         seat = t.seat_of(author)
         assert t.dealer is not None and seat is not None and step.leaver is not None
-        t.dealer.accept_stand_in(seat, step.leaver, entry.body, step.draws)
+        t.dealer.stand_ins.accept(seat, step.leaver, entry.body, step.draws)
         return ACCEPT
 
     def finish(self, t: Context, step: Step) -> Next:
         assert t.dealer is not None and step.leaver is not None
-        t.dealer.complete_stand_in(step.leaver, step.draws)
+        t.dealer.stand_ins.complete(step.leaver, step.draws)
         t._say("deal", f"the others stood in for {t.who(t.seating[step.leaver])}")
         return deal.finish_deal(t, step.draws)
 
@@ -382,17 +382,17 @@ class RekeyRule(StepRule):
 
     def make(self, t: Context, step: Step) -> Message | None:
         assert step.leaver is not None
-        return keys.own_dealer(t).make_rekey(step.deck, step.leaver)
+        return keys.own_dealer(t).rekeys.make(step.deck, step.leaver)
 
     def judge(self, t: Context, step: Step, author: bytes, entry: LogEntry) -> EntryVerdict:
         seat = t.seat_of(author)
         assert t.dealer is not None and seat is not None and step.leaver is not None
-        t.dealer.accept_rekey(seat, step.leaver, step.deck, entry.body)
+        t.dealer.rekeys.accept(seat, step.leaver, step.deck, entry.body)
         return ACCEPT
 
     def finish(self, t: Context, step: Step) -> Next:
         assert t.dealer is not None and step.leaver is not None
-        t.dealer.complete_rekey(step.deck, step.leaver)
+        t.dealer.rekeys.complete(step.deck, step.leaver)
         t._say(
             "shuffle",
             f"deck {step.deck + 1} is keyed again without "

@@ -11,7 +11,7 @@ from typing import Any, Protocol
 from google.protobuf.message import Message
 
 from condottiere.interface import GameRules, GameState, IllegalMoveError, InvalidMoveError
-from condottiere.peer.dealer import Dealer
+from condottiere.peer.dealing import Dealer
 from condottiere.peer.entries import LogEntry, Reason, Rejection
 from condottiere.peer.lobby import Deadlines, Lobby
 from condottiere.peer.steps.base import (
@@ -42,7 +42,7 @@ class Context(RuleContext, Protocol):
 def move_body(game: GameState[Any], dealer: Dealer, move: Any) -> log_pb2.MovePlayed:
     """The entry of ``move`` at this turn, with the cards it shows."""
     return log_pb2.MovePlayed(
-        turn=game.moves_played, move=str(move), cards=dealer.show(game.card_flow(move))
+        turn=game.moves_played, move=str(move), cards=dealer.moves.show(game.card_flow(move))
     )
 
 
@@ -84,12 +84,12 @@ class MoveRule(StepRule):
         except InvalidMoveError as exc:
             raise Rejection(Reason.ILLEGAL, str(exc)) from None
         flow = game.card_flow(move)
-        showing = dealer.check_shown(seat, flow, body.cards)
+        showing = dealer.moves.check(seat, flow, body.cards)
         try:
             game.play(move, reveal=showing.names if flow.whole_hand else None)
         except IllegalMoveError as exc:
             raise Rejection(Reason.ILLEGAL, str(exc)) from None
-        dealer.apply(showing, flow)
+        dealer.moves.apply(showing, flow)
         if t.on_move is not None:
             t.on_move(game.moves_played - 1)
         t._tell_game()
@@ -112,7 +112,7 @@ class HandShownRule(StepRule):
 
     def make(self, t: Context, step: Step) -> Message | None:
         assert t.dealer is not None and step.shown is not None
-        return t.dealer.show_hand(step.shown.viewer)
+        return t.dealer.shown_hands.show(step.shown.viewer)
 
     def judge(self, t: Context, step: Step, author: bytes, entry: LogEntry) -> Verdict:
         """Check the shown seat's answer (every card of its hand, each hidden one's part
@@ -121,8 +121,8 @@ class HandShownRule(StepRule):
         with ``handed`` the cards go to the viewer's hand."""
         game, dealer, shown = t.game, t.dealer, step.shown
         assert game is not None and dealer is not None and shown is not None
-        showing = dealer.check_hand_shown(shown.seat, shown.viewer, entry.body)
-        opened = dealer.apply_hand_shown(showing, handed=shown.handed)
+        showing = dealer.shown_hands.check(shown.seat, shown.viewer, entry.body)
+        opened = dealer.shown_hands.apply(showing, handed=shown.handed)
         if t.seat == shown.seat:
             game.resolve(game.hand(shown.seat))
         elif t.seat == shown.viewer:
@@ -148,14 +148,14 @@ class HandProofRule(StepRule):
 
     def make(self, t: Context, step: Step) -> Message | None:
         assert t.dealer is not None and step.holds is not None
-        return t.dealer.prove_holds(step.holds.cards)
+        return t.dealer.hand_proofs.prove(step.holds.cards)
 
     def judge(self, t: Context, step: Step, author: bytes, entry: LogEntry) -> Verdict:
         """Check the seat's proof that its hidden hand holds a card of the set (a bad or
         missing proof blames it as any bad proof does), then resolve the engine."""
         game, dealer, holds = t.game, t.dealer, step.holds
         assert game is not None and dealer is not None and holds is not None
-        dealer.check_holds(holds.seat, holds.cards, entry.body)
+        dealer.hand_proofs.check(holds.seat, holds.cards, entry.body)
         game.resolve(None)
         t._tell_game()
         return ACCEPT

@@ -71,16 +71,16 @@ def next_step(t: Context, step: Step) -> Step:
             return coins.start_flip(t, step, waiting, game.choices_made, seats)
         if isinstance(waiting, Deal):
             draws = game.pending_draws()
-            dealer.sync(draws, sizes)
+            dealer.shuffles.sync(draws, sizes)
             again = leavers.rekey_step(t, step, draws) or leavers.redeal_step(t, step, draws)
             if again is not None:
                 return again
             for draw in draws:
-                shuffler = dealer.next_shuffler(draw.pile)
+                shuffler = dealer.shuffles.next_shuffler(draw.pile)
                 if shuffler is not None:
                     shufflers = t._seat_authors([shuffler])
                     return step.then(StepKind.SHUFFLE, shufflers, deck=draw.pile)
-            sharers = [seat for seat in dealer.sharers(draws) if seat not in t.out]
+            sharers = [seat for seat in dealer.shares.sharers(draws) if seat not in t.out]
             if sharers:
                 return step.then(StepKind.SHARES, t._seat_authors(sharers), draws=draws)
             stand_in = deal.stand_in_step(t, step, draws)

@@ -13,7 +13,7 @@ from typing import Any, Protocol
 from google.protobuf.message import Message
 
 from condottiere.interface import GameState, SearchDeck
-from condottiere.peer.dealer import Dealer
+from condottiere.peer.dealing import Dealer
 from condottiere.peer.entries import LogEntry
 from condottiere.peer.steps.base import (
     ACCEPT,
@@ -49,13 +49,13 @@ def start_search(t: Context, step: Step, search: SearchDeck) -> Step | None:
     settled at once: not found)."""
     dealer = t.dealer
     assert dealer is not None
-    shuffler = dealer.next_shuffler(search.pile)
+    shuffler = dealer.shuffles.next_shuffler(search.pile)
     if shuffler is not None:
         return step.then(StepKind.SHUFFLE, t._seat_authors([shuffler]), deck=search.pile)
     if not dealer.pile_positions(search.pile):
         resolve_search(t, search, ())
         return None
-    dealer.start_search(search.pile, search.card)
+    dealer.searches.start(search.pile, search.card)
     searchers = [seat for seat in dealer.members if seat not in t.out]
     return step.then(StepKind.SEARCH_BLINDING, t._seat_authors(searchers), search=search)
 
@@ -98,7 +98,7 @@ class SearchBlindingRule(StepRule):
         dealer, search = t.dealer, step.search
         assert dealer is not None and search is not None
         with t._work_timed(Work.MAKE_BLINDING, search.pile, t.seat):
-            return dealer.make_search_blinding()
+            return dealer.searches.make_blinding()
 
     def judge(self, t: Context, step: Step, author: bytes, entry: LogEntry) -> Verdict:
         """Check ``author``'s blinding (its proofs verified, but for this seat's own)."""
@@ -106,7 +106,7 @@ class SearchBlindingRule(StepRule):
         assert t.dealer is not None and step.search is not None and seat is not None
         own = author == t.me
         with t._work_timed(Work.CHECK_BLINDING, step.search.pile, None if own else seat):
-            t.dealer.accept_search_blinding(seat, entry.body)
+            t.dealer.searches.accept_blinding(seat, entry.body)
         return ACCEPT
 
     def finish(self, t: Context, step: Step) -> Next:
@@ -132,7 +132,7 @@ class SearchOpeningRule(StepRule):
         dealer, search = t.dealer, step.search
         assert dealer is not None and search is not None
         with t._work_timed(Work.MAKE_OPENING, search.pile, t.seat):
-            return dealer.make_search_opening(search_leaver(t))
+            return dealer.searches.make_opening(search_leaver(t))
 
     def judge(self, t: Context, step: Step, author: bytes, entry: LogEntry) -> Verdict:
         """Check ``author``'s opening (its proofs verified, but for this seat's own)."""
@@ -140,7 +140,7 @@ class SearchOpeningRule(StepRule):
         assert t.dealer is not None and step.search is not None and seat is not None
         own = author == t.me
         with t._work_timed(Work.CHECK_OPENING, step.search.pile, None if own else seat):
-            t.dealer.accept_search_opening(seat, entry.body, search_leaver(t))
+            t.dealer.searches.accept_opening(seat, entry.body, search_leaver(t))
         return ACCEPT
 
     def finish(self, t: Context, step: Step) -> Next:
@@ -148,7 +148,7 @@ class SearchOpeningRule(StepRule):
         searcher's hand, and the game goes on."""
         dealer, search = t.dealer, step.search
         assert dealer is not None and search is not None
-        found = dealer.finish_search(search.seat, search_leaver(t))
+        found = dealer.searches.finish(search.seat, search_leaver(t))
         resolve_search(t, search, found)
         return After.GAME
 

@@ -154,7 +154,7 @@ class GivesAHandItDidNotLose(Cheat):
         assert step.shown is not None and dealer is not None
         if self.me in step.authors or step.shown.viewer == self.seat:
             return
-        self.publish_forged(dealer.show_hand(step.shown.viewer), step.number)
+        self.publish_forged(dealer.shown_hands.show(step.shown.viewer), step.number)
 
 
 def test_a_hand_given_by_a_seat_that_did_not_lose_it_is_refused_and_the_game_goes_on(
@@ -317,7 +317,7 @@ class KeepsWithoutACaptain(Cheat):
         elif self.proof_due is not None:
             dealer, seat = self.dealer, self.seat
             assert dealer is not None and seat is not None
-            statement = dealer._holds_statement(seat, CAPTAINS)
+            statement = dealer.hand_proofs.statement(seat, CAPTAINS)
             assert statement is not None
             _, known, points = statement
             proof = _simulated_only(len(known) * len(points))

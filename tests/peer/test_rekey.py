@@ -179,7 +179,7 @@ def test_a_second_leaver_after_the_new_backups_is_covered_and_the_two_others_fin
     assert backed_up_again(harness), "no reshuffle after the first leave"
     for table in harness.live():  # each seat's new dealing is among the three still there
         dealer = table.dealer
-        assert dealer is not None and dealer.dealt_among[(0, 0)][0] == (0, 1, 2)
+        assert dealer is not None and dealer.backups.dealt_among[(0, 0)][0] == (0, 1, 2)
     harness.kill(2)
     harness.run()
     live = harness.live()

@@ -165,7 +165,7 @@ def test_deals_after_a_search_skip_the_slot_taken_until_the_pile_is_formed_again
     assert_played_out(harness, harness.tables, audited=True)
     for table, dealer in zip(harness.tables, dealers, strict=True):
         assert dealer is not None and table.cards is not None
-        assert dealer.round(0) > 0, "the pile was never formed again"
+        assert dealer.shuffles.round(0) > 0, "the pile was never formed again"
         later = [card for deal in dealer.dealt[dealt_before:] for card in deal]
         assert taken not in later and len(later) == len(set(later))
         assert table.cards[taken] == captain
@@ -173,4 +173,4 @@ def test_deals_after_a_search_skip_the_slot_taken_until_the_pile_is_formed_again
 
 def first_round(table: Table) -> bool:
     """Whether the table's draw pile is still the one first shuffled."""
-    return table.dealer is not None and table.dealer.round(0) == 0
+    return table.dealer is not None and table.dealer.shuffles.round(0) == 0

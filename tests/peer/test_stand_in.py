@@ -12,7 +12,7 @@ import pytest
 from google.protobuf.message import Message
 
 from condottiere import crypto
-from condottiere.peer.dealer import Dealer
+from condottiere.peer.dealing import Dealer
 from condottiere.peer.driver import StepKind, Table
 from condottiere.peer.entries import LogEntry, Reason
 from condottiere.v1 import log_pb2
@@ -110,7 +110,7 @@ def rebuilt(dealers: list[Dealer], index: int, coalition: tuple[int, ...], owner
     Lagrange interpolation at 0 over the pieces of it the coalition's seats hold."""
     if owner in coalition:
         return dealers[owner].decks[index].secret
-    pieces = [dealers[seat].pieces[(owner, index)] for seat in coalition]
+    pieces = [dealers[seat].backups.pieces[(owner, index)] for seat in coalition]
     weights = crypto.lagrange_at_zero([crypto.evaluation_point(seat) for seat in coalition])
     return sum(w * p for w, p in zip(weights, pieces, strict=True)) % crypto.L
 

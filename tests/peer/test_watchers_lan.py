@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from condottiere.crypto import Identity
-from condottiere.peer.dealer import Card
+from condottiere.peer.dealing import Card
 from condottiere.peer.driver import MemoryKeeper, Table
 from condottiere.peer.entries import LogEntry, read_entry
 from condottiere.peer.record import load
