@@ -13,7 +13,7 @@ from condottiere.peer import bodies
 from condottiere.peer.dealing import Card, Dealer
 from condottiere.peer.entries import LogEntry, Reason, Rejection, read_entry
 from condottiere.peer.lobby import Lobby
-from condottiere.peer.steps import keys
+from condottiere.peer.steps import deal, keys
 from condottiere.peer.steps.base import (
     ACCEPT,
     After,
@@ -26,6 +26,9 @@ from condottiere.peer.steps.base import (
     register,
 )
 from condottiere.v1 import log_pb2
+
+AUDIT = StepKind("audit")
+"""The audit step: every seat publishes its deck secrets, to audit the game."""
 
 
 class Context(keys.Context, RuleContext, Protocol):
@@ -46,7 +49,7 @@ class Context(keys.Context, RuleContext, Protocol):
 class AuditRule(StepRule):
     """Every seat, at the end: its deck secrets, to audit the game."""
 
-    kind = StepKind.AUDIT
+    kind = AUDIT
     words = "the audit"
     doing = "Auditing the game"
     about = "every shuffle, share and card is checked against the deck secrets"
@@ -153,7 +156,7 @@ def _check_bad_share(t: Context, entry: LogEntry) -> None:
     """A seat says a share of an entry does not verify: check that entry's shares here."""
     accuser = t.seat_of(entry.author)
     accused = read_entry_or_none(entry.body.bad_share.shares.SerializeToString(), t.table_id)
-    if accuser is None or accused is None or accused.kind != StepKind.SHARES:
+    if accuser is None or accused is None or accused.kind != deal.SHARES:
         t._refuse(
             Rejection(Reason.UNEXPECTED, "evidence of a bad share that names no shares"),
             entry,

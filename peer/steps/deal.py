@@ -11,7 +11,7 @@ from typing import Any, Protocol
 
 from google.protobuf.message import Message
 
-from condottiere.interface import Draw, GameState
+from condottiere.interface import Deal, Draw, GameState
 from condottiere.peer.dealing import Dealer
 from condottiere.peer.entries import LogEntry, Reason, Rejection
 from condottiere.peer.steps.base import (
@@ -27,6 +27,11 @@ from condottiere.peer.steps.base import (
     register,
 )
 from condottiere.v1 import log_pb2
+
+SHUFFLE = StepKind("shuffle")
+"""The shuffle step: one seat re-encrypts and permutes a deck."""
+SHARES = StepKind("shares")
+"""The shares step: every seat but a deal's owner publishes the shares of its cards."""
 
 
 class Context(RuleContext, Protocol):
@@ -53,12 +58,38 @@ class Context(RuleContext, Protocol):
 class ShuffleRule(StepRule):
     """One seat re-encrypts and permutes a deck, with a proof."""
 
-    kind = StepKind.SHUFFLE
+    kind = SHUFFLE
     words = "a shuffle"
     doing = "Shuffling the deck"
     about = "re-encrypting and permuting every card, with a proof"
     stage = "dealing"
     costly = True
+
+    answers = (Deal,)
+
+    def start(self, t: leavers.Context, step: Step, waiting: Deal) -> Step | None:
+        """A deal the game waits for: the re-key or new backup a leaver calls for, the
+        shuffle chain, the shares, a stand-in for a seat out; then the cards (None: the game
+        is asked again)."""
+        game, dealer = t.game, t.dealer
+        assert game is not None and dealer is not None
+        draws = game.pending_draws()
+        dealer.shuffles.sync(draws, [game.hand_size(seat) for seat in range(dealer.seats)])
+        again = leavers.rekey_step(t, step, draws) or leavers.redeal_step(t, step, draws)
+        if again is not None:
+            return again
+        for draw in draws:
+            shuffler = dealer.shuffles.next_shuffler(draw.pile)
+            if shuffler is not None:
+                return step.then(SHUFFLE, t._seat_authors([shuffler]), deck=draw.pile)
+        sharers = [seat for seat in dealer.shares.sharers(draws) if seat not in t.out]
+        if sharers:
+            return step.then(SHARES, t._seat_authors(sharers), draws=draws)
+        stand_in = stand_in_step(t, step, draws)
+        if stand_in is not None:
+            return stand_in
+        deal(t, draws)
+        return None
 
     def waiting_text(self, t: Context, step: Step, names: str) -> str:
         return f"{names} to shuffle deck {step.deck + 1}"
@@ -104,7 +135,7 @@ class ShuffleRule(StepRule):
 class SharesRule(StepRule):
     """Every seat but a deal's owner: decryption shares of its cards."""
 
-    kind = StepKind.SHARES
+    kind = SHARES
     words = "the shares"
     doing = "Dealing the cards"
     about = "only each card's owner can read it"
@@ -157,7 +188,7 @@ def stand_in_step(t: Context, step: Step, draws: Sequence[Draw]) -> Step | None:
     for leaver in sorted(t.out):
         if dealer.stand_ins.owed(leaver, draws):
             return step.then(
-                StepKind.STAND_IN, t._remaining_authors(), draws=tuple(draws), leaver=leaver
+                leavers.STAND_IN, t._remaining_authors(), draws=tuple(draws), leaver=leaver
             )
     return None
 
@@ -181,3 +212,7 @@ def deal(t: Context, draws: Sequence[Draw]) -> None:
     t._say("deal", f"cards dealt: {counts}")
     for draw in draws:
         game.resolve(dealer.shares.deal(draw))
+
+
+# the leavers' rules build on this module's context: it is imported once that is defined
+from condottiere.peer.steps import leavers  # noqa: E402

@@ -30,6 +30,17 @@ from condottiere.peer.steps.base import (
 )
 from condottiere.v1 import log_pb2
 
+KEYS = StepKind("keys")
+"""The keys step: every seat publishes its key of each deck (and its box key)."""
+DEALINGS = StepKind("dealings")
+"""The dealings step: every seat backs its deck secrets up among the others."""
+PIECE_CHECKS = StepKind("piece_checks")
+"""The piece_checks step: every seat names the dealers whose piece for it fails."""
+PIECE_ANSWERS = StepKind("piece_answers")
+"""The piece_answers step: a dealer complained about answers with its piece."""
+REDEALING = StepKind("redealing")
+"""The redealing step: every seat backs its secret of a re-keyed deck up again."""
+
 
 class Context(RuleContext, Protocol):
     """What the rules of keys and backups see of the table."""
@@ -86,7 +97,7 @@ def own_dealer(t: Context) -> Dealer:
         members = [s for s in range(t.spec.seats) if s not in t._before_deal]
         t.dealer = Dealer(t.table_id, t.spec.seats, seat, decks(t), secrets, members)
         if seat is not None and secrets is None:
-            if any(entry.kind == StepKind.KEYS for entry in t.logs.log(t.me)):
+            if any(entry.kind == KEYS for entry in t.logs.log(t.me)):
                 lost_deck_secrets(t, seat)  # and the new ones are never kept
             else:
                 for index, secret in enumerate(t.dealer.keys.secrets()):
@@ -108,7 +119,7 @@ def lost_deck_secrets(t: Context, seat: int) -> None:
 class KeysRule(StepRule):
     """Every seat publishes its key for each deck, with a proof (and its box key)."""
 
-    kind = StepKind.KEYS
+    kind = KEYS
     words = "the keys"
     doing = "Preparing the deck"
     about = "a card can be read only with every seat's help"
@@ -140,14 +151,14 @@ class KeysRule(StepRule):
         dealer.keys.accept([list(step.answers[a].body.announcements) for a in members])
         if dealer.backups.backed_up:
             dealer.backups.accept_box_keys([step.answers[a].body.box_key for a in members])
-            return step.then(StepKind.DEALINGS, members)
+            return step.then(DEALINGS, members)
         return After.GAME
 
 
 class DealingsRule(StepRule):
     """(Three seats or more) every seat: its deck secrets backed up among the others."""
 
-    kind = StepKind.DEALINGS
+    kind = DEALINGS
     words = "the backup of the keys"
     doing = "Backing up the keys"
     about = "each seat's secrets shared among the others: a seat that leaves stops nothing"
@@ -167,13 +178,13 @@ class DealingsRule(StepRule):
         return ACCEPT
 
     def finish(self, t: Context, step: Step) -> Next:
-        return step.then(StepKind.PIECE_CHECKS, step.authors)
+        return step.then(PIECE_CHECKS, step.authors)
 
 
 class PieceChecksRule(StepRule):
     """Every seat: the dealers whose piece for it does not open or check."""
 
-    kind = StepKind.PIECE_CHECKS
+    kind = PIECE_CHECKS
     words = "the check of the backups"
     doing = "Checking the backups"
     about = "each seat checks its pieces of the others' secrets"
@@ -205,7 +216,7 @@ class PieceChecksRule(StepRule):
             return After.GAME
         accused = sorted({dealer for _, dealer, _ in complaints})
         return step.then(
-            StepKind.PIECE_ANSWERS, t._seat_authors(accused), complaints=complaints
+            PIECE_ANSWERS, t._seat_authors(accused), complaints=complaints
         )
 
 
@@ -213,7 +224,7 @@ class PieceAnswersRule(StepRule):
     """A dealer complained about: the piece and its box's ephemeral secret (then the dealer,
     or the complainer of a false complaint, is blamed)."""
 
-    kind = StepKind.PIECE_ANSWERS
+    kind = PIECE_ANSWERS
     words = "answering a complaint"
     doing = "Answering a complaint about a backup"
     about = "the piece and its key, so that every seat sees who was wrong"
@@ -248,7 +259,7 @@ class PieceAnswersRule(StepRule):
         answers = step.answers[t.seating[dealer]].body.answers
         answer = next(a.answer for a in answers if (a.recipient, a.deck) == (complainer, index))
         rejection = t.dealer.backups.settle(dealer, complainer, index, answer)
-        backup = StepKind.DEALINGS if t.game is None else StepKind.REDEALING
+        backup = DEALINGS if t.game is None else REDEALING
         dealt = [e for e in t.logs.log(t.seating[dealer]) if e.kind == backup][-1]
         complaint = [
             e for e in t.logs.log(t.seating[complainer]) if e.kind == "piece_checks"
@@ -263,7 +274,7 @@ class RedealingRule(StepRule):
     """(Three seats or more still there) every seat, once its deck is re-keyed: its secret
     backed up again among them alone (then the pieces are checked as for the first)."""
 
-    kind = StepKind.REDEALING
+    kind = REDEALING
     words = "the new backup of the keys"
     doing = "Backing up the keys again"
     about = "among the seats still at the table"
@@ -286,7 +297,7 @@ class RedealingRule(StepRule):
         return ACCEPT
 
     def finish(self, t: Context, step: Step) -> Next:
-        return step.then(StepKind.PIECE_CHECKS, step.authors)
+        return step.then(PIECE_CHECKS, step.authors)
 
 
 register(KeysRule(), DealingsRule(), PieceChecksRule(), PieceAnswersRule(), RedealingRule())

@@ -10,7 +10,15 @@ from typing import Any, Protocol
 
 from google.protobuf.message import Message
 
-from condottiere.interface import GameRules, GameState, IllegalMoveError, InvalidMoveError
+from condottiere.interface import (
+    GameRules,
+    GameState,
+    HandHolds,
+    IllegalMoveError,
+    InvalidMoveError,
+    SeatToMove,
+    ShowHand,
+)
 from condottiere.peer.dealing import Dealer
 from condottiere.peer.entries import LogEntry, Reason, Rejection
 from condottiere.peer.lobby import Deadlines, Lobby
@@ -24,6 +32,13 @@ from condottiere.peer.steps.base import (
     register,
 )
 from condottiere.v1 import log_pb2
+
+MOVE = StepKind("move")
+"""The move step: the seat the game waits for plays a move, showing its cards."""
+HAND_SHOWN = StepKind("hand_shown")
+"""The hand_shown step: a seat shows its hand to one other seat."""
+HAND_PROOF = StepKind("hand_proof")
+"""The hand_proof step: a seat proves its hidden hand holds a card of a set."""
 
 
 class Context(RuleContext, Protocol):
@@ -39,6 +54,13 @@ class Context(RuleContext, Protocol):
     def forced_move(self) -> int | None: ...
 
 
+def check_hands(t: Context) -> None:
+    """The hands the dealer follows agree with the game's (else a bug), before a seat acts."""
+    game, dealer = t.game, t.dealer
+    assert game is not None and dealer is not None
+    dealer.check_hands([game.hand_size(seat) for seat in range(dealer.seats)])
+
+
 def move_body(game: GameState[Any], dealer: Dealer, move: Any) -> log_pb2.MovePlayed:
     """The entry of ``move`` at this turn, with the cards it shows."""
     return log_pb2.MovePlayed(
@@ -51,9 +73,16 @@ class MoveRule(StepRule):
     forced move itself (unless ``Table.hold_forced``); a chosen one comes through
     ``Table.submit``."""
 
-    kind = StepKind.MOVE
+    kind = MOVE
     words = "a move"
     doing = "A move"
+
+    answers = (SeatToMove,)
+
+    def start(self, t: Context, step: Step, waiting: SeatToMove) -> Step | None:
+        """A move the game waits for: the step of the seat to move."""
+        check_hands(t)
+        return step.then(MOVE, t._seat_authors([waiting.seat]))
 
     def waiting_text(self, t: Context, step: Step, names: str) -> str:
         forced = t.forced_move() is not None
@@ -101,10 +130,17 @@ class HandShownRule(StepRule):
     card, its part sealed to the viewer with a proof, the face-up ones named (with
     ``handed``, the cards go to the viewer's hand)."""
 
-    kind = StepKind.HAND_SHOWN
+    kind = HAND_SHOWN
     words = "showing a hand"
     doing = "Showing a hand"
     about = "only the seat it is shown to can read the cards"
+
+    answers = (ShowHand,)
+
+    def start(self, t: Context, step: Step, waiting: ShowHand) -> Step | None:
+        """A hand the game shows to one seat: the step of the seat that shows it."""
+        check_hands(t)
+        return step.then(HAND_SHOWN, t._seat_authors([waiting.seat]), shown=waiting)
 
     def waiting_text(self, t: Context, step: Step, names: str) -> str:
         viewer = t.who(t.seating[step.shown.viewer]) if step.shown else "another seat"
@@ -138,10 +174,17 @@ class HandProofRule(StepRule):
     proof over its hidden cards that one of them is, showing none (nothing when a face-up
     card of its hand is of the set)."""
 
-    kind = StepKind.HAND_PROOF
+    kind = HAND_PROOF
     words = "proving what a hand holds"
     doing = "Proving what a hand holds"
     about = "a proof that one of its hidden cards is of the set, showing none"
+
+    answers = (HandHolds,)
+
+    def start(self, t: Context, step: Step, waiting: HandHolds) -> Step | None:
+        """A hand the game asks to prove what it holds: the step of its seat."""
+        check_hands(t)
+        return step.then(HAND_PROOF, t._seat_authors([waiting.seat]), holds=waiting)
 
     def waiting_text(self, t: Context, step: Step, names: str) -> str:
         return f"{names} to prove what its hand holds"

@@ -15,6 +15,7 @@ from google.protobuf.message import Message
 from condottiere.interface import GameState, SearchDeck
 from condottiere.peer.dealing import Dealer
 from condottiere.peer.entries import LogEntry
+from condottiere.peer.steps import deal
 from condottiere.peer.steps.base import (
     ACCEPT,
     After,
@@ -27,6 +28,11 @@ from condottiere.peer.steps.base import (
     Work,
     register,
 )
+
+SEARCH_BLINDING = StepKind("search_blinding")
+"""The search_blinding step: every seat blinds the pile searched."""
+SEARCH_OPENING = StepKind("search_opening")
+"""The search_opening step: every seat opens the blinded pile."""
 
 
 class Context(RuleContext, Protocol):
@@ -51,13 +57,13 @@ def start_search(t: Context, step: Step, search: SearchDeck) -> Step | None:
     assert dealer is not None
     shuffler = dealer.shuffles.next_shuffler(search.pile)
     if shuffler is not None:
-        return step.then(StepKind.SHUFFLE, t._seat_authors([shuffler]), deck=search.pile)
+        return step.then(deal.SHUFFLE, t._seat_authors([shuffler]), deck=search.pile)
     if not dealer.pile_positions(search.pile):
         resolve_search(t, search, ())
         return None
     dealer.searches.start(search.pile, search.card)
     searchers = [seat for seat in dealer.members if seat not in t.out]
-    return step.then(StepKind.SEARCH_BLINDING, t._seat_authors(searchers), search=search)
+    return step.then(SEARCH_BLINDING, t._seat_authors(searchers), search=search)
 
 
 def search_leaver(t: Context) -> int | None:
@@ -83,10 +89,16 @@ def _card(step: Step) -> str:
 class SearchBlindingRule(StepRule):
     """Every seat still at the table: its blinding of every card still in the pile."""
 
-    kind = StepKind.SEARCH_BLINDING
+    kind = SEARCH_BLINDING
     words = "the blinding of a search of the deck"
     doing = "Searching the draw pile"
     about = "only whether each card is the one named is learned"
+
+    answers = (SearchDeck,)
+
+    def start(self, t: Context, step: Step, waiting: SearchDeck) -> Step | None:
+        """A search of a draw pile the game waits for (see :func:`start_search`)."""
+        return start_search(t, step, waiting)
 
     def waiting_text(self, t: Context, step: Step, names: str) -> str:
         return f"{names} to blind the draw pile for a search for {_card(step)}"
@@ -110,14 +122,14 @@ class SearchBlindingRule(StepRule):
         return ACCEPT
 
     def finish(self, t: Context, step: Step) -> Next:
-        return step.then(StepKind.SEARCH_OPENING, step.authors, search=step.search)
+        return step.then(SEARCH_OPENING, step.authors, search=step.search)
 
 
 class SearchOpeningRule(StepRule):
     """Every seat still at the table: its decryption shares of the combined blindings, with
     proofs (and its parts of a seat out's shares)."""
 
-    kind = StepKind.SEARCH_OPENING
+    kind = SEARCH_OPENING
     words = "the opening of a search of the deck"
     doing = "Searching the draw pile"
     about = "only whether each card is the one named is learned"

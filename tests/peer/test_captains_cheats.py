@@ -15,8 +15,9 @@ from condottiere import crypto
 from condottiere.crypto.group import BASE, L, add, mul, sub
 from condottiere.games.captains.cards import CAPTAINS
 from condottiere.games.captains.phase import Phase
-from condottiere.peer.driver import Step, StepKind, Table
+from condottiere.peer.driver import Step, Table
 from condottiere.peer.entries import LogEntry, Reason
+from condottiere.peer.steps.moves import HAND_SHOWN, MOVE
 from condottiere.v1 import log_pb2
 from tests.peer.captains import LOOK, CaptainsHarness, in_phase, stack_captains
 from tests.peer.cheats import Cheat, CheatHarness, Witness, assert_caught, forged_move, moves_of
@@ -149,7 +150,7 @@ class GivesAHandItDidNotLose(Cheat):
     def _advance(self) -> None:
         super()._advance()
         step, dealer = self.step, self.dealer
-        if self.cheated or step is None or step.kind != StepKind.HAND_SHOWN:
+        if self.cheated or step is None or step.kind != HAND_SHOWN:
             return
         assert step.shown is not None and dealer is not None
         if self.me in step.authors or step.shown.viewer == self.seat:
@@ -176,7 +177,7 @@ class AcceptsItsOwnOffer(Cheat):
     def _advance(self) -> None:
         super()._advance()
         step, game = self.step, self.game
-        if self.cheated or step is None or step.kind != StepKind.MOVE or game is None:
+        if self.cheated or step is None or step.kind != MOVE or game is None:
             return
         if in_phase(self, Phase.ANSWER) and self.me not in step.authors:
             self.publish_forged(forged_move(self, "accept"), step.number)
