@@ -11,8 +11,8 @@ The table:
   and the typed reasons an entry is refused;
 - :mod:`~condottiere.peer.logs`: the logs of one table, one append-only chain per author;
 - :mod:`~condottiere.peer.lobby`: the table's definition, the joins, the seating, who is ready;
-- :mod:`~condottiere.peer.dealer`: the game's deals answered by mental-poker decks, every card
-  followed;
+- :mod:`~condottiere.peer.dealing`: the game's deals answered by mental-poker decks, every card
+  followed (one module per sub-protocol behind one ``Dealer``);
 - :mod:`~condottiere.peer.coin`: fair random choices (commit-reveal) and withheld reveals;
 - :mod:`~condottiere.peer.driver`: the table as a fold over every author's log (the loop), and
   :mod:`~condottiere.peer.steps`: its steps, one rule per kind, one module per sub-protocol;

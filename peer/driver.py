@@ -58,7 +58,7 @@ from google.protobuf.message import Message
 from condottiere.crypto import Identity
 from condottiere.interface import GameState, InvalidMoveError, ToldKind
 from condottiere.peer.coin import Coin, Flip
-from condottiere.peer.dealer import Card, Dealer
+from condottiere.peer.dealing import Card, Dealer
 from condottiere.peer.entries import (
     LogEntry,
     Reason,
@@ -73,6 +73,7 @@ from condottiere.peer.lobby import Lobby, TableSpec, check_text
 from condottiere.peer.logs import Logs, Suspicion
 from condottiere.peer.silence import Departure
 from condottiere.peer.steps import audit, coins, deal, leavers, moves, schedule, seating
+from condottiere.peer.steps.audit import AUDIT
 from condottiere.peer.steps.base import (
     MAX_CHAT,
     After,
@@ -88,8 +89,11 @@ from condottiere.peer.steps.base import (
     Work,
     rule_of,
 )
+from condottiere.peer.steps.deal import SHARES
+from condottiere.peer.steps.moves import MOVE
 from condottiere.peer.steps.seating import (
     MAX_JOINERS,
+    SEATING,
     UNSEATED_BYTES,
     UNSEATED_ENTRIES,
 )
@@ -137,7 +141,7 @@ class Table:
         self.logs = Logs(self.table_id)
         self.lobby = Lobby(definition)
         self.spec = self.lobby.spec
-        self.step: Step | None = Step(2, StepKind.SEATING, (self.lobby.creator,))
+        self.step: Step | None = Step(2, SEATING, (self.lobby.creator,))
         self.rules = self.spec.game_rules
         """The game this table plays (through the game interface only)."""
         self.game: GameState[Any] | None = None
@@ -472,7 +476,7 @@ class Table:
             return "this seat is taking its own log back from the others first"
         if self.seat in self.out:
             return "this seat is out of the game: it may watch, not play"
-        if step is None or game is None or dealer is None or step.kind != StepKind.MOVE:
+        if step is None or game is None or dealer is None or step.kind != MOVE:
             return "it is not time to move"
         if step.authors != (self.me,) or self._pending(self.me, step) is not None:
             return f"it is not your turn: the table waits for {self.who(step.authors[0])}"
@@ -503,7 +507,7 @@ class Table:
             or self._quiet
             or step is None
             or game is None
-            or step.kind != StepKind.MOVE
+            or step.kind != MOVE
             or step.authors != (self.me,)
             or self._pending(self.me, step) is not None
             or len(game.legal_moves()) != 1
@@ -545,12 +549,12 @@ class Table:
         if self.dealer is None or self.halt is not None or self._quiet:
             return False
         try:
-            return self.dealer.verify_some(slots)
+            return self.dealer.shares.verify_some(slots)
         except Rejection as rejection:
             self._refuse(rejection)
             assert rejection.seat is not None
             for entry in self.logs.log(self.seating[rejection.seat]):
-                if entry.kind == StepKind.SHARES and entry.hash in self._consumed:
+                if entry.kind == SHARES and entry.hash in self._consumed:
                     self._publish(deal.bad_share(entry))
             return False
 
@@ -569,7 +573,7 @@ class Table:
         """Whether every other seat still at the table has shown (in the heads of an entry)
         that it holds this peer's log up to its audit (or its last silence statement, at a
         table abandoned): then this peer may go without anyone waiting for it."""
-        kind = "silence" if self.halt is not None and self.halt.abandoned else StepKind.AUDIT
+        kind = "silence" if self.halt is not None and self.halt.abandoned else AUDIT
         marks = [e.seq for e in self.logs.log(self.me) if e.kind == kind]
         if not marks:
             return kind == "silence"
@@ -609,7 +613,7 @@ class Table:
             if not self._restoring:
                 self.keeper.keep(accepted)
             self.appended.append(accepted)
-            if accepted.kind == StepKind.SEATING and accepted.author == self.lobby.creator:
+            if accepted.kind == SEATING and accepted.author == self.lobby.creator:
                 self._named.update(accepted.body.authors)
             if accepted.free:
                 self._free(accepted)
@@ -631,7 +635,7 @@ class Table:
         self.keeper.keep_own(entry)
         self.logs.add(entry)
         self.appended.append(entry)
-        if entry.kind == StepKind.SEATING:
+        if entry.kind == SEATING:
             self._named.update(entry.body.authors)
         if entry.free:
             self._free(entry)
@@ -840,11 +844,13 @@ class Table:
 
     def _check(self, step: Step, author: bytes, entry: LogEntry) -> Verdict:
         """The verdict on ``author``'s answer to ``step`` (applied, for one-author steps)."""
-        if entry.kind != step.kind:
+        rule = rule_of(step.kind)
+        awaited = rule.entry_kind or step.kind
+        if entry.kind != awaited:
             return Refuse(
-                Rejection(Reason.UNEXPECTED, f"a {step.kind} entry is awaited, not a {entry.kind}")
+                Rejection(Reason.UNEXPECTED, f"a {awaited} entry is awaited, not a {entry.kind}")
             )
-        return rule_of(step.kind).check(self, step, author, entry)
+        return rule.check(self, step, author, entry)
 
     def _complete(self, step: Step) -> Next | None:
         """What follows ``step`` once every answer it needs is in; None before."""

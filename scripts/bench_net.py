@@ -90,10 +90,11 @@ from google.protobuf.message import Message
 from condottiere.bots import make_bot
 from condottiere.crypto import Identity
 from condottiere.crypto.workers import WORKERS
-from condottiere.peer.driver import MemoryKeeper, Step, StepKind, Table, Work
+from condottiere.peer.driver import MemoryKeeper, Step, Table, Work
 from condottiere.peer.entries import LogEntry
 from condottiere.peer.lobby import TableSpec
 from condottiere.peer.steps import Verdict
+from condottiere.peer.steps.moves import HAND_SHOWN
 
 TARGETS = {"deal_ratio": 1.3, "p50": 0.005, "p99": 0.030, "game4": 30.0, "game6": 6.0}
 GAME_SECONDS = 600
@@ -704,13 +705,13 @@ class _Costed(Table):
             yield
 
     def _entry_body(self, step: Step) -> Message | None:
-        if step.kind != StepKind.HAND_SHOWN or step.shown is None:
+        if step.kind != HAND_SHOWN or step.shown is None:
             return super()._entry_body(step)
         with self._book("make_reveal", step.shown.count):
             return super()._entry_body(step)
 
     def _check(self, step: Step, author: bytes, entry: LogEntry) -> Verdict:
-        if step.kind != StepKind.HAND_SHOWN or step.shown is None:
+        if step.kind != HAND_SHOWN or step.shown is None:
             return super()._check(step, author, entry)
         with self._book("check_reveal", step.shown.count):
             return super()._check(step, author, entry)

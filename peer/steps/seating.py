@@ -15,7 +15,7 @@ from condottiere import crypto
 from condottiere.peer.entries import LogEntry, Reason, Rejection
 from condottiere.peer.lobby import Deadlines, TableSpec
 from condottiere.peer.silence import Departure
-from condottiere.peer.steps import leavers
+from condottiere.peer.steps import keys, leavers
 from condottiere.peer.steps.base import (
     ACCEPT,
     NOT_YET,
@@ -27,6 +27,11 @@ from condottiere.peer.steps.base import (
     register,
 )
 from condottiere.v1 import log_pb2
+
+SEATING = StepKind("seating")
+"""The seating step: the creator seats the first joiners."""
+READY = StepKind("ready")
+"""The ready step: every seat agrees to the seating."""
 
 MAX_JOINERS = 64
 """How many authors a lobby hears of, at most, before its game starts (refused and freed ones
@@ -131,7 +136,7 @@ def take_join(t: Context, entry: LogEntry) -> None:
 class SeatingRule(StepRule):
     """The creator seats the first joiners (or, once seats were freed, the next ones)."""
 
-    kind = StepKind.SEATING
+    kind = SEATING
     words = "the seating"
     doing = "Seating the players"
     about = "the creator seats the players who asked"
@@ -174,13 +179,13 @@ class SeatingRule(StepRule):
     def finish(self, t: Context, step: Step) -> Next:
         names = ", ".join(t.who(a) for a in t.seating)
         t._say("seated", f"the table is full: {names}")
-        return step.then(StepKind.READY, t.seating)
+        return step.then(READY, t.seating)
 
 
 class ReadyRule(StepRule):
     """Every seat agrees to the seating."""
 
-    kind = StepKind.READY
+    kind = READY
     words = "the start"
     doing = "Starting the game"
     about = "every seat agrees to the seating"
@@ -206,7 +211,7 @@ class ReadyRule(StepRule):
         t.lobby.close()
         t._forget_unseated()
         t._say("ready", "everyone is ready: the deck is being prepared")
-        return step.then(StepKind.KEYS, t._remaining_authors())
+        return step.then(keys.KEYS, t._remaining_authors())
 
 
 register(SeatingRule(), ReadyRule())
