@@ -4,6 +4,8 @@ and the README's "write your own bot" example."""
 from __future__ import annotations
 
 import doctest
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -359,3 +361,18 @@ def test_a_bot_chooses_the_same_move_from_its_own_seat_view_as_at_the_open_table
             move = open_bots[seat].choose(table, seat)
             assert seat_bots[seat].choose(views[seat], seat) == move
             table.play(move)
+
+
+def test_a_peer_that_imports_the_bots_does_not_import_the_search_until_a_searching_bot_is_made(
+) -> None:
+    """The search and every game's search policies are imported only when asked for (a bot
+    peer's start pays for them otherwise); ``IsmctsBot`` is still there by its old name."""
+    script = (
+        "import sys, condottiere.bots as bots\n"
+        "before = 'condottiere.bots.ismcts' in sys.modules\n"
+        "print(before, bots.IsmctsBot.__module__)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert result.stdout.split() == ["False", "condottiere.bots.ismcts"]
