@@ -363,8 +363,7 @@ def test_a_bot_chooses_the_same_move_from_its_own_seat_view_as_at_the_open_table
             table.play(move)
 
 
-def test_a_peer_that_imports_the_bots_does_not_import_the_search_until_a_searching_bot_is_made(
-) -> None:
+def test_importing_the_bots_leaves_the_search_unimported_until_it_is_asked_for() -> None:
     """The search and every game's search policies are imported only when asked for (a bot
     peer's start pays for them otherwise); ``IsmctsBot`` is still there by its old name."""
     script = (
