@@ -56,7 +56,7 @@ from typing import Any
 from google.protobuf.message import Message
 
 from condottiere.crypto import Identity
-from condottiere.interface import GameState, InvalidMoveError, ToldKind
+from condottiere.interface import GameState, ToldKind
 from condottiere.peer.coin import Coin, Flip
 from condottiere.peer.dealing import Card, Dealer
 from condottiere.peer.entries import (
@@ -89,8 +89,6 @@ from condottiere.peer.steps.base import (
     Work,
     rule_of,
 )
-from condottiere.peer.steps.deal import SHARES
-from condottiere.peer.steps.moves import MOVE
 from condottiere.peer.steps.seating import (
     MAX_JOINERS,
     SEATING,
@@ -469,24 +467,10 @@ class Table:
     def submit(self, text: str) -> str | None:
         """Play a move for this seat (its text, or the game's move value); None when it is
         published, else why not (nothing changes then)."""
-        step, game, dealer = self.step, self.game, self.dealer
-        if self.halt is not None:
-            return f"the table has stopped: {self.halt.detail}"
-        if self.catching_up:
-            return "this seat is taking its own log back from the others first"
-        if self.seat in self.out:
-            return "this seat is out of the game: it may watch, not play"
-        if step is None or game is None or dealer is None or step.kind != MOVE:
-            return "it is not time to move"
-        if step.authors != (self.me,) or self._pending(self.me, step) is not None:
-            return f"it is not your turn: the table waits for {self.who(step.authors[0])}"
         try:
-            move = game.parse_move(str(text))
-        except InvalidMoveError as exc:
-            return str(exc)
-        refused = game.why_illegal(move)
-        if refused is not None:
-            return refused
+            move = moves.submitted(self, text)
+        except moves.NotNow as refused:
+            return str(refused)
         if self.forced_move() is None:  # else the only move: play_forced publishes it
             self._publish_move(move)
         return None
@@ -500,20 +484,7 @@ class Table:
     def forced_move(self) -> int | None:
         """The turn of this seat's forced move awaited and held (see :attr:`hold_forced`), or
         None."""
-        step, game = self.step, self.game
-        if (
-            not self.hold_forced
-            or self.halt is not None
-            or self._quiet
-            or step is None
-            or game is None
-            or step.kind != MOVE
-            or step.authors != (self.me,)
-            or self._pending(self.me, step) is not None
-            or len(game.legal_moves()) != 1
-        ):
-            return None
-        return game.moves_played
+        return moves.forced_turn(self)
 
     def play_forced(self, turn: int) -> bool:
         """Publish this seat's forced move of ``turn``, if it is still the one awaited; True
@@ -545,18 +516,11 @@ class Table:
 
     def spare_time(self, slots: int = 2) -> bool:
         """Use a moment of idleness: verify the unchecked shares of a few cards in play (see
-        ``Dealer.verify_some``); True while more work of this kind remains."""
+        :func:`~condottiere.peer.steps.deal.verify_some`); True while more work of this kind
+        remains."""
         if self.dealer is None or self.halt is not None or self._quiet:
             return False
-        try:
-            return self.dealer.shares.verify_some(slots)
-        except Rejection as rejection:
-            self._refuse(rejection)
-            assert rejection.seat is not None
-            for entry in self.logs.log(self.seating[rejection.seat]):
-                if entry.kind == SHARES and entry.hash in self._consumed:
-                    self._publish(deal.bad_share(entry))
-            return False
+        return deal.verify_some(self, slots)
 
     def finish(self) -> None:
         """Once the game is audited, say goodbye: the heads of this entry show the others that
@@ -742,32 +706,7 @@ class Table:
             if author not in step.missing and self.seat_of(author) not in self.out:
                 self._pending(author, step)
         if self.lobby.closed:
-            for author in self.logs.authors:
-                if author not in self.seating:
-                    self._refuse_unseated(author)
-
-    def _forget_unseated(self) -> None:
-        """Once the game starts, keep nothing in memory of the other authors without a seat
-        (their entries stay in the keeper, for the record): their logs and the heads they
-        claimed."""
-        for author in self.logs.authors:
-            if author not in self.seating and author != self.me:
-                self._refuse_unseated(author)
-                if author not in self.lobby.freed:  # a seating names it: its join is needed
-                    self.logs.forget(author)
-        self.logs.forget_claims(self.seating)
-
-    def _refuse_unseated(self, author: bytes) -> None:
-        log = self.logs.log(author)
-        cursor = self._cursor.get(author, 0)
-        while cursor < len(log):
-            entry = log[cursor]
-            if not entry.free and entry.step not in self._ended:  # else a freed seat's late ready
-                self._refuse(
-                    Rejection(Reason.NOT_SEATED, "the author has no seat", author=author), entry
-                )
-            cursor += 1
-        self._cursor[author] = cursor
+            seating.refuse_unseated(self)
 
     def _work(self, step: Step) -> bool:
         """Take what the step needs from the logs (making this seat's part); True if anything

@@ -14,6 +14,7 @@ from google.protobuf.message import Message
 from condottiere.interface import Deal, Draw, GameState
 from condottiere.peer.dealing import Dealer
 from condottiere.peer.entries import LogEntry, Reason, Rejection
+from condottiere.peer.logs import Logs
 from condottiere.peer.steps.base import (
     ACCEPT,
     After,
@@ -39,8 +40,10 @@ class Context(RuleContext, Protocol):
 
     dealer: Dealer | None
     game: GameState[Any] | None
+    logs: Logs
     _verified: set[bytes]
     _removing: set[int]
+    _consumed: set[bytes]
 
     def _remaining_authors(self) -> tuple[bytes, ...]: ...
 
@@ -172,6 +175,23 @@ class SharesRule(StepRule):
 
 
 register(ShuffleRule(), SharesRule())
+
+
+def verify_some(t: Context, slots: int) -> bool:
+    """Verify the unchecked shares of a few cards in play, in a moment of idleness (see
+    ``Shares.verify_some``); True while more remain. A share that does not verify is refused,
+    and this seat publishes the evidence of every shares entry of its seat it took."""
+    dealer = t.dealer
+    assert dealer is not None
+    try:
+        return dealer.shares.verify_some(slots)
+    except Rejection as rejection:
+        t._refuse(rejection)
+        assert rejection.seat is not None
+        for entry in t.logs.log(t.seating[rejection.seat]):
+            if entry.kind == SHARES and entry.hash in t._consumed:
+                t._publish(bad_share(entry))
+        return False
 
 
 def bad_share(entry: LogEntry) -> log_pb2.Evidence:

@@ -50,8 +50,59 @@ class Context(RuleContext, Protocol):
     game: GameState[Any] | None
     hold_forced: bool
     on_move: Callable[[int], None] | None
+    step: Step | None
+    catching_up: bool
 
     def forced_move(self) -> int | None: ...
+
+    def _pending(self, author: bytes, step: Step) -> LogEntry | None: ...
+
+
+class NotNow(ValueError):
+    """Why this seat's move is not played now, in a player's words (nothing changes)."""
+
+
+def submitted(t: Context, text: Any) -> Any:
+    """The move this seat's owner submits (its text, or the game's move value), checked: the
+    table waits for this seat's move, and the move is legal; :class:`NotNow` says why not."""
+    step, game, dealer = t.step, t.game, t.dealer
+    if t.halt is not None:
+        raise NotNow(f"the table has stopped: {t.halt.detail}")
+    if t.catching_up:
+        raise NotNow("this seat is taking its own log back from the others first")
+    if t.seat in t.out:
+        raise NotNow("this seat is out of the game: it may watch, not play")
+    if step is None or game is None or dealer is None or step.kind != MOVE:
+        raise NotNow("it is not time to move")
+    if step.authors != (t.me,) or t._pending(t.me, step) is not None:
+        raise NotNow(f"it is not your turn: the table waits for {t.who(step.authors[0])}")
+    try:
+        move = game.parse_move(str(text))
+    except InvalidMoveError as exc:
+        raise NotNow(str(exc)) from None
+    refused = game.why_illegal(move)
+    if refused is not None:
+        raise NotNow(refused)
+    return move
+
+
+def forced_turn(t: Context) -> int | None:
+    """The turn of this seat's forced move awaited and held (``Table.hold_forced``), or
+    None."""
+    step, game = t.step, t.game
+    if (
+        not t.hold_forced
+        or t.halt is not None
+        or t._quiet
+        or step is None
+        or game is None
+        or step.kind != MOVE
+        or step.authors != (t.me,)
+        or t._pending(t.me, step) is not None
+        or len(game.legal_moves()) != 1
+    ):
+        return None
+    return game.moves_played
 
 
 def check_hands(t: Context) -> None:

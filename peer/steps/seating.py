@@ -3,6 +3,8 @@ creator's seating, every seat's ready, and seats freed when not ready in time.
 
 The door turns away unheard an author whose log is full or who has no seat (the table is
 seated, or its lobby is full): its entries are not kept, so nobody can fill a peer's memory.
+Once the seating is final, the entries of an author without a seat are refused as they are
+read, and once the game starts nothing of such an author is kept in memory.
 """
 
 from __future__ import annotations
@@ -54,11 +56,10 @@ class Context(leavers.Context, Protocol):
     ask_again: bool
     _named: set[bytes]
     _want_ready: bool
+    _cursor: dict[bytes, int]
 
     @property
     def freeing(self) -> tuple[bytes, ...]: ...
-
-    def _forget_unseated(self) -> None: ...
 
 
 def door(t: Context, entry: LogEntry) -> Rejection | None:
@@ -104,6 +105,39 @@ def door(t: Context, entry: LogEntry) -> Rejection | None:
             author=author,
         )
     return None
+
+
+def refuse_unseated(t: Context) -> None:
+    """Once the seating is final, refuse every entry of an author without a seat (a freed
+    seat's late ready excepted), as it is read."""
+    for author in t.logs.authors:
+        if author not in t.seating:
+            _refuse_entries_of(t, author)
+
+
+def forget_unseated(t: Context) -> None:
+    """Once the game starts, keep nothing in memory of the other authors without a seat
+    (their entries stay in the keeper, for the record): their logs and the heads they
+    claimed."""
+    for author in t.logs.authors:
+        if author not in t.seating and author != t.me:
+            _refuse_entries_of(t, author)
+            if author not in t.lobby.freed:  # a seating names it: its join is needed
+                t.logs.forget(author)
+    t.logs.forget_claims(t.seating)
+
+
+def _refuse_entries_of(t: Context, author: bytes) -> None:
+    log = t.logs.log(author)
+    cursor = t._cursor.get(author, 0)
+    while cursor < len(log):
+        entry = log[cursor]
+        if not entry.free and entry.step not in t._ended:  # else a freed seat's late ready
+            t._refuse(
+                Rejection(Reason.NOT_SEATED, "the author has no seat", author=author), entry
+            )
+        cursor += 1
+    t._cursor[author] = cursor
 
 
 def take_join(t: Context, entry: LogEntry) -> None:
@@ -209,7 +243,7 @@ class ReadyRule(StepRule):
 
     def finish(self, t: Context, step: Step) -> Next:
         t.lobby.close()
-        t._forget_unseated()
+        forget_unseated(t)
         t._say("ready", "everyone is ready: the deck is being prepared")
         return step.then(keys.KEYS, t._remaining_authors())
 

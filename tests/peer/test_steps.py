@@ -6,8 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import pytest
+
 from condottiere import crypto
 from condottiere.crypto import Identity
+from condottiere.interface import Choice, Deal, HandHolds, SearchDeck, SeatToMove, ShowHand
 from condottiere.peer.coin import Coin, Flip
 from condottiere.peer.entries import LogEntry, Reason, make_entry
 from condottiere.peer.lobby import Deadlines
@@ -18,16 +21,22 @@ from condottiere.peer.steps import (
     NotYet,
     Refuse,
     Step,
+    StepKind,
+    StepRule,
     coins,
     keys,
     moves,
+    rule_answering,
     rule_of,
 )
 from condottiere.peer.steps.audit import AUDIT
+from condottiere.peer.steps.base import RuleConflict, register
 from condottiere.peer.steps.coins import COIN_COMMIT, COIN_REVEAL
+from condottiere.peer.steps.deal import SHUFFLE
 from condottiere.peer.steps.keys import DEALINGS, PIECE_ANSWERS, PIECE_CHECKS
 from condottiere.peer.steps.leavers import STAND_IN
-from condottiere.peer.steps.moves import MOVE
+from condottiere.peer.steps.moves import HAND_PROOF, HAND_SHOWN, MOVE
+from condottiere.peer.steps.searches import SEARCH_BLINDING
 from condottiere.peer.steps.seating import READY, SEATING
 from condottiere.v1 import log_pb2
 
@@ -243,3 +252,32 @@ def test_a_seating_waits_for_the_joins_of_the_authors_it_seats() -> None:
     step = Step(2, SEATING, AUTHORS[:1])
     seating = entry_of(0, log_pb2.Seating(authors=list(AUTHORS)), 2)
     assert isinstance(rule_of(SEATING).check(seen, step, AUTHORS[0], seating), NotYet)
+
+
+def test_each_waiting_value_of_a_game_goes_to_the_rule_that_declares_it_answers_its_type() -> None:
+    assert rule_answering(SeatToMove(0)).kind == MOVE
+    assert rule_answering(Deal(0, 3)).kind == SHUFFLE
+    assert rule_answering(Choice((0, 1), "first player")).kind == COIN_COMMIT
+    assert rule_answering(SearchDeck(0, "a")).kind == SEARCH_BLINDING
+    assert rule_answering(ShowHand(0, 1, 3)).kind == HAND_SHOWN
+    assert rule_answering(HandHolds(0, ("a",))).kind == HAND_PROOF
+    with pytest.raises(LookupError):
+        rule_answering("a value no rule answers")
+
+
+def test_a_second_rule_for_a_kind_or_a_waiting_type_is_refused_and_nothing_registered() -> None:
+    class SecondMove(StepRule):
+        kind = MOVE
+        words = doing = "moving again"
+
+    class AnotherMove(StepRule):
+        kind = StepKind("another_move")
+        answers = (SeatToMove,)
+        words = doing = "moving otherwise"
+
+    for rule in (SecondMove(), AnotherMove()):
+        with pytest.raises(RuleConflict):
+            register(rule)
+    assert not isinstance(rule_of(MOVE), SecondMove)
+    assert StepKind("another_move") not in RULES
+    assert rule_answering(SeatToMove(0)).kind == MOVE
