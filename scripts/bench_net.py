@@ -950,10 +950,12 @@ def compare(edition: str, seats: int, games: int, other: str) -> None:
             f" {cpu_ratio:4.2f}x the arithmetic"
         )
     paired = statistics.median(
-        after[4] / before[4]
+        after[5] / before[5]
         for before, after in zip(figures["before"], figures["after"], strict=True)
     )
-    print(f"  the peers' CPU, after / before: {paired:.2f} (median of the games' own ratios)")
+    # a game's length is the deal's luck (1-6 chains): its CPU is compared through its ratio
+    print(f"  the peers' CPU to the arithmetic, after / before: {paired:.2f} (median over the"
+          " games of after's ratio to before's)")
 
 
 def captains_compare(seats: int, games: int, other: str) -> None:
