@@ -96,8 +96,10 @@ def pass_turn(game: Game, seat: int) -> None:
     next_turn(game, seat + 1)
 
 
-def play_card(game: Game, seat: int, move: Move) -> None:
-    """``seat`` plays the card of ``move`` (a checked ``play`` move) and it takes effect."""
+def play_card(game: Game, seat: int, move: Move, revealed: tuple[str, ...] | None = None) -> None:
+    """``seat`` plays the card of ``move`` (a checked ``play`` move) and it takes effect.
+    (``revealed``, always None here, gives the rule the shape of every verb's rule: the game
+    calls it straight from its table of verbs, :class:`.game.Game`.)"""
     card: str = move.card  # type: ignore[assignment]
     edition = game.edition
     hand = game._hands[seat]
