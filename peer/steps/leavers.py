@@ -16,13 +16,12 @@ from typing import Any, Protocol
 from google.protobuf.message import Message
 
 from condottiere.interface import Draw, GameState
-from condottiere.peer.dealer import Dealer
+from condottiere.peer.dealing import Dealer
 from condottiere.peer.entries import LogEntry, Reason, Rejection
 from condottiere.peer.lobby import Lobby
 from condottiere.peer.logs import Logs
 from condottiere.peer.silence import Departure, Verdict, silence_verdict
-from condottiere.peer.steps import deal, keys
-from condottiere.peer.steps.audit import read_entry_or_none
+from condottiere.peer.steps import audit, deal, keys
 from condottiere.peer.steps.base import (
     ACCEPT,
     MAX_CHAT,
@@ -33,9 +32,15 @@ from condottiere.peer.steps.base import (
     StepKind,
     StepRule,
     register,
+    rule_of,
 )
 from condottiere.peer.steps.base import Verdict as EntryVerdict
 from condottiere.v1 import log_pb2
+
+STAND_IN = StepKind("stand_in")
+"""The stand_in step: the seats still there stand in for a leaver's shares."""
+REKEY = StepKind("rekey")
+"""The rekey step: the seats still there take a leaver's key off a deck formed again."""
 
 
 class Context(keys.Context, deal.Context, Protocol):
@@ -88,7 +93,7 @@ def carries_answer(t: Context, seat: int, number: int, statement: LogEntry) -> b
     seat's own signed answer to that step (else it is false, and counts for nothing)."""
     carried = t._carried.get(statement.hash)
     if carried is None:
-        answer = read_entry_or_none(statement.body.answer, t.table_id)
+        answer = audit.read_entry_or_none(statement.body.answer, t.table_id)
         carried = (
             answer is not None and seat < len(t.seating)
             and answer.author == t.seating[seat] and answer.step == number
@@ -202,7 +207,7 @@ def departures(t: Context, step: Step) -> Next | None:
     """Put out a seat ``step`` waits for that every other seat stated silent (at the
     ready step, free the seats put out: :func:`freeable`); what comes next if one
     was, else None."""
-    if step.kind == StepKind.READY and t.seat_of(t.lobby.creator) not in t.out:
+    if step.kind == seating.READY and t.seat_of(t.lobby.creator) not in t.out:
         seats = freeable(t, step.number)
         if seats:
             return reseat(t, step, seats)
@@ -210,7 +215,7 @@ def departures(t: Context, step: Step) -> Next | None:
         seat = t.seat_of(author)
         if seat is not None and verdict(t, seat, step.number) is Verdict.OUT:
             return put_out(
-                t, step, departure_by_silence(t, seat, step.number, step.kind.words)
+                t, step, departure_by_silence(t, seat, step.number, rule_of(step.kind).words)
             )
     return None
 
@@ -223,7 +228,7 @@ def departure_by_leave(t: Context, entry: LogEntry) -> Departure:
     return Departure(
         seat,
         step.number,
-        step.kind.words,
+        rule_of(step.kind).words,
         None,
         reason=entry.body.reason[:MAX_CHAT],
         evidence=(entry.signed,),
@@ -235,13 +240,13 @@ def put_out(t: Context, step: Step, departure: Departure) -> Next:
     can (see the table's module); what comes next."""
     seat = departure.seat
     author = t.seating[seat]
-    if step.kind == StepKind.READY and frees(t, author):
+    if step.kind == seating.READY and frees(t, author):
         return reseat(t, step, (seat,))
     t.out[seat] = departure
     name = t.lobby.names.get(author, "?")
     game = t.game
     remaining = [s for s in range(len(t.seating)) if s not in t.out]
-    if step.kind == StepKind.AUDIT:
+    if step.kind == audit.AUDIT:
         step.authors = tuple(a for a in step.authors if a != author)
         t._say("leave", f"{name} has left: the audit goes on without {name}", seat)
         return step
@@ -249,7 +254,7 @@ def put_out(t: Context, step: Step, departure: Departure) -> Next:
         return without_before_the_deal(t, step, departure)
     dealer = t.dealer
     assert dealer is not None
-    stand_in = dealer.covered(seat, t.out)
+    stand_in = dealer.backups.covered(seat, t.out)
     if len(remaining) > 1 and not stand_in:
         why = "a second seat gone: the others cannot open cards without both shares"
         t.halt = Halt(
@@ -262,7 +267,7 @@ def put_out(t: Context, step: Step, departure: Departure) -> Next:
         t._say("halt", t.halt.detail, seat)
         return After.STOPPED
     dealer.drop_seat(seat)
-    if step.kind == StepKind.SHARES and len(remaining) > 1:
+    if step.kind == deal.SHARES and len(remaining) > 1:
         # the deal under way is dealt as the game asked; the others stand in for its
         # shares, and its hand leaves the game once dealt
         step.authors = tuple(a for a in step.authors if a != author)
@@ -301,11 +306,11 @@ def without_before_the_deal(t: Context, step: Step, departure: Departure) -> Nex
     t._before_deal.add(seat)
     t.dealer = None
     t._bad_pieces.clear()
-    again = StepKind.READY if step.kind == StepKind.READY else StepKind.KEYS
+    again = seating.READY if step.kind == seating.READY else keys.KEYS
     t._say(
         "leave",
         f"{name} has left before the deal ({words}): the game goes on without {name}; "
-        f"{'the start' if again == StepKind.READY else 'the keys'} again without {name}",
+        f"{'the start' if again == seating.READY else 'the keys'} again without {name}",
         seat,
     )
     return step.then(again, t._remaining_authors())
@@ -317,10 +322,10 @@ def rekey_step(t: Context, step: Step, draws: Sequence[Draw]) -> Step | None:
     dealer = t.dealer
     assert dealer is not None
     for draw in draws:
-        leaver = dealer.rekeying(draw.pile)
+        leaver = dealer.rekeys.owed(draw.pile)
         if leaver is not None:
             return step.then(
-                StepKind.REKEY, t._remaining_authors(), deck=draw.pile, leaver=leaver
+                REKEY, t._remaining_authors(), deck=draw.pile, leaver=leaver
             )
     return None
 
@@ -331,10 +336,10 @@ def redeal_step(t: Context, step: Step, draws: Sequence[Draw]) -> Step | None:
     dealer = t.dealer
     assert dealer is not None
     for draw in draws:
-        seats = dealer.redealt(draw.pile)
+        seats = dealer.backups.redealt(draw.pile)
         if seats is not None:
             t._bad_pieces.clear()
-            return step.then(StepKind.REDEALING, t._seat_authors(list(seats)), deck=draw.pile)
+            return step.then(keys.REDEALING, t._seat_authors(list(seats)), deck=draw.pile)
     return None
 
 
@@ -342,7 +347,7 @@ class StandInRule(StepRule):
     """Every seat still at the table, at a deal after a seat left: its parts of the
     leaver's shares of the cards dealt, with proofs."""
 
-    kind = StepKind.STAND_IN
+    kind = STAND_IN
     words = "a stand-in"
     doing = "Standing in for a seat that left"
     about = "the others open its part of the cards dealt, with proofs"
@@ -352,17 +357,17 @@ class StandInRule(StepRule):
 
     def make(self, t: Context, step: Step) -> Message | None:
         assert step.leaver is not None
-        return keys.own_dealer(t).make_stand_in(step.leaver, step.draws)
+        return keys.own_dealer(t).stand_ins.make(step.leaver, step.draws)
 
     def judge(self, t: Context, step: Step, author: bytes, entry: LogEntry) -> EntryVerdict:
         seat = t.seat_of(author)
         assert t.dealer is not None and seat is not None and step.leaver is not None
-        t.dealer.accept_stand_in(seat, step.leaver, entry.body, step.draws)
+        t.dealer.stand_ins.accept(seat, step.leaver, entry.body, step.draws)
         return ACCEPT
 
     def finish(self, t: Context, step: Step) -> Next:
         assert t.dealer is not None and step.leaver is not None
-        t.dealer.complete_stand_in(step.leaver, step.draws)
+        t.dealer.stand_ins.complete(step.leaver, step.draws)
         t._say("deal", f"the others stood in for {t.who(t.seating[step.leaver])}")
         return deal.finish_deal(t, step.draws)
 
@@ -372,7 +377,7 @@ class RekeyRule(StepRule):
     parts of the leaver's shares of the hidden cards that come back, with proofs (the
     deck's new round is keyed without the leaver)."""
 
-    kind = StepKind.REKEY
+    kind = REKEY
     words = "the re-keying of a deck"
     doing = "Re-keying a deck"
     about = "the key of the seat that left is taken off the cards that come back"
@@ -382,17 +387,17 @@ class RekeyRule(StepRule):
 
     def make(self, t: Context, step: Step) -> Message | None:
         assert step.leaver is not None
-        return keys.own_dealer(t).make_rekey(step.deck, step.leaver)
+        return keys.own_dealer(t).rekeys.make(step.deck, step.leaver)
 
     def judge(self, t: Context, step: Step, author: bytes, entry: LogEntry) -> EntryVerdict:
         seat = t.seat_of(author)
         assert t.dealer is not None and seat is not None and step.leaver is not None
-        t.dealer.accept_rekey(seat, step.leaver, step.deck, entry.body)
+        t.dealer.rekeys.accept(seat, step.leaver, step.deck, entry.body)
         return ACCEPT
 
     def finish(self, t: Context, step: Step) -> Next:
         assert t.dealer is not None and step.leaver is not None
-        t.dealer.complete_rekey(step.deck, step.leaver)
+        t.dealer.rekeys.complete(step.deck, step.leaver)
         t._say(
             "shuffle",
             f"deck {step.deck + 1} is keyed again without "
@@ -447,7 +452,7 @@ def left(t: Context, seat: int, number: int) -> LogEntry | None:
     """``seat``'s leave, if its player left at the ready step ``number`` (its leave comes
     before any ready of its to that step: a leave is read where the next answer is)."""
     for entry in t.logs.log(t.seating[seat]):
-        if entry.kind == StepKind.READY and entry.step == number:
+        if entry.kind == seating.READY and entry.step == number:
             return None
         if entry.kind == "leave":
             return entry
@@ -470,7 +475,7 @@ def reseat(t: Context, step: Step, seats: Sequence[int]) -> Step:
             " asks in their place",
             seat,
         )
-    return step.then(StepKind.SEATING, (t.lobby.creator,))
+    return step.then(seating.SEATING, (t.lobby.creator,))
 
 
 def check_reseating(
@@ -518,10 +523,9 @@ def departure_frees(t: Context, seat: int, number: int) -> Departure:
     leave = left(t, seat, number)
     if leave is not None:
         reason = leave.body.reason[:MAX_CHAT]
-        return Departure(
-            seat, number, StepKind.READY.words, None, reason=reason, evidence=(leave.signed,)
-        )
-    return departure_by_silence(t, seat, number, StepKind.READY.words)
+        at = rule_of(seating.READY).words
+        return Departure(seat, number, at, None, reason=reason, evidence=(leave.signed,))
+    return departure_by_silence(t, seat, number, rule_of(seating.READY).words)
 
 
 def free_seats(
@@ -540,3 +544,7 @@ def free_seats(
             t._say("freed", f"{taker} takes the seat freed from {name} ({words})",
                    departure.seat)
     t._reseating = None
+
+
+# the seating's rules build on this module's context: it is imported once that is defined
+from condottiere.peer.steps import seating  # noqa: E402
