@@ -81,9 +81,13 @@ def next_turn(game: Game, start: int) -> None:
     battle_end.end_battle(game, EndedBy.PASSES)
 
 
-def pass_turn(game: Game, seat: int) -> None:
+def pass_turn(
+    game: Game, seat: int, move: Move | None = None, revealed: tuple[str, ...] | None = None
+) -> None:
     """``seat`` passes for the rest of the battle; a defender that has played no card yet
-    only lets its turn go by (and when nobody else is left to play, the battle ends)."""
+    only lets its turn go by (and when nobody else is left to play, the battle ends).
+    (``move``, the ``pass``, and ``revealed``, None, give the rule the shape of every verb's
+    rule, as :func:`play_card`'s.)"""
     if seat == game._defender and seat not in game._played:
         if not any(
             other != seat and other not in game._passed and game._sizes[other] > 0

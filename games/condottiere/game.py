@@ -123,10 +123,6 @@ class SeatView:
 # A verb's rule in the shape Game._verb_rules calls it, where the rule takes other arguments.
 
 
-def _pass(game: Game, seat: int, move: Move, revealed: tuple[str, ...] | None) -> None:
-    pass_turn(game, seat)
-
-
 def _battle(game: Game, seat: int, move: Move, revealed: tuple[str, ...] | None) -> None:
     open_battle(game, str(move.region))
 
@@ -662,7 +658,7 @@ class Game(CardGame[Move]):
 
     _verb_rules: ClassVar[Mapping[Hashable, VerbRule]] = {
         "play": verb_rule(play_card),
-        "pass": verb_rule(_pass),
+        "pass": verb_rule(pass_turn),
         "battle": verb_rule(_battle),
         "cede": verb_rule(_cede),
         "favor": verb_rule(_favor),
@@ -671,7 +667,8 @@ class Game(CardGame[Move]):
         "retain": verb_rule(_retain),
     }
     """Each verb goes to the rule it answers (:mod:`.battle`, :mod:`.next_battle`,
-    :mod:`.round_end`); a ``play``, the most frequent move, to the rule itself."""
+    :mod:`.round_end`); a ``play`` or a ``pass``, the most frequent moves, to the rule
+    itself."""
 
     def _no_move_reason(self) -> str:
         return "the game is over" if self._phase is OVER else "the game waits for a chance outcome"
