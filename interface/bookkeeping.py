@@ -59,7 +59,6 @@ SPECTATOR = -1
 """The observer of an engine that knows no hand (:meth:`CardGame.spectate`)."""
 
 
-
 class VerbMove(Hashable, Protocol):
     """What a game's move value offers the base: its verb (a key of
     :attr:`CardGame._verb_rules`)."""
@@ -85,6 +84,7 @@ def verb_rule(rule: Rule, *, shows_hand: bool = False) -> VerbRule:
     """The :data:`VerbRule` of a verb: a plain tuple, which :meth:`CardGame.play` unpacks
     for every move (a named tuple unpacks several times slower)."""
     return (rule, shows_hand)
+
 
 Unbuilt = tuple[Any, ...]
 """An event a game writes as a plain tuple of its type and its fields, ``(Dealt, seat,
@@ -520,4 +520,3 @@ def _copied(counter: Counter[str]) -> Counter[str]:
     copy: Counter[str] = Counter.__new__(Counter)
     dict.update(copy, counter)
     return copy
-

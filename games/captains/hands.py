@@ -23,13 +23,7 @@ from typing import TYPE_CHECKING
 
 from condottiere.games.captains.cards import CAPTAINS, CARDS, DECK_COUNTS, card_name, sort_cards
 from condottiere.games.captains.phase import Phase
-from condottiere.interface.events import (
-    Chosen,
-    Dealt,
-    HandProved,
-    HandShown,
-    Searched,
-)
+from condottiere.interface.events import Chosen, Dealt, HandProved, HandShown, Searched
 from condottiere.interface.game import (
     Choice,
     Deal,
