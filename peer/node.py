@@ -879,9 +879,9 @@ class Node:
         return outcomes
 
     async def _watch_time(self) -> None:
-        """Vote on coin reveals that do not come (see :mod:`condottiere.peer.coin`), and state
-        silent the seats a step waits for past its deadline (:mod:`condottiere.peer.silence`)."""
-        stated = 0
+        """Vote on coin reveals that do not come (see :mod:`condottiere.peer.coin`), and run
+        the relay rounds on the seats a step waits for past its deadline, at every tick
+        (:mod:`condottiere.peer.silence`)."""
         while True:
             await asyncio.sleep(0.25)
             snapshot = self.snapshot
@@ -890,12 +890,10 @@ class Node:
                 snapshot is not None
                 and waiting is not None
                 and waiting.deadline is not None
-                and snapshot.step != stated
                 and time.monotonic() - waiting.since > waiting.deadline
             ):
                 waited = time.monotonic() - waiting.since
-                if await self.call(functools.partial(Table.declare_silent, waited=waited)):
-                    stated = snapshot.step
+                await self.call(functools.partial(Table.declare_silent, waited=waited))
             if (
                 snapshot is not None
                 and snapshot.waiting is not None

@@ -15,6 +15,7 @@ from condottiere.peer.driver import StepKind, Table
 from condottiere.peer.lobby import Deadlines
 from condottiere.peer.readers import refusal
 from condottiere.peer.record import verify
+from condottiere.peer.silence import RELAY_ROUND, rounds
 
 if TYPE_CHECKING:
     from tests.simulation.world import Peer, World
@@ -25,7 +26,8 @@ PROMISES = ("agreement", "no framing", "liveness", "lobby", "verify", "secrecy")
 
 STEPS_PER_WAIT = 4
 """Liveness: no honest peer waits at one step longer than this many times the step's
-deadline, plus the longest fault window twice (:data:`~.world.WINDOW`)."""
+deadline, plus the relay rounds (:func:`~condottiere.peer.silence.rounds`), plus the longest
+fault window twice (:data:`~.world.WINDOW`)."""
 UNSEATED_PER_SOURCE = 4
 """The lobby promise's bound: how many unseated authors one source address may make a peer
 keep (docs/promises.md)."""
@@ -96,7 +98,8 @@ def _wait_bound(world: World, table: Table) -> float:
     deadline = table.deadline()
     if deadline is None:
         deadline = COIN_TIMEOUT if step.kind == StepKind.COIN_REVEAL else Deadlines().step
-    return STEPS_PER_WAIT * deadline + 2 * WINDOW[1]
+    at_table = len(table.seating) - len(table.out)
+    return STEPS_PER_WAIT * deadline + rounds(at_table) * RELAY_ROUND + 2 * WINDOW[1]
 
 
 def lobby_bound(world: World) -> float:
@@ -214,7 +217,7 @@ def _check_verify(world: World, peer: Peer) -> None:
 
     table = peer.table
     assert table is not None
-    verdict = verify([entry.signed for entry in entries_of(table)])
+    verdict = verify([entry.signed for entry in entries_of(table)], peer.me)
     seen = verdict.table
     if table.halt is not None and table.halt.cheat:  # the same cheat named, wherever it stops
         agrees = seen.halt is not None and seen.halt.cheat and seen.halt.seat == table.halt.seat
