@@ -639,7 +639,7 @@ def departure_frees(t: Context, seat: int, number: int) -> Departure:
         )
     creator = t.seat_of(t.lobby.creator)
     said = stands(t, seat, number).get(creator) if creator is not None else None
-    if said is not None and said.out is not None:  # the seating's author decided: the same
+    if creator is not None and said is not None and said.out is not None:  # the seating's author decided: the same
         out = said.out                               # words on every peer
         return Departure(seat, number, StepKind.READY.words, out.body.waited, (creator,),
                          evidence=(out.signed,))
