@@ -25,13 +25,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
+from typing import TYPE_CHECKING, Any
 
+from condottiere.bots.budget import Budget
 from condottiere.bots.greedy import GreedyBot
-from condottiere.bots.ismcts import Budget, IsmctsBot
 from condottiere.bots.named import NamedBot
 from condottiere.bots.random_bot import RandomBot
 from condottiere.bots.strategy import NotYourTurnError, Strategy, moves_for, play_out
 from condottiere.interface import game_named, game_names
+
+if TYPE_CHECKING:
+    from condottiere.bots.ismcts import IsmctsBot
 
 __all__ = [
     "BOTS",
@@ -58,6 +62,16 @@ SEARCHING_BOTS: dict[str, Callable[[int, Budget], Strategy]] = {
     "ismcts": partial(NamedBot, "ismcts")
 }
 """The strategies that search, by name: each takes a seed and a :class:`Budget`."""
+
+
+def __getattr__(name: str) -> Any:
+    """:class:`IsmctsBot`, imported when first asked for: the search and every game's policies
+    are for a bot that searches, not for every peer's start."""
+    if name == "IsmctsBot":
+        from condottiere.bots.ismcts import IsmctsBot
+
+        return IsmctsBot
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def make_bot(name: str, seed: int, budget: Budget | None = None) -> Strategy:

@@ -38,7 +38,7 @@ from condottiere.interface import GameRules, MoveError, TableRules, game_named
 from condottiere.peer.access import TOKEN_FILE, carries_token, owner_token
 from condottiere.peer.controller import Player, Snapshot, Waiting
 from condottiere.peer.controller_service import ADDRESS_FILE, CONTROLLER_HOST, update_of
-from condottiere.peer.steps import StepKind
+from condottiere.peer.steps.moves import MOVE
 from condottiere.v1 import controller_pb2, controller_pb2_grpc
 
 __all__ = ["COMMAND_PREFIX", "EXIT_GRACE", "CommandBot", "command_of"]
@@ -161,7 +161,7 @@ class CommandBot:
         waiting = None
         if asking:
             waiting = Waiting(
-                StepKind.MOVE, (seat,), f"seat {seat} to move", time.monotonic(),
+                MOVE, (seat,), f"seat {seat} to move", time.monotonic(),
                 int(self._time_limit),
             )
         snapshot = Snapshot(

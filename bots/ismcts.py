@@ -44,9 +44,9 @@ import math
 import random
 import time
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from condottiere.bots.budget import Budget
 from condottiere.bots.policies import Searchable, policy_for
 from condottiere.bots.strategy import NotYourTurnError
 
@@ -57,26 +57,6 @@ EXPLORATION = 0.7
 PRIOR_MARGIN = 0.1
 """Where a game's policy names a default move, the search plays another only when that one's
 mean reward beats the default's by more than this."""
-
-
-@dataclass(frozen=True)
-class Budget:
-    """How long the bot thinks per move: ``iterations`` (reproducible for a seed), or
-    ``seconds`` of wall clock, or ``cpu_seconds`` of this process's CPU time (what a move
-    costs whatever else the machine runs), or several (whichever runs out first)."""
-
-    iterations: int | None = None
-    seconds: float | None = None
-    cpu_seconds: float | None = None
-
-    def __post_init__(self) -> None:
-        if self.iterations is None and self.seconds is None and self.cpu_seconds is None:
-            raise ValueError("a budget needs iterations, seconds or CPU seconds")
-        if self.iterations is not None and self.iterations < 1:
-            raise ValueError("iterations must be 1 or more")
-        for limit in (self.seconds, self.cpu_seconds):
-            if limit is not None and not limit > 0:
-                raise ValueError("seconds must be more than 0")
 
 
 class _Node:

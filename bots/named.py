@@ -23,7 +23,7 @@ import importlib
 import inspect
 from typing import Any
 
-from condottiere.bots.ismcts import Budget
+from condottiere.bots.budget import Budget
 from condottiere.bots.strategy import Strategy
 from condottiere.interface import GameRules, game_of
 

@@ -3,7 +3,7 @@
 The game comes from the registry (:func:`~condottiere.interface.game_named`) and is told in its
 own narration (:meth:`~condottiere.interface.GameState.narration`): each move on a line, what it
 decided and changed indented below it, the figures behind a result indented further. The
-demo adds the table in one line after each battle
+demo adds the table in one line after each contest the game decides (a battle, a trick)
 (:meth:`~condottiere.interface.GameRules.table_words`), the hand sizes whenever something besides
 the move changed them (a deal), and at the end who won and how. Everything shown is public:
 never a card in a hand, except a hand shown face up.
@@ -70,8 +70,9 @@ class DemoSettings:
     game: str = DEFAULT_GAME
     delay: float = 0.0
     """Seconds to pause after each move."""
-    max_battles: int | None = None
-    """Stop after this many battles even if nobody has won."""
+    max_contests: int | None = None
+    """Stop after this many contests decided (the game's result sentences: a battle, a trick)
+    even if nobody has won."""
 
 
 def run_demo(settings: DemoSettings, out: TextIO) -> GameState[Any]:
@@ -98,7 +99,7 @@ def run_demo(settings: DemoSettings, out: TextIO) -> GameState[Any]:
     say("Cards in hand: " + _hand_sizes(game, names))
     say(rules.table_words(game, names))
     say()
-    battles = 0
+    contests = 0
     while (seat := game.to_act) is not None:
         # The bots are strategies for this game's own state type, which offline() makes.
         move = bots[seat].choose(cast(Any, game), seat)
@@ -113,16 +114,16 @@ def run_demo(settings: DemoSettings, out: TextIO) -> GameState[Any]:
             say(f"{CONSEQUENCE}cards in hand now: {_hand_sizes(game, names)}")
         results = sum(1 for sentence in told if sentence.kind is ToldKind.RESULT)
         if results:
-            battles += results
+            contests += results
             if game.outcome is None:
                 say(CONSEQUENCE + rules.table_words(game, names))
             say()
-            if settings.max_battles is not None and battles >= settings.max_battles:
+            if settings.max_contests is not None and contests >= settings.max_contests:
                 break
         if settings.delay:
             out.flush()
             time.sleep(settings.delay)
-    played = f"{battles} battle{'' if battles == 1 else 's'}"
+    played = f"{contests} contest{'' if contests == 1 else 's'}"
     outcome = game.outcome
     if outcome is None:
         say(f"Stopped after {played}; nobody has won yet.")

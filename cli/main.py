@@ -104,10 +104,11 @@ def build_parser() -> argparse.ArgumentParser:
         "0 when output is redirected)",
     )
     demo.add_argument(
-        "--max-battles",
+        "--max-contests",
         type=positive_int,
         metavar="N",
-        help="stop after N battles even if nobody has won yet",
+        help="stop after N contests decided (battles, tricks: the game's results) even if "
+        "nobody has won yet",
     )
     add_commands(commands)
     add_tournament_parser(commands)
@@ -152,7 +153,7 @@ def _demo_settings(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
         seed=args.seed if args.seed is not None else random.randrange(1_000_000),
         game=args.game,
         delay=delay,
-        max_battles=args.max_battles,
+        max_contests=args.max_contests,
     )
 
 

@@ -11,8 +11,8 @@ The table:
   and the typed reasons an entry is refused;
 - :mod:`~condottiere.peer.logs`: the logs of one table, one append-only chain per author;
 - :mod:`~condottiere.peer.lobby`: the table's definition, the joins, the seating, who is ready;
-- :mod:`~condottiere.peer.dealer`: the game's deals answered by mental-poker decks, every card
-  followed;
+- :mod:`~condottiere.peer.dealing`: the game's deals answered by mental-poker decks, every card
+  followed (one module per sub-protocol behind one ``Dealer``);
 - :mod:`~condottiere.peer.coin`: fair random choices (commit-reveal) and withheld reveals;
 - :mod:`~condottiere.peer.driver`: the table as a fold over every author's log (the loop), and
   :mod:`~condottiere.peer.steps`: its steps, one rule per kind, one module per sub-protocol;
@@ -25,7 +25,9 @@ The process:
 - :mod:`~condottiere.peer.store`: everything a peer keeps, in one SQLite file per data
   directory;
 - :mod:`~condottiere.peer.node`: a peer process's runtime (table, store, gRPC server, links to
-  the other peers) in one asyncio event loop;
+  the other peers) in one asyncio event loop; :mod:`~condottiere.peer.links` follows the other
+  peers into its inbox, :mod:`~condottiere.peer.timers` keeps its deadlines and paces its forced
+  moves, :mod:`~condottiere.peer.admissions` keeps its owner's admissions in the store;
 - :mod:`~condottiere.peer.service`: the ``Peer`` gRPC service the other peers call;
 - :mod:`~condottiere.peer.controller`: what a seat's owner (the client, a bot) sees of its
   table and how it acts on it; :mod:`~condottiere.peer.controller_service` serves it over gRPC

@@ -1,7 +1,7 @@
 """The wire bodies of the deck's steps: each built from the crypto objects it carries, and
 read back into them.
 
-The dealer (:mod:`condottiere.peer.dealer`) keeps the deck bookkeeping and calls these; each
+The dealer (:mod:`condottiere.peer.dealing`) keeps the deck bookkeeping and calls these; each
 ``*_body`` builds the ``log_pb2`` message a step's entry carries, and each ``read_*`` decodes
 what such a message holds, a malformed one blamed on the seat that sent it
 (:class:`Rejection`, reason ``BAD_PROOF``). Nothing here checks a proof or knows a deck's

@@ -146,7 +146,7 @@ def starved(snapshot: Snapshot, links: Mapping[str, str | None]) -> dict[int, st
     >>> ada = Player(0, "ada", "f", "10.0.0.5:4000")
     >>> bob = Player(1, "bob", "g", "10.0.0.6:4000")
     >>> now = Snapshot("t", "condottiere", "zman", 2, 0, (ada, bob), "lobby", None,
-    ...                Waiting(StepKind.READY, (0, 1), "", 0.0), None, None, (), None, False,
+    ...                Waiting(READY, (0, 1), "", 0.0), None, None, (), None, False,
     ...                "", 3)
     >>> starved(now, {"10.0.0.6:4000": "nobody answers there"})
     {1: 'nobody answers there'}

@@ -32,8 +32,8 @@ from condottiere.crypto import PublicIdentity
 from condottiere.peer.advert import SERVICE_TYPE, STAGES, Advert, BadAdvert, read_advert
 from condottiere.peer.entries import Rejection, read_entry
 from condottiere.peer.interfaces import Interface
+from condottiere.peer.links import CHANNEL_OPTIONS, describe_rpc_error
 from condottiere.peer.lobby import PROTOCOL
-from condottiere.peer.node import CHANNEL_OPTIONS, describe_rpc_error
 from condottiere.peer.service import SERVICE_NAME
 from condottiere.v1 import peer_pb2
 

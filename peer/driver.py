@@ -57,9 +57,9 @@ from typing import Any
 from google.protobuf.message import Message
 
 from condottiere.crypto import Identity
-from condottiere.interface import GameState, InvalidMoveError, ToldKind
+from condottiere.interface import GameState, ToldKind
 from condottiere.peer.coin import Coin, Flip
-from condottiere.peer.dealer import Card, Dealer
+from condottiere.peer.dealing import Card, Dealer
 from condottiere.peer.entries import (
     LogEntry,
     Reason,
@@ -74,6 +74,7 @@ from condottiere.peer.lobby import Lobby, TableSpec, check_text
 from condottiere.peer.logs import Logs, Suspicion
 from condottiere.peer.silence import Departure
 from condottiere.peer.steps import audit, coins, deal, leavers, moves, schedule, seating
+from condottiere.peer.steps.audit import AUDIT
 from condottiere.peer.steps.base import (
     MAX_CHAT,
     After,
@@ -91,6 +92,7 @@ from condottiere.peer.steps.base import (
 )
 from condottiere.peer.steps.seating import (
     MAX_JOINERS,
+    SEATING,
     UNSEATED_BYTES,
     UNSEATED_ENTRIES,
 )
@@ -138,7 +140,7 @@ class Table:
         self.logs = Logs(self.table_id)
         self.lobby = Lobby(definition)
         self.spec = self.lobby.spec
-        self.step: Step | None = Step(2, StepKind.SEATING, (self.lobby.creator,))
+        self.step: Step | None = Step(2, SEATING, (self.lobby.creator,))
         self.rules = self.spec.game_rules
         """The game this table plays (through the game interface only)."""
         self.game: GameState[Any] | None = None
@@ -470,24 +472,10 @@ class Table:
     def submit(self, text: str) -> str | None:
         """Play a move for this seat (its text, or the game's move value); None when it is
         published, else why not (nothing changes then)."""
-        step, game, dealer = self.step, self.game, self.dealer
-        if self.halt is not None:
-            return f"the table has stopped: {self.halt.detail}"
-        if self.catching_up:
-            return "this seat is taking its own log back from the others first"
-        if self.seat in self.out:
-            return "this seat is out of the game: it may watch, not play"
-        if step is None or game is None or dealer is None or step.kind != StepKind.MOVE:
-            return "it is not time to move"
-        if step.authors != (self.me,) or self._pending(self.me, step) is not None:
-            return f"it is not your turn: the table waits for {self.who(step.authors[0])}"
         try:
-            move = game.parse_move(str(text))
-        except InvalidMoveError as exc:
-            return str(exc)
-        refused = game.why_illegal(move)
-        if refused is not None:
-            return refused
+            move = moves.submitted(self, text)
+        except moves.NotNow as refused:
+            return str(refused)
         if self.forced_move() is None:  # else the only move: play_forced publishes it
             self._publish_move(move)
         return None
@@ -501,20 +489,7 @@ class Table:
     def forced_move(self) -> int | None:
         """The turn of this seat's forced move awaited and held (see :attr:`hold_forced`), or
         None."""
-        step, game = self.step, self.game
-        if (
-            not self.hold_forced
-            or self.halt is not None
-            or self._quiet
-            or step is None
-            or game is None
-            or step.kind != StepKind.MOVE
-            or step.authors != (self.me,)
-            or self._pending(self.me, step) is not None
-            or len(game.legal_moves()) != 1
-        ):
-            return None
-        return game.moves_played
+        return moves.forced_turn(self)
 
     def play_forced(self, turn: int) -> bool:
         """Publish this seat's forced move of ``turn``, if it is still the one awaited; True
@@ -546,18 +521,11 @@ class Table:
 
     def spare_time(self, slots: int = 2) -> bool:
         """Use a moment of idleness: verify the unchecked shares of a few cards in play (see
-        ``Dealer.verify_some``); True while more work of this kind remains."""
+        :func:`~condottiere.peer.steps.deal.verify_some`); True while more work of this kind
+        remains."""
         if self.dealer is None or self.halt is not None or self._quiet:
             return False
-        try:
-            return self.dealer.verify_some(slots)
-        except Rejection as rejection:
-            self._refuse(rejection)
-            assert rejection.seat is not None
-            for entry in self.logs.log(self.seating[rejection.seat]):
-                if entry.kind == StepKind.SHARES and entry.hash in self._consumed:
-                    self._publish(deal.bad_share(entry))
-            return False
+        return deal.verify_some(self, slots)
 
     def finish(self) -> None:
         """Once the game is audited, say goodbye: the heads of this entry show the others that
@@ -574,7 +542,7 @@ class Table:
         """Whether every other seat still at the table has shown (in the heads of an entry)
         that it holds this peer's log up to its audit (or its last silence statement, at a
         table abandoned): then this peer may go without anyone waiting for it."""
-        kind = "silence" if self.halt is not None and self.halt.abandoned else StepKind.AUDIT
+        kind = "silence" if self.halt is not None and self.halt.abandoned else AUDIT
         marks = [e.seq for e in self.logs.log(self.me) if e.kind == kind]
         if not marks:
             return kind == "silence"
@@ -614,7 +582,7 @@ class Table:
             if not self._restoring:
                 self.keeper.keep(accepted)
             self.appended.append(accepted)
-            if accepted.kind == StepKind.SEATING and accepted.author == self.lobby.creator:
+            if accepted.kind == SEATING and accepted.author == self.lobby.creator:
                 self._named.update(accepted.body.authors)
             if accepted.free:
                 self._free(accepted)
@@ -636,7 +604,7 @@ class Table:
         self.keeper.keep_own(entry)
         self.logs.add(entry)
         self.appended.append(entry)
-        if entry.kind == StepKind.SEATING:
+        if entry.kind == SEATING:
             self._named.update(entry.body.authors)
         if entry.free:
             self._free(entry)
@@ -743,32 +711,7 @@ class Table:
             if author not in step.missing and self.seat_of(author) not in self.out:
                 self._pending(author, step)
         if self.lobby.closed:
-            for author in self.logs.authors:
-                if author not in self.seating:
-                    self._refuse_unseated(author)
-
-    def _forget_unseated(self) -> None:
-        """Once the game starts, keep nothing in memory of the other authors without a seat
-        (their entries stay in the keeper, for the record): their logs and the heads they
-        claimed."""
-        for author in self.logs.authors:
-            if author not in self.seating and author != self.me:
-                self._refuse_unseated(author)
-                if author not in self.lobby.freed:  # a seating names it: its join is needed
-                    self.logs.forget(author)
-        self.logs.forget_claims(self.seating)
-
-    def _refuse_unseated(self, author: bytes) -> None:
-        log = self.logs.log(author)
-        cursor = self._cursor.get(author, 0)
-        while cursor < len(log):
-            entry = log[cursor]
-            if not entry.free and entry.step not in self._ended:  # else a freed seat's late ready
-                self._refuse(
-                    Rejection(Reason.NOT_SEATED, "the author has no seat", author=author), entry
-                )
-            cursor += 1
-        self._cursor[author] = cursor
+            seating.refuse_unseated(self)
 
     def _work(self, step: Step) -> bool:
         """Take what the step needs from the logs (making this seat's part); True if anything
@@ -845,11 +788,13 @@ class Table:
 
     def _check(self, step: Step, author: bytes, entry: LogEntry) -> Verdict:
         """The verdict on ``author``'s answer to ``step`` (applied, for one-author steps)."""
-        if entry.kind != step.kind:
+        rule = rule_of(step.kind)
+        awaited = rule.entry_kind or step.kind
+        if entry.kind != awaited:
             return Refuse(
-                Rejection(Reason.UNEXPECTED, f"a {step.kind} entry is awaited, not a {entry.kind}")
+                Rejection(Reason.UNEXPECTED, f"a {awaited} entry is awaited, not a {entry.kind}")
             )
-        return rule_of(step.kind).check(self, step, author, entry)
+        return rule.check(self, step, author, entry)
 
     def _complete(self, step: Step) -> Next | None:
         """What follows ``step`` once every answer it needs is in; None before."""

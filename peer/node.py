@@ -7,9 +7,9 @@ only caller: entries received from other peers are batched and handed over, and 
 call the node takes what the table appended and serves it to its subscribers, learns new
 peers' addresses, and publishes a new :class:`~condottiere.peer.controller.Snapshot`.
 
-Every peer follows every other peer it knows of: a ``Subscribe`` stream sends it every entry
-that peer holds beyond what it has, then each new one. A peer that goes away is retried with
-a short backoff; on its return the stream resumes from where this peer stopped.
+Every peer follows every other peer it knows of (:mod:`condottiere.peer.links`): a
+``Subscribe`` stream sends it every entry that peer holds beyond what it has, then each new
+one, into the inbox the node hands to the table.
 
 The owner's programs drive the seat through the controller service, which the node serves
 beside the ``Peer`` service (:mod:`condottiere.peer.controller_service`).
@@ -30,9 +30,7 @@ import asyncio
 import contextlib
 import dataclasses
 import functools
-import json
 import os
-import struct
 import time
 import traceback
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
@@ -47,23 +45,25 @@ from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
 
 from condottiere.crypto import Identity
+from condottiere.peer.admissions import ADMISSION, admission_of, apply_admission
 from condottiere.peer.controller import Controller, Snapshot, fingerprint, snapshot_of
 from condottiere.peer.controller_service import ControllerServer
 from condottiere.peer.driver import MemoryKeeper, Table, TableEvent
-from condottiere.peer.entries import MAX_ENTRY_BYTES, Rejection, SigningConflict
+from condottiere.peer.entries import Rejection, SigningConflict
 from condottiere.peer.limits import (
     IDLE_CONNECTION_MS,
-    INBOX,
-    INBOX_BYTES,
-    JUNK_BURST,
-    JUNK_PER_SECOND,
     MAX_REQUEST_BYTES,
     STREAMS_PER_CONNECTION,
-    Claims,
-    TokenBucket,
     WireLog,
     raise_open_file_limit,
-    valid_address,
+)
+from condottiere.peer.links import (
+    CHANNEL_OPTIONS,
+    HELLO_SECONDS,
+    MAX_MESSAGE_BYTES,
+    RETRY_SECONDS,
+    Links,
+    describe_rpc_error,
 )
 from condottiere.peer.lobby import PROTOCOL, TableSpec
 from condottiere.peer.logs import Suspicion
@@ -74,17 +74,16 @@ from condottiere.peer.service import (
     SERVICE_NAME,
     Guard,
     PeerService,
-    subscription_proof,
 )
 from condottiere.peer.store import Store
+from condottiere.peer.timers import play_forced, step_began, watch_time
 from condottiere.peer.trace import Trace
 from condottiere.v1 import peer_pb2
 
-__all__ = ["CHANNEL_OPTIONS", "SERVER_OPTIONS", "JoinError", "Node", "describe_rpc_error"]
+__all__ = ["SERVER_OPTIONS", "JoinError", "Node"]
 
 T = TypeVar("T")
 
-MAX_MESSAGE_BYTES = MAX_ENTRY_BYTES + 4096
 SERVER_OPTIONS = [
     ("grpc.so_reuseport", 0),
     ("grpc.max_receive_message_length", MAX_REQUEST_BYTES),
@@ -92,21 +91,8 @@ SERVER_OPTIONS = [
     ("grpc.max_concurrent_streams", STREAMS_PER_CONNECTION),
     ("grpc.max_connection_idle_ms", IDLE_CONNECTION_MS),
 ]
-CHANNEL_OPTIONS = [
-    ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
-    ("grpc.initial_reconnect_backoff_ms", 100),
-    ("grpc.min_reconnect_backoff_ms", 100),
-    ("grpc.max_reconnect_backoff_ms", 1000),
-    ("grpc.enable_retries", 0),
-]
-HELLO_SECONDS = 3.0
 JOIN_PATIENCE = 10.0
 """Seconds a joiner keeps asking a peer that does not answer yet."""
-
-RETRY_SECONDS = (0.05, 1.0)
-"""The first and the longest pause before following a peer again."""
-NEVER_ANSWERED_SECONDS = 30.0
-"""The longest pause before calling again an address where no peer ever answered."""
 
 
 @dataclass
@@ -167,8 +153,6 @@ class Node:
         self.snapshot: Snapshot | None = None
         self.events: list[TableEvent] = []
         self.listeners: set[asyncio.Queue[Snapshot]] = set()
-        self.link_errors: dict[str, str] = {}
-        """The last reason following each peer failed, by address."""
         self.wire = WireLog()
         """What came from followed peers and was turned away (nobody at the table is
         blamed: an entry that is not even read, or an author with no seat)."""
@@ -182,20 +166,12 @@ class Node:
         self._copies: dict[bytes, list[bytes]] = {}
         self._version = 0
         self._changed = asyncio.Condition()
-        self._followed: dict[str, asyncio.Task[None]] = {}
-        self._connected: set[str] = set()
-        self._inbox: list[tuple[str, bytes]] = []
-        self._inbox_ready = asyncio.Event()
-        self._inbox_room = asyncio.Event()
-        self._inbox_bytes = 0
-        self._junk: dict[str, TokenBucket] = {}
-        self._claims = Claims()
+        self.links = Links(self)
+        """The peers this one follows (:mod:`condottiere.peer.links`)."""
         self._tasks: list[asyncio.Task[None]] = []
         self._since = (0, time.monotonic())
         self._events_taken = 0
         self._dealt_traced = False
-        self._own_log_held: dict[str, int] = {}
-        """How many entries of this peer's log the peer at each address said it holds."""
         self._caught_up = asyncio.Event()
         self._caught_up.set()
         self.failure: SigningConflict | None = None
@@ -233,7 +209,7 @@ class Node:
         await self.controller_server.start()
         self._tasks = [
             asyncio.create_task(self._consume(), name="consume"),
-            asyncio.create_task(self._watch_time(), name="watch"),
+            asyncio.create_task(watch_time(self), name="watch"),
         ]
         current = self.store.setting("table")
         if resume and current is not None and current != self.store.setting("closed"):
@@ -241,12 +217,12 @@ class Node:
             if entries:
                 keeper = self.store.keeper(current)
                 self._caught_up.clear()
-                admission = self.store.setting(_ADMISSION)
+                admission = self.store.setting(ADMISSION)
 
                 def restore() -> Table:
                     table = Table.restore(self.identity, keeper, entries, catching_up=True)
                     if admission is not None and not table.lobby.closed:
-                        _apply_admission(table, admission)
+                        apply_admission(table, admission)
                     return table
 
                 await self._adopt(restore)
@@ -275,9 +251,10 @@ class Node:
 
     async def stop(self) -> None:
         """Stop serving and following; the store keeps everything for a restart."""
-        for task in [*self._tasks, *self._followed.values()]:
+        for task in self._tasks:
             task.cancel()
-        for task in [*self._tasks, *self._followed.values()]:
+        await self.links.stop()
+        for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         await self.controller_server.stop()
@@ -294,7 +271,7 @@ class Node:
         def create() -> Table:
             table = Table.create(self.identity, spec, MemoryKeeper(), auto_ready=self.auto_ready)
             table.lobby.open = self.open_seating
-            self.store.set_setting(_ADMISSION, _admission_of(table))
+            self.store.set_setting(ADMISSION, admission_of(table))
             return self._keep_in_store(table)
 
         await self._adopt(create)
@@ -341,7 +318,7 @@ class Node:
                 table.admit(author)
             else:
                 table.refuse(author)
-            self.store.set_setting(_ADMISSION, _admission_of(table))
+            self.store.set_setting(ADMISSION, admission_of(table))
             return None
 
         reason = await self.call(decide)
@@ -537,7 +514,7 @@ class Node:
         await self._publish(changes)
         if changes.forced is not None and changes.forced[0] not in self._forced_turns:
             self._forced_turns.add(changes.forced[0])
-            self._tasks.append(asyncio.create_task(self._play_forced(*changes.forced)))
+            self._tasks.append(asyncio.create_task(play_forced(self, *changes.forced)))
         table = self.table
         if table is not None and table.deferred:
             await self._call(table.resume)
@@ -559,7 +536,7 @@ class Node:
             ):  # a move this seat chose: how long it took is how long forced ones take
                 self.pacer.record(time.monotonic() - self._since[1])
         if number != self._since[0]:
-            self._since = (number, self._step_began(table.table_id, number))
+            self._since = (number, step_began(self.store, table.table_id, number))
             if self.trace.on and table.step is not None:
                 self.trace.write("step", kind=table.step.kind, number=number)
         snapshot = None if table.catching_up else snapshot_of(table, self._since[1])
@@ -580,27 +557,6 @@ class Node:
             appended_pairs, suspicions, snapshot, events, addresses, forced, ask_again
         )
 
-    def _step_began(self, table_id: bytes, number: int) -> float:
-        """When this peer began waiting for step ``number`` (monotonic seconds): as its store
-        noted it when that step began before the peer was stopped and started again (the
-        others count the step's deadline from then, and so does this seat's screen); else now,
-        noted for such a restart."""
-        now, wall = time.monotonic(), time.time()
-        step = table_id + number.to_bytes(8, "big")
-        noted = self.store.setting(_STEP_BEGAN)
-        if noted is not None and noted[:-8] == step:
-            began = float(struct.unpack(">d", noted[-8:])[0])
-            return now - max(0.0, wall - began)
-        self.store.set_setting(_STEP_BEGAN, step + struct.pack(">d", wall))
-        return now
-
-    async def _play_forced(self, turn: int, since: float) -> None:
-        """Publish this seat's forced move of ``turn`` once the delay the pacer draws has passed
-        since it was awaited (see :mod:`condottiere.peer.pacing`)."""
-        await asyncio.sleep(max(0.0, since + self.pacer.draw() - time.monotonic()))
-        if await self.call(lambda table: table.play_forced(turn)):
-            self.trace.write("forced", turn=turn)
-
     def _trace_progress(self, table: Table) -> None:
         game = table.game
         if game is None:
@@ -617,11 +573,9 @@ class Node:
         for author, signed in changes.appended:
             self._copies.setdefault(author, []).append(signed)
         for suspicion in changes.suspicions:
-            self._fetch_other_version(suspicion)
+            self.links.fetch_other_version(suspicion)
         if changes.ask_again:
-            for address, task in list(self._followed.items()):
-                task.cancel()  # each stream starts again from what this peer holds
-                self._followed[address] = asyncio.create_task(self._follow(address), name=address)
+            self.links.follow_anew()
         for address in changes.addresses:
             self.heard_of(address)
         self.events.extend(changes.events)
@@ -710,134 +664,33 @@ class Node:
     # ------------------------------------------------------------------ following peers
 
     def heard_of(self, address: str, claimed_by: bytes | None = None) -> None:
-        """Follow the peer at ``address`` from now on (once). ``claimed_by``: the author a
-        caller or a reply says serves there (None: a signed entry or the owner says so);
-        such claims are followed within the bounds of :class:`~condottiere.peer.limits.Claims`."""
-        table = self.table
-        if table is None or not valid_address(address) or address == self.address:
-            return
-        if claimed_by is None:
-            self._claims.forget(address)
-        elif address not in self._followed:
-            if table.lobby.closed and claimed_by not in table.seating:
-                return
-            admitted, dropped = self._claims.admit(address, claimed_by, self._connected)
-            for old in dropped:
-                self._followed.pop(old).cancel()
-            if not admitted:
-                return
-        if address not in self._followed:
-            self._followed[address] = asyncio.create_task(self._follow(address), name=address)
+        """Follow the peer at ``address`` from now on (see ``Links.heard_of``)."""
+        self.links.heard_of(address, claimed_by)
 
     @property
     def connected(self) -> frozenset[str]:
         """The addresses of the peers this one currently follows successfully."""
-        return frozenset(self._connected)
+        return self.links.connected
 
-    async def _follow(self, address: str, only: tuple[bytes, int] | None = None) -> None:
-        """Follow the peer at ``address``, again after each failure: a pause that doubles up
-        to a second while the peer ever answered, up to :data:`NEVER_ANSWERED_SECONDS` while
-        it never did (an address in a join may point anywhere)."""
-        pause = RETRY_SECONDS[0]
-        answered = False
-        while True:
-            try:
-                async with grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS) as channel:
-                    await self._subscribe(address, channel, only)
-                    if only is not None:
-                        return
-            except grpc.aio.AioRpcError as error:
-                self.link_errors[address] = describe_rpc_error(error)
-            except Exception as error:
-                self.link_errors[address] = f"{type(error).__name__}: {error}"
-            finally:
-                answered = answered or address in self._connected
-                self._connected.discard(address)
-            await asyncio.sleep(pause)
-            pause = min(pause * 2, RETRY_SECONDS[1] if answered else NEVER_ANSWERED_SECONDS)
+    @property
+    def link_errors(self) -> dict[str, str]:
+        """The last reason following each peer failed, by address."""
+        return self.links.errors
 
-    async def _subscribe(
-        self, address: str, channel: grpc.aio.Channel, only: tuple[bytes, int] | None
-    ) -> None:
-        table_id = self.table_id
-        assert table_id is not None
-        hello = channel.unary_unary(
-            f"/{SERVICE_NAME}/Hello",
-            request_serializer=peer_pb2.HelloRequest.SerializeToString,
-            response_deserializer=peer_pb2.HelloReply.FromString,
-        )
-        reply = await hello(
-            peer_pb2.HelloRequest(
-                protocol=PROTOCOL,
-                table_id=table_id,
-                author=self.identity.public.raw,
-                address=self.address,
-            ),
-            timeout=HELLO_SECONDS,
-        )
-        for known in reply.peers:
-            self.heard_of(known.address, claimed_by=known.author)
-        me = self.identity.public.raw
-        self._own_log_held[address] = next(
-            (known.entries for known in reply.peers if known.author == me), 0
-        )
-        await self._catch_up()
-        cursors = {author: len(copies) for author, copies in self._copies.items()}
-        if only is not None:
-            cursors[only[0]] = only[1]
-        subscribe = channel.unary_stream(
-            f"/{SERVICE_NAME}/Subscribe",
-            request_serializer=peer_pb2.SubscribeRequest.SerializeToString,
-            response_deserializer=bytes,
-        )
-        stream = subscribe(
-            peer_pb2.SubscribeRequest(
-                table_id=table_id,
-                start=[peer_pb2.Cursor(author=a, next=n) for a, n in cursors.items()],
-                subscriber=self.identity.public.raw,
-                proof=subscription_proof(self.identity, table_id, reply.challenge),
-            )
-        )
-        self._connected.add(address)
-        async for signed in stream:
-            self.trace.write("recv")
-            self._inbox.append((address, signed))
-            self._inbox_ready.set()
-            if only is not None:
-                stream.cancel()
-                return
-            self._inbox_bytes += len(signed)
-            while len(self._inbox) >= INBOX or self._inbox_bytes >= INBOX_BYTES:
-                self._inbox_room.clear()  # read no faster than entries are taken in
-                await self._inbox_room.wait()
-            junk = self._junk.get(address)
-            if junk is not None and junk.wait():  # a peer that sends junk is read slower
-                await asyncio.sleep(junk.wait())
-
-    def _fetch_other_version(self, suspicion: Suspicion) -> None:
-        """Ask the witness of a disagreeing head for its version of the entry (to prove an
-        equivocation)."""
-        table = self.table
-        if table is None:
-            return
-        address = table.lobby.addresses.get(suspicion.witness, "")
-        if address and address != self.address:
-            task = asyncio.create_task(
-                asyncio.wait_for(self._follow(address, (suspicion.author, suspicion.seq)), 10)
-            )
-            task.add_done_callback(lambda done: done.cancelled() or done.exception())
+    def held(self) -> dict[bytes, int]:
+        """How many entries this peer holds of each author."""
+        return {author: len(copies) for author, copies in self._copies.items()}
 
     async def _consume(self) -> None:
         spare_work = False
         while True:
-            if spare_work and not self._inbox:
+            if spare_work and not self.links.inbox:
                 spare_work = await self._on_table(lambda table: table.spare_time())
                 continue
-            await self._inbox_ready.wait()
-            self._inbox_ready.clear()
+            await self.links.inbox_ready.wait()
+            self.links.inbox_ready.clear()
             spare_work = True
-            batch, self._inbox, self._inbox_bytes = self._inbox, [], 0
-            self._inbox_room.set()
+            batch = self.links.take()
             if batch and self.table is not None:
                 self.trace.write("consume", n=len(batch))
                 try:
@@ -853,16 +706,13 @@ class Node:
                 for (address, _), (rejection, copy) in zip(batch, outcomes, strict=True):
                     self.wire.note(address, rejection, copy)
                     if rejection is not None:
-                        junk = self._junk.setdefault(
-                            address, TokenBucket(JUNK_PER_SECOND, JUNK_BURST)
-                        )
-                        junk.charge(1)
+                        self.links.turned_away(address)
 
     async def _catch_up(self) -> None:
         """End a restored table's catch-up once it has heard enough (see the module)."""
         if self._caught_up.is_set():
             return
-        held = dict(self._own_log_held)
+        held = dict(self.links.own_log_held)
         if await self._on_table(lambda table: table.catch_up(held)):
             self._caught_up.set()
 
@@ -877,66 +727,3 @@ class Node:
             rejection = table.receive(signed)
             outcomes.append((rejection, rejection is None and len(table.logs) == held))
         return outcomes
-
-    async def _watch_time(self) -> None:
-        """Vote on coin reveals that do not come (see :mod:`condottiere.peer.coin`), and run
-        the relay rounds on the seats a step waits for past its deadline, at every tick
-        (:mod:`condottiere.peer.silence`)."""
-        while True:
-            await asyncio.sleep(0.25)
-            snapshot = self.snapshot
-            waiting = None if snapshot is None else snapshot.waiting
-            if (
-                snapshot is not None
-                and waiting is not None
-                and waiting.deadline is not None
-                and time.monotonic() - waiting.since > waiting.deadline
-            ):
-                waited = time.monotonic() - waiting.since
-                await self.call(functools.partial(Table.declare_silent, waited=waited))
-            if (
-                snapshot is not None
-                and snapshot.waiting is not None
-                and snapshot.waiting.kind == "coin_reveal"
-                and time.monotonic() - snapshot.waiting.since > self.coin_timeout
-            ):
-                await self.call(lambda table: table.give_up_waiting())
-
-
-_ADMISSION = "admission"
-_STEP_BEGAN = "step began"
-"""The table id and number of the step the table waits for, and when (wall-clock seconds)
-this peer began waiting for it."""
-"""The store's setting of whom the owner admitted and refused at the table it created."""
-
-
-def _admission_of(table: Table) -> bytes:
-    lobby = table.lobby
-    return json.dumps({
-        "open": lobby.open,
-        "admitted": sorted(a.hex() for a in lobby.admitted),
-        "refused": sorted(a.hex() for a in lobby.refused),
-    }).encode()
-
-
-def _apply_admission(table: Table, kept: bytes) -> None:
-    admission = json.loads(kept)
-    table.lobby.open = bool(admission["open"])
-    for author in admission["refused"]:
-        table.refuse(bytes.fromhex(author))
-    for author in admission["admitted"]:
-        table.admit(bytes.fromhex(author))
-
-
-def describe_rpc_error(error: grpc.aio.AioRpcError) -> str:
-    """What went wrong with a call, in a player's words."""
-    if error.code() == grpc.StatusCode.UNAVAILABLE and error.details() != NO_TABLE_YET:
-        return "nobody answers there"
-    if error.code() == grpc.StatusCode.DEADLINE_EXCEEDED:
-        return "no answer in time"
-    if error.code() == grpc.StatusCode.UNIMPLEMENTED:
-        return (
-            "something answers there, but not a table's peer: a peer's controller port, or"
-            " another program? Join the address a peer prints as 'listening on'"
-        )
-    return error.details() or error.code().name

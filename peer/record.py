@@ -34,10 +34,11 @@ from condottiere.interface.events import (
     SeatLeft,
     event_from_json,
 )
-from condottiere.peer.driver import Halt, MemoryKeeper, Refusal, StepKind, Table
+from condottiere.peer.driver import Halt, MemoryKeeper, Refusal, Table
 from condottiere.peer.entries import LogEntry, Rejection, read_entry
 from condottiere.peer.silence import Departure
 from condottiere.peer.steps import leavers
+from condottiere.peer.steps.audit import AUDIT
 from condottiere.v1 import log_pb2
 
 __all__ = [
@@ -133,7 +134,7 @@ class Verdict:
     def missing_audits(self) -> tuple[bytes, ...]:
         """The seats' authors whose audit secrets the audit still waits for."""
         step = self.table.step
-        return step.missing if step is not None and step.kind == StepKind.AUDIT else ()
+        return step.missing if step is not None and step.kind == AUDIT else ()
 
     @property
     def departures(self) -> tuple[Departure, ...]:

@@ -50,17 +50,28 @@ With ``--game captains`` it measures Condottieri Captains instead (3 seats unles
   then its slowest checker), each beside the CPU of exactly the libsodium calls that work
   made, made raw (CPU time on both sides, so that the load of a shared machine cancels).
 
+``--compare PYTHON`` (another checkout's venv: the code before a change) plays the same
+tables with the peers of both, game by game, alternating which goes first: for Condottiere
+the deal, the game and the peers' CPU beside the counted arithmetic's CPU; with ``--game
+captains`` the first hand dealt and the peers' CPU beside its floor; and the median of the
+games' own after / before ratios of the peers' CPU.
+
+The peers keep their compiled modules (in :data:`BYTECODE`, compiled before the first run),
+as an installed copy of the project does, even where the environment says not to write any.
+
 Usage: ``.venv/bin/python scripts/bench_net.py [--seats 2,4,6] [--games N] [--edition ID]
-[--leavers] [--game captains]``
+[--leavers] [--game captains] [--compare PYTHON]``
 """
 
 from __future__ import annotations
 
 import argparse
 import bisect
+import contextlib
 import itertools
 import json
 import os
+import signal
 import statistics
 import subprocess
 import sys
@@ -79,10 +90,11 @@ from google.protobuf.message import Message
 from condottiere.bots import make_bot
 from condottiere.crypto import Identity
 from condottiere.crypto.workers import WORKERS
-from condottiere.peer.driver import MemoryKeeper, Step, StepKind, Table, Work
+from condottiere.peer.driver import MemoryKeeper, Step, Table, Work
 from condottiere.peer.entries import LogEntry
 from condottiere.peer.lobby import TableSpec
 from condottiere.peer.steps import Verdict
+from condottiere.peer.steps.moves import HAND_SHOWN
 
 TARGETS = {"deal_ratio": 1.3, "p50": 0.005, "p99": 0.030, "game4": 30.0, "game6": 6.0}
 GAME_SECONDS = 600
@@ -387,6 +399,35 @@ LEAVER_DEADLINE = 3
 """The step deadline of the tables ``--leavers`` measures (seconds)."""
 
 
+BYTECODE = Path(tempfile.gettempdir()) / "condottiere-bench-bytecode"
+"""Where the peers' compiled modules are kept between runs (``PYTHONPYCACHEPREFIX``)."""
+
+
+def peer_environment() -> dict[str, str]:
+    """The environment the peers run in: this one, but with the project's compiled modules
+    kept and read (in :data:`BYTECODE`), as an installed project has them. A
+    ``PYTHONDONTWRITEBYTECODE`` here (some sandboxes set it) would have every peer compile
+    every module of the project from source at start: about 0.25 s of CPU a peer that no
+    installed copy spends."""
+    environment = {
+        name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"
+    }
+    environment["PYTHONPYCACHEPREFIX"] = str(BYTECODE)
+    return environment
+
+
+def warm_bytecode(python: str) -> None:
+    """Compile every module of the project ``python`` runs into :data:`BYTECODE` (before the
+    first timed run, so that none pays for it)."""
+    subprocess.run(
+        [python, "-c", "import compileall, condottiere, os, sys; sys.exit(not all("
+         "compileall.compile_dir(os.path.dirname(m.__file__), quiet=1) for m in ("
+         "__import__(f'condottiere.{p}', fromlist=['_']) for p in"
+         " ('bots', 'cli', 'crypto', 'games', 'interface', 'peer', 'v1'))))"],
+        env=peer_environment(), check=True,
+    )
+
+
 def launch_traced(
     edition: str,
     seats: int,
@@ -398,7 +439,9 @@ def launch_traced(
 ) -> tuple[list[subprocess.Popen[bytes]], list[Path]]:
     """A host and ``seats - 1`` greedy bot peers run by ``python``, with traces (the host
     also given ``host_options``, every peer ``peer_options``); the processes (the caller
-    stops them) and their trace files."""
+    stops them with ``stop_all``) and their trace files. Each peer leads a process group of
+    its own, so that ``stop_all`` also stops what it started (``python`` may be a wrapper,
+    as the profiler, whose peer is its child)."""
     command = [python, "-m", "condottiere.cli.main"]
     traces = [folder / f"trace{seat}.jsonl" for seat in range(seats)]
     common = ["--strategy", "greedy", "--new", "--interface", "127.0.0.1", *peer_options]
@@ -407,7 +450,8 @@ def launch_traced(
         host = subprocess.Popen(
             [*command, "host", "--edition", edition, "--seats", str(seats), "--seed", str(seed),
              "--data", str(folder / "seat0"), "--trace", str(traces[0]), *common, *host_options],
-            stdout=log, stderr=subprocess.STDOUT,
+            stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+            env=peer_environment(),
         )
     processes = [host]
     address = ""
@@ -421,7 +465,8 @@ def launch_traced(
         processes.append(subprocess.Popen(
             [*command, "bot", "--join", address, "--seed", str(seed + seat), "--data",
              str(folder / f"seat{seat}"), "--trace", str(traces[seat]), *common],
-            stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
+            stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, start_new_session=True,
+            env=peer_environment(),
         ))
     return processes, traces
 
@@ -443,9 +488,10 @@ def wait_traces(traces: Sequence[Path], what: str, timeout: float = GAME_SECONDS
 
 
 def stop_all(processes: Sequence[subprocess.Popen[bytes]]) -> None:
+    """Kill every process group ``launch_traced`` started that still runs, then reap them."""
     for process in processes:
-        if process.poll() is None:
-            process.kill()
+        with contextlib.suppress(ProcessLookupError):  # gone: every process of it exited
+            os.killpg(process.pid, signal.SIGKILL)
         process.wait()
 
 
@@ -659,13 +705,13 @@ class _Costed(Table):
             yield
 
     def _entry_body(self, step: Step) -> Message | None:
-        if step.kind != StepKind.HAND_SHOWN or step.shown is None:
+        if step.kind != HAND_SHOWN or step.shown is None:
             return super()._entry_body(step)
         with self._book("make_reveal", step.shown.count):
             return super()._entry_body(step)
 
     def _check(self, step: Step, author: bytes, entry: LogEntry) -> Verdict:
-        if step.kind != StepKind.HAND_SHOWN or step.shown is None:
+        if step.kind != HAND_SHOWN or step.shown is None:
             return super()._check(step, author, entry)
         with self._book("check_reveal", step.shown.count):
             return super()._check(step, author, entry)
@@ -771,7 +817,9 @@ def _calls(pieces: Sequence[Piece]) -> Counter[str]:
     return calls
 
 
-def captains_deal_seconds(seats: int, seed: int) -> tuple[float, float]:
+def captains_deal_seconds(
+    seats: int, seed: int, python: str = sys.executable
+) -> tuple[float, float]:
     """Peer processes at a Captains table: seconds from their launch to the first hand dealt
     at every peer (the first step after the first shares step, in each peer's trace), and the
     CPU seconds the peers had used when it was seen (read from ``/proc``, polled every 50 ms,
@@ -780,7 +828,7 @@ def captains_deal_seconds(seats: int, seed: int) -> tuple[float, float]:
         launched = time.time()
         processes, traces = launch_traced(
             CAPTAINS_VARIANT, seats, seed, Path(folder), host_options=["--game", CAPTAINS],
-            peer_options=["--coin-timeout", "60"],
+            peer_options=["--coin-timeout", "60"], python=python,
         )
         try:
             deadline = time.monotonic() + GAME_SECONDS
@@ -866,8 +914,11 @@ def compare(edition: str, seats: int, games: int, other: str) -> None:
     """Peers of ``other`` (before) and of this checkout (after), game by game (see --compare)."""
     deal_counts = deal_in_process(edition, seats)
     game_counts, chains = game_in_process(edition, seats)
-    figures: dict[str, list[tuple[float, float, float, float]]] = {"before": [], "after": []}
-    print(f"{seats} seats: deal s, ratio to the floor; game s, chains, ratio to the floor")
+    figures: dict[str, list[tuple[float, float, float, float, float, float]]] = {
+        "before": [], "after": []
+    }
+    print(f"{seats} seats: deal s, ratio to the floor; game s, chains, ratio to the floor;"
+          " the peers' CPU s, ratio to the counted arithmetic's CPU")
     for game in range(games):
         order = [("before", other), ("after", sys.executable)]
         for label, python in order if game % 2 == 0 else order[::-1]:
@@ -875,22 +926,60 @@ def compare(edition: str, seats: int, games: int, other: str) -> None:
                 run = run_table(edition, seats, game, Path(folder), python)
             deal_floor = median_floor(deal_counts)
             game_floor = median_floor(game_counts) / max(chains, 1) * run.chains
-            figures[label].append(
-                (run.deal, run.deal / deal_floor, run.game, run.game / game_floor)
-            )
+            arithmetic = floor_cpu_seconds(game_counts) / max(chains, 1) * run.chains
+            cpu = sum(run.cpu)
+            figures[label].append((
+                run.deal, run.deal / deal_floor, run.game, run.game / game_floor, cpu,
+                cpu / arithmetic,
+            ))
             deal_ratio, game_ratio = run.deal / deal_floor, run.game / game_floor
             print(
                 f"  game {game + 1} {label:>6}: dealt {run.deal:5.2f} s ({deal_ratio:4.2f}x"
                 f" {deal_floor:4.2f} s); game {run.game:5.1f} s, {run.chains} chains"
-                f" ({game_ratio:4.2f}x); started {run.started:4.2f} s; LAN {run.lan:4.2f} s",
+                f" ({game_ratio:4.2f}x); started {run.started:4.2f} s; LAN {run.lan:4.2f} s;"
+                f" peers' CPU {cpu:5.2f} s ({cpu / arithmetic:4.2f}x {arithmetic:5.2f} s)",
                 flush=True,
             )
     for label, rows in figures.items():
-        deal, deal_ratio, wall, game_ratio = (statistics.median(c) for c in zip(*rows, strict=True))
+        deal, deal_ratio, wall, game_ratio, cpu, cpu_ratio = (
+            statistics.median(c) for c in zip(*rows, strict=True)
+        )
         print(
             f"  median {label:>6}: dealt {deal:5.2f} s, {deal_ratio:4.2f}x its floor;"
-            f" game {wall:5.1f} s, {game_ratio:4.2f}x its floor"
+            f" game {wall:5.1f} s, {game_ratio:4.2f}x its floor; peers' CPU {cpu:5.2f} s,"
+            f" {cpu_ratio:4.2f}x the arithmetic"
         )
+    paired = statistics.median(
+        after[5] / before[5]
+        for before, after in zip(figures["before"], figures["after"], strict=True)
+    )
+    # a game's length is the deal's luck (1-6 chains): its CPU is compared through its ratio
+    print(f"  the peers' CPU to the arithmetic, after / before: {paired:.2f} (median over the"
+          " games of after's ratio to before's)")
+
+
+def captains_compare(seats: int, games: int, other: str) -> None:
+    """The first Captains hand dealt by peers of ``other`` (before) and of this checkout
+    (after), game by game, alternating which goes first; the peers' CPU beside the floor."""
+    counts = captains_deal_in_process(seats)
+    print(f"Captains, {seats} seats: the first hand dealt; the peers' CPU s beside the CPU of"
+          " its counted arithmetic on one thread")
+    cpus: dict[str, list[float]] = {"before": [], "after": []}
+    ratios: dict[str, list[float]] = {"before": [], "after": []}
+    for game in range(games):
+        order = [("before", other), ("after", sys.executable)]
+        for label, python in order if game % 2 == 0 else order[::-1]:
+            dealt, cpu = captains_deal_seconds(seats, game, python)
+            floor = floor_cpu_seconds(counts)
+            cpus[label].append(cpu)
+            ratios[label].append(cpu / floor)
+            print(f"  game {game + 1} {label:>6}: dealt {dealt:6.2f} s; peers' CPU {cpu:5.2f} s"
+                  f" ({cpu / floor:4.2f}x {floor:4.2f} s)", flush=True)
+    for label in cpus:
+        print(f"  median {label:>6}: peers' CPU {statistics.median(cpus[label]):5.2f} s,"
+              f" {statistics.median(ratios[label]):4.2f}x its floor")
+    paired = statistics.median(a / b for b, a in zip(cpus["before"], cpus["after"], strict=True))
+    print(f"  the peers' CPU, after / before: {paired:.2f} (median of the games' own ratios)")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -929,6 +1018,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{CORES} cores, crypto threads {WORKERS}, load {os.getloadavg()[0]:.2f};"
         f" {args.games} game(s) per size; floors spread over {CORES} cores"
     )
+    warm_bytecode(sys.executable)
+    if args.compare:
+        warm_bytecode(args.compare)
+    if args.game == CAPTAINS and args.compare:
+        for seats in sizes:
+            captains_compare(seats, args.games, args.compare)
+        return 0
     if args.game == CAPTAINS:
         captains_figures(sizes, args.games)
         return 0

@@ -13,6 +13,7 @@ its innermost frame of the project or of a library into kinds of work:
 - **signatures and sealing** (``cryptography``'s Ed25519, X25519 boxes);
 - **proof bookkeeping**: the project's crypto code around the arithmetic (``crypto/``);
 - **protobuf**, **gRPC**, **zeroconf**, **event loop** (asyncio), **imports** (start-up);
+- **store**: the peer's SQLite log (``peer/store.py``);
 - **platform** (``peer/``, ``cli/``), **rules and bots** (``games/``, ``bots/``);
 - **other**; and **waiting**: a thread blocked in the kernel that the sampler caught (the
   event loop's ``select``, the worker threads' queue), not work.
@@ -21,8 +22,13 @@ It prints the game's wall time, every peer's samples, the share of each kind, an
 functions that took most samples. py-spy must be installed (``pip install py-spy``: it is not
 a dependency of the project); it needs to read the peers' memory (root, or ptrace allowed).
 
+The peers keep their compiled modules as an installed copy does (``bench_net.peer_environment``).
+A peer that has not exited after ``--timeout`` seconds is stopped with everything it started
+(the profiler and its Python), and the script says so.
+
 Usage: ``.venv/bin/python scripts/profile_game.py [--seats 6] [--seed 1] [--rate 200]
-[--top 15]``
+[--top 15] [--timeout 600] [--python PYTHON]`` (``--python``: another checkout's venv, to
+profile the code before a change)
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ import argparse
 import os
 import shutil
 import stat
+import subprocess
 import sys
 import tempfile
 import time
@@ -38,7 +45,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from bench_net import GAME_SECONDS, launch_traced, stop_all
+from bench_net import GAME_SECONDS, launch_traced, stop_all, warm_bytecode
 
 WAITS = ("EpollSelector.select", "Condition.wait", "_worker (concurrent/futures/thread.py:81)",
          "Event.wait", "Thread.run", "_wait_for_tstate_lock")
@@ -56,6 +63,7 @@ KINDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("gRPC", ("grpc/", "grpc\\")),
     ("zeroconf", ("zeroconf/",)),
     ("proof bookkeeping", ("(crypto/", "condottiere/crypto/")),
+    ("store", ("peer/store.py", "sqlite3")),
     ("rules and bots", ("(games/", "(bots/", "condottiere/games/", "condottiere/bots/")),
     ("platform", ("(peer/", "(cli/", "(interface/", "condottiere/peer/", "condottiere/cli/",
                   "condottiere/interface/")),
@@ -86,13 +94,13 @@ def read_raw(path: Path) -> Iterable[tuple[list[str], int]]:
             yield stack.split(";"), int(count)
 
 
-def wrapper(folder: Path, spy: str, rate: int) -> str:
-    """A script that runs its arguments with this Python under py-spy, one output per peer."""
+def wrapper(folder: Path, spy: str, rate: int, python: str) -> str:
+    """A script that runs its arguments with ``python`` under py-spy, one output per peer."""
     script = folder / "profiled-python"
     script.write_text(
         "#!/bin/sh\n"
         f'exec {spy} record --nonblocking --format raw --rate {rate} '
-        f'--output "{folder}/profile.$$.txt" -- {sys.executable} "$@"\n'
+        f'--output "{folder}/profile.$$.txt" -- {python} "$@"\n'
     )
     script.chmod(script.stat().st_mode | stat.S_IXUSR)
     return str(script)
@@ -105,30 +113,42 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="the host's seed (default 1)")
     parser.add_argument("--rate", type=int, default=200, help="samples a second (default 200)")
     parser.add_argument("--top", type=int, default=15, help="functions listed (default 15)")
+    parser.add_argument("--timeout", type=float, default=GAME_SECONDS,
+                        help=f"seconds before the peers are stopped (default {GAME_SECONDS})")
+    parser.add_argument("--callers", type=int, default=0,
+                        help="for each function listed, its N commonest callers (default 0)")
+    parser.add_argument("--python", default=sys.executable,
+                        help="the Python that runs the peers (default this one)")
     args = parser.parse_args(argv)
     spy = shutil.which("py-spy") or shutil.which("py-spy", path=os.path.dirname(sys.executable))
     if spy is None:
         print("py-spy is not installed: pip install py-spy (then run this again)")
         return 2
+    warm_bytecode(args.python)
     with tempfile.TemporaryDirectory(prefix="profile-game-") as name:
         folder = Path(name)
-        python = wrapper(folder, spy, args.rate)
+        python = wrapper(folder, spy, args.rate, args.python)
         started = time.monotonic()
         processes, _ = launch_traced(
             args.edition, args.seats, args.seed, folder,
             peer_options=["--coin-timeout", "60"], python=python,
         )
+        deadline = started + args.timeout
         try:
             for process in processes:
-                if process.wait(timeout=GAME_SECONDS) != 0:
+                if process.wait(timeout=max(0.0, deadline - time.monotonic())) != 0:
                     print(f"a peer exited with {process.returncode}; see {folder}/host.log")
                     return 1
+        except subprocess.TimeoutExpired:
+            print(f"the game did not end within {args.timeout:.0f} s: every peer stopped")
+            return 1
         finally:
             stop_all(processes)
         wall = time.monotonic() - started
         time.sleep(1)  # py-spy writes its file once its process has exited
         kinds: Counter[str] = Counter()
         functions: Counter[str] = Counter()
+        callers: dict[str, Counter[str]] = {}
         per_peer = []
         for path in sorted(folder.glob("profile.*.txt")):
             samples = 0
@@ -137,6 +157,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 kind = kind_of(stack)
                 kinds[kind] += count
                 functions[f"{kind}: {stack[-1]}"] += count
+                calling = callers.setdefault(f"{kind}: {stack[-1]}", Counter())
+                calling[" < ".join(reversed(stack[-5:-1]))] += count
             per_peer.append(samples)
     total = sum(kinds.values())
     if not total:
@@ -146,12 +168,16 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"every peer's exit, under the profiler")
     print(f"samples per peer at {args.rate}/s: {', '.join(str(n) for n in per_peer)} "
           f"({total / args.rate:.1f} s of CPU in all, {os.cpu_count()} cores)")
-    print(f"{'kind of work':<24} {'share':>6} {'CPU s':>7}")
+    work = total - kinds["waiting"]
+    print(f"{'kind of work':<24} {'share':>6} {'of work':>7} {'CPU s':>7}")
     for name, count in kinds.most_common():
-        print(f"{name:<24} {count / total:>6.1%} {count / args.rate:>7.2f}")
+        of_work = "" if name == "waiting" else f"{count / work:.1%}"
+        print(f"{name:<24} {count / total:>6.1%} {of_work:>7} {count / args.rate:>7.2f}")
     print(f"\nthe {args.top} functions with most samples (innermost frame):")
     for function, count in functions.most_common(args.top):
         print(f"{count / total:>6.1%}  {function[:100]}")
+        for caller, times in callers[function].most_common(args.callers):
+            print(f"{'':>8}{times / total:>6.1%} < {caller[:160]}")
     return 0
 
 

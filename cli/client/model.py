@@ -36,7 +36,9 @@ from condottiere.interface.screen import Choices, GameScreen, Scene, Seats, Seat
 from condottiere.peer.controller import Snapshot, starved
 from condottiere.peer.driver import TableEvent
 from condottiere.peer.readers import REFUSED_A_SEAT
-from condottiere.peer.steps import StepKind, rule_of
+from condottiere.peer.steps import rule_of
+from condottiere.peer.steps.moves import MOVE
+from condottiere.peer.steps.seating import READY, SEATING
 
 __all__ = [
     "Answer",
@@ -416,7 +418,7 @@ class TableModel:
         title = f"Table {printable(snapshot.table_name)!r} · {rules.title} · {snapshot.seats} seats"
         told = f"Edition {edition} · house rules: {options}"
         waiting = snapshot.waiting
-        ready = waiting is not None and waiting.kind == StepKind.READY
+        ready = waiting is not None and waiting.kind == READY
         not_ready = set(waiting.seats) if waiting is not None and ready else set()
         names = distinct_names([printable(player.name) or "?" for player in snapshot.players])
         rows = []
@@ -565,14 +567,14 @@ class TableModel:
         since = waiting.since
         cut_off = starved(snapshot, self.links)
         others = set(waiting.seats) - {snapshot.seat}
-        asks_people = waiting.kind in (StepKind.SEATING, StepKind.MOVE)
+        asks_people = waiting.kind in (SEATING, MOVE)
         if cut_off and not asks_people and set(cut_off) >= others:
             why = "; ".join(sorted(set(cut_off.values())))
             return Banner(
                 f"Waiting on the link to {names}: this peer cannot reach them",
                 f"{printable(why)}; they may have answered already", Tone.WAIT, since,
             )
-        if waiting.kind == StepKind.SEATING:
+        if waiting.kind == SEATING:
             asking = sum(1 for player in snapshot.players if player.asking)
             here = f"{self._here(snapshot)} of {snapshot.seats} here"
             if self.refused_seat:
@@ -597,14 +599,14 @@ class TableModel:
                     Tone.TURN, since,
                 )
             return Banner(f"Waiting for players to join: {here}", detail, Tone.WAIT, since)
-        if waiting.kind == StepKind.READY:
+        if waiting.kind == READY:
             ready = snapshot.deadlines.ready
             return Banner(
                 f"Waiting for {names} to be ready",
                 f"A seat not ready within {ready} s is freed for the next player who asks",
                 Tone.WAIT, since,
             )
-        if waiting.kind is None or waiting.kind == StepKind.MOVE:
+        if waiting.kind is None or waiting.kind == MOVE:
             return self._move_banner(waiting.seats, since)
         rule = rule_of(waiting.kind)
         detail = f"{capital(waiting.text)}: {rule.about}" if rule.about else capital(waiting.text)

@@ -42,24 +42,37 @@ search_opening        every seat still at the table: its decryption shares of th
 audit                 every seat, at the end: its deck secrets, to audit the game
 ====================  ==========================================================
 
-Every kind of step the table waits for is one :class:`~condottiere.peer.steps.base.StepRule`:
-whom it waits for is set where the step is made, and the rule holds its words and waiting
-text, its deadline and progress, how this seat makes its entry, how an entry is checked (a
-verdict: accept, refuse with a typed reason, or not yet), and what comes once it is
-complete. The table's fold (:mod:`condottiere.peer.driver`) keeps only the loop: it takes an
-entry, asks the step's rule, applies the verdict, and asks the one scheduler
-(:mod:`~condottiere.peer.steps.schedule`) for the next step when the game goes on.
+Every kind of step the table waits for is one :class:`~condottiere.peer.steps.base.StepRule`,
+and the rule module is the one place that knows it: the module declares the kind
+(``MOVE = StepKind("move")`` in ``moves``: a typed value the rest of the code names by that
+constant), and registers the rule (``register``), which holds its words and waiting text, its
+deadline and progress, how this seat makes its entry, how an entry is checked (a verdict:
+accept, refuse with a typed reason, or not yet), what comes once it is complete, and which of
+the game's waiting values (``GameState.waiting``: ``SeatToMove``, ``Deal``, ``Choice``, ...) it
+starts the table's steps for (``StepRule.answers`` and ``StepRule.start``). Whom a step waits
+for is set where the step is made. The kinds there are, are the kinds of the rules registered
+(:data:`~condottiere.peer.steps.base.RULES`); every module of this package is imported with it,
+so a new kind is a new rule module (and its entry's body in ``log.proto``), with no other edit.
+
+The table's fold (:mod:`condottiere.peer.driver`) keeps only the loop: it takes an entry, asks
+the step's rule, applies the verdict, and asks the one scheduler
+(:mod:`~condottiere.peer.steps.schedule`) for the next step when the game goes on; the
+scheduler hands the game's waiting value to the rule that answers its type.
 
 ==================  =================================================================
 module              steps
 ==================  =================================================================
-``base``            the step kinds, a step, a verdict, what follows a step, a rule's shape
+``base``            a step kind, a step, a verdict, what follows a step, a rule's shape,
+                    the registry of the rules
 ``seating``         the lobby door, the creator's seating, every seat's ready
 ``keys``            keys, the backups of the deck secrets, their checks and complaints
-``deal``            the shuffle chain and the decryption shares of a deal
+``deal``            the shuffle chain and the decryption shares of a deal (answers ``Deal``)
 ``moves``           a move, a hand shown to one seat, a hand's proof of what it holds
-``searches``        the blinding and the opening of a search of a draw pile
+                    (answer ``SeatToMove``, ``ShowHand``, ``HandHolds``)
+``searches``        the blinding and the opening of a search of a draw pile (answers
+                    ``SearchDeck``)
 ``coins``           the commitments, escrows and reveals of a fair choice, and closes
+                    (answers ``Choice``)
 ``leavers``         silence votes, seats put out or freed, the stand-in, the re-key
 ``audit``           the audit at the end, and the evidence of a cheat
 ``schedule``        which step the game asks for next
@@ -68,7 +81,9 @@ module              steps
 
 from __future__ import annotations
 
-from condottiere.peer.steps import audit, coins, deal, keys, leavers, moves, searches, seating
+import importlib
+import pkgutil
+
 from condottiere.peer.steps.base import (
     ACCEPT,
     NOT_YET,
@@ -86,6 +101,8 @@ from condottiere.peer.steps.base import (
     TableEvent,
     Verdict,
     Work,
+    register,
+    rule_answering,
     rule_of,
 )
 
@@ -106,13 +123,10 @@ __all__ = [
     "TableEvent",
     "Verdict",
     "Work",
-    "audit",
-    "coins",
-    "deal",
-    "keys",
-    "leavers",
-    "moves",
+    "register",
+    "rule_answering",
     "rule_of",
-    "searches",
-    "seating",
 ]
+
+for _module in pkgutil.iter_modules(__path__):  # every rule module registers its rules
+    importlib.import_module(f"{__name__}.{_module.name}")

@@ -9,10 +9,11 @@ from typing import Protocol
 
 from google.protobuf.message import Message
 
-from condottiere.peer.dealer import Card, Dealer
+from condottiere.peer import bodies
+from condottiere.peer.dealing import Card, Dealer
 from condottiere.peer.entries import LogEntry, Reason, Rejection, read_entry
 from condottiere.peer.lobby import Lobby
-from condottiere.peer.steps import keys
+from condottiere.peer.steps import deal, keys
 from condottiere.peer.steps.base import (
     ACCEPT,
     After,
@@ -25,6 +26,9 @@ from condottiere.peer.steps.base import (
     register,
 )
 from condottiere.v1 import log_pb2
+
+AUDIT = StepKind("audit")
+"""The audit step: every seat publishes its deck secrets, to audit the game."""
 
 
 class Context(keys.Context, RuleContext, Protocol):
@@ -45,7 +49,7 @@ class Context(keys.Context, RuleContext, Protocol):
 class AuditRule(StepRule):
     """Every seat, at the end: its deck secrets, to audit the game."""
 
-    kind = StepKind.AUDIT
+    kind = AUDIT
     words = "the audit"
     doing = "Auditing the game"
     about = "every shuffle, share and card is checked against the deck secrets"
@@ -55,7 +59,7 @@ class AuditRule(StepRule):
 
     def make(self, t: Context, step: Step) -> Message | None:
         assert t.dealer is not None
-        return log_pb2.AuditReveal(secrets=Dealer.encode_secrets(t.dealer.secrets()))
+        return log_pb2.AuditReveal(secrets=bodies.encode_secrets(t.dealer.keys.secrets()))
 
     def judge(self, t: Context, step: Step, author: bytes, entry: LogEntry) -> Verdict:
         expected = len(keys.decks(t))
@@ -74,9 +78,9 @@ class AuditRule(StepRule):
             for author, entry in step.answers.items():
                 seat = t.seat_of(author)
                 assert seat is not None
-                dealer.audit_seat(seat, list(entry.body.secrets))
+                dealer.audit.seat(seat, list(entry.body.secrets))
                 stayed[seat] = list(entry.body.secrets)
-            rekeyed = t.rekeyed_cards = dealer.audit_rekeyed(stayed)
+            rekeyed = t.rekeyed_cards = dealer.audit.rekeyed(stayed)
             gone = " and ".join(t.lobby.names.get(t.seating[s], "?") for s in t.out)
             whole = (
                 f"; every shuffle, share and card of the decks keyed again without {gone} "
@@ -92,7 +96,7 @@ class AuditRule(StepRule):
             )
             return After.END
         secrets = [list(step.answers[a].body.secrets) for a in t._remaining_authors()]
-        t.cards = dealer.audit(secrets)
+        t.cards = dealer.audit.whole(secrets)
         t._say("audit", "audit passed: every shuffle, share and card checks out")
         return After.END
 
@@ -152,7 +156,7 @@ def _check_bad_share(t: Context, entry: LogEntry) -> None:
     """A seat says a share of an entry does not verify: check that entry's shares here."""
     accuser = t.seat_of(entry.author)
     accused = read_entry_or_none(entry.body.bad_share.shares.SerializeToString(), t.table_id)
-    if accuser is None or accused is None or accused.kind != StepKind.SHARES:
+    if accuser is None or accused is None or accused.kind != deal.SHARES:
         t._refuse(
             Rejection(Reason.UNEXPECTED, "evidence of a bad share that names no shares"),
             entry,
@@ -163,7 +167,7 @@ def _check_bad_share(t: Context, entry: LogEntry) -> None:
         t._held_evidence.append(entry)  # this peer is not that far yet
         return
     try:
-        t.dealer.check_shares(accused.body)
+        t.dealer.shares.check(accused.body)
     except Rejection as rejection:
         t._stop(
             Rejection(

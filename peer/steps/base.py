@@ -14,7 +14,7 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, NewType, Protocol
 
 from google.protobuf.message import Message
 
@@ -89,34 +89,11 @@ class Work(StrEnum):
     CHECK_OPENING = "check_opening"
 
 
-class StepKind(StrEnum):
-    """What a step waits for (its value is the kind of entry that answers it)."""
-
-    SEATING = "seating"
-    READY = "ready"
-    KEYS = "keys"
-    SHUFFLE = "shuffle"
-    SHARES = "shares"
-    COIN_COMMIT = "coin_commit"
-    COIN_ESCROW = "coin_escrow"
-    COIN_REVEAL = "coin_reveal"
-    MOVE = "move"
-    AUDIT = "audit"
-    DEALINGS = "dealings"
-    PIECE_CHECKS = "piece_checks"
-    PIECE_ANSWERS = "piece_answers"
-    STAND_IN = "stand_in"
-    REKEY = "rekey"
-    REDEALING = "redealing"
-    SEARCH_BLINDING = "search_blinding"
-    SEARCH_OPENING = "search_opening"
-    HAND_SHOWN = "hand_shown"
-    HAND_PROOF = "hand_proof"
-
-    @property
-    def words(self) -> str:
-        """The step in a sentence: ``silent at a move``."""
-        return rule_of(self).words
+StepKind = NewType("StepKind", str)
+"""What a step waits for: its value is the kind of entry that answers it (the body's field
+name in ``log.proto``). Each rule module declares the kinds of its rules as constants
+(``MOVE = StepKind("move")`` in :mod:`~condottiere.peer.steps.moves`); the kinds there are,
+are the kinds of the rules registered (:data:`RULES`)."""
 
 
 @dataclass
@@ -207,6 +184,8 @@ class RuleContext(Protocol):
 
     def who(self, author: bytes | None) -> str: ...
 
+    def _seat_authors(self, seats: Sequence[int]) -> tuple[bytes, ...]: ...
+
     def seat_of(self, author: bytes | None) -> int | None: ...
 
     def _say(self, kind: str, text: str, seat: int | None = None) -> None: ...
@@ -235,6 +214,19 @@ class StepRule:
     ``playing`` once it is)."""
     costly: ClassVar[bool] = False
     """Whether this seat's entry is its costliest work (put off by ``Table.defer_costly``)."""
+    entry_kind: ClassVar[str | None] = None
+    """The kind of entry that answers the step (a body of ``log.proto``'s ``Entry``); None:
+    the step kind's own value, as for every rule of the platform."""
+    answers: ClassVar[tuple[type[Any], ...]] = ()
+    """The types of the game's waiting values (``GameState.waiting``: ``SeatToMove``,
+    ``Deal``, ...) this rule starts the table's steps for (see :meth:`start`); at most one
+    rule answers each type."""
+
+    def start(self, t: Any, step: Step, waiting: Any) -> Step | None:
+        """The step that follows ``step`` where the game waits for ``waiting`` (of a type in
+        :attr:`answers`); None when the rule resolved it without one (the game is asked what
+        it waits for again)."""
+        raise NotImplementedError
 
     def waiting_text(self, t: Any, step: Step, names: str) -> str:
         """What the table waits for, in a sentence (``names``: the authors it waits for)."""
@@ -278,14 +270,40 @@ class StepRule:
 
 RULES: dict[StepKind, StepRule] = {}
 """The rule of every step kind (each rule module registers its own)."""
+_ANSWERING: dict[type[Any], StepRule] = {}
+"""The rule that starts the steps for each type of the game's waiting values."""
+
+
+class RuleConflict(ValueError):
+    """Two rules claim one step kind, or one type of the game's waiting values."""
 
 
 def register(*rules: StepRule) -> None:
-    """Make ``rules`` the rules of their kinds."""
+    """Make ``rules`` the rules of their kinds, and of the waiting values they answer;
+    :class:`RuleConflict` if another rule has either already."""
+    for rule in rules:
+        held = RULES.get(rule.kind)
+        if held is not None and type(held) is not type(rule):
+            raise RuleConflict(f"step kind {rule.kind!r} has a rule already: {held!r}")
+        for answered in rule.answers:
+            holder = _ANSWERING.get(answered)
+            if holder is not None and type(holder) is not type(rule):
+                raise RuleConflict(f"{answered.__name__} is answered already by {holder!r}")
     for rule in rules:
         RULES[rule.kind] = rule
+        _ANSWERING.update(dict.fromkeys(rule.answers, rule))
 
 
 def rule_of(kind: StepKind) -> StepRule:
     """The rule of ``kind``."""
     return RULES[kind]
+
+
+def rule_answering(waiting: object) -> StepRule:
+    """The rule that starts the steps for the game's waiting value ``waiting`` (by its type,
+    or the nearest base type a rule answers); LookupError if no rule does."""
+    for kind in type(waiting).__mro__:
+        rule = _ANSWERING.get(kind)
+        if rule is not None:
+            return rule
+    raise LookupError(f"no step rule answers a game waiting for {type(waiting).__name__}")

@@ -14,7 +14,7 @@ from condottiere import crypto
 from condottiere.interface import Choice, GameState
 from condottiere.peer.coin import Coin, Flip, blamed, box_secret_of
 from condottiere.peer.entries import LogEntry, Reason, Rejection
-from condottiere.peer.lobby import Deadlines
+from condottiere.peer.lobby import Deadlines, TableSpec
 from condottiere.peer.logs import Logs
 from condottiere.peer.steps.base import (
     ACCEPT,
@@ -30,11 +30,19 @@ from condottiere.peer.steps.base import (
 )
 from condottiere.v1 import log_pb2
 
+COIN_COMMIT = StepKind("coin_commit")
+"""The coin_commit step: every committer commits to a value."""
+COIN_ESCROW = StepKind("coin_escrow")
+"""The coin_escrow step: every committer shares its value among the others."""
+COIN_REVEAL = StepKind("coin_reveal")
+"""The coin_reveal step: every committer reveals its value."""
+
 
 class Context(RuleContext, Protocol):
     """What the rules of coin flips see of the table."""
 
     table_id: bytes
+    spec: TableSpec
     logs: Logs
     game: GameState[Any] | None
     flips: list[tuple[Flip, int]]
@@ -80,7 +88,7 @@ def start_flip(
     ``seats`` (those still at the table)."""
     flip = Flip(number, 0, choice.purpose, choice.seats, seats)
     t._coins[(flip.choice, flip.attempt)] = Coin(flip)
-    return step.then(StepKind.COIN_COMMIT, t._seat_authors(seats), flip=flip)
+    return step.then(COIN_COMMIT, t._seat_authors(seats), flip=flip)
 
 
 def _for(step: Step) -> str:
@@ -112,10 +120,20 @@ def coin_entry(t: Context, author: bytes, kind: StepKind, flip: Flip) -> bytes:
 class CoinCommitRule(StepRule):
     """Every committer: a commitment to a value (and the key its escrow is sealed to)."""
 
-    kind = StepKind.COIN_COMMIT
+    kind = COIN_COMMIT
     words = "a coin commitment"
     doing = "Drawing lots"
     about = "each seat commits to a secret value first"
+
+    answers = (Choice,)
+
+    def start(self, t: Context, step: Step, waiting: Choice) -> Step | None:
+        """A fair choice the game waits for: the commit step among the seats still at the
+        table."""
+        game = t.game
+        assert game is not None
+        seats = tuple(seat for seat in range(t.spec.seats) if seat not in t.out)
+        return start_flip(t, step, waiting, game.choices_made, seats)
 
     def waiting_text(self, t: Context, step: Step, names: str) -> str:
         return f"coin commitments from {names}{_for(step)}"
@@ -150,14 +168,14 @@ class CoinCommitRule(StepRule):
             assert seat is not None
             coin.commitments[seat] = entry.body.commitment
             coin.box_keys[seat] = crypto.BoxKey(entry.body.box_key)
-        kind = StepKind.COIN_ESCROW if step.flip.escrowed else StepKind.COIN_REVEAL
+        kind = COIN_ESCROW if step.flip.escrowed else COIN_REVEAL
         return step.then(kind, step.authors, flip=step.flip)
 
 
 class CoinEscrowRule(StepRule):
     """Every committer (three or more): its value shared among the others."""
 
-    kind = StepKind.COIN_ESCROW
+    kind = COIN_ESCROW
     words = "a coin escrow"
     doing = "Drawing lots"
     about = "each value shared among the others, so that withholding it changes nothing"
@@ -196,14 +214,14 @@ class CoinEscrowRule(StepRule):
             coin.dealings[seat] = crypto.Dealing.decode(
                 entry.body.dealing, len(step.flip.committers)
             )
-        return step.then(StepKind.COIN_REVEAL, step.authors, flip=step.flip)
+        return step.then(COIN_REVEAL, step.authors, flip=step.flip)
 
 
 class CoinRevealRule(StepRule):
     """Every committer: its value; complete once every value is known, revealed or opened
     from its escrow."""
 
-    kind = StepKind.COIN_REVEAL
+    kind = COIN_REVEAL
     words = "a coin reveal"
     doing = "Drawing lots"
     about = "the values together decide, and no seat can bias them"
@@ -243,7 +261,7 @@ class CoinRevealRule(StepRule):
                 Reason.BAD_PROOF,
                 "the coin reveal does not match its commitment",
                 seat=seat,
-                evidence=(coin_entry(t, author, StepKind.COIN_COMMIT, flip), entry.signed),
+                evidence=(coin_entry(t, author, COIN_COMMIT, flip), entry.signed),
             )
         return ACCEPT
 
@@ -318,7 +336,7 @@ def close(t: Context, flip: Flip, missing: Sequence[int]) -> bool:
 def give_up_waiting(t: Context, step: Step | None) -> bool:
     """Close the coin flip awaited at ``step``, naming the reveals that did not come; True
     when a close was published."""
-    if step is None or step.kind != StepKind.COIN_REVEAL or step.flip is None:
+    if step is None or step.kind != COIN_REVEAL or step.flip is None:
         return False
     if t.me not in step.answers or not step.missing:
         return False
@@ -353,9 +371,9 @@ def check_closes(t: Context) -> None:
             except crypto.VerificationError as error:
                 culprit = t.seating[error.seat]
                 proof = (
-                    coin_entry(t, culprit, StepKind.COIN_COMMIT, flip)
+                    coin_entry(t, culprit, COIN_COMMIT, flip)
                     if error.seat == closer
-                    else coin_entry(t, culprit, StepKind.COIN_ESCROW, flip)
+                    else coin_entry(t, culprit, COIN_ESCROW, flip)
                 )
                 reason = str(error).split(": ", 1)[1]
                 t._stop(

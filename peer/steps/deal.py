@@ -11,9 +11,10 @@ from typing import Any, Protocol
 
 from google.protobuf.message import Message
 
-from condottiere.interface import Draw, GameState
-from condottiere.peer.dealer import Dealer
+from condottiere.interface import Deal, Draw, GameState
+from condottiere.peer.dealing import Dealer
 from condottiere.peer.entries import LogEntry, Reason, Rejection
+from condottiere.peer.logs import Logs
 from condottiere.peer.steps.base import (
     ACCEPT,
     After,
@@ -28,14 +29,21 @@ from condottiere.peer.steps.base import (
 )
 from condottiere.v1 import log_pb2
 
+SHUFFLE = StepKind("shuffle")
+"""The shuffle step: one seat re-encrypts and permutes a deck."""
+SHARES = StepKind("shares")
+"""The shares step: every seat but a deal's owner publishes the shares of its cards."""
+
 
 class Context(RuleContext, Protocol):
     """What the rules of the shuffle and the deal see of the table."""
 
     dealer: Dealer | None
     game: GameState[Any] | None
+    logs: Logs
     _verified: set[bytes]
     _removing: set[int]
+    _consumed: set[bytes]
 
     def _remaining_authors(self) -> tuple[bytes, ...]: ...
 
@@ -53,12 +61,38 @@ class Context(RuleContext, Protocol):
 class ShuffleRule(StepRule):
     """One seat re-encrypts and permutes a deck, with a proof."""
 
-    kind = StepKind.SHUFFLE
+    kind = SHUFFLE
     words = "a shuffle"
     doing = "Shuffling the deck"
     about = "re-encrypting and permuting every card, with a proof"
     stage = "dealing"
     costly = True
+
+    answers = (Deal,)
+
+    def start(self, t: leavers.Context, step: Step, waiting: Deal) -> Step | None:
+        """A deal the game waits for: the re-key or new backup a leaver calls for, the
+        shuffle chain, the shares, a stand-in for a seat out; then the cards (None: the game
+        is asked again)."""
+        game, dealer = t.game, t.dealer
+        assert game is not None and dealer is not None
+        draws = game.pending_draws()
+        dealer.shuffles.sync(draws, [game.hand_size(seat) for seat in range(dealer.seats)])
+        again = leavers.rekey_step(t, step, draws) or leavers.redeal_step(t, step, draws)
+        if again is not None:
+            return again
+        for draw in draws:
+            shuffler = dealer.shuffles.next_shuffler(draw.pile)
+            if shuffler is not None:
+                return step.then(SHUFFLE, t._seat_authors([shuffler]), deck=draw.pile)
+        sharers = [seat for seat in dealer.shares.sharers(draws) if seat not in t.out]
+        if sharers:
+            return step.then(SHARES, t._seat_authors(sharers), draws=draws)
+        stand_in = stand_in_step(t, step, draws)
+        if stand_in is not None:
+            return stand_in
+        deal(t, draws)
+        return None
 
     def waiting_text(self, t: Context, step: Step, names: str) -> str:
         return f"{names} to shuffle deck {step.deck + 1}"
@@ -67,13 +101,14 @@ class ShuffleRule(StepRule):
         dealer = t.dealer
         assert dealer is not None
         n = len(dealer.members)
-        return step.deck * n + (dealer.next_shuffler(step.deck) or 0), n * len(dealer.decks)
+        shuffled = dealer.shuffles.next_shuffler(step.deck) or 0
+        return step.deck * n + shuffled, n * len(dealer.decks)
 
     def make(self, t: Context, step: Step) -> Message | None:
         dealer = t.dealer
         assert dealer is not None
         with t._work_timed(Work.MAKE_SHUFFLE, step.deck, t.seat):
-            return dealer.make_shuffle(step.deck)
+            return dealer.shuffles.make(step.deck)
 
     def judge(self, t: Context, step: Step, author: bytes, entry: LogEntry) -> Verdict:
         seat = t.seat_of(author)
@@ -85,13 +120,13 @@ class ShuffleRule(StepRule):
         if not trusted and t.seat == seat + 1 and not t._quiet:
             # this seat shuffles next: its step is made while this one is verified
             ahead = threading.Thread(
-                target=lambda: dealer.make_shuffle_ahead(step.deck, body), name="shuffle"
+                target=lambda: dealer.shuffles.make_ahead(step.deck, body), name="shuffle"
             )
             ahead.start()
         # the CPU of the step made ahead is counted here, with the verification
         with t._work_timed(Work.VERIFY_SHUFFLE, step.deck, None if trusted else seat):
             try:
-                dealer.accept_shuffle(step.deck, seat, body, verify=not trusted)
+                dealer.shuffles.accept(step.deck, seat, body, verify=not trusted)
             finally:
                 if ahead is not None:
                     ahead.join()
@@ -103,7 +138,7 @@ class ShuffleRule(StepRule):
 class SharesRule(StepRule):
     """Every seat but a deal's owner: decryption shares of its cards."""
 
-    kind = StepKind.SHARES
+    kind = SHARES
     words = "the shares"
     doing = "Dealing the cards"
     about = "only each card's owner can read it"
@@ -119,7 +154,7 @@ class SharesRule(StepRule):
         dealer = t.dealer
         assert dealer is not None
         with t._work_timed(Work.MAKE_SHARES, 0, t.seat):
-            return dealer.make_shares(step.draws)
+            return dealer.shares.make(step.draws)
 
     def judge(self, t: Context, step: Step, author: bytes, entry: LogEntry) -> Verdict:
         seat = t.seat_of(author)
@@ -127,7 +162,7 @@ class SharesRule(StepRule):
         try:
             own = author == t.me
             with t._work_timed(Work.CHECK_SHARES, 0, None if own else seat):
-                t.dealer.accept_shares(seat, entry.body, step.draws, trusted=own)
+                t.dealer.shares.accept(seat, entry.body, step.draws, trusted=own)
         except Rejection as rejection:
             if rejection.reason is Reason.BAD_PROOF and not t._quiet:
                 t._refuse(rejection, entry)
@@ -142,6 +177,23 @@ class SharesRule(StepRule):
 register(ShuffleRule(), SharesRule())
 
 
+def verify_some(t: Context, slots: int) -> bool:
+    """Verify the unchecked shares of a few cards in play, in a moment of idleness (see
+    ``Shares.verify_some``); True while more remain. A share that does not verify is refused,
+    and this seat publishes the evidence of every shares entry of its seat it took."""
+    dealer = t.dealer
+    assert dealer is not None
+    try:
+        return dealer.shares.verify_some(slots)
+    except Rejection as rejection:
+        t._refuse(rejection)
+        assert rejection.seat is not None
+        for entry in t.logs.log(t.seating[rejection.seat]):
+            if entry.kind == SHARES and entry.hash in t._consumed:
+                t._publish(bad_share(entry))
+        return False
+
+
 def bad_share(entry: LogEntry) -> log_pb2.Evidence:
     """The evidence that a shares entry holds a share that does not verify."""
     shares = log_pb2.SignedEntry.FromString(entry.signed)
@@ -154,9 +206,9 @@ def stand_in_step(t: Context, step: Step, draws: Sequence[Draw]) -> Step | None:
     dealer = t.dealer
     assert dealer is not None
     for leaver in sorted(t.out):
-        if dealer.owed(leaver, draws):
+        if dealer.stand_ins.owed(leaver, draws):
             return step.then(
-                StepKind.STAND_IN, t._remaining_authors(), draws=tuple(draws), leaver=leaver
+                leavers.STAND_IN, t._remaining_authors(), draws=tuple(draws), leaver=leaver
             )
     return None
 
@@ -179,4 +231,8 @@ def deal(t: Context, draws: Sequence[Draw]) -> None:
     counts = ", ".join(f"{d.deal.count} to seat {d.deal.seat}" for d in draws)
     t._say("deal", f"cards dealt: {counts}")
     for draw in draws:
-        game.resolve(dealer.deal(draw))
+        game.resolve(dealer.shares.deal(draw))
+
+
+# the leavers' rules build on this module's context: it is imported once that is defined
+from condottiere.peer.steps import leavers  # noqa: E402

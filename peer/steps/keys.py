@@ -12,7 +12,7 @@ from google.protobuf.message import Message
 
 from condottiere import crypto
 from condottiere.interface import GameRules, GameState
-from condottiere.peer.dealer import Dealer
+from condottiere.peer.dealing import Dealer
 from condottiere.peer.entries import LogEntry, Reason, Rejection
 from condottiere.peer.lobby import TableSpec
 from condottiere.peer.logs import Logs
@@ -29,6 +29,17 @@ from condottiere.peer.steps.base import (
     register,
 )
 from condottiere.v1 import log_pb2
+
+KEYS = StepKind("keys")
+"""The keys step: every seat publishes its key of each deck (and its box key)."""
+DEALINGS = StepKind("dealings")
+"""The dealings step: every seat backs its deck secrets up among the others."""
+PIECE_CHECKS = StepKind("piece_checks")
+"""The piece_checks step: every seat names the dealers whose piece for it fails."""
+PIECE_ANSWERS = StepKind("piece_answers")
+"""The piece_answers step: a dealer complained about answers with its piece."""
+REDEALING = StepKind("redealing")
+"""The redealing step: every seat backs its secret of a re-keyed deck up again."""
 
 
 class Context(RuleContext, Protocol):
@@ -86,10 +97,10 @@ def own_dealer(t: Context) -> Dealer:
         members = [s for s in range(t.spec.seats) if s not in t._before_deal]
         t.dealer = Dealer(t.table_id, t.spec.seats, seat, decks(t), secrets, members)
         if seat is not None and secrets is None:
-            if any(entry.kind == StepKind.KEYS for entry in t.logs.log(t.me)):
+            if any(entry.kind == KEYS for entry in t.logs.log(t.me)):
                 lost_deck_secrets(t, seat)  # and the new ones are never kept
             else:
-                for index, secret in enumerate(t.dealer.secrets()):
+                for index, secret in enumerate(t.dealer.keys.secrets()):
                     t.keeper.keep_secret(f"deck/{index}", crypto.encode_scalar(secret))
     return t.dealer
 
@@ -108,7 +119,7 @@ def lost_deck_secrets(t: Context, seat: int) -> None:
 class KeysRule(StepRule):
     """Every seat publishes its key for each deck, with a proof (and its box key)."""
 
-    kind = StepKind.KEYS
+    kind = KEYS
     words = "the keys"
     doing = "Preparing the deck"
     about = "a card can be read only with every seat's help"
@@ -118,8 +129,8 @@ class KeysRule(StepRule):
 
     def make(self, t: Context, step: Step) -> Message | None:
         dealer = own_dealer(t)
-        body = log_pb2.Keys(announcements=dealer.announcements())
-        if dealer.backed_up:
+        body = log_pb2.Keys(announcements=dealer.keys.announcements())
+        if dealer.backups.backed_up:
             body.box_key = box(t).public.encode()
         return body
 
@@ -137,17 +148,17 @@ class KeysRule(StepRule):
         if t.halt is not None:  # it lost its deck secrets (see own_dealer)
             return After.STOPPED
         members = t._remaining_authors()
-        dealer.accept_keys([list(step.answers[a].body.announcements) for a in members])
-        if dealer.backed_up:
-            dealer.accept_box_keys([step.answers[a].body.box_key for a in members])
-            return step.then(StepKind.DEALINGS, members)
+        dealer.keys.accept([list(step.answers[a].body.announcements) for a in members])
+        if dealer.backups.backed_up:
+            dealer.backups.accept_box_keys([step.answers[a].body.box_key for a in members])
+            return step.then(DEALINGS, members)
         return After.GAME
 
 
 class DealingsRule(StepRule):
     """(Three seats or more) every seat: its deck secrets backed up among the others."""
 
-    kind = StepKind.DEALINGS
+    kind = DEALINGS
     words = "the backup of the keys"
     doing = "Backing up the keys"
     about = "each seat's secrets shared among the others: a seat that leaves stops nothing"
@@ -156,24 +167,24 @@ class DealingsRule(StepRule):
         return f"the backups of the keys of {names}"
 
     def make(self, t: Context, step: Step) -> Message | None:
-        return own_dealer(t).make_dealings()
+        return own_dealer(t).backups.make_dealings()
 
     def judge(self, t: Context, step: Step, author: bytes, entry: LogEntry) -> Verdict:
         seat = t.seat_of(author)
         assert t.dealer is not None and seat is not None
         sealed_to = box(t) if t.seat is not None and author != t.me else None
-        for index in t.dealer.accept_dealings(seat, entry.body, sealed_to):
+        for index in t.dealer.backups.accept_dealings(seat, entry.body, sealed_to):
             t._bad_pieces.append((seat, index))
         return ACCEPT
 
     def finish(self, t: Context, step: Step) -> Next:
-        return step.then(StepKind.PIECE_CHECKS, step.authors)
+        return step.then(PIECE_CHECKS, step.authors)
 
 
 class PieceChecksRule(StepRule):
     """Every seat: the dealers whose piece for it does not open or check."""
 
-    kind = StepKind.PIECE_CHECKS
+    kind = PIECE_CHECKS
     words = "the check of the backups"
     doing = "Checking the backups"
     about = "each seat checks its pieces of the others' secrets"
@@ -205,7 +216,7 @@ class PieceChecksRule(StepRule):
             return After.GAME
         accused = sorted({dealer for _, dealer, _ in complaints})
         return step.then(
-            StepKind.PIECE_ANSWERS, t._seat_authors(accused), complaints=complaints
+            PIECE_ANSWERS, t._seat_authors(accused), complaints=complaints
         )
 
 
@@ -213,7 +224,7 @@ class PieceAnswersRule(StepRule):
     """A dealer complained about: the piece and its box's ephemeral secret (then the dealer,
     or the complainer of a false complaint, is blamed)."""
 
-    kind = StepKind.PIECE_ANSWERS
+    kind = PIECE_ANSWERS
     words = "answering a complaint"
     doing = "Answering a complaint about a backup"
     about = "the piece and its key, so that every seat sees who was wrong"
@@ -222,11 +233,11 @@ class PieceAnswersRule(StepRule):
         return f"{names} to answer a complaint about a backup"
 
     def make(self, t: Context, step: Step) -> Message | None:
-        dealer = own_dealer(t)
+        backups = own_dealer(t).backups
         return log_pb2.PieceAnswers(
             answers=[
                 log_pb2.PieceAnswer(
-                    recipient=complainer, deck=index, answer=dealer.answer(complainer, index)
+                    recipient=complainer, deck=index, answer=backups.answer(complainer, index)
                 )
                 for complainer, accused, index in step.complaints
                 if accused == t.seat
@@ -247,8 +258,8 @@ class PieceAnswersRule(StepRule):
         complainer, dealer, index = step.complaints[0]
         answers = step.answers[t.seating[dealer]].body.answers
         answer = next(a.answer for a in answers if (a.recipient, a.deck) == (complainer, index))
-        rejection = t.dealer.settle(dealer, complainer, index, answer)
-        backup = StepKind.DEALINGS if t.game is None else StepKind.REDEALING
+        rejection = t.dealer.backups.settle(dealer, complainer, index, answer)
+        backup = DEALINGS if t.game is None else REDEALING
         dealt = [e for e in t.logs.log(t.seating[dealer]) if e.kind == backup][-1]
         complaint = [
             e for e in t.logs.log(t.seating[complainer]) if e.kind == "piece_checks"
@@ -263,7 +274,7 @@ class RedealingRule(StepRule):
     """(Three seats or more still there) every seat, once its deck is re-keyed: its secret
     backed up again among them alone (then the pieces are checked as for the first)."""
 
-    kind = StepKind.REDEALING
+    kind = REDEALING
     words = "the new backup of the keys"
     doing = "Backing up the keys again"
     about = "among the seats still at the table"
@@ -272,7 +283,7 @@ class RedealingRule(StepRule):
         return f"the new backups of the keys of {names}"
 
     def make(self, t: Context, step: Step) -> Message | None:
-        return own_dealer(t).make_redealing(step.deck)
+        return own_dealer(t).backups.make_redealing(step.deck)
 
     def judge(self, t: Context, step: Step, author: bytes, entry: LogEntry) -> Verdict:
         seat = t.seat_of(author)
@@ -281,12 +292,12 @@ class RedealingRule(StepRule):
         if body.deck != step.deck:
             raise Rejection(Reason.UNEXPECTED, f"a new backup of deck {step.deck} expected")
         sealed_to = box(t) if t.seat is not None and author != t.me else None
-        if t.dealer.accept_redealing(seat, body, sealed_to):
+        if t.dealer.backups.accept_redealing(seat, body, sealed_to):
             t._bad_pieces.append((seat, body.deck))
         return ACCEPT
 
     def finish(self, t: Context, step: Step) -> Next:
-        return step.then(StepKind.PIECE_CHECKS, step.authors)
+        return step.then(PIECE_CHECKS, step.authors)
 
 
 register(KeysRule(), DealingsRule(), PieceChecksRule(), PieceAnswersRule(), RedealingRule())

@@ -18,13 +18,12 @@ from typing import Any, Protocol
 from google.protobuf.message import Message
 
 from condottiere.interface import Draw, GameState
-from condottiere.peer.dealer import Dealer
+from condottiere.peer.dealing import Dealer
 from condottiere.peer.entries import LogEntry, Reason, Rejection
 from condottiere.peer.lobby import Lobby
 from condottiere.peer.logs import Logs
 from condottiere.peer.silence import Decision, Departure, decide
-from condottiere.peer.steps import deal, keys
-from condottiere.peer.steps.audit import read_entry_or_none
+from condottiere.peer.steps import audit, deal, keys
 from condottiere.peer.steps.base import (
     ACCEPT,
     MAX_CHAT,
@@ -35,9 +34,15 @@ from condottiere.peer.steps.base import (
     StepKind,
     StepRule,
     register,
+    rule_of,
 )
 from condottiere.peer.steps.base import Verdict as EntryVerdict
 from condottiere.v1 import log_pb2
+
+STAND_IN = StepKind("stand_in")
+"""The stand_in step: the seats still there stand in for a leaver's shares."""
+REKEY = StepKind("rekey")
+"""The rekey step: the seats still there take a leaver's key off a deck formed again."""
 
 
 @dataclass
@@ -148,7 +153,7 @@ def carries_answer(t: Context, seat: int, number: int, statement: LogEntry) -> b
     answer to that step (else it is false)."""
     carried = t._carried.get(statement.hash)
     if carried is None:
-        answer = read_entry_or_none(statement.body.answer, t.table_id)
+        answer = audit.read_entry_or_none(statement.body.answer, t.table_id)
         carried = (
             answer is not None and seat < len(t.seating)
             and answer.author == t.seating[seat] and answer.step == number
@@ -296,7 +301,7 @@ def departures(t: Context, step: Step) -> Next | None:
     """Put out every seat ``step`` waits for that the judge decided out there, together (at
     the ready step, free the seats put out: :func:`freeable`); what comes next if one was,
     else None."""
-    if step.kind == StepKind.READY and t.seat_of(t.lobby.creator) not in t.out:
+    if step.kind == seating.READY and t.seat_of(t.lobby.creator) not in t.out:
         seats = freeable(t, step.number)
         if seats:
             return reseat(t, step, seats)
@@ -304,7 +309,7 @@ def departures(t: Context, step: Step) -> Next | None:
     for author in step.missing:
         seat = t.seat_of(author)
         if seat is not None and seat not in t.out and decided_out(t, seat, step.number):
-            out.append(departure_by_silence(t, seat, step.number, step.kind.words))
+            out.append(departure_by_silence(t, seat, step.number, rule_of(step.kind).words))
     return put_out(t, step, out) if out else None
 
 
@@ -316,7 +321,7 @@ def departure_by_leave(t: Context, entry: LogEntry) -> Departure:
     return Departure(
         seat,
         step.number,
-        step.kind.words,
+        rule_of(step.kind).words,
         None,
         reason=entry.body.reason[:MAX_CHAT],
         evidence=(entry.signed,),
@@ -326,7 +331,7 @@ def departure_by_leave(t: Context, entry: LogEntry) -> Departure:
 def put_out(t: Context, step: Step, departed: Sequence[Departure]) -> Next:
     """The seats of ``departed`` are out at ``step``, together: the game goes on without them
     where it can (see the table's module); what comes next."""
-    if step.kind == StepKind.READY:
+    if step.kind == seating.READY:
         freed = [d.seat for d in departed if frees(t, t.seating[d.seat])]
         if freed:
             return reseat(t, step, freed)
@@ -334,7 +339,7 @@ def put_out(t: Context, step: Step, departed: Sequence[Departure]) -> Next:
         t.out[departure.seat] = departure
     gone = {t.seating[d.seat] for d in departed}
     remaining = [s for s in range(len(t.seating)) if s not in t.out]
-    if step.kind == StepKind.AUDIT:
+    if step.kind == audit.AUDIT:
         step.authors = tuple(a for a in step.authors if a not in gone)
         for departure in departed:
             name = t.lobby.names.get(t.seating[departure.seat], "?")
@@ -347,11 +352,11 @@ def put_out(t: Context, step: Step, departed: Sequence[Departure]) -> Next:
     dealer = t.dealer
     assert dealer is not None
     for departure in departed:
-        if len(remaining) > 1 and not dealer.covered(departure.seat, t.out):
+        if len(remaining) > 1 and not dealer.backups.covered(departure.seat, t.out):
             return abandon(t, departed, departure)
     for departure in departed:
         dealer.drop_seat(departure.seat)
-    if step.kind == StepKind.SHARES and len(remaining) > 1:
+    if step.kind == deal.SHARES and len(remaining) > 1:
         # the deal under way is dealt as the game asked; the others stand in for its
         # shares, and its hand leaves the game once dealt
         step.authors = tuple(a for a in step.authors if a not in gone)
@@ -418,12 +423,12 @@ def without_before_the_deal(t: Context, step: Step, departed: Sequence[Departure
     t._before_deal.update(d.seat for d in departed)
     t.dealer = None
     t._bad_pieces.clear()
-    again = StepKind.READY if step.kind == StepKind.READY else StepKind.KEYS
+    again = seating.READY if step.kind == seating.READY else keys.KEYS
     for seat, name, words in told:
         t._say(
             "leave",
             f"{name} has left before the deal ({words}): the game goes on without {name}; "
-            f"{'the start' if again == StepKind.READY else 'the keys'} again without {name}",
+            f"{'the start' if again == seating.READY else 'the keys'} again without {name}",
             seat,
         )
     return step.then(again, t._remaining_authors())
@@ -435,10 +440,10 @@ def rekey_step(t: Context, step: Step, draws: Sequence[Draw]) -> Step | None:
     dealer = t.dealer
     assert dealer is not None
     for draw in draws:
-        leaver = dealer.rekeying(draw.pile)
+        leaver = dealer.rekeys.owed(draw.pile)
         if leaver is not None:
             return step.then(
-                StepKind.REKEY, t._remaining_authors(), deck=draw.pile, leaver=leaver
+                REKEY, t._remaining_authors(), deck=draw.pile, leaver=leaver
             )
     return None
 
@@ -449,10 +454,10 @@ def redeal_step(t: Context, step: Step, draws: Sequence[Draw]) -> Step | None:
     dealer = t.dealer
     assert dealer is not None
     for draw in draws:
-        seats = dealer.redealt(draw.pile)
+        seats = dealer.backups.redealt(draw.pile)
         if seats is not None:
             t._bad_pieces.clear()
-            return step.then(StepKind.REDEALING, t._seat_authors(list(seats)), deck=draw.pile)
+            return step.then(keys.REDEALING, t._seat_authors(list(seats)), deck=draw.pile)
     return None
 
 
@@ -460,7 +465,7 @@ class StandInRule(StepRule):
     """Every seat still at the table, at a deal after a seat left: its parts of the
     leaver's shares of the cards dealt, with proofs."""
 
-    kind = StepKind.STAND_IN
+    kind = STAND_IN
     words = "a stand-in"
     doing = "Standing in for a seat that left"
     about = "the others open its part of the cards dealt, with proofs"
@@ -470,17 +475,17 @@ class StandInRule(StepRule):
 
     def make(self, t: Context, step: Step) -> Message | None:
         assert step.leaver is not None
-        return keys.own_dealer(t).make_stand_in(step.leaver, step.draws)
+        return keys.own_dealer(t).stand_ins.make(step.leaver, step.draws)
 
     def judge(self, t: Context, step: Step, author: bytes, entry: LogEntry) -> EntryVerdict:
         seat = t.seat_of(author)
         assert t.dealer is not None and seat is not None and step.leaver is not None
-        t.dealer.accept_stand_in(seat, step.leaver, entry.body, step.draws)
+        t.dealer.stand_ins.accept(seat, step.leaver, entry.body, step.draws)
         return ACCEPT
 
     def finish(self, t: Context, step: Step) -> Next:
         assert t.dealer is not None and step.leaver is not None
-        t.dealer.complete_stand_in(step.leaver, step.draws)
+        t.dealer.stand_ins.complete(step.leaver, step.draws)
         t._say("deal", f"the others stood in for {t.who(t.seating[step.leaver])}")
         return deal.finish_deal(t, step.draws)
 
@@ -490,7 +495,7 @@ class RekeyRule(StepRule):
     parts of the leaver's shares of the hidden cards that come back, with proofs (the
     deck's new round is keyed without the leaver)."""
 
-    kind = StepKind.REKEY
+    kind = REKEY
     words = "the re-keying of a deck"
     doing = "Re-keying a deck"
     about = "the key of the seat that left is taken off the cards that come back"
@@ -500,17 +505,17 @@ class RekeyRule(StepRule):
 
     def make(self, t: Context, step: Step) -> Message | None:
         assert step.leaver is not None
-        return keys.own_dealer(t).make_rekey(step.deck, step.leaver)
+        return keys.own_dealer(t).rekeys.make(step.deck, step.leaver)
 
     def judge(self, t: Context, step: Step, author: bytes, entry: LogEntry) -> EntryVerdict:
         seat = t.seat_of(author)
         assert t.dealer is not None and seat is not None and step.leaver is not None
-        t.dealer.accept_rekey(seat, step.leaver, step.deck, entry.body)
+        t.dealer.rekeys.accept(seat, step.leaver, step.deck, entry.body)
         return ACCEPT
 
     def finish(self, t: Context, step: Step) -> Next:
         assert t.dealer is not None and step.leaver is not None
-        t.dealer.complete_rekey(step.deck, step.leaver)
+        t.dealer.rekeys.complete(step.deck, step.leaver)
         t._say(
             "shuffle",
             f"deck {step.deck + 1} is keyed again without "
@@ -559,7 +564,7 @@ def left(t: Context, seat: int, number: int) -> LogEntry | None:
     """``seat``'s leave, if its player left at the ready step ``number`` (its leave comes
     before any ready of its to that step: a leave is read where the next answer is)."""
     for entry in t.logs.log(t.seating[seat]):
-        if entry.kind == StepKind.READY and entry.step == number:
+        if entry.kind == seating.READY and entry.step == number:
             return None
         if entry.kind == "leave":
             return entry
@@ -582,7 +587,7 @@ def reseat(t: Context, step: Step, seats: Sequence[int]) -> Step:
             " asks in their place",
             seat,
         )
-    return step.then(StepKind.SEATING, (t.lobby.creator,))
+    return step.then(seating.SEATING, (t.lobby.creator,))
 
 
 def check_reseating(
@@ -631,19 +636,17 @@ def check_reseating(
 def departure_frees(t: Context, seat: int, number: int) -> Departure:
     """How a seat a valid new seating frees was put out at the ready step ``number``: its
     leave, or the creator's decision (the seating's author's)."""
+    at = rule_of(seating.READY).words
     leave = left(t, seat, number)
     if leave is not None:
         reason = leave.body.reason[:MAX_CHAT]
-        return Departure(
-            seat, number, StepKind.READY.words, None, reason=reason, evidence=(leave.signed,)
-        )
+        return Departure(seat, number, at, None, reason=reason, evidence=(leave.signed,))
     creator = t.seat_of(t.lobby.creator)
     said = stands(t, seat, number).get(creator) if creator is not None else None
-    if creator is not None and said is not None and said.out is not None:  # the seating's author decided: the same
-        out = said.out                               # words on every peer
-        return Departure(seat, number, StepKind.READY.words, out.body.waited, (creator,),
-                         evidence=(out.signed,))
-    return departure_by_silence(t, seat, number, StepKind.READY.words)
+    if creator is not None and said is not None and said.out is not None:
+        out = said.out  # the seating's author decided: the same words on every peer
+        return Departure(seat, number, at, out.body.waited, (creator,), evidence=(out.signed,))
+    return departure_by_silence(t, seat, number, at)
 
 
 def free_seats(
@@ -662,3 +665,7 @@ def free_seats(
             t._say("freed", f"{taker} takes the seat freed from {name} ({words})",
                    departure.seat)
     t._reseating = None
+
+
+# the seating's rules build on this module's context: it is imported once that is defined
+from condottiere.peer.steps import seating  # noqa: E402

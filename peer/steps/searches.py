@@ -13,8 +13,9 @@ from typing import Any, Protocol
 from google.protobuf.message import Message
 
 from condottiere.interface import GameState, SearchDeck
-from condottiere.peer.dealer import Dealer
+from condottiere.peer.dealing import Dealer
 from condottiere.peer.entries import LogEntry
+from condottiere.peer.steps import deal
 from condottiere.peer.steps.base import (
     ACCEPT,
     After,
@@ -27,6 +28,11 @@ from condottiere.peer.steps.base import (
     Work,
     register,
 )
+
+SEARCH_BLINDING = StepKind("search_blinding")
+"""The search_blinding step: every seat blinds the pile searched."""
+SEARCH_OPENING = StepKind("search_opening")
+"""The search_opening step: every seat opens the blinded pile."""
 
 
 class Context(RuleContext, Protocol):
@@ -49,15 +55,15 @@ def start_search(t: Context, step: Step, search: SearchDeck) -> Step | None:
     settled at once: not found)."""
     dealer = t.dealer
     assert dealer is not None
-    shuffler = dealer.next_shuffler(search.pile)
+    shuffler = dealer.shuffles.next_shuffler(search.pile)
     if shuffler is not None:
-        return step.then(StepKind.SHUFFLE, t._seat_authors([shuffler]), deck=search.pile)
+        return step.then(deal.SHUFFLE, t._seat_authors([shuffler]), deck=search.pile)
     if not dealer.pile_positions(search.pile):
         resolve_search(t, search, ())
         return None
-    dealer.start_search(search.pile, search.card)
+    dealer.searches.start(search.pile, search.card)
     searchers = [seat for seat in dealer.members if seat not in t.out]
-    return step.then(StepKind.SEARCH_BLINDING, t._seat_authors(searchers), search=search)
+    return step.then(SEARCH_BLINDING, t._seat_authors(searchers), search=search)
 
 
 def search_leaver(t: Context) -> int | None:
@@ -83,10 +89,16 @@ def _card(step: Step) -> str:
 class SearchBlindingRule(StepRule):
     """Every seat still at the table: its blinding of every card still in the pile."""
 
-    kind = StepKind.SEARCH_BLINDING
+    kind = SEARCH_BLINDING
     words = "the blinding of a search of the deck"
     doing = "Searching the draw pile"
     about = "only whether each card is the one named is learned"
+
+    answers = (SearchDeck,)
+
+    def start(self, t: Context, step: Step, waiting: SearchDeck) -> Step | None:
+        """A search of a draw pile the game waits for (see :func:`start_search`)."""
+        return start_search(t, step, waiting)
 
     def waiting_text(self, t: Context, step: Step, names: str) -> str:
         return f"{names} to blind the draw pile for a search for {_card(step)}"
@@ -98,7 +110,7 @@ class SearchBlindingRule(StepRule):
         dealer, search = t.dealer, step.search
         assert dealer is not None and search is not None
         with t._work_timed(Work.MAKE_BLINDING, search.pile, t.seat):
-            return dealer.make_search_blinding()
+            return dealer.searches.make_blinding()
 
     def judge(self, t: Context, step: Step, author: bytes, entry: LogEntry) -> Verdict:
         """Check ``author``'s blinding (its proofs verified, but for this seat's own)."""
@@ -106,18 +118,18 @@ class SearchBlindingRule(StepRule):
         assert t.dealer is not None and step.search is not None and seat is not None
         own = author == t.me
         with t._work_timed(Work.CHECK_BLINDING, step.search.pile, None if own else seat):
-            t.dealer.accept_search_blinding(seat, entry.body)
+            t.dealer.searches.accept_blinding(seat, entry.body)
         return ACCEPT
 
     def finish(self, t: Context, step: Step) -> Next:
-        return step.then(StepKind.SEARCH_OPENING, step.authors, search=step.search)
+        return step.then(SEARCH_OPENING, step.authors, search=step.search)
 
 
 class SearchOpeningRule(StepRule):
     """Every seat still at the table: its decryption shares of the combined blindings, with
     proofs (and its parts of a seat out's shares)."""
 
-    kind = StepKind.SEARCH_OPENING
+    kind = SEARCH_OPENING
     words = "the opening of a search of the deck"
     doing = "Searching the draw pile"
     about = "only whether each card is the one named is learned"
@@ -132,7 +144,7 @@ class SearchOpeningRule(StepRule):
         dealer, search = t.dealer, step.search
         assert dealer is not None and search is not None
         with t._work_timed(Work.MAKE_OPENING, search.pile, t.seat):
-            return dealer.make_search_opening(search_leaver(t))
+            return dealer.searches.make_opening(search_leaver(t))
 
     def judge(self, t: Context, step: Step, author: bytes, entry: LogEntry) -> Verdict:
         """Check ``author``'s opening (its proofs verified, but for this seat's own)."""
@@ -140,7 +152,7 @@ class SearchOpeningRule(StepRule):
         assert t.dealer is not None and step.search is not None and seat is not None
         own = author == t.me
         with t._work_timed(Work.CHECK_OPENING, step.search.pile, None if own else seat):
-            t.dealer.accept_search_opening(seat, entry.body, search_leaver(t))
+            t.dealer.searches.accept_opening(seat, entry.body, search_leaver(t))
         return ACCEPT
 
     def finish(self, t: Context, step: Step) -> Next:
@@ -148,7 +160,7 @@ class SearchOpeningRule(StepRule):
         searcher's hand, and the game goes on."""
         dealer, search = t.dealer, step.search
         assert dealer is not None and search is not None
-        found = dealer.finish_search(search.seat, search_leaver(t))
+        found = dealer.searches.finish(search.seat, search_leaver(t))
         resolve_search(t, search, found)
         return After.GAME
 

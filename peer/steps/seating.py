@@ -3,6 +3,8 @@ creator's seating, every seat's ready, and seats freed when not ready in time.
 
 The door turns away unheard an author whose log is full or who has no seat (the table is
 seated, or its lobby is full): its entries are not kept, so nobody can fill a peer's memory.
+Once the seating is final, the entries of an author without a seat are refused as they are
+read, and once the game starts nothing of such an author is kept in memory.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from condottiere import crypto
 from condottiere.peer.entries import LogEntry, Reason, Rejection
 from condottiere.peer.lobby import Deadlines, TableSpec
 from condottiere.peer.silence import Departure
-from condottiere.peer.steps import leavers
+from condottiere.peer.steps import keys, leavers
 from condottiere.peer.steps.base import (
     ACCEPT,
     NOT_YET,
@@ -27,6 +29,11 @@ from condottiere.peer.steps.base import (
     register,
 )
 from condottiere.v1 import log_pb2
+
+SEATING = StepKind("seating")
+"""The seating step: the creator seats the first joiners."""
+READY = StepKind("ready")
+"""The ready step: every seat agrees to the seating."""
 
 MAX_JOINERS = 64
 """How many authors a lobby hears of, at most, before its game starts (refused and freed ones
@@ -49,11 +56,10 @@ class Context(leavers.Context, Protocol):
     ask_again: bool
     _named: set[bytes]
     _want_ready: bool
+    _cursor: dict[bytes, int]
 
     @property
     def freeing(self) -> tuple[bytes, ...]: ...
-
-    def _forget_unseated(self) -> None: ...
 
 
 def door(t: Context, entry: LogEntry) -> Rejection | None:
@@ -101,6 +107,39 @@ def door(t: Context, entry: LogEntry) -> Rejection | None:
     return None
 
 
+def refuse_unseated(t: Context) -> None:
+    """Once the seating is final, refuse every entry of an author without a seat (a freed
+    seat's late ready excepted), as it is read."""
+    for author in t.logs.authors:
+        if author not in t.seating:
+            _refuse_entries_of(t, author)
+
+
+def forget_unseated(t: Context) -> None:
+    """Once the game starts, keep nothing in memory of the other authors without a seat
+    (their entries stay in the keeper, for the record): their logs and the heads they
+    claimed."""
+    for author in t.logs.authors:
+        if author not in t.seating and author != t.me:
+            _refuse_entries_of(t, author)
+            if author not in t.lobby.freed:  # a seating names it: its join is needed
+                t.logs.forget(author)
+    t.logs.forget_claims(t.seating)
+
+
+def _refuse_entries_of(t: Context, author: bytes) -> None:
+    log = t.logs.log(author)
+    cursor = t._cursor.get(author, 0)
+    while cursor < len(log):
+        entry = log[cursor]
+        if not entry.free and entry.step not in t._ended:  # else a freed seat's late ready
+            t._refuse(
+                Rejection(Reason.NOT_SEATED, "the author has no seat", author=author), entry
+            )
+        cursor += 1
+    t._cursor[author] = cursor
+
+
 def take_join(t: Context, entry: LogEntry) -> None:
     """Take a join (a free entry): the lobby holds it, and the creator's owner is asked to
     admit or refuse its author where the table is not open; once the table is seated, a seat
@@ -131,7 +170,7 @@ def take_join(t: Context, entry: LogEntry) -> None:
 class SeatingRule(StepRule):
     """The creator seats the first joiners (or, once seats were freed, the next ones)."""
 
-    kind = StepKind.SEATING
+    kind = SEATING
     words = "the seating"
     doing = "Seating the players"
     about = "the creator seats the players who asked"
@@ -174,13 +213,13 @@ class SeatingRule(StepRule):
     def finish(self, t: Context, step: Step) -> Next:
         names = ", ".join(t.who(a) for a in t.seating)
         t._say("seated", f"the table is full: {names}")
-        return step.then(StepKind.READY, t.seating)
+        return step.then(READY, t.seating)
 
 
 class ReadyRule(StepRule):
     """Every seat agrees to the seating."""
 
-    kind = StepKind.READY
+    kind = READY
     words = "the start"
     doing = "Starting the game"
     about = "every seat agrees to the seating"
@@ -204,9 +243,9 @@ class ReadyRule(StepRule):
 
     def finish(self, t: Context, step: Step) -> Next:
         t.lobby.close()
-        t._forget_unseated()
+        forget_unseated(t)
         t._say("ready", "everyone is ready: the deck is being prepared")
-        return step.then(StepKind.KEYS, t._remaining_authors())
+        return step.then(keys.KEYS, t._remaining_authors())
 
 
 register(SeatingRule(), ReadyRule())

@@ -68,7 +68,7 @@ def test_hand_sizes_are_shown_after_a_deal_not_after_a_card_taken_back_into_a_ha
 def test_each_battle_ends_with_its_result_the_figures_and_the_table_then_a_blank_line(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    out = run(capsys, "demo", "--edition", "zman", "--seed", "1", "--max-battles", "1")
+    out = run(capsys, "demo", "--edition", "zman", "--seed", "1", "--max-contests", "1")
     battle = out.split("\n\n")[1].splitlines()
     assert battle[0] == "seat 0 (greedy) opens a battle in Napoli"
     wins = next(n for n, line in enumerate(battle) if " wins the battle" in line)
@@ -105,21 +105,21 @@ def test_the_same_seed_gives_the_same_game(capsys: pytest.CaptureFixture[str]) -
     assert first != other
 
 
-def test_max_battles_stops_the_game_early(capsys: pytest.CaptureFixture[str]) -> None:
-    out = run(capsys, "demo", "--seed", "1", "--max-battles", "2")
+def test_max_contests_stops_the_game_early(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run(capsys, "demo", "--seed", "1", "--max-contests", "2")
     assert sum(1 for line in out.splitlines() if RESULT.match(line)) == 2
-    assert out.splitlines()[-1] == "Stopped after 2 battles; nobody has won yet."
+    assert out.splitlines()[-1] == "Stopped after 2 contests; nobody has won yet."
 
 
 def test_the_bots_option_fills_the_seats_in_turn(capsys: pytest.CaptureFixture[str]) -> None:
     out = run(capsys, "demo", "--players", "3", "--bots", "random,greedy", "--seed", "4",
-              "--max-battles", "1")
+              "--max-contests", "1")
     assert "Seats: seat 0 (random), seat 1 (greedy), seat 2 (random)" in out
 
 
 def test_delay_pauses_after_each_move(capsys: pytest.CaptureFixture[str]) -> None:
     start = time.perf_counter()
-    out = run(capsys, "demo", "--seed", "1", "--max-battles", "1", "--delay", "0.01")
+    out = run(capsys, "demo", "--seed", "1", "--max-contests", "1", "--delay", "0.01")
     elapsed = time.perf_counter() - start
     moves = sum(1 for line in out.splitlines() if " plays " in line or " passes" in line)
     assert elapsed >= 0.01 * moves
@@ -130,7 +130,7 @@ def test_defaults_are_zman_four_seats_greedy_and_random_and_no_delay_off_a_termi
     assert (settings.game, settings.edition) == ("condottiere", "zman")
     assert settings.bots == ("greedy", "random", "greedy", "random")
     assert settings.delay == 0.0   # pytest captures stdout: not a terminal
-    assert settings.max_battles is None
+    assert settings.max_contests is None
 
 
 def test_the_default_player_count_is_the_editions() -> None:
@@ -152,7 +152,7 @@ def test_help_exits_0_and_describes_the_options(
         assert "demo" in out
     else:
         for option in ("--game", "--edition", "--players", "--seed", "--bots", "--delay",
-                       "--max-battles"):
+                       "--max-contests"):
             assert option in out
         assert " *zman " in out   # the default edition
         for edition in EDITIONS:
@@ -183,7 +183,7 @@ def test_an_unknown_game_exits_2_listing_the_games(capsys: pytest.CaptureFixture
         (["--players", "2", "--bots", "greedy,random,greedy"], "3 bots given for 2 seats"),
         (["--bots", "greedy,clever"], "unknown bot 'clever' (choose from greedy, ismcts, random)"),
         (["--delay", "-1"], "must be 0 or more"),
-        (["--max-battles", "0"], "must be 1 or more"),
+        (["--max-contests", "0"], "must be 1 or more"),
         (["--seed", "seven"], "invalid int value: 'seven'"),
     ],
 )

@@ -15,7 +15,8 @@ from condottiere.games.captains.cards import CAPTAINS, CARDS, DECK, Effect
 from condottiere.games.captains.cities import HAND
 from condottiere.games.captains.moves import Verb
 from condottiere.games.captains.phase import Phase
-from condottiere.peer.driver import StepKind, Table
+from condottiere.peer.driver import Table
+from condottiere.peer.steps.moves import MOVE
 from tests.peer.stacked import first_options, stack_deck
 from tests.peer.tables import Harness
 
@@ -104,7 +105,7 @@ class CaptainsHarness(Harness):
                 game, step = table.game, table.step
                 if game is None or game.to_act != seat or step is None:
                     continue
-                if step.kind != StepKind.MOVE or step.missing != (table.me,):
+                if step.kind != MOVE or step.missing != (table.me,):
                     continue
                 move = None if self.script is None else self.script(table, seat)
                 if move is None:

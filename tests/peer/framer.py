@@ -28,8 +28,9 @@ from typing import Any
 import grpc
 
 from condottiere.peer.entries import LogEntry, make_entry
+from condottiere.peer.links import CHANNEL_OPTIONS
 from condottiere.peer.lobby import NONCE_BYTES, PROTOCOL
-from condottiere.peer.node import CHANNEL_OPTIONS, SERVER_OPTIONS
+from condottiere.peer.node import SERVER_OPTIONS
 from condottiere.peer.service import SERVICE_NAME
 from condottiere.peer.store import Store
 from condottiere.v1 import log_pb2, peer_pb2

@@ -15,8 +15,9 @@ from condottiere import crypto
 from condottiere.crypto.group import BASE, L, add, mul, sub
 from condottiere.games.captains.cards import CAPTAINS
 from condottiere.games.captains.phase import Phase
-from condottiere.peer.driver import Step, StepKind, Table
+from condottiere.peer.driver import Step, Table
 from condottiere.peer.entries import LogEntry, Reason
+from condottiere.peer.steps.moves import HAND_SHOWN, MOVE
 from condottiere.v1 import log_pb2
 from tests.peer.captains import LOOK, CaptainsHarness, in_phase, stack_captains
 from tests.peer.cheats import Cheat, CheatHarness, Witness, assert_caught, forged_move, moves_of
@@ -149,12 +150,12 @@ class GivesAHandItDidNotLose(Cheat):
     def _advance(self) -> None:
         super()._advance()
         step, dealer = self.step, self.dealer
-        if self.cheated or step is None or step.kind != StepKind.HAND_SHOWN:
+        if self.cheated or step is None or step.kind != HAND_SHOWN:
             return
         assert step.shown is not None and dealer is not None
         if self.me in step.authors or step.shown.viewer == self.seat:
             return
-        self.publish_forged(dealer.show_hand(step.shown.viewer), step.number)
+        self.publish_forged(dealer.shown_hands.show(step.shown.viewer), step.number)
 
 
 def test_a_hand_given_by_a_seat_that_did_not_lose_it_is_refused_and_the_game_goes_on(
@@ -176,7 +177,7 @@ class AcceptsItsOwnOffer(Cheat):
     def _advance(self) -> None:
         super()._advance()
         step, game = self.step, self.game
-        if self.cheated or step is None or step.kind != StepKind.MOVE or game is None:
+        if self.cheated or step is None or step.kind != MOVE or game is None:
             return
         if in_phase(self, Phase.ANSWER) and self.me not in step.authors:
             self.publish_forged(forged_move(self, "accept"), step.number)
@@ -317,7 +318,7 @@ class KeepsWithoutACaptain(Cheat):
         elif self.proof_due is not None:
             dealer, seat = self.dealer, self.seat
             assert dealer is not None and seat is not None
-            statement = dealer._holds_statement(seat, CAPTAINS)
+            statement = dealer.hand_proofs.statement(seat, CAPTAINS)
             assert statement is not None
             _, known, points = statement
             proof = _simulated_only(len(known) * len(points))

@@ -10,8 +10,10 @@ import pytest
 
 from condottiere import crypto
 from condottiere.games.captains.phase import Phase
-from condottiere.peer.driver import StepKind, Table
+from condottiere.peer.driver import Table
 from condottiere.peer.record import verify
+from condottiere.peer.steps import rule_of
+from condottiere.peer.steps.moves import HAND_SHOWN
 from condottiere.v1 import log_pb2
 from tests.peer.captains import LOOK, CaptainsHarness, Looker, dealt_to, in_phase, stack_captains
 from tests.peer.test_silence import Departing
@@ -153,7 +155,7 @@ def test_a_seat_silent_when_its_hand_is_to_be_shown_is_put_out_and_the_game_goes
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     stack_captains(monkeypatch, 3, {0: LOOK})  # seat 0 looks at seat 1's hand at once
-    harness = Departing("standard", 3, seed=40, game="captains", doomed=(1, StepKind.HAND_SHOWN))
+    harness = Departing("standard", 3, seed=40, game="captains", doomed=(1, HAND_SHOWN))
     harness.bots = [Looker(40 + seat, searches=False) for seat in range(3)]  # type: ignore[misc]
     harness.run()
     assert harness.dead == {1}, "seat 1's hand was never to be shown"
@@ -161,7 +163,7 @@ def test_a_seat_silent_when_its_hand_is_to_be_shown_is_put_out_and_the_game_goes
     for table in live:
         assert table.halt is None and table.over, (table.halt, table.waiting())
         assert table.game is not None and table.game.outcome is not None
-        assert 1 in table.out and table.out[1].at == StepKind.HAND_SHOWN.words
+        assert 1 in table.out and table.out[1].at == rule_of(HAND_SHOWN).words
     assert len({table.record_hash() for table in live}) == 1
     text = "\n".join(verify(records(live[0])).lines())
     assert "seat 1 (seat1) silent at showing a hand" in text, text

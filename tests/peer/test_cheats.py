@@ -751,7 +751,7 @@ class DiscardsMercenaries(Cheat):
             assert self.dealer is not None and self.game is not None and self.seat is not None
             if not any(card.isdigit() for card in self.game.hand(self.seat)):
                 return None
-            cards = self.dealer.show(card_flow(Move.parse("discard")))
+            cards = self.dealer.moves.show(card_flow(Move.parse("discard")))
             return log_pb2.MovePlayed(turn=body.turn, move="discard", cards=cards)
         return None
 
@@ -855,7 +855,7 @@ class Equivocates(Cheat):
             return None
         other = next(str(m) for m in self.game.legal_moves() if str(m) != body.move)
         assert self.dealer is not None
-        cards = self.dealer.show(card_flow(Move.parse(other)))
+        cards = self.dealer.moves.show(card_flow(Move.parse(other)))
         log = self.logs.log(self.me)
         self.second = make_entry(
             self.identity, self.table_id, len(log), log[-1].hash, step=step, heads=(),

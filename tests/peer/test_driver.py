@@ -246,7 +246,7 @@ def test_no_peer_ever_holds_an_owners_share_of_a_card_in_another_hand() -> None:
     harness.play()
     witness = harness.tables[0]
     assert witness.dealer is not None and witness.cards is not None
-    secrets = [table.dealer.secrets() for table in harness.tables]  # type: ignore[union-attr]
+    secrets = [table.dealer.keys.secrets() for table in harness.tables]  # type: ignore[union-attr]
     reveals: dict[bytes, bytes] = {}  # share point -> the signed reveal entry that shows it
     owners_shares = []
     for index, deck in enumerate(witness.dealer.decks):

@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 
 from condottiere.interface import IllegalMoveError, ToldKind
-from condottiere.peer.driver import StepKind, Table
+from condottiere.peer.driver import Table
 from condottiere.peer.record import export, load, omniscient_record, verify
+from condottiere.peer.steps.moves import MOVE
 from tests.peer.captains import CaptainsHarness, shown_steps
 from tests.peer.cheats import entries_of
 from tests.peer.tables import Harness
@@ -68,7 +69,7 @@ def test_a_refused_move_is_refused_with_the_interfaces_reason_and_no_copy(
     table = next(
         t
         for t in harness.tables
-        if t.step is not None and t.step.kind == StepKind.MOVE and t.step.missing == (t.me,)
+        if t.step is not None and t.step.kind == MOVE and t.step.missing == (t.me,)
     )
     game = table.game
     assert game is not None and game.to_act == table.seat

@@ -18,8 +18,9 @@ from condottiere.bots import GreedyBot
 from condottiere.bots.player import play_seat
 from condottiere.crypto import Identity
 from condottiere.peer.controller import Snapshot
+from condottiere.peer.links import CHANNEL_OPTIONS
 from condottiere.peer.lobby import TableSpec
-from condottiere.peer.node import CHANNEL_OPTIONS, JoinError, Node
+from condottiere.peer.node import JoinError, Node
 from condottiere.peer.record import verify
 from condottiere.peer.service import SERVICE_NAME, subscription_proof
 from condottiere.peer.store import Store

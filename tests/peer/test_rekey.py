@@ -18,6 +18,10 @@ from condottiere.interface import OutcomeKind
 from condottiere.peer.driver import MemoryKeeper, StepKind, Table
 from condottiere.peer.entries import Reason, read_entry
 from condottiere.peer.record import verify
+from condottiere.peer.steps import rule_of
+from condottiere.peer.steps.deal import SHARES
+from condottiere.peer.steps.leavers import REKEY
+from condottiere.peer.steps.moves import MOVE
 from condottiere.v1 import log_pb2
 from tests.peer.stacked import like_hands
 from tests.peer.tables import feed
@@ -32,7 +36,7 @@ def kinds_signed(table: Table) -> list[str]:
 
 def one_game(seats: int, kind: StepKind, seed: int, **kwargs: Any) -> Departing:
     victim = seats - 1
-    if kind == StepKind.MOVE:
+    if kind == MOVE:
         harness = Departing("zman", seats, seed=seed, **kwargs)
         harness.run(until=lambda: waits_for_move_of(harness, victim))
         harness.kill(victim)
@@ -56,7 +60,7 @@ def after_a_leave(
 
 
 @pytest.mark.parametrize("seats", [3, 4])
-@pytest.mark.parametrize("kind", [StepKind.MOVE, StepKind.SHARES])
+@pytest.mark.parametrize("kind", [MOVE, SHARES])
 def test_the_next_reshuffle_keys_the_deck_without_the_leaver_and_no_stand_in_follows(
     kind: StepKind, seats: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -118,7 +122,7 @@ class WrongRekeyPart(Forging):
 def test_a_wrong_rekey_part_is_caught_and_its_author_blamed_on_every_peer(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    harness = after_a_leave(monkeypatch, 4, StepKind.MOVE, seed=4, kinds={1: WrongRekeyPart})
+    harness = after_a_leave(monkeypatch, 4, MOVE, seed=4, kinds={1: WrongRekeyPart})
     for table in harness.live():
         halt = table.halt
         assert halt is not None and halt.cheat and halt.reason is Reason.BAD_PROOF, halt
@@ -133,10 +137,10 @@ def test_a_wrong_rekey_part_is_caught_and_its_author_blamed_on_every_peer(
 def test_a_seat_silent_at_the_rekey_of_a_three_seat_game_leaves_the_last_one_the_winner(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    harness = after_a_leave(monkeypatch, 3, StepKind.MOVE, seed=3, doomed=(1, StepKind.REKEY))
+    harness = after_a_leave(monkeypatch, 3, MOVE, seed=3, doomed=(1, REKEY))
     table = harness.tables[0]
     assert table.halt is None and table.audited and sorted(table.out) == [1, 2]
-    assert table.out[1].at == StepKind.REKEY.words
+    assert table.out[1].at == rule_of(REKEY).words
     assert table.game is not None and table.game.outcome is not None
     assert table.game.outcome.kind is OutcomeKind.FORFEIT and table.game.outcome.winners == (0,)
 
@@ -144,7 +148,7 @@ def test_a_seat_silent_at_the_rekey_of_a_three_seat_game_leaves_the_last_one_the
 def test_a_seat_silent_at_the_rekey_of_a_four_seat_game_abandons_the_table_naming_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    harness = after_a_leave(monkeypatch, 4, StepKind.MOVE, seed=4, doomed=(2, StepKind.REKEY))
+    harness = after_a_leave(monkeypatch, 4, MOVE, seed=4, doomed=(2, REKEY))
     live = harness.live()
     for table in live:
         halt = table.halt
@@ -179,7 +183,7 @@ def test_a_second_leaver_after_the_new_backups_is_covered_and_the_two_others_fin
     assert backed_up_again(harness), "no reshuffle after the first leave"
     for table in harness.live():  # each seat's new dealing is among the three still there
         dealer = table.dealer
-        assert dealer is not None and dealer.dealt_among[(0, 0)][0] == (0, 1, 2)
+        assert dealer is not None and dealer.backups.dealt_among[(0, 0)][0] == (0, 1, 2)
     harness.kill(2)
     harness.run()
     live = harness.live()
@@ -225,7 +229,7 @@ class SwappedNewBoxes(Forging):
 def test_a_bad_piece_in_a_new_backup_is_complained_of_and_its_dealer_blamed(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    harness = after_a_leave(monkeypatch, 4, StepKind.MOVE, seed=50, kinds={0: SwappedNewBoxes})
+    harness = after_a_leave(monkeypatch, 4, MOVE, seed=50, kinds={0: SwappedNewBoxes})
     for table in harness.live():
         halt = table.halt
         assert halt is not None and halt.reason is Reason.BAD_PROOF and halt.seat == 0, halt

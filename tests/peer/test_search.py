@@ -13,6 +13,9 @@ from condottiere.games.captains.cards import card_name
 from condottiere.peer.driver import StepKind, Table
 from condottiere.peer.entries import LogEntry
 from condottiere.peer.record import export, load, omniscient_record, verify
+from condottiere.peer.steps import rule_of
+from condottiere.peer.steps.moves import MOVE
+from condottiere.peer.steps.searches import SEARCH_BLINDING, SEARCH_OPENING
 from tests.cli.client.scenes import model_of_table
 from tests.peer.cheats import entries_of
 from tests.peer.searches import SearchHarness, search_at_once, searched, searches_of
@@ -74,7 +77,7 @@ def test_a_search_resolves_alike_on_every_peer_and_the_audit_checks_the_card_tak
         assert table.rules.replay(omniscient_record(table)).outcome == table.game.outcome
 
 
-@pytest.mark.parametrize("kind", [StepKind.SEARCH_BLINDING, StepKind.SEARCH_OPENING])
+@pytest.mark.parametrize("kind", [SEARCH_BLINDING, SEARCH_OPENING])
 def test_a_seat_silent_at_a_search_is_put_out_and_the_others_stand_in_for_its_shares(
     kind: StepKind, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -84,8 +87,8 @@ def test_a_seat_silent_at_a_search_is_put_out_and_the_others_stand_in_for_its_sh
     for table in live:
         assert 2 in table.out
         words = table.out[2].words(table.who(table.seating[2]))
-        assert kind.words in words, words
-        openings = [e for e in table.logs.log(table.me) if e.kind == StepKind.SEARCH_OPENING]
+        assert rule_of(kind).words in words, words
+        openings = [e for e in table.logs.log(table.me) if e.kind == SEARCH_OPENING]
         assert openings[-1].body.stand_in, "no stand-in for the seat out"
     assert_played_out(harness, live, audited=False)
 
@@ -94,13 +97,13 @@ def test_a_search_after_a_seat_left_opens_with_the_others_standing_in(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     harness = searched(
-        monkeypatch, 3, found=True, seed=80, doomed=(2, StepKind.MOVE), searchers={0, 1}
+        monkeypatch, 3, found=True, seed=80, doomed=(2, MOVE), searchers={0, 1}
     )
     live = harness.live()
     assert_searched_alike(harness, live)
     for table in live:
         assert 2 in table.out
-        steps = [e for e in table.logs.log(table.me) if e.kind == StepKind.SEARCH_OPENING]
+        steps = [e for e in table.logs.log(table.me) if e.kind == SEARCH_OPENING]
         assert steps and all(e.body.stand_in for e in steps)
     assert_played_out(harness, live, audited=False)
 
@@ -111,7 +114,7 @@ class Interrupted(SearchHarness):
     held = True
 
     def blocked(self, table: Table, entry: LogEntry) -> bool:
-        if self.held and table is self.tables[1] and entry.kind == StepKind.SEARCH_OPENING:
+        if self.held and table is self.tables[1] and entry.kind == SEARCH_OPENING:
             return True
         return super().blocked(table, entry)
 
@@ -149,7 +152,7 @@ def test_a_search_under_way_shows_on_the_client_which_card_is_searched_and_who_i
 
 
 def at_opening(table: Table) -> bool:
-    return table.step is not None and table.step.kind == StepKind.SEARCH_OPENING
+    return table.step is not None and table.step.kind == SEARCH_OPENING
 
 
 def test_deals_after_a_search_skip_the_slot_taken_until_the_pile_is_formed_again(
@@ -165,7 +168,7 @@ def test_deals_after_a_search_skip_the_slot_taken_until_the_pile_is_formed_again
     assert_played_out(harness, harness.tables, audited=True)
     for table, dealer in zip(harness.tables, dealers, strict=True):
         assert dealer is not None and table.cards is not None
-        assert dealer.round(0) > 0, "the pile was never formed again"
+        assert dealer.shuffles.round(0) > 0, "the pile was never formed again"
         later = [card for deal in dealer.dealt[dealt_before:] for card in deal]
         assert taken not in later and len(later) == len(set(later))
         assert table.cards[taken] == captain
@@ -173,4 +176,4 @@ def test_deals_after_a_search_skip_the_slot_taken_until_the_pile_is_formed_again
 
 def first_round(table: Table) -> bool:
     """Whether the table's draw pile is still the one first shuffled."""
-    return table.dealer is not None and table.dealer.round(0) == 0
+    return table.dealer is not None and table.dealer.shuffles.round(0) == 0

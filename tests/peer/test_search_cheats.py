@@ -17,6 +17,7 @@ from condottiere.crypto.pet import make_blinding
 from condottiere.peer.driver import StepKind
 from condottiere.peer.entries import Reason
 from condottiere.peer.steps import Next, Step
+from condottiere.peer.steps.searches import SEARCH_BLINDING, SEARCH_OPENING
 from condottiere.v1 import log_pb2
 from tests.peer.cheats import Cheat, CheatHarness, assert_caught
 from tests.peer.searches import CAPTAINS, cheat_harness, search_at_once, searches_of
@@ -131,7 +132,7 @@ class TakesAnotherSlot(Cheat):
 
     def _complete(self, step: Step) -> Next | None:
         dealer, search = self.dealer, step.search
-        if step.kind != StepKind.SEARCH_OPENING or self.cheated or step.missing:
+        if step.kind != SEARCH_OPENING or self.cheated or step.missing:
             return super()._complete(step)
         assert dealer is not None and search is not None
         held = len(dealer.hands[search.seat])
@@ -153,8 +154,8 @@ class TakesAnotherSlot(Cheat):
 
 @pytest.mark.parametrize(
     ("cheat", "kind"),
-    [(DoubleExponent, StepKind.SEARCH_BLINDING), (FalseOpening, StepKind.SEARCH_OPENING),
-     (BlindsAnotherCard, StepKind.SEARCH_BLINDING)],
+    [(DoubleExponent, SEARCH_BLINDING), (FalseOpening, SEARCH_OPENING),
+     (BlindsAnotherCard, SEARCH_BLINDING)],
 )
 def test_a_false_step_of_the_equivalence_test_halts_every_peer_blaming_its_author(
     cheat: type[Cheat], kind: StepKind, tmp_path: Path, monkeypatch: pytest.MonkeyPatch

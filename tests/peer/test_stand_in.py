@@ -12,9 +12,10 @@ import pytest
 from google.protobuf.message import Message
 
 from condottiere import crypto
-from condottiere.peer.dealer import Dealer
-from condottiere.peer.driver import StepKind, Table
+from condottiere.peer.dealing import Dealer
+from condottiere.peer.driver import Table
 from condottiere.peer.entries import LogEntry, Reason
+from condottiere.peer.steps.deal import SHARES
 from condottiere.v1 import log_pb2
 from tests.peer.test_silence import Departing
 
@@ -94,7 +95,7 @@ def test_a_false_complaint_blames_the_complainer() -> None:
 
 def test_a_wrong_stand_in_part_is_caught_and_its_author_blamed() -> None:
     harness = Departing(
-        "zman", 4, seed=13, doomed=(3, StepKind.SHARES), kinds={1: WrongPart}
+        "zman", 4, seed=13, doomed=(3, SHARES), kinds={1: WrongPart}
     )
     harness.run(until=lambda: bool(harness.dead))
     harness.run(until=lambda: any(t.halt is not None for t in harness.live()))
@@ -110,7 +111,7 @@ def rebuilt(dealers: list[Dealer], index: int, coalition: tuple[int, ...], owner
     Lagrange interpolation at 0 over the pieces of it the coalition's seats hold."""
     if owner in coalition:
         return dealers[owner].decks[index].secret
-    pieces = [dealers[seat].pieces[(owner, index)] for seat in coalition]
+    pieces = [dealers[seat].backups.pieces[(owner, index)] for seat in coalition]
     weights = crypto.lagrange_at_zero([crypto.evaluation_point(seat) for seat in coalition])
     return sum(w * p for w, p in zip(weights, pieces, strict=True)) % crypto.L
 
@@ -131,7 +132,7 @@ def test_no_coalition_smaller_than_all_remaining_seats_can_open_a_card(seats: in
     rebuilds the leaver's secret and opens every card of the deck; any smaller coalition,
     rebuilding each secret it lacks from the pieces it holds, opens none."""
     leaver = seats - 1
-    harness = Departing("zman", seats, seed=seats, doomed=(leaver, StepKind.SHARES))
+    harness = Departing("zman", seats, seed=seats, doomed=(leaver, SHARES))
     harness.run(until=lambda: bool(harness.dead))
     dealers = [table.dealer for table in harness.live()]
     assert all(dealer is not None for dealer in dealers)

@@ -6,8 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import pytest
+
 from condottiere import crypto
 from condottiere.crypto import Identity
+from condottiere.interface import Choice, Deal, HandHolds, SearchDeck, SeatToMove, ShowHand
 from condottiere.peer.coin import Coin, Flip
 from condottiere.peer.entries import LogEntry, Reason, make_entry
 from condottiere.peer.lobby import Deadlines
@@ -19,11 +22,22 @@ from condottiere.peer.steps import (
     Refuse,
     Step,
     StepKind,
+    StepRule,
     coins,
     keys,
     moves,
+    rule_answering,
     rule_of,
 )
+from condottiere.peer.steps.audit import AUDIT
+from condottiere.peer.steps.base import RuleConflict, register
+from condottiere.peer.steps.coins import COIN_COMMIT, COIN_REVEAL
+from condottiere.peer.steps.deal import SHUFFLE
+from condottiere.peer.steps.keys import DEALINGS, PIECE_ANSWERS, PIECE_CHECKS
+from condottiere.peer.steps.leavers import STAND_IN
+from condottiere.peer.steps.moves import HAND_PROOF, HAND_SHOWN, MOVE
+from condottiere.peer.steps.searches import SEARCH_BLINDING
+from condottiere.peer.steps.seating import READY, SEATING
 from condottiere.v1 import log_pb2
 
 TABLE = b"\x07" * 32
@@ -96,21 +110,20 @@ class Seen:
 
 
 def test_every_step_kind_has_one_rule_with_its_words_headline_and_waiting_text() -> None:
-    assert set(RULES) == set(StepKind)
-    for kind in StepKind:
-        rule = rule_of(kind)
-        assert rule.kind is kind
-        assert kind.words == rule.words
+    assert len(RULES) >= 20
+    for kind, rule in RULES.items():
+        assert rule_of(kind) is rule and rule.kind == kind
+        assert rule.words and not rule.words.startswith("StepKind")
         assert rule.doing, f"{kind} has no headline"
     seen = Seen()
-    step = Step(5, StepKind.STAND_IN, AUTHORS[1:])
-    text = rule_of(StepKind.STAND_IN).waiting_text(seen, step, "seat 1, seat 2")
+    step = Step(5, STAND_IN, AUTHORS[1:])
+    text = rule_of(STAND_IN).waiting_text(seen, step, "seat 1, seat 2")
     assert text == "seat 1, seat 2 to stand in for a seat that left"
 
 
 def test_a_ready_for_another_seating_is_refused_and_the_right_one_accepted() -> None:
-    rule, seen = rule_of(StepKind.READY), Seen()
-    step = Step(3, StepKind.READY, AUTHORS)
+    rule, seen = rule_of(READY), Seen()
+    step = Step(3, READY, AUTHORS)
     right = entry_of(1, log_pb2.Ready(seating=b"the seating"), step=3)
     wrong = entry_of(2, log_pb2.Ready(seating=b"another seating"), step=3)
     assert rule.check(seen, step, AUTHORS[1], right) == ACCEPT
@@ -121,9 +134,9 @@ def test_a_ready_for_another_seating_is_refused_and_the_right_one_accepted() -> 
 
 
 def test_a_coin_commitment_for_another_flip_or_not_a_point_is_refused() -> None:
-    rule, seen = rule_of(StepKind.COIN_COMMIT), Seen()
+    rule, seen = rule_of(COIN_COMMIT), Seen()
     flip = Flip(2, 0, "first player", (0, 1, 2), (0, 1, 2))
-    step = Step(9, StepKind.COIN_COMMIT, AUTHORS, flip=flip)
+    step = Step(9, COIN_COMMIT, AUTHORS, flip=flip)
     made = rule.make(seen, step)
     assert isinstance(made, log_pb2.CoinCommit)
     assert rule.check(seen, step, AUTHORS[0], entry_of(0, made, 9)) == ACCEPT
@@ -146,8 +159,8 @@ def test_a_coin_reveal_that_does_not_open_its_commitment_proves_a_cheat() -> Non
     seen.logs.logs[AUTHORS[1]] = [committed]
     seen._consumed.add(committed.hash)
     coin.commitments[1] = other.commitment
-    step = Step(11, StepKind.COIN_REVEAL, AUTHORS[:2], flip=flip)
-    rule = rule_of(StepKind.COIN_REVEAL)
+    step = Step(11, COIN_REVEAL, AUTHORS[:2], flip=flip)
+    rule = rule_of(COIN_REVEAL)
     own = rule.make(seen, step)
     assert isinstance(own, log_pb2.CoinReveal)
     assert rule.check(seen, step, AUTHORS[0], entry_of(0, own, 11)) == ACCEPT
@@ -159,9 +172,9 @@ def test_a_coin_reveal_that_does_not_open_its_commitment_proves_a_cheat() -> Non
 
 
 def test_the_check_of_backups_goes_back_to_the_game_without_complaints() -> None:
-    rule = rule_of(StepKind.PIECE_CHECKS)
+    rule = rule_of(PIECE_CHECKS)
     seen = Seen()
-    step = Step(7, StepKind.PIECE_CHECKS, AUTHORS)
+    step = Step(7, PIECE_CHECKS, AUTHORS)
     quiet = log_pb2.PieceChecks()
     for seat in range(3):
         step.answers[AUTHORS[seat]] = entry_of(seat, quiet, 7)
@@ -170,19 +183,19 @@ def test_the_check_of_backups_goes_back_to_the_game_without_complaints() -> None
     step.answers[AUTHORS[1]] = entry_of(1, complaint, 7)
     then = rule.complete(seen, step)
     assert isinstance(then, Step)
-    assert (then.number, then.kind, then.authors) == (8, StepKind.PIECE_ANSWERS, AUTHORS[2:])
+    assert (then.number, then.kind, then.authors) == (8, PIECE_ANSWERS, AUTHORS[2:])
     assert then.complaints == ((1, 2, 1),)
 
 
 def test_a_step_is_not_complete_while_an_author_has_not_answered() -> None:
-    step = Step(7, StepKind.DEALINGS, AUTHORS)
+    step = Step(7, DEALINGS, AUTHORS)
     step.answers[AUTHORS[0]] = entry_of(0, log_pb2.Dealings(), 7)
-    assert rule_of(StepKind.DEALINGS).complete(Seen(), step) is None
+    assert rule_of(DEALINGS).complete(Seen(), step) is None
 
 
 def test_the_audit_wants_one_secret_per_deck() -> None:
-    rule, seen = rule_of(StepKind.AUDIT), Seen()
-    step = Step(40, StepKind.AUDIT, AUTHORS)
+    rule, seen = rule_of(AUDIT), Seen()
+    step = Step(40, AUDIT, AUTHORS)
     assert keys.decks(seen) == (("a", "b"), ("c",))
     two = log_pb2.AuditReveal(secrets=[b"x", b"y"])
     one = log_pb2.AuditReveal(secrets=[b"x"])
@@ -193,16 +206,16 @@ def test_the_audit_wants_one_secret_per_deck() -> None:
 
 def test_a_move_of_a_bot_has_the_bot_deadline_and_a_coin_reveal_of_three_none() -> None:
     seen, deadlines = Seen(), Deadlines(move=120, bot_move=15, step=30)
-    move = Step(20, StepKind.MOVE, AUTHORS[1:2])
-    assert rule_of(StepKind.MOVE).deadline(seen, move, deadlines) == 120
+    move = Step(20, MOVE, AUTHORS[1:2])
+    assert rule_of(MOVE).deadline(seen, move, deadlines) == 120
     seen.lobby.bots.add(AUTHORS[1])
-    assert rule_of(StepKind.MOVE).deadline(seen, move, deadlines) == 15
-    three = Step(21, StepKind.COIN_REVEAL, AUTHORS, flip=Flip(0, 0, "x", (0, 1, 2), (0, 1, 2)))
-    two = Step(21, StepKind.COIN_REVEAL, AUTHORS[:2], flip=Flip(0, 0, "x", (0, 1), (0, 1)))
-    assert rule_of(StepKind.COIN_REVEAL).deadline(seen, three, deadlines) is None
-    assert rule_of(StepKind.COIN_REVEAL).deadline(seen, two, deadlines) == 30
-    lobby = Step(2, StepKind.SEATING, ())
-    assert rule_of(StepKind.SEATING).deadline(seen, lobby, deadlines) is None
+    assert rule_of(MOVE).deadline(seen, move, deadlines) == 15
+    three = Step(21, COIN_REVEAL, AUTHORS, flip=Flip(0, 0, "x", (0, 1, 2), (0, 1, 2)))
+    two = Step(21, COIN_REVEAL, AUTHORS[:2], flip=Flip(0, 0, "x", (0, 1), (0, 1)))
+    assert rule_of(COIN_REVEAL).deadline(seen, three, deadlines) is None
+    assert rule_of(COIN_REVEAL).deadline(seen, two, deadlines) == 30
+    lobby = Step(2, SEATING, ())
+    assert rule_of(SEATING).deadline(seen, lobby, deadlines) is None
 
 
 def test_a_move_for_another_turn_is_refused_before_the_game_is_asked() -> None:
@@ -213,13 +226,13 @@ def test_a_move_for_another_turn_is_refused_before_the_game_is_asked() -> None:
     seen = Seen()
     setattr(seen, "game", Game())  # noqa: B010 (the one field the check reads first)
     setattr(seen, "dealer", object())  # noqa: B010
-    step = Step(20, StepKind.MOVE, AUTHORS[1:2])
-    verdict = rule_of(StepKind.MOVE).check(
+    step = Step(20, MOVE, AUTHORS[1:2])
+    verdict = rule_of(MOVE).check(
         seen, step, AUTHORS[1], entry_of(1, log_pb2.MovePlayed(turn=3, move="pass"), 20)
     )
     assert isinstance(verdict, Refuse)
     assert verdict.rejection.detail == "a move for turn 4 is awaited"
-    assert moves.MoveRule.kind is StepKind.MOVE
+    assert moves.MoveRule.kind is MOVE
 
 
 def test_a_seating_waits_for_the_joins_of_the_authors_it_seats() -> None:
@@ -236,6 +249,35 @@ def test_a_seating_waits_for_the_joins_of_the_authors_it_seats() -> None:
     seen = Seen()
     setattr(seen, "lobby", Joins({AUTHORS[1]}))  # noqa: B010 (the lobby's part it reads)
     setattr(seen, "_reseating", None)  # noqa: B010
-    step = Step(2, StepKind.SEATING, AUTHORS[:1])
+    step = Step(2, SEATING, AUTHORS[:1])
     seating = entry_of(0, log_pb2.Seating(authors=list(AUTHORS)), 2)
-    assert isinstance(rule_of(StepKind.SEATING).check(seen, step, AUTHORS[0], seating), NotYet)
+    assert isinstance(rule_of(SEATING).check(seen, step, AUTHORS[0], seating), NotYet)
+
+
+def test_each_waiting_value_of_a_game_goes_to_the_rule_that_declares_it_answers_its_type() -> None:
+    assert rule_answering(SeatToMove(0)).kind == MOVE
+    assert rule_answering(Deal(0, 3)).kind == SHUFFLE
+    assert rule_answering(Choice((0, 1), "first player")).kind == COIN_COMMIT
+    assert rule_answering(SearchDeck(0, "a")).kind == SEARCH_BLINDING
+    assert rule_answering(ShowHand(0, 1, 3)).kind == HAND_SHOWN
+    assert rule_answering(HandHolds(0, ("a",))).kind == HAND_PROOF
+    with pytest.raises(LookupError):
+        rule_answering("a value no rule answers")
+
+
+def test_a_second_rule_for_a_kind_or_a_waiting_type_is_refused_and_nothing_registered() -> None:
+    class SecondMove(StepRule):
+        kind = MOVE
+        words = doing = "moving again"
+
+    class AnotherMove(StepRule):
+        kind = StepKind("another_move")
+        answers = (SeatToMove,)
+        words = doing = "moving otherwise"
+
+    for rule in (SecondMove(), AnotherMove()):
+        with pytest.raises(RuleConflict):
+            register(rule)
+    assert not isinstance(rule_of(MOVE), SecondMove)
+    assert StepKind("another_move") not in RULES
+    assert rule_answering(SeatToMove(0)).kind == MOVE

@@ -20,12 +20,13 @@ from condottiere.peer.driver import (
     UNSEATED_ENTRIES,
     MemoryKeeper,
     Step,
-    StepKind,
     Table,
 )
 from condottiere.peer.entries import Reason, make_entry
 from condottiere.peer.lobby import Deadlines
 from condottiere.peer.record import verify
+from condottiere.peer.steps.moves import MOVE
+from condottiere.peer.steps.seating import READY, SEATING
 from condottiere.v1 import log_pb2
 from tests.peer.stacked import like_hands
 from tests.peer.tables import Harness, feed
@@ -38,7 +39,7 @@ class Unready(Table):
     it takes entries in and states silent whom it waits for."""
 
     def _make(self, step: Step) -> bool:
-        if step.kind == StepKind.READY:
+        if step.kind == READY:
             return False
         return super()._make(step)
 
@@ -75,7 +76,7 @@ class Lobby(Harness):
                 game, step, seat = table.game, table.step, table.seat
                 if (
                     game is not None and seat is not None and step is not None
-                    and step.kind == StepKind.MOVE and step.missing == (table.me,)
+                    and step.kind == MOVE and step.missing == (table.me,)
                 ):
                     assert table.submit(bot.choose(game.copy(), seat)) is None
                     moved = True
@@ -91,7 +92,7 @@ def all_entries(table: Table) -> list[bytes]:
 def test_the_ready_deadline_travels_in_the_definition_and_times_the_ready_step() -> None:
     harness = Lobby("zman", 3, seed=1, kinds={2: Unready})
     table = harness.tables[0]
-    assert table.step is not None and table.step.kind == StepKind.READY
+    assert table.step is not None and table.step.kind == READY
     assert table.deadline() == Deadlines().ready
     assert not table.declare_silent(Deadlines().ready - 1)
 
@@ -100,7 +101,7 @@ def test_a_seat_not_ready_in_time_goes_to_the_joiner_waiting_and_the_game_ends_a
     harness = Lobby("zman", 3, seed=2, kinds={2: Unready})
     creator, seat1, unready = harness.tables
     carol = harness.add_joiner("carol")  # asks while the table waits for seat 2 to be ready
-    assert creator.step is not None and creator.step.kind == StepKind.READY
+    assert creator.step is not None and creator.step.kind == READY
     harness.state_silent(but=lambda table: table is unready)
     seated = (creator.me, seat1.me, carol.me)
     for table in (creator, seat1, carol):
@@ -131,7 +132,7 @@ def test_with_nobody_waiting_the_table_waits_for_a_joiner_to_take_the_freed_seat
     harness = Lobby("zman-duel", 2, seed=3, kinds={1: Unready})
     creator, unready = harness.tables
     harness.state_silent(but=lambda table: table is unready)
-    assert creator.step is not None and creator.step.kind == StepKind.SEATING
+    assert creator.step is not None and creator.step.kind == SEATING
     waiting = creator.waiting()
     assert waiting is not None and "a player to take the freed seat" in waiting[2]
     assert any(e.kind == "freed" and "seat1's seat is freed" in e.text for e in creator.events)
@@ -178,7 +179,7 @@ class Grabbing(Table):
     grabbed = False
 
     def _make(self, step: Step) -> bool:
-        if step.kind == StepKind.SEATING and self.seating and not self.grabbed:
+        if step.kind == SEATING and self.seating and not self.grabbed:
             self.grabbed = True
             joiners = [a for a in self.lobby.joins if a not in self.seating]
             authors = [self.seating[0], *joiners][: self.spec.seats]
@@ -303,7 +304,7 @@ class Moving(Table):
     moved = False
 
     def _make(self, step: Step) -> bool:
-        if step.kind == StepKind.SEATING and self.seating and not self.moved:
+        if step.kind == SEATING and self.seating and not self.moved:
             self.moved = True
             joiner = next(a for a in self.lobby.joins if a not in self.seating)
             authors = [self.seating[0], joiner, self.seating[1]]

@@ -18,7 +18,7 @@ from typing import TypeVar
 
 import pytest
 
-import condottiere.peer.dealer
+import condottiere.peer.dealing.moves
 from condottiere.peer.controller import snapshot_of
 from condottiere.peer.pacing import BOT, KEPT, PERSON, Pacer
 from tests.peer.stacked import like_hands
@@ -48,7 +48,7 @@ def test_a_move_shows_a_copy_drawn_uniformly_not_the_lowest_slot(
     always the lowest slot, as it was every time before; a draw that showed the lowest of k
     copies with probability 1/k shows it 20 times in a row with probability 2**-20 at most."""
     recording = Recording(7)
-    monkeypatch.setattr(condottiere.peer.dealer, "_RANDOM", recording)
+    monkeypatch.setattr(condottiere.peer.dealing.moves, "_RANDOM", recording)
     like_hands(monkeypatch, 3)
     Harness("zman", 3, seed=0).play()
     several = [(candidates, chosen) for candidates, chosen in recording.choices

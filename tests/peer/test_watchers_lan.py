@@ -16,11 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from condottiere.crypto import Identity
-from condottiere.peer.dealer import Card
+from condottiere.peer.dealing import Card
 from condottiere.peer.driver import MemoryKeeper, Table
 from condottiere.peer.entries import LogEntry, read_entry
 from condottiere.peer.record import load
-from condottiere.peer.steps import ACCEPT, Step, StepKind, Verdict
+from condottiere.peer.steps import ACCEPT, Step, Verdict
+from condottiere.peer.steps.moves import MOVE
 from tests.peer.deliberate import THINK
 from tests.peer.processes import peers_in, start_table
 from tests.peer.test_network import GAME_SECONDS
@@ -45,7 +46,7 @@ class Watcher(Table):
 
     def _check(self, step: Step, author: bytes, entry: LogEntry) -> Verdict:
         dealer, seat = self.dealer, self.seat_of(author)
-        if step.kind != StepKind.MOVE or dealer is None or seat is None:
+        if step.kind != MOVE or dealer is None or seat is None:
             return super()._check(step, author, entry)
         hand, before = list(dealer.hands[seat]), set(dealer.face_up)
         verdict = super()._check(step, author, entry)

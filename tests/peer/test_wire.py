@@ -189,7 +189,7 @@ def test_addresses_claimed_by_callers_are_followed_only_within_bounds(
             node = Node(Store(tmp_path / "peer"))
             await node.start()
             await node.host_table(TableSpec("zman", 3, (), "t", "ada", ""))
-        followed = len(node._followed)
+        followed = len(node.links._followed)
         fresh = [("grpc.use_local_subchannel_pool", 1)]
         for port in range(1000, 1000 + 2 * MAX_CLAIMED):
             request = peer_pb2.HelloRequest(
@@ -197,7 +197,7 @@ def test_addresses_claimed_by_callers_are_followed_only_within_bounds(
             ).SerializeToString()
             async with grpc.aio.insecure_channel(node.address, options=fresh) as channel:
                 assert await _raw_call(channel, "Hello", request) == grpc.StatusCode.OK
-        added = len(node._followed) - followed
+        added = len(node.links._followed) - followed
         assert added == (0 if seated else MAX_CLAIMED)
         await node.stop()
         node.store.close()

@@ -15,7 +15,7 @@ import random
 import secrets
 from collections.abc import Iterator
 
-from condottiere.peer import dealer
+from condottiere.peer.dealing import moves as dealer_moves
 
 __all__ = ["seeded"]
 
@@ -24,7 +24,9 @@ __all__ = ["seeded"]
 def seeded(seed: int) -> Iterator[random.Random]:
     """Within the block, the crypto's randomness comes from ``random.Random(seed)``."""
     rng = random.Random(f"entropy {seed}")
-    saved = (os.urandom, secrets.randbelow, secrets.token_bytes, secrets.token_hex, dealer._RANDOM)
+    saved = (
+        os.urandom, secrets.randbelow, secrets.token_bytes, secrets.token_hex, dealer_moves._RANDOM
+    )
 
     def urandom(size: int) -> bytes:
         return rng.randbytes(size)
@@ -33,9 +35,9 @@ def seeded(seed: int) -> Iterator[random.Random]:
     secrets.randbelow = rng.randrange
     secrets.token_bytes = lambda size=32: rng.randbytes(size or 32)
     secrets.token_hex = lambda size=32: rng.randbytes(size or 32).hex()
-    dealer._RANDOM = rng  # type: ignore[assignment]
+    dealer_moves._RANDOM = rng  # type: ignore[assignment]
     try:
         yield rng
     finally:
         os.urandom, secrets.randbelow, secrets.token_bytes, secrets.token_hex = saved[:4]
-        dealer._RANDOM = saved[4]
+        dealer_moves._RANDOM = saved[4]

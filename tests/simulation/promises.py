@@ -11,11 +11,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from condottiere.cli.standings import GameFacts, facts_of
-from condottiere.peer.driver import StepKind, Table
+from condottiere.peer.driver import Table
 from condottiere.peer.lobby import Deadlines
 from condottiere.peer.readers import refusal
 from condottiere.peer.record import verify
 from condottiere.peer.silence import RELAY_ROUND, rounds
+from condottiere.peer.steps.coins import COIN_REVEAL
+from condottiere.peer.steps.seating import SEATING
 
 if TYPE_CHECKING:
     from tests.simulation.world import Peer, World
@@ -93,11 +95,11 @@ def _wait_bound(world: World, table: Table) -> float:
     from tests.simulation.world import COIN_TIMEOUT, WINDOW
 
     step = table.step
-    if step is None or step.kind == StepKind.SEATING:
+    if step is None or step.kind == SEATING:
         return math.inf  # a table waiting for joiners: the lobby promise covers them
     deadline = table.deadline()
     if deadline is None:
-        deadline = COIN_TIMEOUT if step.kind == StepKind.COIN_REVEAL else Deadlines().step
+        deadline = COIN_TIMEOUT if step.kind == COIN_REVEAL else Deadlines().step
     at_table = len(table.seating) - len(table.out)
     return STEPS_PER_WAIT * deadline + rounds(at_table) * RELAY_ROUND + 2 * WINDOW[1]
 

@@ -23,9 +23,12 @@ from typing import Any
 
 from condottiere.bots import make_bot
 from condottiere.crypto import Identity
-from condottiere.peer.driver import MemoryKeeper, Step, StepKind, Table
+from condottiere.peer.driver import MemoryKeeper, Step, Table
 from condottiere.peer.entries import LogEntry
 from condottiere.peer.lobby import Deadlines, TableSpec
+from condottiere.peer.steps.coins import COIN_REVEAL
+from condottiere.peer.steps.moves import MOVE
+from condottiere.peer.steps.seating import SEATING
 from tests.simulation import behaviours, promises
 from tests.simulation.config import Config
 from tests.simulation.entropy import seeded
@@ -328,7 +331,7 @@ class World:
             if deadline is not None and waited > deadline:
                 table.declare_silent(waited)
             if (
-                step is not None and step.kind == StepKind.COIN_REVEAL
+                step is not None and step.kind == COIN_REVEAL
                 and waited > COIN_TIMEOUT
             ):
                 table.give_up_waiting()
@@ -346,7 +349,7 @@ class World:
         assert table is not None
         game = table.game
         if (
-            step is None or game is None or step.kind != StepKind.MOVE
+            step is None or game is None or step.kind != MOVE
             or step.missing != (peer.me,) or table.halt is not None or table.seat in table.out
         ):
             return
@@ -426,7 +429,7 @@ class World:
             return True
         return all(
             p.live and p.table is not None and p.seated_at is not None
-            and p.table.step is not None and p.table.step.kind == StepKind.SEATING
+            and p.table.step is not None and p.table.step.kind == SEATING
             and self.now - p.since[1] > promises.lobby_bound(self)
             for p in honest
         )
@@ -436,7 +439,7 @@ class World:
             table = peer.table
             if table is None:
                 continue
-            if table.step is not None and table.step.kind == StepKind.SEATING:
+            if table.step is not None and table.step.kind == SEATING:
                 return "waits in the lobby for a joiner to take a free seat"
             if table.halt is not None:
                 return "halted: " + table.halt.detail

@@ -27,6 +27,10 @@ from condottiere.peer.driver import Halt, MemoryKeeper, Table, TableEvent
 from condottiere.peer.entries import LogEntry, Reason, make_entry
 from condottiere.peer.lobby import TableSpec
 from condottiere.peer.steps import StepKind
+from condottiere.peer.steps.audit import AUDIT
+from condottiere.peer.steps.keys import DEALINGS
+from condottiere.peer.steps.leavers import REKEY, STAND_IN
+from condottiere.peer.steps.moves import HAND_SHOWN
 from condottiere.v1 import log_pb2
 from tests.cli.client.scenes import model_of_game, model_of_table, snapshot_of_game
 from tests.peer.tables import Harness
@@ -256,13 +260,13 @@ def test_a_shuffle_under_way_shows_who_is_shuffling_and_how_far_the_chain_is() -
 @pytest.mark.parametrize(
     ("kind", "text", "headline"),
     [
-        (StepKind.HAND_SHOWN, "seat 1 (bob) to show a hand to seat 0 (ada)", "Showing a hand"),
-        (StepKind.STAND_IN, "seat 1 (bob) to stand in for a seat that left",
+        (HAND_SHOWN, "seat 1 (bob) to show a hand to seat 0 (ada)", "Showing a hand"),
+        (STAND_IN, "seat 1 (bob) to stand in for a seat that left",
          "Standing in for a seat that left"),
-        (StepKind.REKEY, "seat 1 (bob) to re-key deck 1 without a seat that left",
+        (REKEY, "seat 1 (bob) to re-key deck 1 without a seat that left",
          "Re-keying a deck"),
-        (StepKind.DEALINGS, "the backups of the keys of seat 1 (bob)", "Backing up the keys"),
-        (StepKind.AUDIT, "the audit secrets of seat 1 (bob)", "Auditing the game"),
+        (DEALINGS, "the backups of the keys of seat 1 (bob)", "Backing up the keys"),
+        (AUDIT, "the audit secrets of seat 1 (bob)", "Auditing the game"),
     ],
 )
 def test_the_top_line_says_what_the_table_waits_for_at_every_protocol_step(
