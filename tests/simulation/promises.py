@@ -57,11 +57,18 @@ def _covered(peer: Peer | None) -> bool:
     return peer is not None and peer.honest and not peer.untimely
 
 
+def _view_covered(peer: Peer, table: Table) -> bool:
+    """Whether the promises cover what this peer's table shows: an honest peer's, except an
+    untimely one's at two seats, which has only the other seat's word that it was put out
+    and must not take it (docs/promises.md, "Who is covered")."""
+    return peer.honest and not (peer.untimely and len(table.seating) - len(table.out) <= 2)
+
+
 def check_step(world: World, peer: Peer) -> None:
     """No framing, as ``peer`` sees the table now: no covered seat put out, blamed (an entry
     of it refused) or named in a halt."""
     table = peer.table
-    if table is None or not peer.honest:
+    if table is None or not _view_covered(peer, table):
         return
     for seat, departure in table.out.items():
         other = _peer_of(world, table.seating[seat]) if seat < len(table.seating) else None
@@ -146,7 +153,8 @@ def check_tick(world: World) -> None:
 def check_end(world: World) -> None:
     """Agreement, verify and standings, secrecy and the end itself, once every honest peer's
     table is over."""
-    ends = [p for p in world.honest() if p.table is not None and p.table.seat not in p.table.out]
+    ends = [p for p in world.honest() if p.table is not None and p.table.seat not in p.table.out
+            and _view_covered(p, p.table)]
     if not ends:
         return
     first = ends[0]
