@@ -305,9 +305,9 @@ def verify(signed_entries: Sequence[bytes], owner: bytes | None = None) -> Verdi
     """Fold a record's entries (each once, in the table's order: :func:`table_order`) as a
     peer with no seat that follows the decisions of ``owner`` (the author whose peer kept
     the record) on seats past a deadline, as that peer's own fold did live (see
-    :mod:`condottiere.peer.silence`); without an owner, a relay of any seat, else any seat's
-    *out*. The verdict. ValueError when the record holds no table definition that can be
-    read, or the definitions of several tables."""
+    :mod:`condottiere.peer.silence`); without an owner, the creator's (as a peer without a
+    seat does: ``leavers.judge_of``). The verdict. ValueError when the record holds no table
+    definition that can be read, or the definitions of several tables."""
     unique = list(dict.fromkeys(signed_entries))
     unreadable = []
     entries = []

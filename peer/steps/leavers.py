@@ -118,27 +118,26 @@ def stands(t: Context, seat: int, number: int) -> dict[int, Stand]:
     return found
 
 
-def judge_of(t: Context) -> bytes | None:
-    """Whose decisions this fold follows: the table's :attr:`judge` when set (``verify``
-    folds a record as its owner did), else this peer's own seat; None while that author has
-    no seat (then any seat's, as the owner's peer did before it was seated: :func:`stand`)."""
+def judge_of(t: Context, about: int | None = None) -> bytes:
+    """Whose decisions this fold follows (on seat ``about``): the table's :attr:`judge` when
+    set (``verify`` folds a record as its owner did), else this peer's own seat. While that
+    author has no seat (a joiner catching up, a spectator, a record that names no owner),
+    the creator's, whose seating the lobby follows anyway; on the creator itself, or once it
+    is out, the first other seat still at the table."""
     judge = t.judge if t.judge is not None else t.me
-    return judge if t.seat_of(judge) is not None else None
+    if t.seat_of(judge) is not None:
+        return judge
+    creator = t.seat_of(t.lobby.creator)
+    if creator is not None and creator not in t.out and creator != about:
+        return t.lobby.creator
+    return next((a for s, a in enumerate(t.seating) if s not in t.out and s != about),
+                t.lobby.creator)
 
 
 def stand(t: Context, seat: int, number: int) -> Stand | None:
-    """The judge's stand on ``seat`` at step ``number`` (:func:`judge_of`); for a fold
-    without a judge, a relay of any seat, else an *out* of any seat."""
-    judge = judge_of(t)
-    if judge is not None:
-        mine = t.seat_of(judge)
-        return None if mine is None else stands(t, seat, number).get(mine)
-    found = list(stands(t, seat, number).values())
-    relay = next((s.relay for s in found if s.relay is not None), None)
-    out = next((s.out for s in found if s.out is not None), None)
-    if relay is None and out is None:
-        return None
-    return Stand(None, relay, None if relay is not None else out)
+    """The judge's stand on ``seat`` at step ``number`` (:func:`judge_of`)."""
+    mine = t.seat_of(judge_of(t, seat))
+    return None if mine is None else stands(t, seat, number).get(mine)
 
 
 def decided_out(t: Context, seat: int, number: int) -> bool:
@@ -185,11 +184,6 @@ def departure_by_silence(t: Context, seat: int, number: int, at: str) -> Departu
     statements held about it (the judge's among them)."""
     signed = {voter: s.out for voter, s in stands(t, seat, number).items()
               if s.out is not None and s.relay is None}
-    if not signed:  # a fold without a judge follows an out it may hold a relay beside
-        found = stand(t, seat, number)
-        assert found is not None and found.out is not None
-        author = t.seat_of(found.out.author)
-        signed = {author if author is not None else -1: found.out}
     return Departure(
         seat,
         number,

@@ -607,7 +607,8 @@ def test_a_false_statement_about_the_creator_neither_stops_the_game_nor_erases_i
     for table in harness.tables:
         assert table.halt is None and table.audited and not table.out
     creator = harness.tables[0]
-    verdict = verify([e.signed for a in creator.logs.authors for e in creator.logs.log(a)])
+    verdict = verify([e.signed for a in creator.logs.authors for e in creator.logs.log(a)],
+                     creator.me)
     assert verdict.fair, verdict.lines()
     assert verdict.table.record_hash() == creator.record_hash()
     assert isinstance(facts_of(verdict), GameFacts)
