@@ -14,9 +14,10 @@ signed entries of each peer's own log:
   that accepts it in a round.
 - *out*: "the rounds are over and I accepted no answer": L is out at s for its author.
 
-**The rounds.** Round k (k = 1, 2, ...) is the k-th :data:`RELAY_ROUND` after the author's
-deadline. In round k a peer that started accepts L's answer when it holds relays of it from
-k distinct seats (neither L nor itself, all still at the table); it then relays it itself.
+**The rounds.** Round k (k = 1, 2, ...) is the k-th relay round (:func:`round_seconds`) after
+the author's deadline. In round k a peer that started accepts L's answer when it holds relays
+of it from k distinct seats (neither L nor itself, all still at the table); it then relays it
+itself.
 There are as many rounds as seats that could relay (every seat at the table but L and the
 peer: :func:`rounds`); a peer that accepted nothing by the end of the last one states L out.
 Why this agrees (every honest peer reaches the same verdict, whatever the others do): an
@@ -69,13 +70,24 @@ import math
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-__all__ = ["RELAY_ROUND", "Decision", "Departure", "decide", "rounds"]
+__all__ = ["RELAY_ROUND", "Decision", "Departure", "decide", "round_seconds", "rounds"]
 
 RELAY_ROUND = 25
-"""Seconds of one relay round: twice the delivery bound between honest peers that the
-promises assume (``TIMELY``, 10 s: docs/promises.md), and a timer's tick. A relay sent by an
-honest peer in one round reaches every honest peer before the end of its next round, even
-where their steps began up to the delivery bound apart."""
+"""Seconds of one relay round, at most: twice the delivery bound between honest peers that
+the promises assume (``TIMELY``, 10 s: docs/promises.md), and a timer's tick. A relay sent by
+an honest peer in one round reaches every honest peer before the end of its next round, even
+where their steps began up to the delivery bound apart. A table whose protocol steps have a
+shorter deadline (a protocol step is itself an exchange between peers) has rounds that long:
+:func:`round_seconds`."""
+
+
+def round_seconds(step_deadline: int) -> int:
+    """The relay round of a table whose protocol steps have ``step_deadline`` seconds.
+
+    >>> round_seconds(30), round_seconds(4)
+    (25, 4)
+    """
+    return max(1, min(RELAY_ROUND, step_deadline))
 
 
 class Decision(StrEnum):
@@ -94,17 +106,20 @@ def rounds(at_table: int) -> int:
     return max(0, at_table - 2)
 
 
-def decide(*, waited: float, deadline: int, at_table: int, relays: int) -> Decision | None:
+def decide(
+    *, waited: float, deadline: int, at_table: int, relays: int, round_length: int = RELAY_ROUND
+) -> Decision | None:
     """What a peer that started the rounds for a seat decides after ``waited`` seconds (by its
     clock, since the step began) past a step's ``deadline``, holding relays of the seat's
-    answer from ``relays`` distinct seats (neither the silent seat nor itself); None while
-    undecided. In round k it accepts with k relays; after the last round the seat is out.
+    answer from ``relays`` distinct seats (neither the silent seat nor itself), with rounds of
+    ``round_length`` seconds; None while undecided. In round k it accepts with k relays;
+    after the last round the seat is out.
     """
     last = rounds(at_table)
-    round_now = max(1, math.ceil((waited - deadline) / RELAY_ROUND))
+    round_now = max(1, math.ceil((waited - deadline) / round_length))
     if round_now <= last and relays >= round_now:
         return Decision.ANSWERED
-    if waited >= deadline + last * RELAY_ROUND:
+    if waited >= deadline + last * round_length:
         return Decision.OUT
     return None
 

@@ -22,7 +22,7 @@ from condottiere.peer.dealing import Dealer
 from condottiere.peer.entries import LogEntry, Reason, Rejection
 from condottiere.peer.lobby import Lobby
 from condottiere.peer.logs import Logs
-from condottiere.peer.silence import Decision, Departure, decide
+from condottiere.peer.silence import Decision, Departure, decide, round_seconds
 from condottiere.peer.steps import audit, deal, keys
 from condottiere.peer.steps.base import (
     ACCEPT,
@@ -207,6 +207,7 @@ def declare_silent(t: Context, waited: float, deadline: int | None) -> bool:
         return False
     published = False
     at_table = len(t.seating) - len(t.out)
+    round_length = round_seconds(t.spec.deadlines.step)
     for author in step.missing:
         silent = t.seat_of(author)
         if author == t.me or silent is None or silent in t.out:
@@ -224,7 +225,7 @@ def declare_silent(t: Context, waited: float, deadline: int | None) -> bool:
         held = {voter: s.relay for voter, s in stands(t, silent, step.number).items()
                 if voter != seat and voter not in t.out and s.relay is not None}
         decision = decide(waited=waited, deadline=deadline, at_table=at_table,
-                          relays=len(held))
+                          relays=len(held), round_length=round_length)
         if decision is Decision.ANSWERED:
             relay = held[min(held)]
             t._publish(log_pb2.Silence(seat=silent, step=step.number, answered=True,
