@@ -328,9 +328,13 @@ def verify(signed_entries: Sequence[bytes], owner: bytes | None = None) -> Verdi
         raise ValueError(f"the record holds the definitions of {len(tables)} tables, not one")
     table = Table(Identity.generate(), definitions[0], MemoryKeeper(), auto_ready=False)
     table.judge = owner
+    by_author: dict[bytes, list[LogEntry]] = {}
+    for entry in sorted(entries, key=lambda e: e.seq):
+        by_author.setdefault(entry.author, []).append(entry)
     for entry in entries:  # the decisions, known before the steps they decide come
         if entry.kind == "silence":
-            leavers.note(table, entry)
+            log = by_author[entry.author]
+            leavers.note(table, entry, [e for e in log if e.seq < entry.seq])
     for entry in table_order(entries):
         refused = table.receive(entry.signed)
         if refused is not None:

@@ -86,10 +86,17 @@ class Context(keys.Context, deal.Context, Protocol):
     def _publish(self, body: Message, step: int = 0) -> LogEntry: ...
 
 
-def note(t: Context, entry: LogEntry) -> None:
+def note(t: Context, entry: LogEntry, earlier: Sequence[LogEntry] | None = None) -> None:
     """Keep ``entry`` (a silence statement) as its author's first of its kind about its
-    (seat, step)."""
+    (seat, step). A start or *out* signed after its author answered a later step is no
+    decision (its author had gone past that step: an honest peer never signs one), so a
+    table taken up again, or ``verify``, reads the author's decisions as it took them.
+    ``earlier``: the author's entries before it (default: as this table holds them)."""
     body = entry.body
+    if not body.answered:
+        before = t.logs.log(entry.author)[: entry.seq] if earlier is None else earlier
+        if any(not e.free and e.step > body.step for e in before):
+            return
     stand = t._statements.setdefault((body.seat, body.step), {}).setdefault(
         entry.author, Stand()
     )
