@@ -11,8 +11,9 @@ the project, for both its games:
   :class:`~condottiere.bots.captains_greedy.CaptainsGreedy`), one move of look-ahead and a few
   rules of thumb;
 - ``ismcts``: :class:`IsmctsBot`, information-set Monte Carlo tree search from its own seat's
-  view (it never reads another hand), the game's own number of iterations a move (Condottiere
-  400, Captains 120) unless given a :class:`Budget`.
+  view (it never reads another hand; for Captains, its moves compared on common samples), the
+  game's own number of iterations a move (Condottiere 400, Captains 120 playouts) unless given
+  a :class:`Budget`.
 
 >>> from condottiere.games.condottiere import Game
 >>> game = Game.new("zman", players=3, seed=11)

@@ -1,8 +1,10 @@
 """Condottieri Captains' playouts for the search (:mod:`condottiere.bots.ismcts`): the greedy
-strategy's move with a little randomness, for :data:`PLAYOUT_MOVES` moves (about three rounds
-of a three-seat table), then scored from provinces, ducats and armies (:func:`rewards`); the
-greedy move as the search's default (:func:`default_move`), and the moves worth searching
-(:func:`candidates`).
+strategy's move with a little randomness, for :data:`PLAYOUT_MOVES` moves (about a round of a
+three-seat table), then scored from provinces, ducats, armies and the provinces a seat with
+no captain is open to lose (:func:`rewards`, :func:`standing`); the greedy move as the
+search's default (:func:`default_move`), and the moves worth searching (:func:`candidates`).
+The search compares these moves on common samples rather than growing a tree
+(:attr:`~condottiere.bots.policies.Policy.compare_at_root`).
 
 >>> from condottiere.games.captains import Game
 >>> game = Game.setup(2, cities=["naples", "pisa"], hands=[[], []], seed=0, deck=["duchy"])
@@ -19,18 +21,27 @@ from collections.abc import Sequence
 from condottiere.bots.captains_greedy import greedy_move
 from condottiere.bots.captains_trade import accepts, offers
 from condottiere.games.captains import Game, Move, Phase, Verb
+from condottiere.games.captains.turn import neighbours
 
-__all__ = ["ITERATIONS", "PLAYOUT_MOVES", "candidates", "default_move", "playout_move", "rewards"]
+__all__ = [
+    "ITERATIONS",
+    "PLAYOUT_MOVES",
+    "candidates",
+    "default_move",
+    "playout_move",
+    "rewards",
+    "standing",
+]
 
-PLAYOUT_MOVES = 60
-"""A playout is cut after this many moves and scored where it stands. A game between greedy
-players runs 130 to 300 moves and ends, more often than not, in one seat conquering the
-others, which seat depending much on the cards drawn: a playout to the end says little about
-the move at its root. Cut short, a playout is cheaper (more iterations for the same time) and
-its score answers the question that matters a few rounds ahead, who holds the provinces."""
+PLAYOUT_MOVES = 30
+"""A playout is cut after this many moves (about one round of a three-seat table) and scored
+where it stands. A game between greedy players runs 130 to 300 moves and ends, more often
+than not, in one seat conquering the others, which seat depending much on the cards drawn: a
+playout to the end says little about the move at its root. Cut short, a playout is cheaper
+(more playouts for the same time) and its score answers the question that matters a round
+ahead, who holds the provinces and who is open to losing them (:data:`EXPOSED_WORTH`)."""
 ITERATIONS = 120
-"""The search's iterations a move when it is given no budget: about 12 games a minute on
-one core at a three-seat table."""
+"""The search's playouts a move when it is given no budget (a seed then replays a game)."""
 EXPLORE_IN_PLAYOUT = 0.05
 """The share of playout moves chosen uniformly among the legal ones."""
 SHARPNESS = 0.6
@@ -39,6 +50,9 @@ DUCAT_WORTH = 0.1
 """Provinces a ducat is worth in the estimate."""
 FORCE_WORTH = 0.08
 """Provinces a point of TFR in play is worth in the estimate."""
+EXPOSED_WORTH = 1.0
+"""Provinces a seat with no captain in play stands to lose to each captain of its neighbours
+(an unblocked attack takes a province), counted against it in the estimate."""
 
 
 def playout_move(game: Game, seat: int, legal: Sequence[Move], rng: random.Random) -> Move:
@@ -73,23 +87,28 @@ def candidates(game: Game, legal: Sequence[Move]) -> Sequence[Move]:
 
 
 def rewards(game: Game) -> list[float]:
-    """Win shares once the game is over; before, a softmax of each seat's standing:
-    provinces, and a little for ducats and for the force of its captains."""
+    """Win shares once the game is over; before, a softmax of each seat's standing
+    (:func:`standing`)."""
     players = game.players
     if game.phase is Phase.OVER:
         winners = game.winners
         return [1 / len(winners) if seat in winners else 0.0 for seat in range(players)]
-    standing = []
     in_game = set(game.in_game)
-    for seat in range(players):
-        if seat not in in_game:
-            standing.append(-math.inf)
-            continue
-        force = sum(game.tfr(captain) for captain in game.army(seat))
-        standing.append(
-            game.provinces[seat] + DUCAT_WORTH * game.ducats[seat] + FORCE_WORTH * force
-        )
-    top = max(standing)
-    weights = [math.exp(SHARPNESS * (value - top)) for value in standing]
+    standings = [standing(game, seat) if seat in in_game else -math.inf for seat in range(players)]
+    top = max(standings)
+    weights = [math.exp(SHARPNESS * (value - top)) for value in standings]
     total = sum(weights)
     return [weight / total for weight in weights]
+
+
+def standing(game: Game, seat: int) -> float:
+    """How well ``seat`` stands, in provinces: its provinces, a little for its ducats and for
+    the force of its captains; without a captain in play, less a province for each captain its
+    neighbours could attack it with (at most all it holds)."""
+    army = game.army(seat)
+    force = sum(game.tfr(captain) for captain in army)
+    value = game.provinces[seat] + DUCAT_WORTH * game.ducats[seat] + FORCE_WORTH * force
+    if not army:
+        attackers = sum(len(game.army(other)) for other in neighbours(game, seat))
+        value -= EXPOSED_WORTH * min(attackers, game.provinces[seat])
+    return value

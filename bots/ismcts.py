@@ -22,6 +22,15 @@ Where the game's policy names a default move (Captains: its greedy move), the ro
 first and the search departs from it only for a move whose mean reward is clearly higher
 (:data:`PRIOR_MARGIN`).
 
+Where the game's policy asks for it (Captains, whose playouts are dear: a few dozen fit in a
+tenth of a second), the search grows no tree: it **compares the root's moves on common
+samples**, round after round one determinised table and one stream of random numbers for
+every candidate, each played out and evaluated as above; the move played is the best mean,
+the default kept unless beaten by more than :data:`PAIRED_MARGIN` (:func:`paired_choice`).
+A tree of a few dozen iterations is mostly random moves expanded below the root, which says
+more of chance than of the move; paired playouts measure each move's difference on the same
+cards.
+
 Nothing in the search knows a game's rules: legal moves, moves played, samples and the seat's
 view come from the game's state; the playout move and the rewards from its policy.
 
@@ -50,13 +59,16 @@ from condottiere.bots.budget import Budget
 from condottiere.bots.policies import Searchable, policy_for
 from condottiere.bots.strategy import NotYourTurnError
 
-__all__ = ["Budget", "IsmctsBot"]
+__all__ = ["Budget", "IsmctsBot", "paired_choice"]
 
 EXPLORATION = 0.7
 """UCB1's exploration constant; rewards lie in [0, 1]."""
 PRIOR_MARGIN = 0.1
 """Where a game's policy names a default move, the search plays another only when that one's
 mean reward beats the default's by more than this."""
+PAIRED_MARGIN = 0.02
+"""The same, for a game searched by comparing its root moves on common samples (whose
+differences are not blurred by the cards dealt, so a smaller margin tells)."""
 
 
 class _Node:
@@ -119,28 +131,17 @@ class IsmctsBot:
         view = self._seat_view(game, seat)
         prior = policy.default_move
         self._default = None if prior is None else prior(view, seat, moves)
-        root = _Node(None, seat, None)
         budget = self.budget or Budget(iterations=policy.iterations)
-        clocks = [
-            (clock, limit, clock())
-            for clock, limit in ((time.perf_counter, budget.seconds),
-                                 (time.process_time, budget.cpu_seconds))
-            if limit is not None
-        ]
-        limit = budget.iterations
+        if policy.compare_at_root:
+            return self._compare(view, seat, moves, budget)
+        root = _Node(None, seat, None)
+        clock = _Clock(budget)
         iterations = 0
-        while limit is None or iterations < limit:
+        while True:
             self._iterate(view, root)
             iterations += 1
-            left = math.inf if limit is None else limit - iterations
-            spent_all = False
-            for clock, seconds, started in clocks:
-                spent = clock() - started
-                if spent >= seconds:
-                    spent_all = True
-                    break
-                left = min(left, iterations * (seconds - spent) / max(spent, 1e-9))
-            if spent_all or _decided(root, left):
+            left = clock.iterations_left(iterations)
+            if left <= 0 or _decided(root, left):
                 break
         self.last_iterations = iterations
         best = max(root.children.values(), key=lambda child: (child.visits, child.reward))
@@ -154,6 +155,33 @@ class IsmctsBot:
             best = kept
         assert best.move is not None
         return best.move
+
+    def _compare(
+        self, view: Searchable, seat: int, moves: Sequence[Any], budget: Budget
+    ) -> Any:
+        """Flat Monte Carlo on common samples: every candidate is played on the same
+        determinised table and played out with the same random numbers, round after round,
+        until the budget is spent; the default move stays unless another's mean reward beats
+        it by more than :data:`PAIRED_MARGIN`."""
+        default = self._default
+        order = [default, *(m for m in moves if m != default)] if default in moves else [*moves]
+        totals = [0.0] * len(order)
+        counts = [0] * len(order)
+        clock = _Clock(budget)
+        playouts = 0
+        while playouts == 0 or clock.iterations_left(playouts) > 0:
+            sample = view.determinise(self._rng)
+            seed = self._rng.getrandbits(64)
+            for index, move in enumerate(order):
+                trial = sample.copy()
+                trial.play(move)
+                totals[index] += _play_out(trial, random.Random(seed))[seat]
+                counts[index] += 1
+                playouts += 1
+                if clock.iterations_left(playouts) <= 0:
+                    break
+        self.last_iterations = playouts
+        return order[paired_choice(totals, counts, PAIRED_MARGIN if default in moves else None)]
 
     def _seat_view(self, game: Searchable, seat: int) -> Searchable:
         """``seat``'s own engine: ``game`` itself on the network, else rebuilt from its record."""
@@ -212,6 +240,47 @@ def _decided(root: _Node, iterations_left: float) -> bool:
         return False
     first, second = sorted((child.visits for child in root.children.values()), reverse=True)[:2]
     return first - second > iterations_left
+
+
+class _Clock:
+    """What is left of a move's budget, counted in iterations at the pace so far."""
+
+    def __init__(self, budget: Budget) -> None:
+        self.limit = budget.iterations
+        self.clocks = [
+            (clock, limit, clock())
+            for clock, limit in ((time.perf_counter, budget.seconds),
+                                 (time.process_time, budget.cpu_seconds))
+            if limit is not None
+        ]
+
+    def iterations_left(self, done: int) -> float:
+        """Iterations still to run after ``done`` (0 or less: stop now)."""
+        left = math.inf if self.limit is None else self.limit - done
+        for clock, seconds, started in self.clocks:
+            spent = clock() - started
+            if spent >= seconds:
+                return 0
+            left = min(left, done * (seconds - spent) / max(spent, 1e-9))
+        return left
+
+
+def paired_choice(totals: Sequence[float], counts: Sequence[int], margin: float | None) -> int:
+    """The index of the move with the best mean reward; with a ``margin``, the move at index
+    0 (the default) unless the best beats its mean by more than that.
+
+    >>> paired_choice([3.0, 3.2, 1.0], [5, 5, 5], 0.05)    # 0.64 against 0.6: kept
+    0
+    >>> paired_choice([3.0, 4.0, 1.0], [5, 5, 5], 0.05), paired_choice([3.0, 3.2], [5, 5], None)
+    (1, 1)
+    """
+    means = [
+        total / count if count else -math.inf for total, count in zip(totals, counts, strict=True)
+    ]
+    best = max(range(len(means)), key=means.__getitem__)
+    if margin is not None and best != 0 and means[best] <= means[0] + margin:
+        return 0
+    return best
 
 
 def _play_out(game: Searchable, rng: random.Random) -> list[float]:

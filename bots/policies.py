@@ -5,7 +5,7 @@ may run. One :class:`Policy` per game, found by the name of the game whose rules
 
 >>> from condottiere.games.captains import Game
 >>> policy_for(Game.new(2, seed=1)).playout_moves
-60
+30
 """
 
 from __future__ import annotations
@@ -46,6 +46,8 @@ class Searchable(Protocol):
 
     def determinise(self, rng: random.Random) -> Self: ...
 
+    def copy(self) -> Self: ...
+
 
 @dataclass(frozen=True)
 class Policy:
@@ -62,6 +64,10 @@ class Policy:
     default_move: Callable[[Any, int, Sequence[Any]], Any] | None = None
     """The move the game's rules of thumb would play, which the search keeps unless another
     does clearly better; None: no default."""
+    compare_at_root: bool = False
+    """Search by comparing the root's moves on common samples (flat Monte Carlo, every move
+    played out on the same determinised table with the same random numbers) rather than by
+    growing a tree: for a game whose budget buys too few playouts for a tree below the root."""
 
 
 POLICIES: dict[str, Policy] = {
@@ -78,6 +84,7 @@ POLICIES: dict[str, Policy] = {
         captains_policy.ITERATIONS,
         captains_policy.candidates,
         captains_policy.default_move,
+        compare_at_root=True,
     ),
 }
 """Each game's policy, by the game's name."""

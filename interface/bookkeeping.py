@@ -7,8 +7,9 @@ the engines of one seat or of a spectator.
 
 A game subclasses :class:`CardGame` and keeps its rules in its own modules; it fills in the
 hooks (the methods that raise :class:`NotImplementedError` here): how its moves are parsed and
-listed, why one is not legal, how a checked move is applied and told, and how chance is
-resolved and settled.
+listed, why one is not legal, how a checked move is told, and how chance is resolved and
+settled; and it declares, per verb, the rule that applies a checked move and whether the
+move shows the mover's hand (:func:`verb_rule`), so that a move costs one call of its rule.
 
 The narration is kept as a chain of immutable links, so that a copy of a game shares it and
 a new sentence costs one small tuple; a game made with ``narrated=False`` (the default of
@@ -17,10 +18,9 @@ the games' own constructors, for bots and benchmarks) keeps none.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from typing import Any, Generic, Self, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from condottiere.interface.events import (
     Chosen,
@@ -43,12 +43,54 @@ from condottiere.interface.game import (
     Waiting,
 )
 
-__all__ = ["SPECTATOR", "CardGame", "Tale", "seat_placeholders"]
+__all__ = [
+    "SPECTATOR",
+    "CardGame",
+    "Rule",
+    "Tale",
+    "Unbuilt",
+    "VerbMove",
+    "VerbRule",
+    "seat_placeholders",
+    "verb_rule",
+]
 
 SPECTATOR = -1
 """The observer of an engine that knows no hand (:meth:`CardGame.spectate`)."""
 
-MoveT = TypeVar("MoveT", bound=Hashable)
+
+class VerbMove(Hashable, Protocol):
+    """What a game's move value offers the base: its verb (a key of
+    :attr:`CardGame._verb_rules`)."""
+
+    @property
+    def verb(self) -> Hashable: ...
+
+
+MoveT = TypeVar("MoveT", bound=VerbMove)
+
+
+Rule = Callable[[Any, int, Any, tuple[str, ...] | None], None]
+"""``rule(game, seat, move, revealed)``: the rule that answers a checked ``move`` of ``seat``
+(``revealed``: the hand it showed, or None)."""
+
+VerbRule = tuple[Rule, bool]
+"""How a game applies the checked moves of one verb (:attr:`CardGame._verb_rules`): its
+rule, and whether such a move shows the mover's hand face up (:meth:`CardGame._shown_hand`
+names the cards). Built by :func:`verb_rule`."""
+
+
+def verb_rule(rule: Rule, *, shows_hand: bool = False) -> VerbRule:
+    """The :data:`VerbRule` of a verb: a plain tuple, which :meth:`CardGame.play` unpacks
+    for every move (a named tuple unpacks several times slower)."""
+    return (rule, shows_hand)
+
+
+Unbuilt = tuple[Any, ...]
+"""An event a game writes as a plain tuple of its type and its fields, ``(Dealt, seat,
+cards)``, built when the record is read: a named tuple costs several times a plain one to
+build and to free, and the events of every move, deal and forced move are written by every
+game a bot imagines or a benchmark plays (:attr:`CardGame._events`)."""
 
 Tale = tuple[Sentence, "Tale", int] | None
 """A game's narration: its last sentence, the narration before it, and how many sentences
@@ -82,14 +124,16 @@ class CardGame(Generic[MoveT]):
     def _start_books(
         self, header: Mapping[str, Any], players: int, observer: int | None, narrated: bool
     ) -> None:
-        """The shared state of a game that has not begun: ``header`` is its record's."""
+        """The shared state of a game that has not begun: ``header`` is its record's, JSON
+        data built for this game alone (kept, not copied)."""
         if observer is not None and observer != SPECTATOR and not 0 <= observer < players:
             raise ValueError(f"seat {observer} is not at a table of {players}")
         self.players = players
         self.observer = observer
-        self._header: dict[str, Any] = json.loads(json.dumps(header))
-        self._events: list[RecordEvent] = []
-        """Every move, chance outcome and leave, oldest first (see :meth:`record`)."""
+        self._header: dict[str, Any] = dict(header)
+        self._events: list[RecordEvent | Unbuilt] = []
+        """Every move, chance outcome and leave, oldest first, each as an event or as an
+        :data:`Unbuilt` one (built when read: :attr:`events`, :meth:`record`)."""
         self._sampled = False
         """A determinised sample (no record: its hidden cards were sampled, not dealt)."""
         self._narrated = narrated
@@ -108,6 +152,10 @@ class CardGame(Generic[MoveT]):
         self._choices_made = 0
         self._legal: Sequence[MoveT] | None = None
         """The legal moves, once listed, until the next move or chance answer."""
+        # The two hooks every move reaches, held by the game itself: Python finds an
+        # attribute of a game's own several times faster than one of its class.
+        self._lister: Callable[[Any], Sequence[MoveT]] = type(self)._list_legal
+        self._rules: Mapping[Hashable, VerbRule] = self._verb_rules
 
     # ------------------------------------------------------------------ the engines of a record
 
@@ -157,7 +205,7 @@ class CardGame(Generic[MoveT]):
         folded through :meth:`observe` and :meth:`follow`. It knows what ``seat`` may know and
         nothing else."""
         view = type(self).observe(self._header, seat)
-        view.follow(self._events)
+        view.follow(self.events)
         return view
 
     # ------------------------------------------------------------------ public state
@@ -232,7 +280,8 @@ class CardGame(Generic[MoveT]):
         """The moves :attr:`to_act` may play now (as far as this engine can know them)."""
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._list_legal()
+            lister = self._lister
+            legal = self._legal = lister(self)
         return list(legal)
 
     def play(self, move: MoveT | str, *, reveal: Sequence[str] | None = None) -> None:
@@ -246,7 +295,8 @@ class CardGame(Generic[MoveT]):
         if seat is not None and (observer is None or observer == seat or not self._hidden_checked):
             legal = self._legal
             if legal is None:
-                legal = self._legal = self._list_legal()
+                lister = self._lister
+                legal = self._legal = lister(self)
             # The moves legal_moves() handed out are these very objects: try identity first
             # (such a move needs no parsing either).
             for checked in legal:
@@ -256,18 +306,20 @@ class CardGame(Generic[MoveT]):
                 checked = self._move_of(move)
                 if checked not in legal and not self._also_legal(checked, seat):
                     raise IllegalMoveError(self._reason(checked, seat))
-            revealed = self._shown_hand(checked, seat, reveal)
+            rule, shows_hand = self._rules[checked.verb]
+            revealed = self._shown_hand(checked, seat, reveal) if shows_hand else None
         else:
             checked = self._move_of(move)
             if seat is None:
                 raise IllegalMoveError(self._no_move_reason())
             revealed = self._hidden_move(checked, seat, reveal)
+            rule = self._rules[checked.verb][0]
         narrated = self._narrated
         before = self._before_move(seat, checked, revealed) if narrated else None
         self._legal = None
         self._moves_played += 1
-        self._events.append(_new_event(MovePlayed, (seat, checked, revealed)))
-        self._apply(seat, checked, revealed)
+        self._events.append((MovePlayed, seat, checked, revealed))
+        rule(self, seat, checked, revealed)
         if self.chance is not None:
             self._settle()
         if narrated:
@@ -311,7 +363,9 @@ class CardGame(Generic[MoveT]):
         else:
             if move not in legal and not self._also_legal(move, seat):
                 raise IllegalMoveError(self._reason(move, seat))
-        return self._shown_hand(move, seat, reveal)
+        if self._verb_rules[move.verb][1]:
+            return self._shown_hand(move, seat, reveal)
+        return None
 
     _hidden_checked = False
     """Whether a move of a seat whose hand this engine does not see is checked by
@@ -329,12 +383,11 @@ class CardGame(Generic[MoveT]):
         many to list, such as offers)."""
         return False
 
-    def _shown_hand(
-        self, move: MoveT, seat: int, reveal: Sequence[str] | None
-    ) -> tuple[str, ...] | None:
-        """The cards of ``seat``'s hand that legal ``move`` shows face up (a discarded hand),
-        checked against ``reveal`` where this engine does not see them; None: none."""
-        return None
+    def _shown_hand(self, move: MoveT, seat: int, reveal: Sequence[str] | None) -> tuple[str, ...]:
+        """The cards of ``seat``'s hand that legal ``move``, of a verb that shows a hand
+        (:data:`VerbRule`), shows face up, checked against ``reveal`` where this
+        engine does not see them."""
+        raise NotImplementedError
 
     # ------------------------------------------------------------------ chance and leavers
 
@@ -346,18 +399,12 @@ class CardGame(Generic[MoveT]):
     def remove_seat(self, seat: int) -> Any:
         raise NotImplementedError
 
-    def _record_chance(self, event: RecordEvent) -> None:
-        """Write a chance outcome (or a leave) the rules took."""
-        self._events.append(event)
-        if isinstance(event, Chosen):
-            self._choices_made += 1
-
     # ------------------------------------------------------------------ the record
 
     @property
     def events(self) -> tuple[RecordEvent, ...]:
         """Every event of the game so far, oldest first."""
-        return tuple(self._events)
+        return tuple(map(_typed, self._events))
 
     def record(self) -> dict[str, Any]:
         """The game as JSON-serialisable data: its header and every event so far.
@@ -365,7 +412,7 @@ class CardGame(Generic[MoveT]):
         A :meth:`determinise` sample has none: its hidden cards were sampled, not dealt."""
         if self._sampled:
             raise ValueError("a determinised sample has no record: its hidden cards were sampled")
-        return {**self._header, "events": [event.to_json() for event in self._events]}
+        return {**self._header, "events": [event.to_json() for event in self.events]}
 
     # ------------------------------------------------------------------ narration
 
@@ -427,6 +474,10 @@ class CardGame(Generic[MoveT]):
     _sort_cards: Callable[[Iterable[str]], tuple[str, ...]]
     """The game's notation order of cards (a static function of the subclass)."""
 
+    _verb_rules: ClassVar[Mapping[Hashable, VerbRule]]
+    """Per verb of the game's moves, how a checked move of it is applied (:data:`VerbRule`):
+    :meth:`play` calls the rule itself, with no hook between."""
+
     def _move_of(self, move: MoveT | str) -> MoveT:
         """The move ``move`` is (its text parsed); :class:`InvalidMoveError` if none."""
         raise NotImplementedError
@@ -440,10 +491,6 @@ class CardGame(Generic[MoveT]):
 
     def _no_move_reason(self) -> str:
         """Why no seat may move now (the game is over, or waits for chance)."""
-        raise NotImplementedError
-
-    def _apply(self, seat: int, move: MoveT, revealed: tuple[str, ...] | None) -> None:
-        """Apply checked ``move`` of ``seat`` by the game's rules."""
         raise NotImplementedError
 
     def _settle(self) -> None:
@@ -460,9 +507,12 @@ class CardGame(Generic[MoveT]):
         """Tell ``move`` (played on the game ``before`` describes) and what it changed."""
 
 
-_new_event = tuple.__new__
-"""Builds an event from its fields without the named tuple's own ``__new__`` (a Python
-function): a move is written for every move every engine plays."""
+def _typed(event: RecordEvent | Unbuilt) -> RecordEvent:
+    """The event ``event`` of :attr:`CardGame._events` stands for."""
+    if isinstance(event, RecordEvent):
+        return event
+    built: RecordEvent = tuple.__new__(event[0], event[1:])
+    return built
 
 
 def _copied(counter: Counter[str]) -> Counter[str]:
@@ -470,4 +520,3 @@ def _copied(counter: Counter[str]) -> Counter[str]:
     copy: Counter[str] = Counter.__new__(Counter)
     dict.update(copy, counter)
     return copy
-

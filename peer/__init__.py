@@ -27,7 +27,8 @@ The process:
 - :mod:`~condottiere.peer.node`: a peer process's runtime (table, store, gRPC server, links to
   the other peers) in one asyncio event loop; :mod:`~condottiere.peer.links` follows the other
   peers into its inbox, :mod:`~condottiere.peer.timers` keeps its deadlines and paces its forced
-  moves, :mod:`~condottiere.peer.admissions` keeps its owner's admissions in the store;
+  moves, :mod:`~condottiere.peer.admissions` keeps its owner's admissions in the store,
+  :mod:`~condottiere.peer.served` holds what it serves its subscribers;
 - :mod:`~condottiere.peer.service`: the ``Peer`` gRPC service the other peers call;
 - :mod:`~condottiere.peer.controller`: what a seat's owner (the client, a bot) sees of its
   table and how it acts on it; :mod:`~condottiere.peer.controller_service` serves it over gRPC

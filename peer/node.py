@@ -69,6 +69,7 @@ from condottiere.peer.lobby import PROTOCOL, TableSpec
 from condottiere.peer.logs import Suspicion
 from condottiere.peer.pacing import PERSON, Pacer
 from condottiere.peer.readers import refusal
+from condottiere.peer.served import Served
 from condottiere.peer.service import (
     NO_TABLE_YET,
     SERVICE_NAME,
@@ -163,9 +164,8 @@ class Node:
         self.trace = Trace(trace)
         self._executor = ThreadPoolExecutor(1, thread_name_prefix="table")
         self._server: grpc.aio.Server | None = None
-        self._copies: dict[bytes, list[bytes]] = {}
-        self._version = 0
-        self._changed = asyncio.Condition()
+        self.served = Served()
+        """What this peer serves its subscribers (:mod:`condottiere.peer.served`)."""
         self.links = Links(self)
         """The peers this one follows (:mod:`condottiere.peer.links`)."""
         self._tasks: list[asyncio.Task[None]] = []
@@ -323,9 +323,7 @@ class Node:
 
         reason = await self.call(decide)
         if reason is None and not admit:
-            async with self._changed:  # the refused joiner's streams end (entries_from)
-                self._version += 1
-                self._changed.notify_all()
+            await self.served.notify()  # the refused joiner's streams end (entries_from)
         return reason
 
     async def join_table(
@@ -544,10 +542,9 @@ class Node:
             self._trace_progress(table)
         events = table.events[self._events_taken :]
         self._events_taken = len(table.events)
-        if table.lobby.closed and len(self._copies) > len(table.seating):
+        if table.lobby.closed and len(self.served.held()) > len(table.seating):
             named = {*table.seating, *table.lobby.freed, self.identity.public.raw}
-            for author in [a for a in self._copies if a not in named]:
-                del self._copies[author]  # an author with no seat: nothing of it is served
+            self.served.keep_only(named)  # an author with no seat: nothing of it is served
         addresses = list(table.lobby.addresses.values())
         appended_pairs = [(entry.author, entry.signed) for entry in appended]
         turn = table.forced_move()
@@ -571,7 +568,7 @@ class Node:
         # Everything before the first await: calls publish in the order the table's thread
         # ran them (waiting for the lock below would let a later call's snapshot overtake).
         for author, signed in changes.appended:
-            self._copies.setdefault(author, []).append(signed)
+            self.served.append(author, signed)
         for suspicion in changes.suspicions:
             self.links.fetch_other_version(suspicion)
         if changes.ask_again:
@@ -585,9 +582,7 @@ class Node:
                 queue.put_nowait(changes.snapshot)
         if changes.appended:
             self.trace.write("pub")
-            async with self._changed:
-                self._version += 1
-                self._changed.notify_all()
+            await self.served.notify()
 
     # ------------------------------------------------------------------ serving
 
@@ -602,7 +597,7 @@ class Node:
         definition.ParseFromString(table.lobby.definition.signed)
         peers = [
             peer_pb2.PeerInfo(
-                author=author, address=address, entries=len(self._copies.get(author, ()))
+                author=author, address=address, entries=self.served.count(author)
             )
             for author, address in table.lobby.addresses.items()
             if address
@@ -635,31 +630,14 @@ class Node:
             open_to_all=table.spec.spectators, refused=table.lobby.refused,
         )
 
-    async def entries_from(self, cursors: dict[bytes, int], skip: bytes) -> AsyncIterator[bytes]:
+    def entries_from(self, cursors: dict[bytes, int], skip: bytes) -> AsyncIterator[bytes]:
         """Every entry held beyond ``cursors`` (author -> next sequence number), then each new
         one, until ``skip`` (the subscriber) may read the table no more: a key without a seat
         once the table is seated, at a table that admits no spectators (the stream was let in
-        while the table filled); ``skip``'s own entries only as far as they are held now (a
-        subscriber that lost the end of its own log gets it back), not as they come."""
-        sent = dict(cursors)
-        held_now = True
-        while True:
-            if self.read_refusal(skip, proven=True) is not None:
-                return
-            seen = self._version
-            for author, copies in list(self._copies.items()):
-                start = sent.get(author, 0)
-                if start >= len(copies):
-                    continue
-                batch = copies[start:]
-                sent[author] = start + len(batch)  # more may come while these are sent
-                if author == skip and not held_now:
-                    continue
-                for signed in batch:
-                    yield signed
-            held_now = False
-            async with self._changed:
-                await self._changed.wait_for(lambda: self._version != seen)  # noqa: B023
+        while the table filled); see ``Served.entries_from``."""
+        return self.served.entries_from(
+            cursors, skip, lambda: self.read_refusal(skip, proven=True) is None
+        )
 
     # ------------------------------------------------------------------ following peers
 
@@ -679,7 +657,7 @@ class Node:
 
     def held(self) -> dict[bytes, int]:
         """How many entries this peer holds of each author."""
-        return {author: len(copies) for author, copies in self._copies.items()}
+        return self.served.held()
 
     async def _consume(self) -> None:
         spare_work = False

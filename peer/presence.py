@@ -16,9 +16,8 @@ import asyncio
 import contextlib
 from collections.abc import Callable
 
-from condottiere.crypto import PublicIdentity
 from condottiere.peer.advert import Advert
-from condottiere.peer.controller import Snapshot
+from condottiere.peer.controller import Snapshot, fingerprint
 from condottiere.peer.discovery import (
     MAX_SIGHTINGS,
     Advertiser,
@@ -68,7 +67,7 @@ def advert_of(node: Node, snapshot: Snapshot) -> Advert:
         seats=spec.seats,
         taken=min(len(snapshot.players), spec.seats),
         stage=snapshot.stage,
-        creator=PublicIdentity(table.lobby.creator).fingerprint(),
+        creator=fingerprint(table.lobby.creator),
         peer=node.identity.public.fingerprint(),
     )
 

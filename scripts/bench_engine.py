@@ -9,18 +9,28 @@ benchmark loop does except the engine work (a no-op call standing in for ``legal
 ``play()``, plus the same random choice), and prints the engine's cost as a multiple of it.
 Times are the process's CPU time, so that other work on the machine disturbs them less.
 
+``--vs PYTHON`` instead compares two engines in one run: this checkout's and the one imported
+by ``PYTHON`` (another checkout's venv: the code before a change). The two play the same
+4-player zman and 4-player Captains games in turn, round by round (which goes first alternates),
+each in a fresh process that runs this script; it prints each round's CPU seconds per move and
+the ratio after/before, and the median of the rounds' ratios (above 1: this checkout is slower).
+
 Usage: ``.venv/bin/python scripts/bench_engine.py [--games N] [--game NAME] [--edition ID]
-[--seed N]``
+[--seed N] [--vs PYTHON [--rounds N]]``
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
+import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from condottiere.games import captains
 from condottiere.games.condottiere import EDITIONS, Game
@@ -99,6 +109,60 @@ def bench_reference(moves: int, branching: int, seed: int) -> float:
     return time.process_time() - start
 
 
+PAIRED_CONFIGS = ("zman-4", "captains-4")
+"""What ``--vs`` compares: 4-player zman and 4-player Condottieri Captains."""
+
+
+def bench_config(config: str, games: int, seed: int) -> dict[str, Any]:
+    """One of :data:`PAIRED_CONFIGS` played ``games`` times, with its reference loop, as JSON
+    data (and the file the engine was imported from, so a comparison can show which it ran)."""
+    if config == "zman-4":
+        result = bench_games("zman", USUAL_PLAYERS, games, seed)
+        engine_file = sys.modules[Game.__module__].__file__
+    else:  # a Captains game is three times as long: a third as many games
+        result = bench_captains(USUAL_PLAYERS, max(1, games // 3), seed)
+        engine_file = sys.modules[captains.Game.__module__].__file__
+    reference = bench_reference(result.moves, branching=10, seed=seed)
+    return {"engine": engine_file, "moves": result.moves, "seconds": result.seconds,
+            "reference": reference}
+
+
+def paired(other: str, rounds: int, games: int, seed: int) -> None:
+    """This checkout's engine against ``other``'s (a Python that imports the other one), in
+    alternating rounds of fresh processes (see the module's docstring)."""
+    sides = {"before": other, "after": sys.executable}
+    ratios: dict[str, list[float]] = {config: [] for config in PAIRED_CONFIGS}
+    loops: dict[tuple[str, str], list[float]] = {}
+    for number in range(rounds):
+        order = ["before", "after"] if number % 2 == 0 else ["after", "before"]
+        for config in PAIRED_CONFIGS:
+            per_move = {}
+            for side in order:
+                out = subprocess.run(
+                    [sides[side], __file__, "--child", config, "--games", str(games),
+                     "--seed", str(seed)],
+                    check=True, capture_output=True, text=True,
+                ).stdout
+                data = json.loads(out)
+                if number == 0:
+                    print(f"{side}: {config} engine imported from {data['engine']}")
+                per_move[side] = data["seconds"] / data["moves"]
+                loops.setdefault((config, side), []).append(
+                    data["seconds"] / data["reference"])
+            ratio = per_move["after"] / per_move["before"]
+            ratios[config].append(ratio)
+            print(f"round {number + 1} {config}: before {per_move['before'] * 1e6:.1f} µs/move, "
+                  f"after {per_move['after'] * 1e6:.1f} µs/move, after/before {ratio:.3f}",
+                  flush=True)
+    print()
+    for config in PAIRED_CONFIGS:
+        median = statistics.median(ratios[config])
+        print(f"{config}: {rounds} rounds, median after/before {median:.3f} "
+              f"(min {min(ratios[config]):.3f}, max {max(ratios[config]):.3f}); reference loops "
+              f"per move, median: before {statistics.median(loops[config, 'before']):.1f}, "
+              f"after {statistics.median(loops[config, 'after']):.1f}")
+
+
 def render_table(rows: Sequence[Sequence[str]]) -> str:
     """Left-aligned first column, right-aligned others, columns separated by two spaces.
 
@@ -133,9 +197,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="benchmark only this Condottiere edition (default: every edition)",
     )
     parser.add_argument("--seed", type=int, default=1, help="first game seed (default 1)")
+    parser.add_argument(
+        "--vs",
+        metavar="PYTHON",
+        help="instead, compare this checkout's engine with the one PYTHON imports (another "
+        "checkout's venv), in alternating rounds of 4-player zman and Captains games",
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=9, help="rounds of --vs (default 9)"
+    )
+    parser.add_argument("--child", choices=PAIRED_CONFIGS, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be at least 1")
+    if args.child:
+        print(json.dumps(bench_config(args.child, args.games, args.seed)))
+        return 0
+    if args.vs:
+        paired(args.vs, args.rounds, args.games, args.seed)
+        return 0
 
     if args.game != captains.GAME_NAME:
         _condottiere(args)

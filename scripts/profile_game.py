@@ -18,16 +18,22 @@ its innermost frame of the project or of a library into kinds of work:
 - **other**; and **waiting**: a thread blocked in the kernel that the sampler caught (the
   event loop's ``select``, the worker threads' queue), not work.
 
-It prints the game's wall time, every peer's samples, the share of each kind, and the
-functions that took most samples. py-spy must be installed (``pip install py-spy``: it is not
-a dependency of the project); it needs to read the peers' memory (root, or ptrace allowed).
+It prints the game's wall time, every peer's samples, the share of each kind (of all samples,
+and of the work: waiting left out), and the functions that took most samples (``--callers N``:
+with their N commonest callers). The samples are of wall time while a thread was not idle: a
+thread that waits for the GIL counts as running (waking the event loop from another thread,
+``_write_to_self``, shows 3-5% that way), and six peers on two cores stretch every kind alike;
+read the shares, and ``bench_net.py``'s CPU seconds for how much. py-spy must be installed
+(``pip install py-spy``: it is not a dependency of the project); it needs to read the peers'
+memory (root, or ptrace allowed).
 
 The peers keep their compiled modules as an installed copy does (``bench_net.peer_environment``).
 A peer that has not exited after ``--timeout`` seconds is stopped with everything it started
 (the profiler and its Python), and the script says so.
 
 Usage: ``.venv/bin/python scripts/profile_game.py [--seats 6] [--seed 1] [--rate 200]
-[--top 15] [--timeout 600] [--python PYTHON]`` (``--python``: another checkout's venv, to
+[--top 15] [--callers 0] [--timeout 600] [--python PYTHON]`` (``--python``: another checkout's
+venv, to
 profile the code before a change)
 """
 
@@ -167,12 +173,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"{args.seats}-seat {args.edition} game (seed {args.seed}): {wall:.1f} s from launch to "
           f"every peer's exit, under the profiler")
     print(f"samples per peer at {args.rate}/s: {', '.join(str(n) for n in per_peer)} "
-          f"({total / args.rate:.1f} s of CPU in all, {os.cpu_count()} cores)")
+          f"({total / args.rate:.1f} s sampled in all, {os.cpu_count()} cores)")
     work = total - kinds["waiting"]
-    print(f"{'kind of work':<24} {'share':>6} {'of work':>7} {'CPU s':>7}")
+    print(f"{'kind of work':<24} {'share':>6} {'of work':>7} {'sampled s':>9}")
     for name, count in kinds.most_common():
         of_work = "" if name == "waiting" else f"{count / work:.1%}"
-        print(f"{name:<24} {count / total:>6.1%} {of_work:>7} {count / args.rate:>7.2f}")
+        print(f"{name:<24} {count / total:>6.1%} {of_work:>7} {count / args.rate:>9.2f}")
     print(f"\nthe {args.top} functions with most samples (innermost frame):")
     for function, count in functions.most_common(args.top):
         print(f"{count / total:>6.1%}  {function[:100]}")

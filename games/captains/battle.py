@@ -18,9 +18,8 @@ from typing import TYPE_CHECKING
 
 from condottiere.games.captains.cards import CARDS, FORCE, KIND, ORDER, Effect, Kind, card_name
 from condottiere.games.captains.cities import CITIES
-from condottiere.games.captains.game import Battle
 from condottiere.games.captains.hands import Then, discard_cards, take
-from condottiere.games.captains.phase import Phase
+from condottiere.games.captains.phase import Battle, Phase
 from condottiere.games.captains.setup import note
 from condottiere.games.captains.turn import enter_battle, leaves_play
 from condottiere.interface.game import ToldKind

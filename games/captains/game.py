@@ -39,8 +39,10 @@ from condottiere.games.captains.hands import (
     settle,
     unseen_cards,
 )
+from condottiere.games.captains.legality import check_revealed, legal_moves, offer_ok, why_illegal
 from condottiere.games.captains.moves import InvalidMoveError, Move, Verb
-from condottiere.games.captains.phase import Phase
+from condottiere.games.captains.phase import Battle, Phase
+from condottiere.games.captains.rules import VERB_RULES
 from condottiere.interface.bookkeeping import SPECTATOR, CardGame, seat_placeholders
 from condottiere.interface.game import (
     CardFlow,
@@ -73,24 +75,6 @@ OPTIONS = {
     "all-draw": "every seat in the game draws a card in each opportunity phase (RULES.md 10)",
     "spoils": "a blocked attack won by the attacker also takes a province (RULES.md 39)",
 }
-
-
-@dataclass(slots=True)
-class Battle:
-    """An attack under way: who attacks whom with which captain, the blocker, the battle
-    cards each side played, and whose turn it is to play one."""
-
-    attacker: int
-    defender: int
-    captain: str
-    blocker: str | None = None
-    attack_cards: tuple[str, ...] = ()
-    defence_cards: tuple[str, ...] = ()
-    to_play: int = 0
-    passes: int = 0
-    """Passes in a row: two decide the battle."""
-    beaten: str | None = None
-    """The beaten captain, once the battle is decided, while its owner chooses a troop."""
 
 
 @dataclass(frozen=True)
@@ -148,13 +132,14 @@ class Game(CardGame[Move]):
         if unknown:
             raise ValueError(f"unknown option {unknown[0]!r}; choose among {', '.join(OPTIONS)}")
         self.options = frozenset(options)
+        setup = header.get("setup")
         record_header = {
             "format": RECORD_FORMAT,
             "game": GAME_NAME,
             "players": players,
             "options": sorted(self.options),
             "seed": header.get("seed"),
-            "setup": header.get("setup"),
+            "setup": None if setup is None else json.loads(json.dumps(setup)),
         }
         self._start_books(record_header, players, observer, narrated)
         self._seed_source = seed
@@ -442,44 +427,25 @@ class Game(CardGame[Move]):
             raise InvalidMoveError(f"{move!r} is not a move")
         return move
 
-    def _list_legal(self) -> list[Move]:
-        from condottiere.games.captains.legality import legal_moves
-
-        return legal_moves(self)
+    # The rules' own functions serve as the hooks (no extra call per move).
+    _list_legal = legal_moves
+    _reason = why_illegal
+    _verb_rules = VERB_RULES
 
     def _also_legal(self, move: Move, seat: int) -> bool:
-        from condottiere.games.captains.legality import offer_ok
-
         return move.verb is Verb.OFFER and offer_ok(self, seat, move)
-
-    def _reason(self, move: Move, seat: int) -> str:
-        from condottiere.games.captains.legality import why_illegal
-
-        return why_illegal(self, move, seat)
 
     def _no_move_reason(self) -> str:
         return "the game is over" if self._phase is Phase.OVER else "the game waits for chance"
 
-    def _shown_hand(
-        self, move: Move, seat: int, reveal: Sequence[str] | None
-    ) -> tuple[str, ...] | None:
+    def _shown_hand(self, move: Move, seat: int, reveal: Sequence[str] | None) -> tuple[str, ...]:
         """The hand a mulligan shows (checked against ``reveal`` where this engine does not
         see it)."""
-        if move.verb is not Verb.MULLIGAN:
-            return None
         if not self._unknown[seat]:
             return self.hand(seat)
-        from condottiere.games.captains.legality import check_revealed
-
         return check_revealed(self, seat, reveal)
 
-    def _apply(self, seat: int, move: Move, revealed: tuple[str, ...] | None) -> None:
-        from condottiere.games.captains.rules import apply
-
-        apply(self, seat, move, revealed)
-
-    def _settle(self) -> None:
-        settle(self)
+    _settle = settle
 
     def _before_move(self, seat: int, move: Move, revealed: tuple[str, ...] | None) -> None:
         """The move is told before it is applied: its notes follow it."""

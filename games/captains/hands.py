@@ -200,12 +200,12 @@ def resolve(game: Game, outcome: Sequence[str] | int | None) -> None:
     if isinstance(node, Choice):
         if not isinstance(outcome, int) or outcome not in node.seats:
             raise ValueError(f"the {node.purpose} must be one of seats {node.seats}")
-        game._events.append(Chosen(node.purpose, node.seats, outcome))
+        game._events.append((Chosen, node.purpose, node.seats, outcome))
         game._choices_made += 1
         game._chosen = outcome
     elif isinstance(node, Deal):
         cards = _checked_cards(game, node.seat, node.count, outcome, from_pile=True)
-        game._events.append(Dealt(node.seat, node.count if cards is None else cards))
+        game._events.append((Dealt, node.seat, node.count if cards is None else cards))
         _deal(game, node.seat, node.count, cards)
     elif isinstance(node, HandHolds):
         _check_holds(game, node, outcome)
@@ -217,7 +217,7 @@ def resolve(game: Game, outcome: Sequence[str] | int | None) -> None:
         shown = node.count if cards is None else cards
         game._events.append(HandShown(node.seat, node.viewer, shown, node.handed))
         _show(game, node, cards)
-        if game.narrated:
+        if game._narrated:
             what = "hands over" if node.handed else "shows"
             text = f"the {node.count} cards of its hand to {{1}} (seen by {{1}} alone)"
             seats = (f"{{{node.seat}}}", f"{{{node.viewer}}}")

@@ -1,4 +1,5 @@
-"""The phases a game of Captains goes through, and what the game waits for in each.
+"""The phases a game of Captains goes through, and what the game waits for in each; the
+attack under way in the battle phase (:class:`Battle`).
 
 >>> Phase.RECRUIT, Phase.RECRUIT == "recruit"
 (<Phase.RECRUIT: 'recruit'>, True)
@@ -6,9 +7,10 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
 
-__all__ = ["Phase"]
+__all__ = ["Battle", "Phase"]
 
 
 class Phase(StrEnum):
@@ -37,3 +39,21 @@ class Phase(StrEnum):
     HAND_LIMIT = "hand-limit"
     """A seat over its hand limit discards."""
     OVER = "over"
+
+
+@dataclass(slots=True)
+class Battle:
+    """An attack under way: who attacks whom with which captain, the blocker, the battle
+    cards each side played, and whose turn it is to play one."""
+
+    attacker: int
+    defender: int
+    captain: str
+    blocker: str | None = None
+    attack_cards: tuple[str, ...] = ()
+    defence_cards: tuple[str, ...] = ()
+    to_play: int = 0
+    passes: int = 0
+    """Passes in a row: two decide the battle."""
+    beaten: str | None = None
+    """The beaten captain, once the battle is decided, while its owner chooses a troop."""

@@ -41,7 +41,7 @@ def note(game: Game, kind: ToldKind, text: str, *seats: int, about: int | None =
     """Tell a sentence in the game's narration, where it is narrated: ``{0}``, ``{1}``... in
     ``text`` stand for ``seats``; the sentence is about ``about`` (a result's winner), else
     about the first of ``seats``."""
-    if game.narrated:
+    if game._narrated:
         seat = about if kind is ToldKind.RESULT else (seats[0] if seats else None)
         game.tell(Sentence(kind, text.format(*(f"{{{other}}}" for other in seats)), seat))
 

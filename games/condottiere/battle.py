@@ -81,9 +81,13 @@ def next_turn(game: Game, start: int) -> None:
     battle_end.end_battle(game, EndedBy.PASSES)
 
 
-def pass_turn(game: Game, seat: int) -> None:
+def pass_turn(
+    game: Game, seat: int, move: Move | None = None, revealed: tuple[str, ...] | None = None
+) -> None:
     """``seat`` passes for the rest of the battle; a defender that has played no card yet
-    only lets its turn go by (and when nobody else is left to play, the battle ends)."""
+    only lets its turn go by (and when nobody else is left to play, the battle ends).
+    (``move``, the ``pass``, and ``revealed``, None, give the rule the shape of every verb's
+    rule, as :func:`play_card`'s.)"""
     if seat == game._defender and seat not in game._played:
         if not any(
             other != seat and other not in game._passed and game._sizes[other] > 0
@@ -96,8 +100,10 @@ def pass_turn(game: Game, seat: int) -> None:
     next_turn(game, seat + 1)
 
 
-def play_card(game: Game, seat: int, move: Move) -> None:
-    """``seat`` plays the card of ``move`` (a checked ``play`` move) and it takes effect."""
+def play_card(game: Game, seat: int, move: Move, revealed: tuple[str, ...] | None = None) -> None:
+    """``seat`` plays the card of ``move`` (a checked ``play`` move) and it takes effect.
+    (``revealed``, always None here, gives the rule the shape of every verb's rule: the game
+    calls it straight from its table of verbs, :class:`.game.Game`.)"""
     card: str = move.card  # type: ignore[assignment]
     edition = game.edition
     hand = game._hands[seat]

@@ -69,7 +69,7 @@ def answer_choice(game: Game, node: Choice, seat: int) -> None:
     then = game._after_choice
     assert then is not None  # set whenever ask_choice asks
     game._choices_made += 1
-    game._events.append(Chosen(node.purpose, node.seats, seat))
+    game._events.append((Chosen, node.purpose, node.seats, seat))
     game.chance = game._after_choice = None
     then(game, seat)
     game._legal = None
@@ -78,7 +78,7 @@ def answer_choice(game: Game, node: Choice, seat: int) -> None:
 def answer_deal(game: Game, node: Deal, cards: tuple[str, ...] | None) -> None:
     """Apply a checked deal (None: cards this engine may not see); after the round's last
     deal, go on."""
-    game._events.append(Dealt(node.seat, node.count if cards is None else cards))
+    game._events.append((Dealt, node.seat, node.count if cards is None else cards))
     give(game, node.seat, deck_of(game, node.seat), node.count, cards)
     queued = game._deals_queued
     if queued:

@@ -40,10 +40,10 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain
-from typing import Any
+from typing import Any, ClassVar
 
 from condottiere.games.condottiere.battle import pass_turn, place_favor, play_card
 from condottiere.games.condottiere.battle_result import BattleEnd, BattleResult
@@ -80,7 +80,7 @@ from condottiere.games.condottiere.round_end import answer_discard_step, retain
 from condottiere.games.condottiere.start import start_new, start_setup
 from condottiere.games.condottiere.strength import Step, breakdown, highest_mercenary, strength
 from condottiere.games.condottiere.tables import kinds_of, play_move
-from condottiere.interface.bookkeeping import CardGame
+from condottiere.interface.bookkeeping import CardGame, VerbRule, verb_rule
 from condottiere.interface.game import HandOutOfGame, Outcome
 
 __all__ = ["BattleResult", "Game", "Phase", "SeatView"]
@@ -120,6 +120,33 @@ class SeatView:
     """The seats that have left the table."""
 
 
+# A verb's rule in the shape Game._verb_rules calls it, where the rule takes other arguments.
+
+
+def _battle(game: Game, seat: int, move: Move, revealed: tuple[str, ...] | None) -> None:
+    open_battle(game, str(move.region))
+
+
+def _cede(game: Game, seat: int, move: Move, revealed: tuple[str, ...] | None) -> None:
+    cede(game)
+
+
+def _favor(game: Game, seat: int, move: Move, revealed: tuple[str, ...] | None) -> None:
+    place_favor(game, seat, move.region)
+
+
+def _discard(game: Game, seat: int, move: Move, revealed: tuple[str, ...] | None) -> None:
+    answer_discard_step(game, seat, revealed or ())
+
+
+def _keep(game: Game, seat: int, move: Move, revealed: tuple[str, ...] | None) -> None:
+    answer_discard_step(game, seat, None)
+
+
+def _retain(game: Game, seat: int, move: Move, revealed: tuple[str, ...] | None) -> None:
+    retain(game, seat, move.cards)
+
+
 class Game(CardGame[Move]):
     """One game of Condottiere. Build it with :meth:`new`, :meth:`setup`, :meth:`replay` or
     :meth:`observe`; drive it with :meth:`play` (and :meth:`resolve` when chance is manual)."""
@@ -151,13 +178,14 @@ class Game(CardGame[Move]):
             raise ValueError(f"{name} is played by {span} players, not {players}")
         options = frozenset(header.get("options", ()))
         edition = edition.with_options(options)
+        setup = header.get("setup")
         record_header = {
             "format": RECORD_FORMAT,
             "edition": name,
             "players": players,
             "options": sorted(options),
             "seed": header.get("seed"),
-            "setup": header.get("setup"),
+            "setup": None if setup is None else json.loads(json.dumps(setup)),
         }
         self._start_books(record_header, players, observer, narrated)
         self.edition: Edition = edition
@@ -628,6 +656,20 @@ class Game(CardGame[Move]):
     _list_legal = legal_moves
     _reason = why_illegal
 
+    _verb_rules: ClassVar[Mapping[Hashable, VerbRule]] = {
+        "play": verb_rule(play_card),
+        "pass": verb_rule(pass_turn),
+        "battle": verb_rule(_battle),
+        "cede": verb_rule(_cede),
+        "favor": verb_rule(_favor),
+        "discard": verb_rule(_discard, shows_hand=True),
+        "keep": verb_rule(_keep),
+        "retain": verb_rule(_retain),
+    }
+    """Each verb goes to the rule it answers (:mod:`.battle`, :mod:`.next_battle`,
+    :mod:`.round_end`); a ``play`` or a ``pass``, the most frequent moves, to the rule
+    itself."""
+
     def _no_move_reason(self) -> str:
         return "the game is over" if self._phase is OVER else "the game waits for a chance outcome"
 
@@ -635,10 +677,8 @@ class Game(CardGame[Move]):
 
     _hidden_move = check_hidden_move
 
-    def _shown_hand(
-        self, move: Move, seat: int, reveal: Sequence[str] | None
-    ) -> tuple[str, ...] | None:
-        return sort_cards(self._hands[seat].elements()) if move.verb == "discard" else None
+    def _shown_hand(self, move: Move, seat: int, reveal: Sequence[str] | None) -> tuple[str, ...]:
+        return sort_cards(self._hands[seat].elements())
 
     _settle = settle
 
@@ -688,27 +728,6 @@ class Game(CardGame[Move]):
         ('battle-choice', True, 1)
         """
         return remove_seat(self, seat)
-
-    def _apply(self, seat: int, move: Move, revealed: tuple[str, ...] | None) -> None:
-        """Apply a checked move: each verb goes to the rule it answers (:mod:`.battle`,
-        :mod:`.next_battle`, :mod:`.round_end`)."""
-        verb = move.verb
-        if verb == "play":
-            play_card(self, seat, move)
-        elif verb == "pass":
-            pass_turn(self, seat)
-        elif verb == "battle":
-            open_battle(self, str(move.region))
-        elif verb == "cede":
-            cede(self)
-        elif verb == "favor":
-            place_favor(self, seat, move.region)
-        elif verb == "discard":
-            answer_discard_step(self, seat, revealed or ())
-        elif verb == "keep":
-            answer_discard_step(self, seat, None)
-        elif verb == "retain":
-            retain(self, seat, move.cards)
 
 
 def _deck_lists(edition: str, deck: Sequence[str] | Sequence[Sequence[str]]) -> list[list[str]]:

@@ -81,9 +81,9 @@ def _ask_first_of(game: Game, waiting: tuple[int, ...]) -> None:
                 game._phase = DISCARD
                 game._to_act = seat
                 return
-            game._events.append(ForcedMove(seat, "keep"))
+            game._events.append((ForcedMove, seat, "keep"))
             game._moves_played += 1
-            if game.narrated:  # told as a seat's own engine tells the keep it plays
+            if game._narrated:  # told as a seat's own engine tells the keep it plays
                 text = f"{{{seat}}} keeps their hand of {sizes[seat]} cards"
                 game.tell(Sentence(ToldKind.MOVE, text, seat))
     then = game._after_discard_step

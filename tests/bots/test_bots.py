@@ -4,6 +4,8 @@ and the README's "write your own bot" example."""
 from __future__ import annotations
 
 import doctest
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -359,3 +361,17 @@ def test_a_bot_chooses_the_same_move_from_its_own_seat_view_as_at_the_open_table
             move = open_bots[seat].choose(table, seat)
             assert seat_bots[seat].choose(views[seat], seat) == move
             table.play(move)
+
+
+def test_importing_the_bots_leaves_the_search_unimported_until_it_is_asked_for() -> None:
+    """The search and every game's search policies are imported only when asked for (a bot
+    peer's start pays for them otherwise); ``IsmctsBot`` is still there by its old name."""
+    script = (
+        "import sys, condottiere.bots as bots\n"
+        "before = 'condottiere.bots.ismcts' in sys.modules\n"
+        "print(before, bots.IsmctsBot.__module__)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert result.stdout.split() == ["False", "condottiere.bots.ismcts"]

@@ -10,7 +10,7 @@ import pytest
 from condottiere.bots import Budget, IsmctsBot, make_bot, play_out
 from condottiere.bots.captains_greedy import CaptainsGreedy
 from condottiere.bots.policies import policy_for
-from condottiere.games.captains import Game, Phase, Verb
+from condottiere.games.captains import CARDS, Game, Phase, Verb
 
 
 @pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 2), (5, 3), (8, 4)])
@@ -101,3 +101,61 @@ def test_a_captains_playout_is_cut_at_its_move_limit_and_scored_by_the_estimate(
     assert moves_played(game) == captains_policy.PLAYOUT_MOVES
     assert values == captains_policy.rewards(game)
     assert sum(values) == pytest.approx(1.0) and all(0 < value < 1 for value in values)
+
+
+def test_a_seat_without_captains_stands_a_province_lower_for_each_neighbouring_captain() -> None:
+    from condottiere.bots import captains_policy
+
+    def standings(armies: list[dict[str, list[str]]]) -> list[float]:
+        game = Game.setup(3, cities=["milan", "pisa", "savoy"], hands=[[], [], []], seed=0,
+                          ducats=[10, 10, 10], armies=armies)
+        return [captains_policy.standing(game, seat) for seat in range(3)]
+
+    open_table = standings([{}, {}, {}])
+    armed = standings([{"gonzaga": []}, {"faggiuola": [], "carmagnola": []}, {}])
+    force = captains_policy.FORCE_WORTH
+    assert armed[0] == pytest.approx(open_table[0] + force * CARDS["gonzaga"].force)
+    assert armed[2] == pytest.approx(open_table[2] - 3 * captains_policy.EXPOSED_WORTH)
+
+
+def test_an_exposed_seat_cannot_stand_to_lose_more_provinces_than_it_holds() -> None:
+    from condottiere.bots import captains_policy
+
+    game = Game.setup(2, cities=["milan", "pisa"], hands=[[], []], seed=0, ducats=[0, 0],
+                      provinces=[5, 1], armies=[{"gonzaga": [], "faggiuola": []}, {}])
+    assert captains_policy.standing(game, 1) == pytest.approx(1 - captains_policy.EXPOSED_WORTH)
+
+
+def test_the_captains_search_compares_root_moves_within_its_iteration_budget() -> None:
+    """Every candidate is played out on the same samples, and the search stops at its budget
+    (a playout is an iteration)."""
+    game = Game.setup(3, cities=["milan", "pisa", "savoy"], hands=[[], [], []], seed=0,
+                      armies=[{"gonzaga": ["pikemen"]}, {}, {"faggiuola": []}],
+                      turns=[1, 1, 1], deck=["duchy"])
+    while game.phase is not Phase.BATTLE:
+        game.play(game.legal_moves()[0] if game.phase is not Phase.UPKEEP else "pay")
+    assert policy_for(game).compare_at_root
+    bot = IsmctsBot(3, Budget(iterations=9))
+    move = bot.choose(game, 0)
+    assert move in game.legal_moves()
+    assert bot.last_iterations == 9
+
+
+def test_the_captains_search_takes_a_province_from_a_neighbour_with_no_captain() -> None:
+    """Seat 1 cannot block; seat 2's captain would beat ours."""
+    game = Game.setup(3, cities=["milan", "pisa", "savoy"], hands=[[], [], []], seed=0,
+                      armies=[{"gonzaga": ["pikemen"]}, {},
+                              {"francesco-sforza": ["heavy-cavalry", "armored-knights"]}],
+                      turns=[1, 1, 1], deck=["duchy"])
+    while game.phase is not Phase.BATTLE:
+        game.play(game.legal_moves()[0] if game.phase is not Phase.UPKEEP else "pay")
+    assert str(IsmctsBot(3, Budget(iterations=30)).choose(game, 0)) == "attack gonzaga 1"
+
+
+def test_the_paired_choice_keeps_the_default_unless_another_move_clears_the_margin() -> None:
+    from condottiere.bots.ismcts import paired_choice
+
+    assert paired_choice([5.0, 5.5], [10, 10], 0.1) == 0
+    assert paired_choice([5.0, 6.5], [10, 10], 0.1) == 1
+    assert paired_choice([5.0, 5.5, 1.0], [10, 10, 10], None) == 1
+    assert paired_choice([5.0, 0.0], [10, 0], None) == 0  # a move never played out is not best

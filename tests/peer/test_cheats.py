@@ -209,7 +209,7 @@ class RogueKey(KeysCheat):
     last_deck_only = False
 
     def make_keys(self, others: list[list[crypto.KeyAnnouncement]]) -> list[bytes]:
-        made = key_steps.own_dealer(self).announcements()
+        made = key_steps.own_dealer(self).keys.announcements()
         for index in range(len(made)):
             if self.last_deck_only and index != len(made) - 1:
                 continue

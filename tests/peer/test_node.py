@@ -31,7 +31,7 @@ def test_a_change_is_published_before_any_later_one_even_while_subscribers_hold_
             await node.host_table(TableSpec("zman", 3, (), "t", "ada", ""))
             queue: asyncio.Queue[object] = asyncio.Queue()
             node.listeners.add(queue)
-            async with node._changed:  # what a subscriber's stream does between entries
+            async with node.served.changed:  # what a subscriber's stream does between entries
                 chat = asyncio.create_task(node.call(lambda table: table.chat("first")))
                 await asyncio.sleep(0.05)
                 await asyncio.wait_for(node.call(lambda table: None), 5)

@@ -1,0 +1,69 @@
+"""What a peer serves its subscribers: a copy of every author's log as the table appended it,
+sent beyond each subscriber's cursors, then each new entry as it comes."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable, Collection
+
+__all__ = ["Served"]
+
+
+class Served:
+    """Every entry this peer serves, by author, and the change each new one is."""
+
+    def __init__(self) -> None:
+        self._copies: dict[bytes, list[bytes]] = {}
+        self._version = 0
+        self.changed = asyncio.Condition()
+        """Held by a subscriber's stream between entries; notified at each change."""
+
+    def append(self, author: bytes, signed: bytes) -> None:
+        """Serve ``signed``, the next entry of ``author``'s log (subscribers hear of it at
+        :meth:`notify`)."""
+        self._copies.setdefault(author, []).append(signed)
+
+    def held(self) -> dict[bytes, int]:
+        """How many entries this peer holds of each author."""
+        return {author: len(copies) for author, copies in self._copies.items()}
+
+    def count(self, author: bytes) -> int:
+        """How many entries of ``author`` this peer holds."""
+        return len(self._copies.get(author, ()))
+
+    def keep_only(self, named: Collection[bytes]) -> None:
+        """Serve nothing more of the authors not ``named`` (authors with no seat)."""
+        for author in [a for a in self._copies if a not in named]:
+            del self._copies[author]
+
+    async def notify(self) -> None:
+        """Wake every subscriber's stream: something changed."""
+        async with self.changed:
+            self._version += 1
+            self.changed.notify_all()
+
+    async def entries_from(
+        self, cursors: dict[bytes, int], skip: bytes, may_read: Callable[[], bool]
+    ) -> AsyncIterator[bytes]:
+        """Every entry held beyond ``cursors`` (author -> next sequence number), then each new
+        one, while ``may_read()``; ``skip``'s own entries only as far as they are held now (a
+        subscriber that lost the end of its own log gets it back), not as they come."""
+        sent = dict(cursors)
+        held_now = True
+        while True:
+            if not may_read():
+                return
+            seen = self._version
+            for author, copies in list(self._copies.items()):
+                start = sent.get(author, 0)
+                if start >= len(copies):
+                    continue
+                batch = copies[start:]
+                sent[author] = start + len(batch)  # more may come while these are sent
+                if author == skip and not held_now:
+                    continue
+                for signed in batch:
+                    yield signed
+            held_now = False
+            async with self.changed:
+                await self.changed.wait_for(lambda: self._version != seen)  # noqa: B023
