@@ -125,25 +125,31 @@ def stands(t: Context, seat: int, number: int) -> dict[int, Stand]:
     return found
 
 
-def judge_of(t: Context, about: int | None = None) -> bytes:
-    """Whose decisions this fold follows (on seat ``about``): the table's :attr:`judge` when
-    set (``verify`` folds a record as its owner did), else this peer's own seat. While that
-    author has no seat (a joiner catching up, a spectator, a record that names no owner),
-    the creator's, whose seating the lobby follows anyway; on the creator itself, or once it
-    is out, the first other seat still at the table."""
+def judge_of(t: Context) -> bytes | None:
+    """Whose decisions this fold follows: the table's :attr:`judge` when set (``verify``
+    folds a record as its owner did), else this peer's own seat; None while that author has
+    no seat (a joiner catching up, a spectator, a record that names no owner: see
+    :func:`stand`)."""
     judge = t.judge if t.judge is not None else t.me
-    if t.seat_of(judge) is not None:
-        return judge
-    creator = t.seat_of(t.lobby.creator)
-    if creator is not None and creator not in t.out and creator != about:
-        return t.lobby.creator
-    return next((a for s, a in enumerate(t.seating) if s not in t.out and s != about),
-                t.lobby.creator)
+    return judge if t.seat_of(judge) is not None else None
 
 
 def stand(t: Context, seat: int, number: int) -> Stand | None:
-    """The judge's stand on ``seat`` at step ``number`` (:func:`judge_of`)."""
-    mine = t.seat_of(judge_of(t, seat))
+    """The judge's stand on ``seat`` at step ``number`` (:func:`judge_of`). A fold without a
+    judge follows the creator's (whose seating the lobby follows anyway), or once the
+    creator is out the first seat still at the table; on the creator itself, no seat's word
+    before the deal, and in the game the *out* of every other seat at the table."""
+    judge = judge_of(t)
+    creator = t.seat_of(t.lobby.creator)
+    if judge is None and seat == creator:
+        if t.game is None or not all_others_out(t, seat, number):
+            return None
+        said = stands(t, seat, number)
+        return next(s for v, s in sorted(said.items()) if s.out is not None)
+    if judge is None:
+        judge = t.lobby.creator if creator is not None and creator not in t.out else next(
+            (a for s, a in enumerate(t.seating) if s not in t.out), t.lobby.creator)
+    mine = t.seat_of(judge)
     return None if mine is None else stands(t, seat, number).get(mine)
 
 
