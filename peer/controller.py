@@ -143,6 +143,7 @@ def starved(snapshot: Snapshot, links: Mapping[str, str | None]) -> dict[int, st
     """The seats the table waits for whose peer this one has no link to, with why the link
     failed last: the wait is the link's (they may well have answered), not the seat's.
 
+    >>> from condottiere.peer.steps.seating import READY
     >>> ada = Player(0, "ada", "f", "10.0.0.5:4000")
     >>> bob = Player(1, "bob", "g", "10.0.0.6:4000")
     >>> now = Snapshot("t", "condottiere", "zman", 2, 0, (ada, bob), "lobby", None,

@@ -55,7 +55,10 @@ def test_a_whole_captains_game_with_hands_shown_to_one_seat_ends_the_same_and_ve
     assert verdict.table.record_hash() == table.record_hash()
 
 
-def test_a_hand_shown_to_one_seat_is_opened_by_the_viewer_and_its_holder_alone() -> None:
+def test_a_hand_shown_to_one_seat_is_opened_by_the_viewer_and_its_holder_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    stack_captains(monkeypatch, 3, {0: LOOK})  # seat 0 holds Spies from the first deal
     harness = CaptainsHarness(3, seed=5, searches=False)
     harness.play(until=lambda: bool(bodies(harness.tables[0], "hand_shown")))
     harness.deliver()
