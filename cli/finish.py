@@ -51,6 +51,7 @@ async def finish_table(node: Node, final: Snapshot, data: Path, out: TextIO) -> 
     path = export(
         sorted(entries, key=lambda e: e.kind != "table"),
         data / "records" / f"{stamp}-{table.table_id.hex()[:8]}.cdr",
+        table.me,
     )
     summary = {
         "table": table.spec.name,

@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import TextIO
 
 from condottiere.cli.arguments import default_data
+from condottiere.crypto import Identity
 from condottiere.peer.entries import Rejection, read_entry
-from condottiere.peer.record import export, load, verify
+from condottiere.peer.record import export, load, owner_of, verify
 from condottiere.peer.store import DATABASE, Store
 
 __all__ = ["DATA_ROLES", "damaged_entries", "run_export", "run_replay", "run_verify"]
@@ -45,7 +46,7 @@ def run_export(data: Path | None, output: Path | None, out: TextIO | None = None
         return 1
     path = output or Path(f"condottiere-{table_id[:8]}.cdr")
     entries = sorted((read_entry(s) for s in signed), key=lambda e: e.kind != "table")
-    export(entries, path)
+    export(entries, path, _owner_of(data))
     print(f"wrote {len(entries)} entries to {path}", file=out)
     return 0
 
@@ -92,13 +93,23 @@ def _entries_of(data: Path) -> tuple[str, list[bytes]]:
         store.close()
 
 
+def _owner_of(data: Path) -> bytes | None:
+    """The author whose peer keeps a data directory (None before it has an identity)."""
+    store = Store(data, read_only=True)
+    try:
+        secret = store.setting("identity")
+        return None if secret is None else Identity(secret).public.raw
+    finally:
+        store.close()
+
+
 def run_verify(path: Path, out: TextIO | None = None) -> int:
     """Check a record file; 0 when the game is shown fair, 1 when not, 2 when the file cannot
     be read. A file with entries that are no longer what was signed (damaged, or altered
     after the game) is said to be so first, with where, and its verdict says so."""
     try:
         signed = load(path)
-        verdict = verify(signed)
+        verdict = verify(signed, owner_of(path))
     except (OSError, ValueError) as exc:
         print(f"condottiere: {exc}", file=sys.stderr)
         return 2
@@ -154,7 +165,7 @@ def run_replay(path: Path, delay: float, out: TextIO | None = None, *,
     whose hands cannot be shown, is told as text); else move by move as text, in the
     table's order, pausing ``delay`` seconds after each move, coin and deal."""
     try:
-        verdict = verify(load(path))
+        verdict = verify(load(path), owner_of(path))
     except (OSError, ValueError) as exc:
         print(f"condottiere: {exc}", file=sys.stderr)
         return 2

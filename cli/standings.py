@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, TextIO
 from condottiere.cli.arguments import default_data
 from condottiere.crypto import Identity, PublicIdentity
 from condottiere.interface import Outcome, game_named
-from condottiere.peer.record import Verdict, load, verify
+from condottiere.peer.record import Verdict, load, owner_of, verify
 from condottiere.peer.store import DATABASE, Store
 
 if TYPE_CHECKING:
@@ -267,7 +267,7 @@ def gather(paths: Iterable[Path], bots: frozenset[bytes] = frozenset()) -> Night
     night = Night(bots)
     for path in paths:
         try:
-            verdict = verify(load(path))
+            verdict = verify(load(path), owner_of(path))
         except (OSError, ValueError) as exc:
             night.refused.append((path, f"not a record that can be read: {exc}"))
             continue

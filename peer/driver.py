@@ -10,8 +10,9 @@ applies it, and asks the one scheduler for the next step.
 
 A step that waits for a seat has a deadline (the table definition's; :meth:`Table.deadline`):
 past it, the owner calls :meth:`Table.declare_silent` and the table signs a silence statement
-about each seat it still waits for; a seat is put out once every other seat still at the
-table has (see :mod:`condottiere.peer.silence`), or where its log says it leaves. A seat out
+about each seat it still waits for, then runs the relay rounds on it: a seat is put out where
+this peer decides it is, the same decision as every honest peer's (see
+:mod:`condottiere.peer.silence`), or where its log says it leaves. A seat out
 plays no more, and the game goes on without it: its hand leaves the game unseen, it shuffles
 no more, and at each deal the others stand in for its decryption shares (every remaining seat
 publishes its part, from its piece of the leaver's backed-up secret, with a proof; the parts
@@ -205,9 +206,12 @@ class Table:
         self._deck_lists: tuple[tuple[str, ...], ...] | None = None
         self.out: dict[int, Departure] = {}
         """The seats put out (silent past a deadline, or left), and how."""
-        self._statements: dict[tuple[int, int], dict[bytes, LogEntry]] = {}
-        """(seat, step number) -> each author's first silence statement about it (read as
-        votes once the table is seated: ``leavers.votes``)."""
+        self._statements: dict[tuple[int, int], dict[bytes, leavers.Stand]] = {}
+        """(seat, step number) -> what each author stated about it (``leavers.note``)."""
+        self.judge: bytes | None = None
+        """Whose decisions on seats past a deadline the fold follows (see
+        :mod:`condottiere.peer.silence`): None for this peer's own seat; ``verify`` sets the
+        record's owner."""
         self._took: dict[tuple[int, int], bytes] = {}
         """(seat, step number) -> the signed answer this table took (an *answered* statement
         carries it)."""
@@ -384,9 +388,10 @@ class Table:
         return rule_of(step.kind).deadline(self, step, self.spec.deadlines)
 
     def declare_silent(self, waited: float) -> bool:
-        """Once ``waited`` seconds (by the owner's clock, since the step began) pass the
-        step's :meth:`deadline`: sign a silence statement about every seat the step still
-        waits for (see :mod:`condottiere.peer.silence`); True if one was published."""
+        """The owner's timer, called while ``waited`` seconds (by the owner's clock, since
+        the step began) are past the step's :meth:`deadline`, at least once a second: start
+        the relay rounds on every seat the step still waits for, and decide on those started
+        (see :mod:`condottiere.peer.silence`); True if a statement was published."""
         published = leavers.declare_silent(self, waited, self.deadline())
         if published:
             self._advance()
@@ -629,10 +634,10 @@ class Table:
             self._note_silence(entry)
 
     def _note_silence(self, entry: LogEntry) -> None:
-        """Keep each author's first statement about each (seat, step); take in the answer an
-        *answered* statement carries, as if it had come by itself (anyone may relay it)."""
+        """Keep each author's first statement of each kind about each (seat, step); take in
+        the answer a relay carries, as if it had come by itself (anyone may relay it)."""
         body = entry.body
-        self._statements.setdefault((body.seat, body.step), {}).setdefault(entry.author, entry)
+        leavers.note(self, entry)
         if body.answered:
             self._unchecked.append(entry)
         if body.answered and body.answer and not self.logs.holds(body.answer):
@@ -720,7 +725,7 @@ class Table:
             entry = self._pending(author, step)
             if author in self._leaves:
                 leave = self._leaves.pop(author)
-                self._go(leavers.put_out(self, step, leavers.departure_by_leave(self, leave)))
+                self._go(leavers.put_out(self, step, [leavers.departure_by_leave(self, leave)]))
                 return True
             if entry is not None and leavers.holding(self, author, step):
                 continue

@@ -37,6 +37,7 @@ from condottiere.interface.events import (
 from condottiere.peer.driver import Halt, MemoryKeeper, Refusal, Table
 from condottiere.peer.entries import LogEntry, Rejection, read_entry
 from condottiere.peer.silence import Departure
+from condottiere.peer.steps import leavers
 from condottiere.peer.steps.audit import AUDIT
 from condottiere.v1 import log_pb2
 
@@ -45,6 +46,7 @@ __all__ = [
     "export",
     "load",
     "omniscient_record",
+    "owner_of",
     "replay_states",
     "table_order",
     "verify",
@@ -53,10 +55,12 @@ __all__ = [
 MAX_RECORD_BYTES = 256 << 20
 
 
-def export(entries: Sequence[LogEntry], path: Path) -> Path:
-    """Write ``entries`` (a table's, the definition first) to ``path``."""
+def export(entries: Sequence[LogEntry], path: Path, owner: bytes | None = None) -> Path:
+    """Write ``entries`` (a table's, the definition first) to ``path``, with the ``owner``
+    whose peer kept them (``verify`` folds as that peer did)."""
     record = log_pb2.GameRecord(
-        entries=[log_pb2.SignedEntry.FromString(entry.signed) for entry in entries]
+        entries=[log_pb2.SignedEntry.FromString(entry.signed) for entry in entries],
+        owner=owner or b"",
     )
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(record.SerializeToString())
@@ -65,6 +69,22 @@ def export(entries: Sequence[LogEntry], path: Path) -> Path:
 
 def load(path: Path) -> list[bytes]:
     """The signed entries of a record file; ValueError if it is not one."""
+    return _read(path).entries_bytes
+
+
+def owner_of(path: Path) -> bytes | None:
+    """The author whose peer kept a record file (None for a record that does not say);
+    ValueError if it is not one."""
+    return _read(path).owner
+
+
+@dataclass(frozen=True)
+class _Record:
+    entries_bytes: list[bytes]
+    owner: bytes | None
+
+
+def _read(path: Path) -> _Record:
     data = path.read_bytes()
     if len(data) > MAX_RECORD_BYTES:
         raise ValueError(f"{path} is too large for a game record")
@@ -74,7 +94,8 @@ def load(path: Path) -> list[bytes]:
         raise ValueError(f"{path} is not a condottiere game record") from None
     if not record.entries:
         raise ValueError(f"{path} holds no entries")
-    return [entry.SerializeToString() for entry in record.entries]
+    return _Record([entry.SerializeToString() for entry in record.entries],
+                   record.owner or None)
 
 
 @dataclass(frozen=True)
@@ -280,10 +301,13 @@ def table_order(entries: Sequence[LogEntry]) -> list[LogEntry]:
     return ordered
 
 
-def verify(signed_entries: Sequence[bytes]) -> Verdict:
+def verify(signed_entries: Sequence[bytes], owner: bytes | None = None) -> Verdict:
     """Fold a record's entries (each once, in the table's order: :func:`table_order`) as a
-    peer with no seat; the verdict. ValueError when the record holds no table definition
-    that can be read, or the definitions of several tables."""
+    peer with no seat that follows the decisions of ``owner`` (the author whose peer kept
+    the record) on seats past a deadline, as that peer's own fold did live (see
+    :mod:`condottiere.peer.silence`); without an owner, the creator's (as a peer without a
+    seat does: ``leavers.judge_of``). The verdict. ValueError when the record holds no table
+    definition that can be read, or the definitions of several tables."""
     unique = list(dict.fromkeys(signed_entries))
     unreadable = []
     entries = []
@@ -303,43 +327,20 @@ def verify(signed_entries: Sequence[bytes]) -> Verdict:
     if len(tables) > 1:
         raise ValueError(f"the record holds the definitions of {len(tables)} tables, not one")
     table = Table(Identity.generate(), definitions[0], MemoryKeeper(), auto_ready=False)
-    for entry in _stated_later(table_order(entries)):
+    table.judge = owner
+    by_author: dict[bytes, list[LogEntry]] = {}
+    for entry in sorted(entries, key=lambda e: e.seq):
+        by_author.setdefault(entry.author, []).append(entry)
+    for entry in entries:  # the decisions, known before the steps they decide come
+        if entry.kind == "silence":
+            log = by_author[entry.author]
+            leavers.note(table, entry, [e for e in log if e.seq < entry.seq])
+    for entry in table_order(entries):
         refused = table.receive(entry.signed)
         if refused is not None:
             unreadable.append(str(refused))
     replayed = omniscient_record(table) if table.cards is not None else None
     return Verdict(table, tuple(unreadable), len(signed_entries) - len(unique), replayed)
-
-
-def _stated_later(entries: Sequence[LogEntry]) -> list[LogEntry]:
-    """``entries`` with, for each seat a silence statement names, that seat's answers from the
-    earliest step any statement names it at moved after everything else: a seat's late answer
-    then reaches the fold after the statements that may have put it out, as it did at the
-    peers that signed them (a peer takes no answer of a seat it stated silent until the
-    verdict: :mod:`condottiere.peer.silence`). Its earlier entries, and the creator's
-    seatings, stay where they are: a statement (true or false, about any step) moves nothing
-    the table had before it, so the fold reads the table as the peers did (a seat's entries
-    never come before the seating that names them)."""
-    seatings = sorted((e.step, list(e.body.authors)) for e in entries if e.kind == "seating")
-    stated: dict[bytes, int] = {}
-    for entry in entries:
-        if entry.kind == "silence":  # a seat of the seating in force at the step it names
-            held = [authors for step, authors in seatings if step < entry.body.step]
-            if held and entry.body.seat < len(held[-1]):
-                author = held[-1][entry.body.seat]
-                if author != entry.author:
-                    stated[author] = min(stated.get(author, entry.body.step), entry.body.step)
-
-    def later(entry: LogEntry) -> bool:
-        since = stated.get(entry.author)
-        return (
-            since is not None and not entry.free and entry.kind != "seating"
-            and entry.step >= since
-        )
-
-    first = [entry for entry in entries if not later(entry)]
-    moved = [entry for entry in entries if later(entry)]
-    return first + moved
 
 
 def omniscient_record(table: Table) -> dict[str, Any]:

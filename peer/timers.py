@@ -63,9 +63,9 @@ async def play_forced(node: TimedNode, turn: int, since: float) -> None:
 
 
 async def watch_time(node: TimedNode) -> None:
-    """Vote on coin reveals that do not come (see :mod:`condottiere.peer.coin`), and state
-    silent the seats a step waits for past its deadline (:mod:`condottiere.peer.silence`)."""
-    stated = 0
+    """Vote on coin reveals that do not come (see :mod:`condottiere.peer.coin`), and run
+    the relay rounds on the seats a step waits for past its deadline, at every tick
+    (:mod:`condottiere.peer.silence`)."""
     while True:
         await asyncio.sleep(WATCH_SECONDS)
         snapshot = node.snapshot
@@ -74,12 +74,10 @@ async def watch_time(node: TimedNode) -> None:
             snapshot is not None
             and waiting is not None
             and waiting.deadline is not None
-            and snapshot.step != stated
             and time.monotonic() - waiting.since > waiting.deadline
         ):
             waited = time.monotonic() - waiting.since
-            if await node.call(lambda table: table.declare_silent(waited=waited)):  # noqa: B023
-                stated = snapshot.step
+            await node.call(lambda table: table.declare_silent(waited=waited))  # noqa: B023
         if (
             snapshot is not None
             and snapshot.waiting is not None

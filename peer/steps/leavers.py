@@ -1,16 +1,18 @@
-"""Leavers and re-keys: the silence votes, a seat put out (silent past a deadline, or left),
-the game going on without it, the others standing in for its decryption shares at a deal, and
-a deck formed again re-keyed without it (then backed up again among the seats that stayed);
-before the deal, the seats still there start again without it, and seats put out at the start
-are freed for other joiners (the creator's new seating says which).
+"""Leavers and re-keys: the relay rounds on a seat past its deadline, a seat put out (out by
+this peer's own decision, or left), the game going on without it, the others standing in
+for its decryption shares at a deal, and a deck formed again re-keyed without it (then backed
+up again among the seats that stayed); before the deal, the seats still there start again
+without it, and seats put out at the start are freed for other joiners (the creator's new
+seating says which).
 
 See the table's module (:mod:`condottiere.peer.driver`) for the whole story, and
-:mod:`condottiere.peer.silence` for the votes.
+:mod:`condottiere.peer.silence` for the rounds.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from google.protobuf.message import Message
@@ -20,7 +22,7 @@ from condottiere.peer.dealing import Dealer
 from condottiere.peer.entries import LogEntry, Reason, Rejection
 from condottiere.peer.lobby import Lobby
 from condottiere.peer.logs import Logs
-from condottiere.peer.silence import Departure, Verdict, silence_verdict
+from condottiere.peer.silence import Decision, Departure, decide, round_seconds
 from condottiere.peer.steps import audit, deal, keys
 from condottiere.peer.steps.base import (
     ACCEPT,
@@ -43,6 +45,19 @@ REKEY = StepKind("rekey")
 """The rekey step: the seats still there take a leaver's key off a deck formed again."""
 
 
+@dataclass
+class Stand:
+    """What one author stated about one (seat, step): its first statement of each kind (see
+    :mod:`condottiere.peer.silence`)."""
+
+    silent: LogEntry | None = None
+    """Its start: its deadline passed without the seat's answer."""
+    relay: LogEntry | None = None
+    """It holds the seat's answer (the statement carries it)."""
+    out: LogEntry | None = None
+    """Its rounds ended without an answer: the seat is out for it."""
+
+
 class Context(keys.Context, deal.Context, Protocol):
     """What the rules of leavers see of the table."""
 
@@ -52,7 +67,8 @@ class Context(keys.Context, deal.Context, Protocol):
     game: GameState[Any] | None
     step: Step | None
     freed: list[tuple[str, Departure]]
-    _statements: dict[tuple[int, int], dict[bytes, LogEntry]]
+    judge: bytes | None
+    _statements: dict[tuple[int, int], dict[bytes, Stand]]
     _reseating: int | None
     _seated_at: int
     _ended: set[int]
@@ -70,27 +86,83 @@ class Context(keys.Context, deal.Context, Protocol):
     def _publish(self, body: Message, step: int = 0) -> LogEntry: ...
 
 
-def votes(t: Context, seat: int, number: int) -> dict[int, LogEntry]:
-    """The votes about ``seat`` at step ``number``: every other seat's first statement
-    (none about a step before the seating that holds now: they name another seating's
-    seats)."""
+def note(t: Context, entry: LogEntry, earlier: Sequence[LogEntry] | None = None) -> None:
+    """Keep ``entry`` (a silence statement) as its author's first of its kind about its
+    (seat, step). A start or *out* signed after its author answered a later step is no
+    decision (its author had gone past that step: an honest peer never signs one), so a
+    table taken up again, or ``verify``, reads the author's decisions as it took them.
+    ``earlier``: the author's entries before it (default: as this table holds them)."""
+    body = entry.body
+    if not body.answered:
+        before = t.logs.log(entry.author)[: entry.seq] if earlier is None else earlier
+        if any(not e.free and e.step > body.step for e in before):
+            return
+    stand = t._statements.setdefault((body.seat, body.step), {}).setdefault(
+        entry.author, Stand()
+    )
+    if body.answered:
+        stand.relay = stand.relay or entry
+    elif body.out:
+        stand.out = stand.out or entry
+    else:
+        stand.silent = stand.silent or entry
+
+
+def stands(t: Context, seat: int, number: int) -> dict[int, Stand]:
+    """What every other seated author stated about ``seat`` at step ``number``, by its seat
+    (nothing about a step before the seating that holds now: that names another seating's
+    seats); a relay that does not carry the seat's answer is no relay."""
     if number < t._seated_at:
         return {}
-    statements = t._statements.get((seat, number), {})
-    cast = {}
-    for author, entry in statements.items():
+    found = {}
+    for author, stand in t._statements.get((seat, number), {}).items():
         voter = t.seat_of(author)
         if voter is None or voter == seat:
             continue
-        if entry.body.answered and not carries_answer(t, seat, number, entry):
-            continue
-        cast[voter] = entry
-    return cast
+        if stand.relay is not None and not carries_answer(t, seat, number, stand.relay):
+            stand = Stand(stand.silent, None, stand.out)
+        found[voter] = stand
+    return found
+
+
+def judge_of(t: Context) -> bytes | None:
+    """Whose decisions this fold follows: the table's :attr:`judge` when set (``verify``
+    folds a record as its owner did), else this peer's own seat; None while that author has
+    no seat (a joiner catching up, a spectator, a record that names no owner: see
+    :func:`stand`)."""
+    judge = t.judge if t.judge is not None else t.me
+    return judge if t.seat_of(judge) is not None else None
+
+
+def stand(t: Context, seat: int, number: int) -> Stand | None:
+    """The judge's stand on ``seat`` at step ``number`` (:func:`judge_of`). A fold without a
+    judge follows the creator's (whose seating the lobby follows anyway), or once the
+    creator is out the first seat still at the table; on the creator itself, no seat's word
+    before the deal, and in the game the *out* of every other seat at the table."""
+    judge = judge_of(t)
+    creator = t.seat_of(t.lobby.creator)
+    if judge is None and seat == creator:
+        if t.game is None or not all_others_out(t, seat, number):
+            return None
+        said = stands(t, seat, number)
+        return next(s for v, s in sorted(said.items()) if s.out is not None)
+    if judge is None:
+        judge = t.lobby.creator if creator is not None and creator not in t.out else next(
+            (a for s, a in enumerate(t.seating) if s not in t.out), t.lobby.creator)
+    mine = t.seat_of(judge)
+    return None if mine is None else stands(t, seat, number).get(mine)
+
+
+def decided_out(t: Context, seat: int, number: int) -> bool:
+    """Whether the judge decided ``seat`` out at step ``number`` (and did not take its
+    answer first)."""
+    found = stand(t, seat, number)
+    return found is not None and found.out is not None and found.relay is None
 
 
 def carries_answer(t: Context, seat: int, number: int, statement: LogEntry) -> bool:
-    """Whether an *answered* statement about ``seat`` at step ``number`` carries that
-    seat's own signed answer to that step (else it is false, and counts for nothing)."""
+    """Whether a relay about ``seat`` at step ``number`` carries that seat's own signed
+    answer to that step (else it is false)."""
     carried = t._carried.get(statement.hash)
     if carried is None:
         answer = audit.read_entry_or_none(statement.body.answer, t.table_id)
@@ -104,9 +176,9 @@ def carries_answer(t: Context, seat: int, number: int, statement: LogEntry) -> b
 
 
 def check_statements(t: Context) -> None:
-    """Once the game has started, halt on an *answered* statement that does not carry the
-    answer it speaks of: its signer's own entry proves it false (the same at every peer,
-    whenever it comes)."""
+    """Once the game has started, halt on a relay that does not carry the answer it speaks
+    of: its signer's own entry proves it false (the same at every peer, whenever it
+    comes)."""
     if not t.lobby.closed:
         return
     unchecked, t._unchecked = t._unchecked, []
@@ -121,103 +193,132 @@ def check_statements(t: Context) -> None:
 
 
 def departure_by_silence(t: Context, seat: int, number: int, at: str) -> Departure:
-    """How ``seat`` is out at step ``number`` (``at``: the step in words) by the votes."""
-    cast = votes(t, seat, number)
+    """How ``seat`` is out at step ``number`` (``at``: the step in words): the *out*
+    statements held about it (the judge's among them)."""
+    signed = {voter: s.out for voter, s in stands(t, seat, number).items()
+              if s.out is not None and s.relay is None}
     return Departure(
         seat,
         number,
         at,
-        min(entry.body.waited for entry in cast.values()),
-        tuple(sorted(cast)),
-        evidence=tuple(cast[voter].signed for voter in sorted(cast)),
+        min(entry.body.waited for entry in signed.values()),
+        tuple(sorted(signed)),
+        evidence=tuple(signed[voter].signed for voter in sorted(signed)),
     )
 
 
 def declare_silent(t: Context, waited: float, deadline: int | None) -> bool:
-    """Once ``waited`` seconds (by the owner's clock, since the step began) pass the step's
-    ``deadline``: sign a silence statement about every seat the step still waits for (see
-    :mod:`condottiere.peer.silence`); True if one was published."""
+    """The owner's timer, ``waited`` seconds (by its clock) since the step began: past the
+    step's ``deadline``, start the rounds on every seat the step still waits for, and decide
+    on those started (accept an answer relayed by enough seats, or state the seat out once
+    the rounds are over: :func:`condottiere.peer.silence.decide`); True if a statement was
+    published."""
     step, seat = t.step, t.seat
     if step is None or seat is None or deadline is None or waited < deadline:
         return False
-    if t._quiet or seat in t.out:
+    if t._quiet or seat in t.out or judge_of(t) != t.me:
         return False
     published = False
+    at_table = len(t.seating) - len(t.out)
+    round_length = round_seconds(t.spec.deadlines.step)
     for author in step.missing:
         silent = t.seat_of(author)
-        if author == t.me or silent is None:
+        if author == t.me or silent is None or silent in t.out:
             continue
-        if t.me in t._statements.get((silent, step.number), {}):
+        mine = stands(t, silent, step.number).get(seat)
+        if mine is None or mine.silent is None:
+            if mine is not None and (mine.relay is not None or mine.out is not None):
+                continue
+            t._publish(log_pb2.Silence(seat=silent, step=step.number, waited=int(waited)))
+            published = True
+            mine = stands(t, silent, step.number).get(seat)
+            assert mine is not None
+        if mine.relay is not None or mine.out is not None:
             continue
-        t._publish(log_pb2.Silence(seat=silent, step=step.number, waited=int(waited)))
-        published = True
+        held = {voter: s.relay for voter, s in stands(t, silent, step.number).items()
+                if voter != seat and voter not in t.out and s.relay is not None}
+        decision = decide(waited=waited, deadline=deadline, at_table=at_table,
+                          relays=len(held), round_length=round_length)
+        if decision is Decision.ANSWERED:
+            relay = held[min(held)]
+            t._publish(log_pb2.Silence(seat=silent, step=step.number, answered=True,
+                                       answer=relay.body.answer))
+            published = True
+        elif decision is Decision.OUT:
+            t._publish(log_pb2.Silence(seat=silent, step=step.number, waited=int(waited),
+                                       out=True))
+            published = True
     return published
 
 
-def verdict(t: Context, seat: int, number: int) -> Verdict | None:
-    """Whether ``seat`` is out at step ``number`` by the votes so far (None: not decided)."""
-    cast = votes(t, seat, number)
-    voters = {s for s in range(len(t.seating)) if s != seat and s not in t.out}
-    return silence_verdict(seat, voters, {v: e.body.answered for v, e in cast.items()})
-
-
 def holding(t: Context, author: bytes, step: Step) -> bool:
-    """Whether this seat holds back ``author``'s answer to ``step``: it voted the author
-    silent there, and no verdict is reached yet."""
-    seat, mine = t.seat_of(author), t.seat
-    if seat is None or mine is None:
+    """Whether this fold holds back ``author``'s answer to ``step``: the judge started the
+    rounds on it there and has decided nothing yet."""
+    seat = t.seat_of(author)
+    if seat is None:
         return False
-    return mine in votes(t, seat, step.number) and verdict(t, seat, step.number) is None
+    found = stand(t, seat, step.number)
+    return (
+        found is not None and found.silent is not None
+        and found.relay is None and found.out is None
+    )
 
 
 def answer_statements(t: Context) -> None:
-    """Vote *answered* on every statement about an answer this table took (a seat that
-    came back in time: see :mod:`condottiere.peer.silence`); and stop where this seat
-    finds itself put out at a step it went past (it came back too late)."""
+    """Relay every answer this table took before its deadline that another seat started
+    the rounds on; and stop where every other seat at the table (two or more) stated this
+    seat out at a step it went past (it came back too late)."""
     seat = t.seat
-    if seat is None or t._quiet:
+    if seat is None or t._quiet or judge_of(t) != t.me or seat in t.out:
         return
-    for (silent, number), statements in list(t._statements.items()):
-        if (
-            silent == seat
-            and t.halt is None
-            and number < t._step_number()
-            and number != t._reseating  # the creator's seating says who is freed
-        ):
-            if verdict(t, silent, number) is Verdict.OUT:
-                departure = departure_by_silence(t, silent, number, "a step it passed")
-                t.out[seat] = departure
-                t._halt_own(
-                    f"this seat was put out: {departure.words(t.who(t.me))}; "
-                    "the others play on without it",
-                    seat,
-                    departure,
-                )
-        elif (
-            t.me not in statements
-            and (silent, number) in t._took
-            and seat not in t.out
-            and votes(t, silent, number)
+    for (silent, number), said in list(t._statements.items()):
+        if silent == seat:
+            if (
+                t.halt is None
+                and number < t._step_number()
+                and number != t._reseating  # the creator's seating says who is freed
+            ):
+                told_out(t, number)
+        elif t.me not in said and (silent, number) in t._took and any(
+            s.silent is not None for s in stands(t, silent, number).values()
         ):
             answer = t._took[(silent, number)]
             t._publish(log_pb2.Silence(seat=silent, step=number, answered=True, answer=answer))
 
 
+def told_out(t: Context, number: int) -> None:
+    """Stop if every other seat at the table, two or more, stated this seat out at step
+    ``number``: its answer did not reach them in time, and they play on without it. (At two
+    seats one seat's word is not enough: it may be false.)"""
+    seat = t.seat
+    assert seat is not None
+    others = [s for s in range(len(t.seating)) if s != seat and s not in t.out]
+    if len(others) < 2 or not all_others_out(t, seat, number):
+        return
+    departure = departure_by_silence(t, seat, number, "a step it passed")
+    t.out[seat] = departure
+    t._halt_own(
+        f"this seat was put out: {departure.words(t.who(t.me))}; "
+        "the others play on without it",
+        seat,
+        departure,
+    )
+
+
 def departures(t: Context, step: Step) -> Next | None:
-    """Put out a seat ``step`` waits for that every other seat stated silent (at the
-    ready step, free the seats put out: :func:`freeable`); what comes next if one
-    was, else None."""
+    """Put out every seat ``step`` waits for that the judge decided out there, together (at
+    the ready step, free the seats put out: :func:`freeable`); what comes next if one was,
+    else None."""
     if step.kind == seating.READY and t.seat_of(t.lobby.creator) not in t.out:
         seats = freeable(t, step.number)
         if seats:
             return reseat(t, step, seats)
+    out = []
     for author in step.missing:
         seat = t.seat_of(author)
-        if seat is not None and verdict(t, seat, step.number) is Verdict.OUT:
-            return put_out(
-                t, step, departure_by_silence(t, seat, step.number, rule_of(step.kind).words)
-            )
-    return None
+        if seat is not None and seat not in t.out and decided_out(t, seat, step.number):
+            out.append(departure_by_silence(t, seat, step.number, rule_of(step.kind).words))
+    return put_out(t, step, out) if out else None
 
 
 def departure_by_leave(t: Context, entry: LogEntry) -> Departure:
@@ -235,84 +336,109 @@ def departure_by_leave(t: Context, entry: LogEntry) -> Departure:
     )
 
 
-def put_out(t: Context, step: Step, departure: Departure) -> Next:
-    """The seat of ``departure`` is out at ``step``: the game goes on without it where it
-    can (see the table's module); what comes next."""
-    seat = departure.seat
-    author = t.seating[seat]
-    if step.kind == seating.READY and frees(t, author):
-        return reseat(t, step, (seat,))
-    t.out[seat] = departure
-    name = t.lobby.names.get(author, "?")
-    game = t.game
+def put_out(t: Context, step: Step, departed: Sequence[Departure]) -> Next:
+    """The seats of ``departed`` are out at ``step``, together: the game goes on without them
+    where it can (see the table's module); what comes next."""
+    if step.kind == seating.READY:
+        freed = [d.seat for d in departed if frees(t, t.seating[d.seat])]
+        if freed:
+            return reseat(t, step, freed)
+    for departure in departed:
+        t.out[departure.seat] = departure
+    gone = {t.seating[d.seat] for d in departed}
     remaining = [s for s in range(len(t.seating)) if s not in t.out]
     if step.kind == audit.AUDIT:
-        step.authors = tuple(a for a in step.authors if a != author)
-        t._say("leave", f"{name} has left: the audit goes on without {name}", seat)
+        step.authors = tuple(a for a in step.authors if a not in gone)
+        for departure in departed:
+            name = t.lobby.names.get(t.seating[departure.seat], "?")
+            t._say("leave", f"{name} has left: the audit goes on without {name}",
+                   departure.seat)
         return step
+    game = t.game
     if game is None:
-        return without_before_the_deal(t, step, departure)
+        return without_before_the_deal(t, step, departed)
     dealer = t.dealer
     assert dealer is not None
-    stand_in = dealer.backups.covered(seat, t.out)
-    if len(remaining) > 1 and not stand_in:
-        why = "a second seat gone: the others cannot open cards without both shares"
-        t.halt = Halt(
-            f"abandoned: {departure.words(t.who(author))} ({why}); the record is kept",
-            author,
-            seat,
-            evidence=departure.evidence,
-            departure=departure,
-        )
-        t._say("halt", t.halt.detail, seat)
-        return After.STOPPED
-    dealer.drop_seat(seat)
+    for departure in departed:
+        if len(remaining) > 1 and not dealer.backups.covered(departure.seat, t.out):
+            return abandon(t, departed, departure)
+    for departure in departed:
+        dealer.drop_seat(departure.seat)
     if step.kind == deal.SHARES and len(remaining) > 1:
         # the deal under way is dealt as the game asked; the others stand in for its
         # shares, and its hand leaves the game once dealt
-        step.authors = tuple(a for a in step.authors if a != author)
-        t._removing.add(seat)
-        t._say("leave", f"{name} has left: the game goes on without {name} "
-               f"({departure.words(t.who(author))})", seat)
+        step.authors = tuple(a for a in step.authors if a not in gone)
+        for departure in departed:
+            author = t.seating[departure.seat]
+            name = t.lobby.names.get(author, "?")
+            t._removing.add(departure.seat)
+            t._say("leave", f"{name} has left: the game goes on without {name} "
+                   f"({departure.words(t.who(author))})", departure.seat)
         return step
     t._ended.add(step.number)
-    gone = game.remove_seat(seat)
-    dealer.drop_hand(gone.seat)
-    goes_on = f": the game goes on without {name}" if game.outcome is None else ""
-    t._say(
-        "leave",
-        f"{name} has left{goes_on} ({departure.words(t.who(author))}; its "
-        f"{gone.count} hidden cards leave the game unseen)",
-        seat,
-    )
+    for departure in departed:
+        author = t.seating[departure.seat]
+        name = t.lobby.names.get(author, "?")
+        hand = game.remove_seat(departure.seat)
+        dealer.drop_hand(hand.seat)
+        goes_on = f": the game goes on without {name}" if game.outcome is None else ""
+        t._say(
+            "leave",
+            f"{name} has left{goes_on} ({departure.words(t.who(author))}; its "
+            f"{hand.count} hidden cards leave the game unseen)",
+            departure.seat,
+        )
     return After.GAME
 
 
-def without_before_the_deal(t: Context, step: Step, departure: Departure) -> Next:
-    """A seat out before the game was dealt: nothing secret depends on it yet, so the
-    seats still at the table start again without it, from the start (a seat out at
-    the start) or from the keys (at the keys and the backups of the keys): the decks
-    are keyed and their secrets backed up among them alone, and the game is made
-    without it. With one seat left, that seat wins by forfeit."""
-    seat = departure.seat
-    author = t.seating[seat]
-    name = t.lobby.names.get(author, "?")
-    words = departure.words(t.who(author))
+def abandon(t: Context, departed: Sequence[Departure], uncovered: Departure) -> Next:
+    """Stop the table: the seats of ``departed`` are out and the backups cannot cover
+    ``uncovered`` among them (a second seat gone before the others backed up again, or
+    seats gone together); the halt names them all."""
+    author = t.seating[uncovered.seat]
+    why = ("a second seat gone: the others cannot open cards without both shares"
+           if len(departed) == 1 else
+           "seats gone together: the others cannot open cards without their shares")
+    words = "; ".join(d.words(t.who(t.seating[d.seat])) for d in departed)
+    t.halt = Halt(
+        f"abandoned: {words} ({why}); the record is kept",
+        author,
+        uncovered.seat,
+        evidence=tuple(e for d in departed for e in d.evidence),
+        departure=uncovered,
+    )
+    t._say("halt", t.halt.detail, uncovered.seat)
+    return After.STOPPED
+
+
+def without_before_the_deal(t: Context, step: Step, departed: Sequence[Departure]) -> Next:
+    """Seats out before the game was dealt: nothing secret depends on them yet, so the
+    seats still at the table start again without them, from the start (seats out at the
+    start) or from the keys (at the keys and the backups of the keys): the decks are keyed
+    and their secrets backed up among them alone, and the game is made without them. With
+    one seat left, that seat wins by forfeit."""
+    told = []
+    for departure in departed:
+        author = t.seating[departure.seat]
+        told.append((departure.seat, t.lobby.names.get(author, "?"),
+                     departure.words(t.who(author))))
     t._ended.add(step.number)
-    if len(t.seating) - len(t.out) == 1:
+    if len(t.seating) - len(t.out) <= 1:
         keys.own_dealer(t)  # the decks as they were: the audit has nothing dealt to check
-        t._say("leave", f"{name} has left before the deal ({words})", seat)
+        for seat, name, words in told:
+            t._say("leave", f"{name} has left before the deal ({words})", seat)
         return After.GAME
-    t._before_deal.add(seat)
+    t._before_deal.update(d.seat for d in departed)
     t.dealer = None
     t._bad_pieces.clear()
     again = seating.READY if step.kind == seating.READY else keys.KEYS
-    t._say(
-        "leave",
-        f"{name} has left before the deal ({words}): the game goes on without {name}; "
-        f"{'the start' if again == seating.READY else 'the keys'} again without {name}",
-        seat,
-    )
+    for seat, name, words in told:
+        t._say(
+            "leave",
+            f"{name} has left before the deal ({words}): the game goes on without {name}; "
+            f"{'the start' if again == seating.READY else 'the keys'} again without {name}",
+            seat,
+        )
     return step.then(again, t._remaining_authors())
 
 
@@ -420,32 +546,26 @@ def frees(t: Context, author: bytes) -> bool:
 
 
 def freeable(t: Context, number: int) -> tuple[int, ...]:
-    """The seats put out at the ready step ``number``: the largest set of seats (never
-    the creator's) each of which every seat outside it still at the table stated silent
-    there, or whose player said it leaves. Seats silent together need not state each
-    other silent (nobody may be left to); every seat that could have taken one's ready
-    is outside the set and stated it silent, so no peer but theirs went past the step.
-    Statements only add up, so once a seat is in the set it stays in it."""
-    at_table = [s for s in range(len(t.seating)) if s not in t.out]
-    group = {s for s in at_table if t.seating[s] != t.lobby.creator}
-    while True:
-        kept = {
-            seat for seat in group
-            if left(t, seat, number) or all(
-                stated(t, voter, seat, number) is False
-                for voter in at_table if voter not in group and voter != seat
-            )
-        }
-        if kept == group:
-            return tuple(sorted(group))
-        group = kept
+    """The seats put out at the ready step ``number``: every seat at the table (never the
+    creator's) that the judge decided out there, or whose player said it leaves, and this
+    peer's own seat where every other seat stated it out. Seats silent together are decided
+    together, so they are freed together."""
+    return tuple(
+        seat for seat in range(len(t.seating))
+        if seat not in t.out and t.seating[seat] != t.lobby.creator
+        and (left(t, seat, number) or decided_out(t, seat, number)
+             or (seat == t.seat and all_others_out(t, seat, number)))
+    )
 
 
-def stated(t: Context, voter: int, seat: int, number: int) -> bool | None:
-    """``voter``'s first statement about ``seat`` at step ``number``: whether it says it
-    holds the seat's answer; None when it stated nothing."""
-    vote = votes(t, seat, number).get(voter)
-    return None if vote is None else bool(vote.body.answered)
+def all_others_out(t: Context, seat: int, number: int) -> bool:
+    """Whether every other seat at the table stated ``seat`` out at step ``number`` (and
+    none of them relayed its answer)."""
+    said = stands(t, seat, number)
+    others = [s for s in range(len(t.seating)) if s != seat and s not in t.out]
+    return bool(others) and all(
+        s in said and said[s].out is not None and said[s].relay is None for s in others
+    )
 
 
 def left(t: Context, seat: int, number: int) -> LogEntry | None:
@@ -483,8 +603,8 @@ def check_reseating(
 ) -> list[tuple[bytes, Departure]] | None:
     """The seats a new seating frees, with how each was put out at the start:
     :class:`Rejection` unless every other seat stays where it was, and every seat it
-    frees was put out there, each stated silent by every seat it does not free (or left);
-    None while statements that may still come are missing."""
+    frees was put out there by the judge's decision (or left; this seat itself, by every
+    other seat's); None while a decision is still to come."""
     number = t._reseating
     assert number is not None
     freed = [seat for seat, author in enumerate(t.seating) if authors[seat] != author]
@@ -496,36 +616,45 @@ def check_reseating(
             raise Rejection(
                 Reason.UNEXPECTED, "a new seating keeps every seat it does not free in place"
             )
-    voters = [s for s in range(len(t.seating)) if s not in t.out and s not in freed]
     mine = t.seat
-    for seat in freed:
-        if (
-            mine in voters and (seat, number) in t._took and not t._quiet
-            and stated(t, mine, seat, number) is None
-        ):  # this peer holds its ready: it says so, and the seating can never hold
-            t._publish(log_pb2.Silence(
-                seat=seat, step=number, answered=True, answer=t._took[(seat, number)]))
     waiting = False
     for seat in freed:
         if left(t, seat, number):
             continue
-        said = [stated(t, voter, seat, number) for voter in voters if voter != seat]
-        if any(said):
+        if seat == mine:  # this seat is told: every other seat at the table stated it out
+            if any(s.relay is not None for s in stands(t, seat, number).values()):
+                raise Rejection(Reason.UNEXPECTED, "a new seating frees a seat that was ready")
+            waiting = waiting or not all_others_out(t, seat, number)
+            continue
+        if (
+            judge_of(t) == t.me and mine is not None and (seat, number) in t._took
+            and not t._quiet and mine not in stands(t, seat, number)
+        ):  # this peer holds its ready: it says so
+            t._publish(log_pb2.Silence(
+                seat=seat, step=number, answered=True, answer=t._took[(seat, number)]))
+        found = stand(t, seat, number)
+        if found is not None and found.relay is not None:
             raise Rejection(Reason.UNEXPECTED, "a new seating frees a seat that was ready")
-        waiting = waiting or None in said
+        waiting = waiting or not decided_out(t, seat, number)
     if waiting:
         return None
     return [(t.seating[seat], departure_frees(t, seat, number)) for seat in freed]
 
 
 def departure_frees(t: Context, seat: int, number: int) -> Departure:
-    """How a seat a valid new seating frees was put out at the ready step ``number``."""
+    """How a seat a valid new seating frees was put out at the ready step ``number``: its
+    leave, or the creator's decision (the seating's author's)."""
+    at = rule_of(seating.READY).words
     leave = left(t, seat, number)
     if leave is not None:
         reason = leave.body.reason[:MAX_CHAT]
-        at = rule_of(seating.READY).words
         return Departure(seat, number, at, None, reason=reason, evidence=(leave.signed,))
-    return departure_by_silence(t, seat, number, rule_of(seating.READY).words)
+    creator = t.seat_of(t.lobby.creator)
+    said = stands(t, seat, number).get(creator) if creator is not None else None
+    if creator is not None and said is not None and said.out is not None:
+        out = said.out  # the seating's author decided: the same words on every peer
+        return Departure(seat, number, at, out.body.waited, (creator,), evidence=(out.signed,))
+    return departure_by_silence(t, seat, number, at)
 
 
 def free_seats(

@@ -37,10 +37,12 @@ def start_table(
     seed: int = 0,
     strategies: dict[int, str] | None = None,
     traced: int | None = None,
+    cheats: dict[int, str] | None = None,
 ) -> list[PeerProcess]:
     """A host and ``seats - 1`` bot peers at its table, every seat played by ``greedy``
     (or by ``strategies[seat]``), with short deadlines; the host writes its trace to
-    ``root/host.trace``, the ``traced``-th bot to ``root/trace``."""
+    ``root/host.trace``, the ``traced``-th bot to ``root/trace``; the bot of a seat of
+    ``cheats`` runs that module (a dishonest peer of the tests) instead of the command."""
     strategies = strategies or {}
     host = peers.start(
         ["host", "--edition", edition, "--seats", str(seats), "--strategy", "greedy",
@@ -54,11 +56,15 @@ def start_table(
     for seat in range(1, seats):
         trace = ["--trace", str(root / "trace")] if seat == traced else []
         strategy = strategies.get(seat, "greedy")
-        table.append(peers.start(
-            ["bot", "--join", address, "--player", f"bot{seat}", "--strategy", strategy,
-             "--seed", str(seed + seat), *COIN, *trace],
-            root / f"seat{seat}",
-        ))
+        args = ["bot", "--join", address, "--player", f"bot{seat}", "--strategy", strategy,
+                "--seed", str(seed + seat), *COIN, *trace]
+        module = (cheats or {}).get(seat)
+        if module is None:
+            table.append(peers.start(args, root / f"seat{seat}"))
+        else:
+            data = root / f"seat{seat}"
+            table.append(peers.start_program(
+                [sys.executable, "-m", module, *args, "--data", str(data)], data, [module]))
     return table
 
 
@@ -280,3 +286,22 @@ def test_a_seat_killed_before_a_reshuffle_is_keyed_out_of_the_deck_by_the_others
             r"shuffle, share and card checks out \(\d+ cards\)",
             text,
         ), text
+
+
+
+def test_a_seats_false_statement_neither_freezes_a_four_seat_game_nor_erases_it(
+    tmp_path: Path,
+) -> None:
+    """The fourth joiner, bot3 (``tests/peer/slanderer.py``, a real process), states the
+    first seat it waits a move of silent and out before any deadline: nobody else follows its
+    word, and the honest seats finish alike (bot3's own fold went another way: it is out),
+    with a record that verifies as finished."""
+    with peers_in(tmp_path) as peers:
+        table = start_table(peers, tmp_path, "zman", 4, seed=4,
+                            cheats={3: "tests.peer.slanderer"})
+        honest = table[:3]
+        results = finish(peers, honest)
+    assert all(r["halt"] is None and r["audited"] for r in results), peers.outputs(honest)
+    assert len({str(r["record_hash"]) for r in results}) == 1
+    text = verify(str(results[0]["record"]))
+    assert re.search(r"verdict: FINISHED without seat \d \(bot3\)", text), text

@@ -16,7 +16,7 @@ from condottiere.peer.driver import MemoryKeeper, Step, StepKind, Table
 from condottiere.peer.entries import LogEntry, read_entry
 from condottiere.peer.lobby import Deadlines, TableSpec
 from condottiere.peer.record import verify
-from condottiere.peer.silence import Departure, Verdict, silence_verdict
+from condottiere.peer.silence import RELAY_ROUND, Decision, Departure, decide, rounds
 from condottiere.peer.steps import RULES, rule_of
 from condottiere.peer.steps.audit import AUDIT
 from condottiere.peer.steps.coins import COIN_COMMIT
@@ -39,10 +39,12 @@ class Departing(Harness):
         *args: object,
         doomed: tuple[int, StepKind] | None = None,
         politely: bool = False,
+        together: tuple[int, ...] = (),
         **kwargs: object,
     ) -> None:
         """``doomed``: (seat, step) kills that seat when it is about to sign its first entry
-        of a step of that kind (``politely``: once it has signed a leave)."""
+        of a step of that kind (``politely``: once it has signed a leave); the seats of
+        ``together`` die the same way at the same kind of step."""
         self.politely = politely
         self.dead: set[int] = set()
         self.sent: set[bytes] = set()
@@ -50,7 +52,8 @@ class Departing(Harness):
         """Entries kept back from everyone, whoever signed them."""
         if doomed is not None:
             kinds = dict(kwargs.get("kinds") or {})  # type: ignore[call-overload]
-            kinds[doomed[0]] = self._dying(doomed[0], doomed[1])
+            for seat in (doomed[0], *together):
+                kinds[seat] = self._dying(seat, doomed[1])
             kwargs["kinds"] = kinds
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
 
@@ -128,11 +131,26 @@ def at_step(kind: StepKind) -> Callable[[Harness], bool]:
     )
 
 
-def test_the_verdict_needs_every_other_seat_and_one_answered_vote_cancels_it() -> None:
-    assert silence_verdict(1, {0, 2}, {0: False}) is None
-    assert silence_verdict(1, {0, 2}, {0: False, 2: False}) is Verdict.OUT
-    assert silence_verdict(1, {0, 2}, {0: False, 2: True}) is Verdict.ANSWERED
-    assert silence_verdict(1, {0}, {}) is None
+def test_there_is_a_relay_round_for_each_seat_that_could_relay() -> None:
+    assert [rounds(n) for n in range(2, 7)] == [0, 1, 2, 3, 4]
+
+
+def test_at_two_seats_the_deadline_itself_decides() -> None:
+    assert decide(waited=60, deadline=60, at_table=2, relays=0) is Decision.OUT
+
+
+def test_round_k_accepts_an_answer_relayed_by_k_seats_and_the_end_of_the_rounds_puts_out() -> None:
+    start = 60
+    in_round = [start + (k - 1) * RELAY_ROUND + 1 for k in (1, 2, 3)]
+    assert decide(waited=in_round[0], deadline=start, at_table=5, relays=1) is Decision.ANSWERED
+    assert decide(waited=in_round[1], deadline=start, at_table=5, relays=1) is None
+    assert decide(waited=in_round[1], deadline=start, at_table=5, relays=2) is Decision.ANSWERED
+    assert decide(waited=in_round[2], deadline=start, at_table=5, relays=2) is None
+    assert decide(waited=in_round[2], deadline=start, at_table=5, relays=3) is Decision.ANSWERED
+    end = start + 3 * RELAY_ROUND
+    assert decide(waited=end - 1, deadline=start, at_table=5, relays=0) is None
+    assert decide(waited=end, deadline=start, at_table=5, relays=0) is Decision.OUT
+    assert decide(waited=end + 1, deadline=start, at_table=5, relays=3) is Decision.OUT
 
 
 def test_each_step_has_the_deadline_the_table_definition_gives_it() -> None:
@@ -213,7 +231,8 @@ def test_a_seat_silent_before_the_deal_is_out_and_the_others_key_the_decks_again
     first, *others = harness.live()
     assert first.declare_silent(LATE)
     harness.deliver()
-    assert first.halt is None and not first.out, "one statement is not every other seat's"
+    assert list(first.out) == [victim], "each peer puts out by its own decision"
+    assert not any(other.out for other in others), "another's decision moves no other fold"
     for other in others:
         assert other.declare_silent(LATE)
     harness.deliver()
@@ -232,7 +251,7 @@ def test_a_seat_silent_before_the_deal_is_out_and_the_others_key_the_decks_again
     assert len({t.record_hash() for t in live}) == 1
     witness = live[0]
     entries = [e.signed for a in witness.logs.authors for e in witness.logs.log(a)]
-    verdict = verify(entries)
+    verdict = verify(entries, witness.me)
     assert verdict.table.record_hash() == witness.record_hash()
     text = "\n".join(verdict.lines())
     assert f"left: seat {victim} (seat{victim}) silent at {rule_of(kind).words} for" in text, text
@@ -326,43 +345,89 @@ def test_a_game_whose_seat_is_silent_goes_on_without_it_and_ends_alike_on_the_ot
     assert re.search(f"verdict: (FINISHED|FORFEIT) without seat {victim}", text), text
 
 
-def test_a_seat_that_comes_back_before_every_statement_is_in_is_not_out() -> None:
-    harness = Departing("zman", 3, seed=6)
+def mover_of(harness: Harness) -> int:
+    """The seat whose move every table waits for."""
     harness.run(until=lambda: at_step(MOVE)(harness))
-    mover = harness.tables[0].step.authors[0]  # type: ignore[union-attr]
-    seat = harness.tables[0].seat_of(mover)
+    seat = harness.tables[0].seat_of(harness.tables[0].step.authors[0])  # type: ignore[union-attr]
     assert seat is not None
-    voter = harness.tables[(seat + 1) % 3]
-    assert voter.declare_silent(LATE)
-    harness.deliver()
-    harness.run(patient=lambda table: table is not voter)  # the mover plays on; nobody else
+    return seat
+
+
+def play(harness: Harness, seat: int) -> LogEntry:
+    """``seat`` plays its move (sent nowhere yet); its entry."""
+    table = harness.tables[seat]
+    game = table.game
+    assert game is not None
+    assert table.submit(harness.bots[seat].choose(game.copy(), seat)) is None
+    return table.logs.log(table.me)[-1]
+
+
+def test_an_answer_taken_before_the_deadline_is_relayed_and_taken_in_the_first_round() -> None:
+    harness = Departing("zman", 3, seed=6)
+    seat = mover_of(harness)
+    voter, other = harness.tables[(seat + 1) % 3], harness.tables[(seat + 2) % 3]
+    deadline = voter.deadline()
+    assert deadline is not None
+    number = voter.step.number  # type: ignore[union-attr]
+    assert voter.declare_silent(deadline)  # the start: no decision yet
+    move = play(harness, seat)
+    other.receive(move.signed)  # before the other's deadline: taken
+    voter.receive(move.signed)  # after the voter's: held back
+    assert voter.step is not None and voter.step.number == number
+    assert other.step is not None and other.step.number > number
+    harness.deliver()  # the voter's start reaches the other, which relays the move
+    assert voter.step is not None and voter.step.number == number, "held until its timer"
+    assert voter.declare_silent(deadline + 1)  # round 1, one relay: accepted, relayed
+    assert voter.step is not None and voter.step.number > number
+    harness.run(patient=lambda table: True)
     for table in harness.tables:
         assert table.halt is None and not table.out and table.cards is not None
     assert len({table.record_hash() for table in harness.tables}) == 1
-    answered = [
-        e for t in harness.tables for e in t.logs.log(t.me)
-        if e.kind == "silence" and e.body.answered
-    ]
-    assert answered, "the seat that took the move said so"
+    relays = [e for t in harness.tables for e in t.logs.log(t.me)
+              if e.kind == "silence" and e.body.answered]
+    assert {harness.tables.index(t) for t in harness.tables
+            for e in t.logs.log(t.me) if e in relays} == {(seat + 1) % 3, (seat + 2) % 3}
+    for relay in relays:
+        carried = read_entry(relay.body.answer)
+        assert carried.author == harness.tables[relay.body.seat].me
+        assert carried.step == relay.body.step == number
 
 
-def test_an_answered_statement_carries_the_answer_it_took() -> None:
-    harness = Departing("zman", 3, seed=6)
-    harness.run(until=lambda: at_step(MOVE)(harness))
-    mover = harness.tables[0].step.authors[0]  # type: ignore[union-attr]
-    seat = harness.tables[0].seat_of(mover)
-    assert seat is not None
-    harness.tables[(seat + 1) % 3].declare_silent(LATE)
-    harness.run(patient=lambda table: True)
-    answered = [
-        e for t in harness.tables for e in t.logs.log(t.me)
-        if e.kind == "silence" and e.body.answered
-    ]
-    assert answered
-    for statement in answered:
-        carried = read_entry(statement.body.answer)
-        assert carried.author == harness.tables[statement.body.seat].me
-        assert carried.step == statement.body.step
+def test_an_answer_that_reaches_one_peer_after_its_deadline_is_out_for_every_peer() -> None:
+    """The late seat sends its answer to one peer only, after that peer's deadline: nobody
+    relays what it did not accept, so every peer's rounds end without it."""
+    harness = Departing("zman", 4, seed=14)
+    seat = mover_of(harness)
+    others = [t for s, t in enumerate(harness.tables) if s != seat]
+    deadline = others[0].deadline()
+    assert deadline is not None
+    for table in others:
+        assert table.declare_silent(deadline)
+    harness.deliver()
+    harness.kill(seat)
+    others[0].receive(play(harness, seat).signed)
+    for table in others:  # the first round: no relay
+        table.declare_silent(deadline + RELAY_ROUND)
+    harness.deliver()
+    assert not any(table.out for table in others)
+    for table in others:  # the end of the last round
+        assert table.declare_silent(deadline + rounds(4) * RELAY_ROUND)
+    harness.deliver()
+    for table in others:
+        assert list(table.out) == [seat] and table.halt is None
+    harness.run()
+    assert len({t.record_hash() for t in others}) == 1
+
+
+def test_a_seat_that_states_nothing_does_not_keep_a_gone_seat_in() -> None:
+    harness = Departing("zman", 4, seed=14)
+    harness.run(until=lambda: waits_for_move_of(harness, 3))
+    harness.kill(3)
+    mute = harness.tables[2]
+    harness.run(patient=lambda table: table is mute,
+                until=lambda: all(3 in t.out for t in harness.tables[:2]))
+    assert not any(e.kind == "silence" for e in mute.logs.log(mute.me))
+    assert all(3 in t.out and t.halt is None for t in harness.tables[:2])
 
 
 def test_a_false_answered_statement_about_a_seat_gone_halts_the_table_naming_its_signer() -> None:
@@ -382,47 +447,35 @@ def test_a_false_answered_statement_about_a_seat_gone_halts_the_table_naming_its
         assert "without carrying its answer" in table.halt.detail
 
 
-def test_a_peer_that_stated_silence_holds_the_late_answer_until_a_verdict() -> None:
-    harness = Departing("zman", 3, seed=6)
-    harness.run(until=lambda: at_step(MOVE)(harness))
-    step = harness.tables[0].step
-    assert step is not None
-    seat = harness.tables[0].seat_of(step.authors[0])
-    assert seat is not None
-    voter, other = harness.tables[(seat + 1) % 3], harness.tables[(seat + 2) % 3]
-    assert voter.declare_silent(LATE)
-    mover = harness.tables[seat]
-    game = mover.game
-    assert game is not None
-    assert mover.submit(harness.bots[seat].choose(game.copy(), seat)) is None
-    move = mover.logs.log(mover.me)[-1]
-    for table in (voter, other):  # the move reaches both; the statement has not left
-        table.receive(move.signed)
-    assert voter.step is not None and voter.step.number == step.number  # held back
-    assert other.step is not None and other.step.number > step.number  # taken
-    harness.deliver()  # the statement, then the other's answered vote
-    assert voter.step is not None and voter.step.number > step.number
-    assert not voter.out and voter.halt is None
-
-
-def test_a_late_answer_after_the_verdict_is_ignored_and_the_late_seat_stops_itself() -> None:
+def test_at_two_seats_the_other_seats_word_alone_does_not_stop_a_seat() -> None:
+    """A late seat and a false statement look alike to the seat named: with one other seat,
+    its word is not enough, and the seat plays on (the other's decision is its own)."""
     harness = Departing("zman-duel", 2, seed=7)
-    harness.run(until=lambda: at_step(MOVE)(harness))
-    step = harness.tables[0].step
-    assert step is not None
-    seat = harness.tables[0].seat_of(step.authors[0])
-    assert seat is not None
-    late, waiting = harness.tables[seat], harness.tables[1 - seat]
-    assert waiting.declare_silent(LATE)
-    game = late.game
-    assert game is not None
-    assert late.submit(harness.bots[seat].choose(game.copy(), seat)) is None
+    seat = mover_of(harness)
+    named, other = harness.tables[seat], harness.tables[1 - seat]
+    number = other.step.number  # type: ignore[union-attr]
+    other._publish(log_pb2.Silence(seat=seat, step=number, waited=999))
+    other._publish(log_pb2.Silence(seat=seat, step=number, waited=999, out=True))
+    named.receive(play(harness, seat).signed)
     harness.deliver()
-    assert seat in waiting.out and not waiting.refusals
-    assert waiting.game is not None and waiting.game.outcome is not None
-    assert waiting.game.outcome.winners == (1 - seat,)
+    assert seat in other.out
+    assert named.halt is None and seat not in named.out
+
+
+def test_a_seat_every_other_seat_stated_out_at_a_step_it_passed_stops_itself() -> None:
+    harness = Departing("zman", 3, seed=7)
+    seat = mover_of(harness)
+    late = harness.tables[seat]
+    waiting = [t for t in harness.tables if t is not late]
+    for table in waiting:
+        assert table.declare_silent(LATE)
+    move = play(harness, seat)
+    harness.deliver()
+    for table in waiting:
+        assert seat in table.out and not table.refusals
+        table.receive(move.signed)
+        assert not table.refusals, "an answer to a step a departure ended is nobody's fault"
     assert late.halt is not None and "this seat was put out" in late.halt.detail
-    assert late.submit("pass") is not None
 
 
 def test_a_polite_leave_is_read_where_the_seats_answer_is_awaited() -> None:
@@ -473,17 +526,42 @@ def test_a_polite_leave_at_four_seats_lets_the_three_others_finish_alike() -> No
     assert len({t.record_hash() for t in live}) == 1
 
 
-def test_at_five_seats_a_seat_is_out_only_once_every_other_seat_stated_it_silent() -> None:
+def test_at_five_seats_each_peer_puts_a_gone_seat_out_by_its_own_decision() -> None:
     harness = Departing("zman", 5, seed=15)
     harness.run(until=lambda: waits_for_move_of(harness, 4))
     harness.kill(4)
-    for voters, table in enumerate(harness.live(), 1):
+    for decided, table in enumerate(harness.live(), 1):
         assert table.declare_silent(LATE)
         harness.deliver()
         out = [4 in t.out for t in harness.live()]
-        assert out == [voters == 4] * 4, (voters, out)  # a majority of 3 is not enough
+        assert out == [True] * decided + [False] * (4 - decided), (decided, out)
     harness.run()
     assert len({t.record_hash() for t in harness.live()}) == 1
+
+
+def test_seats_silent_together_before_the_deal_are_put_out_together() -> None:
+    harness = Departing("zman", 5, seed=4, doomed=(4, KEYS), together=(3,))
+    harness.run(until=lambda: len(harness.dead) == 2)
+    harness.run()
+    live = harness.live()
+    for table in live:
+        assert table.halt is None and table.audited and not table.refusals
+        assert sorted(table.out) == [3, 4]
+        assert table.out[3].step == table.out[4].step, "out at one step"
+        assert table.dealer is not None and table.dealer.members == (0, 1, 2)
+    assert len({t.record_hash() for t in live}) == 1
+
+
+def test_seats_silent_together_mid_game_abandon_the_table_naming_them_both() -> None:
+    """Two seats gone at one deal's shares, at four seats: the backups (among three or
+    more) cannot cover both, so every peer ends the same way, naming them, never a wait."""
+    harness = Departing("zman", 4, seed=4, doomed=(3, SHARES), together=(2,))
+    harness.run(until=lambda: len(harness.dead) == 2)
+    harness.run(until=lambda: all(t.halt is not None for t in harness.live()))
+    for table in harness.live():
+        assert table.halt is not None and table.halt.abandoned
+        assert sorted(table.out) == [2, 3]
+        assert "seat 2" in table.halt.detail and "seat 3" in table.halt.detail
 
 
 def test_a_polite_leave_at_the_backups_needs_no_statement_and_the_others_start_again() -> None:
@@ -529,7 +607,8 @@ def test_a_false_statement_about_the_creator_neither_stops_the_game_nor_erases_i
     for table in harness.tables:
         assert table.halt is None and table.audited and not table.out
     creator = harness.tables[0]
-    verdict = verify([e.signed for a in creator.logs.authors for e in creator.logs.log(a)])
+    verdict = verify([e.signed for a in creator.logs.authors for e in creator.logs.log(a)],
+                     creator.me)
     assert verdict.fair, verdict.lines()
     assert verdict.table.record_hash() == creator.record_hash()
     assert isinstance(facts_of(verdict), GameFacts)

@@ -99,15 +99,20 @@ def act(world: World, peer: Peer) -> None:
     }.get(peer.behaviour or "", lambda world, peer: None)(world, peer)
 
 
-def _silence(world: World, peer: Peer, seat: int, number: int, answered: bool) -> None:
+def _silence(
+    world: World, peer: Peer, seat: int, number: int, answered: bool, out: bool = False
+) -> None:
+    """Sign a statement about ``seat`` at step ``number``: a relay (``answered``, carrying
+    nothing), a start, or an *out* decision."""
     table = peer.table
     assert table is not None
     if table.halt is not None or table._quiet:
         return
     waited = 0 if answered else world.rng.randrange(1, 1000)
-    table._publish(log_pb2.Silence(seat=seat, step=number, waited=waited, answered=answered))
-    world.note(f"{peer.name} states seat {seat} {'answered' if answered else 'silent'} "
-               f"at step {number}")
+    table._publish(log_pb2.Silence(seat=seat, step=number, waited=waited, answered=answered,
+                                   out=out))
+    said = "answered" if answered else "out" if out else "silent"
+    world.note(f"{peer.name} states seat {seat} {said} at step {number}")
     table._advance()
 
 
@@ -134,8 +139,8 @@ def _lie(world: World, peer: Peer) -> None:
 
 
 def _slander(world: World, peer: Peer) -> None:
-    """Now and then, state silent a seat (the creator one time in two) at a step past, present
-    or to come."""
+    """Now and then, state silent or out a seat (the creator one time in two) at a step past,
+    present or to come."""
     table = peer.table
     assert table is not None
     if table.seat is None or world.rng.random() > 0.02:
@@ -144,7 +149,8 @@ def _slander(world: World, peer: Peer) -> None:
     if seat == table.seat:
         return
     number = table.step.number if table.step is not None else 1 << 20
-    _silence(world, peer, seat, max(0, number + world.rng.randrange(-30, 4)), answered=False)
+    _silence(world, peer, seat, max(0, number + world.rng.randrange(-30, 4)), answered=False,
+             out=world.rng.random() < 0.5)
 
 
 def _leave(world: World, peer: Peer) -> None:
@@ -268,4 +274,5 @@ def _squat(world: World, peer: Peer) -> None:
     if world.rng.random() > 0.05 or table._quiet or len(table.logs.log(peer.me)) >= 7:
         return
     number = table.step.number if table.step is not None else 3
-    _silence(world, peer, 0, max(0, number + world.rng.randrange(-3, 3)), answered=False)
+    _silence(world, peer, 0, max(0, number + world.rng.randrange(-3, 3)), answered=False,
+             out=world.rng.random() < 0.5)

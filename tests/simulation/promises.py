@@ -15,6 +15,7 @@ from condottiere.peer.driver import Table
 from condottiere.peer.lobby import Deadlines
 from condottiere.peer.readers import refusal
 from condottiere.peer.record import verify
+from condottiere.peer.silence import RELAY_ROUND, rounds
 from condottiere.peer.steps.coins import COIN_REVEAL
 from condottiere.peer.steps.seating import SEATING
 
@@ -27,7 +28,8 @@ PROMISES = ("agreement", "no framing", "liveness", "lobby", "verify", "secrecy")
 
 STEPS_PER_WAIT = 4
 """Liveness: no honest peer waits at one step longer than this many times the step's
-deadline, plus the longest fault window twice (:data:`~.world.WINDOW`)."""
+deadline, plus the relay rounds (:func:`~condottiere.peer.silence.rounds`), plus the longest
+fault window twice (:data:`~.world.WINDOW`)."""
 UNSEATED_PER_SOURCE = 4
 """The lobby promise's bound: how many unseated authors one source address may make a peer
 keep (docs/promises.md)."""
@@ -55,11 +57,18 @@ def _covered(peer: Peer | None) -> bool:
     return peer is not None and peer.honest and not peer.untimely
 
 
+def _view_covered(peer: Peer, table: Table) -> bool:
+    """Whether the promises cover what this peer's table shows: an honest peer's, except an
+    untimely one's at two seats, which has only the other seat's word that it was put out
+    and must not take it (docs/promises.md, "Who is covered")."""
+    return peer.honest and not (peer.untimely and len(table.seating) - len(table.out) <= 2)
+
+
 def check_step(world: World, peer: Peer) -> None:
     """No framing, as ``peer`` sees the table now: no covered seat put out, blamed (an entry
     of it refused) or named in a halt."""
     table = peer.table
-    if table is None or not peer.honest:
+    if table is None or not _view_covered(peer, table):
         return
     for seat, departure in table.out.items():
         other = _peer_of(world, table.seating[seat]) if seat < len(table.seating) else None
@@ -98,7 +107,8 @@ def _wait_bound(world: World, table: Table) -> float:
     deadline = table.deadline()
     if deadline is None:
         deadline = COIN_TIMEOUT if step.kind == COIN_REVEAL else Deadlines().step
-    return STEPS_PER_WAIT * deadline + 2 * WINDOW[1]
+    at_table = len(table.seating) - len(table.out)
+    return STEPS_PER_WAIT * deadline + rounds(at_table) * RELAY_ROUND + 2 * WINDOW[1]
 
 
 def lobby_bound(world: World) -> float:
@@ -143,7 +153,8 @@ def check_tick(world: World) -> None:
 def check_end(world: World) -> None:
     """Agreement, verify and standings, secrecy and the end itself, once every honest peer's
     table is over."""
-    ends = [p for p in world.honest() if p.table is not None and p.table.seat not in p.table.out]
+    ends = [p for p in world.honest() if p.table is not None and p.table.seat not in p.table.out
+            and _view_covered(p, p.table)]
     if not ends:
         return
     first = ends[0]
@@ -216,7 +227,7 @@ def _check_verify(world: World, peer: Peer) -> None:
 
     table = peer.table
     assert table is not None
-    verdict = verify([entry.signed for entry in entries_of(table)])
+    verdict = verify([entry.signed for entry in entries_of(table)], peer.me)
     seen = verdict.table
     if table.halt is not None and table.halt.cheat:  # the same cheat named, wherever it stops
         agrees = seen.halt is not None and seen.halt.cheat and seen.halt.seat == table.halt.seat

@@ -27,6 +27,50 @@ def test_tables_under_network_and_process_faults_keep_every_promise(text: str) -
     assert result.ended and not result.broken, (result.end, [str(b) for b in result.broken])
 
 
+def test_seed_66_a_mute_seat_does_not_keep_a_squatter_that_is_never_ready_in_its_seat() -> None:
+    """A seat that never states anything blocked the old unanimous rule: the squatter was
+    never freed. Each peer now decides by its own relay rounds."""
+    result = run(Config.parse(
+        "seed=66 game=captains edition=standard seats=3 faults=drop budget=4"
+        " seats_do=1:mute,2:slanderer strangers=squatter:1,streams:1 open=1"))
+    assert result.ended and not result.broken, (result.end, [str(b) for b in result.broken])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "seed=36 game=condottiere edition=zman-duel seats=2 faults=crash,cut,delay,drop,slow"
+        " budget=3 seats_do=- strangers=squatter:1,streams:1 open=1",
+        "seed=38 game=captains edition=standard seats=2 faults=crash,delay budget=1"
+        " seats_do=0:slanderer strangers=- open=1",
+    ],
+)
+def test_seeds_36_and_38_at_two_seats_one_false_statement_does_not_stop_the_honest_seat(
+    text: str,
+) -> None:
+    result = run(Config.parse(text))
+    assert result.ended and not result.broken, (result.end, [str(b) for b in result.broken])
+    assert "finished" in result.end, result.end
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "seed=6006 game=captains edition=standard seats=2 faults=crash,cut,delay,dup,slow"
+        " budget=1 seats_do=- strangers=squatter:1 open=1",
+        "seed=7008 game=condottiere edition=zman-duel seats=2 faults=delay,drop,dup budget=3"
+        " seats_do=- strangers=squatter:1,streams:1 open=1",
+    ],
+)
+def test_a_squatters_word_about_the_creator_does_not_put_it_out_at_a_joiners_catch_up(
+    text: str,
+) -> None:
+    """A joiner folds what came before its seat by the creator's decisions, never by the
+    word of a seat since freed."""
+    result = run(Config.parse(text))
+    assert result.ended and not result.broken, (result.end, [str(b) for b in result.broken])
+
+
 def test_a_run_is_a_function_of_its_configuration() -> None:
     config = Config.draw(5, games=("condottiere",), max_seats=2, behaviours=(), strangers=(),
                          faults=FAULTS)

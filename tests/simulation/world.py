@@ -17,7 +17,8 @@ from __future__ import annotations
 import heapq
 import itertools
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -268,8 +269,22 @@ class World:
     def deliver(self, peer: Peer, signed: bytes) -> None:
         if not peer.live or peer.table is None:
             return
-        peer.table.receive(signed)
-        self.after(peer)
+        with self._running(peer):
+            peer.table.receive(signed)
+        if peer.live:
+            self.after(peer)
+
+    @contextmanager
+    def _running(self, peer: Peer) -> Iterator[None]:
+        """Run a step of ``peer``'s table. A dishonest peer's table may fail on what it
+        signed itself (its own fold follows its own false decisions): its process dies, as a
+        program that cheats may; an honest peer's failure is the run's."""
+        try:
+            yield
+        except Exception as exc:
+            if peer.honest:
+                raise
+            self.kill(peer, f"fails on its own entries ({type(exc).__name__}: {exc})")
 
     def _pull_all(self) -> None:
         """Every live peer takes what it lacks from every peer it reaches (a node following
@@ -296,8 +311,10 @@ class World:
             for entry in log[held:]:
                 if target.table is None or not target.live:
                     return
-                target.table.receive(entry.signed)
-        self.after(target)
+                with self._running(target):
+                    target.table.receive(entry.signed)
+        if target.live:
+            self.after(target)
 
     # ------------------------------------------------------------------ the owners' timers
 
@@ -308,11 +325,14 @@ class World:
             if not peer.live:
                 continue
             if peer.seat is None:
-                behaviours.act(self, peer)
+                with self._running(peer):
+                    behaviours.act(self, peer)
                 continue
-            self._owner(peer)
+            with self._running(peer):
+                self._owner(peer)
             if peer.behaviour is not None and peer.live:
-                behaviours.act(self, peer)
+                with self._running(peer):
+                    behaviours.act(self, peer)
             if peer.live:
                 self.after(peer)
         self.wire.tick()

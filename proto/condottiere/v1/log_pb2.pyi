@@ -31,7 +31,7 @@ class _ProtocolVersion:
 class _ProtocolVersionEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ProtocolVersion.ValueType], _builtins.type):
     DESCRIPTOR: _descriptor.EnumDescriptor
     PROTOCOL_VERSION_UNSPECIFIED: _ProtocolVersion.ValueType  # 0
-    PROTOCOL_VERSION_CURRENT: _ProtocolVersion.ValueType  # 5
+    PROTOCOL_VERSION_CURRENT: _ProtocolVersion.ValueType  # 6
 
 class ProtocolVersion(_ProtocolVersion, metaclass=_ProtocolVersionEnumTypeWrapper):
     """The version of this protocol; peers of different versions do not play together.
@@ -47,7 +47,7 @@ class ProtocolVersion(_ProtocolVersion, metaclass=_ProtocolVersionEnumTypeWrappe
     """
 
 PROTOCOL_VERSION_UNSPECIFIED: ProtocolVersion.ValueType  # 0
-PROTOCOL_VERSION_CURRENT: ProtocolVersion.ValueType  # 5
+PROTOCOL_VERSION_CURRENT: ProtocolVersion.ValueType  # 6
 Global___ProtocolVersion: _TypeAlias = ProtocolVersion  # noqa: Y015
 
 @_typing.final
@@ -1215,6 +1215,7 @@ class Silence(_message.Message):
     WAITED_FIELD_NUMBER: _builtins.int
     ANSWERED_FIELD_NUMBER: _builtins.int
     ANSWER_FIELD_NUMBER: _builtins.int
+    OUT_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     """the seat waited for"""
     step: _builtins.int
@@ -1222,10 +1223,18 @@ class Silence(_message.Message):
     waited: _builtins.int
     """whole seconds the author waited for it"""
     answered: _builtins.bool
-    answer: _builtins.bytes
-    """With answered (protocol 5): the seat's own signed entry (a SignedEntry's bytes) that
-    answers the step. An answered statement without it is false and counts for nothing.
+    """A statement is one of three (protocol 6: docs/protocol.md, "Who is out"):
+    - neither answered nor out: the author's deadline passed and it holds no answer of the
+      seat to the step; from now on it takes one only by the relay rounds;
+    - answered: a relay: the author holds the seat's answer (it took it before its
+      deadline, or accepted it in a relay round) and carries it in answer;
+    - out: the rounds are over and the author accepted no answer: the seat is out there.
     """
+    answer: _builtins.bytes
+    """With answered: the seat's own signed entry (a SignedEntry's bytes) that answers the
+    step. An answered statement without it is false, and halts the table naming its signer.
+    """
+    out: _builtins.bool
     def __init__(
         self,
         *,
@@ -1234,10 +1243,11 @@ class Silence(_message.Message):
         waited: _builtins.int = ...,
         answered: _builtins.bool = ...,
         answer: _builtins.bytes = ...,
+        out: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["answer", b"answer", "answered", b"answered", "seat", b"seat", "step", b"step", "waited", b"waited"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["answer", b"answer", "answered", b"answered", "out", b"out", "seat", b"seat", "step", b"step", "waited", b"waited"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1354,16 +1364,20 @@ class GameRecord(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     ENTRIES_FIELD_NUMBER: _builtins.int
+    OWNER_FIELD_NUMBER: _builtins.int
+    owner: _builtins.bytes
+    """the author whose peer kept the record (verify folds as it did)"""
     @_builtins.property
     def entries(self) -> _containers.RepeatedCompositeFieldContainer[Global___SignedEntry]: ...
     def __init__(
         self,
         *,
         entries: _abc.Iterable[Global___SignedEntry] | None = ...,
+        owner: _builtins.bytes = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["entries", b"entries"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["entries", b"entries", "owner", b"owner"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
