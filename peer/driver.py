@@ -684,10 +684,15 @@ class Table:
             if entry.step in self._ended and not (entry.step == step.number and waited):
                 cursor += 1  # an answer to a step a departure ended: nobody's fault
                 continue
+            stale = entry.step <= self._answered.get(author, 0)
+            if not stale and leavers.stated_me_out(self, author, entry.step) and not (
+                entry.step == step.number and waited
+                and entry.kind == (rule_of(step.kind).entry_kind or step.kind)
+            ):
+                break  # its table goes on without this seat: held until this seat is told
             if entry.step == step.number and waited:
                 self._cursor[author] = cursor
                 return entry
-            stale = entry.step <= self._answered.get(author, 0)
             self._refuse(
                 Rejection(
                     Reason.STALE if stale else Reason.OUT_OF_TURN,

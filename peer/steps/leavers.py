@@ -58,6 +58,9 @@ class Stand:
     """Its rounds ended without an answer: the seat is out for it."""
 
 
+_NOTHING = Stand()
+"""The stand of an author that stated nothing."""
+
 class Context(keys.Context, deal.Context, Protocol):
     """What the rules of leavers see of the table."""
 
@@ -555,6 +558,17 @@ def freeable(t: Context, number: int) -> tuple[int, ...]:
         if seat not in t.out and t.seating[seat] != t.lobby.creator
         and (left(t, seat, number) or decided_out(t, seat, number)
              or (seat == t.seat and all_others_out(t, seat, number)))
+    )
+
+
+def stated_me_out(t: Context, author: bytes, number: int) -> bool:
+    """Whether ``author`` stated this seat out at a step up to ``number``: its entries after
+    that follow a table without this seat, so this seat holds them (it is told out once every
+    other seat said so, or it waits for that author as for any seat) rather than refuse them."""
+    me = t.seat
+    return me is not None and any(
+        seat == me and at <= number and said.get(author, _NOTHING).out is not None
+        for (seat, at), said in t._statements.items()
     )
 
 

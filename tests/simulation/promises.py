@@ -174,11 +174,12 @@ def check_end(world: World) -> None:
 
 def _end_of(table: Table) -> tuple[object, ...]:
     """What honest peers agree on at the end: the record hash, the seats out and the halt; at
-    a table halted on a proven cheat, which seat it names (each peer halts where the proof
-    reaches it, so the game may stop a step apart)."""
+    a table halted on a proven cheat, only that it halted so (each peer halts where the first
+    proof reaches it: with several cheats, peers may name different ones, and
+    :func:`check_step` sees that each names a seat that did cheat)."""
     halt = table.halt
     if halt is not None and halt.cheat:
-        return ("cheat", halt.seat)
+        return ("cheat",)
     return (
         table.record_hash(),
         None if halt is None else ("cheat" if halt.cheat else "abandoned" if halt.abandoned
@@ -207,16 +208,19 @@ def _check_secrecy(world: World, peer: Peer) -> None:
     """No deck of an honest peer opened a card of a position another seat holds."""
     table = peer.table
     assert table is not None
-    if table.dealer is None or table.seat is None:
+    dealer = table.dealer
+    if dealer is None or table.seat is None or table.seat not in dealer.members:
         return
-    for index, deck in enumerate(table.dealer.decks):
+    member = dealer.at(table.seat)  # a deck numbers the members, not the table's seats
+    for index, deck in enumerate(dealer.decks):
         for round_number, record in enumerate(deck._rounds):
             for position in record.opened:
                 owner = record.owners.get(position)
-                if owner is not None and owner != table.seat:
+                if owner is not None and owner != member:
                     world.broken.append(Broken(
                         "secrecy", f"{peer.name} (seat {table.seat}) opened position {position} "
-                        f"of deck {index} round {round_number}, held by seat {owner}"))
+                        f"of deck {index} round {round_number}, held by seat "
+                        f"{dealer.members[owner]}"))
                     return
 
 

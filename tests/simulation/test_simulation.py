@@ -89,3 +89,38 @@ def test_a_broken_promise_is_shrunk_to_a_smaller_configuration_that_breaks_it() 
     smaller = shrink(failing, tries=10)
     assert smaller.broken[0].promise == "lobby"
     assert smaller.config.size < config.size
+
+
+def test_seed_8231_a_deck_numbers_its_members_so_a_seat_out_before_the_deal_is_no_leak() -> None:
+    """Seat 0 is put out before the deal: the decks number the three members, not the seats,
+    and the secrecy check reads a card's holder through the dealer's members."""
+    result = run(Config.parse(
+        "seed=8231 game=condottiere edition=zman seats=4 faults=crash,cut,dup budget=4"
+        " seats_do=0:slanderer,1:vanisher,2:slanderer strangers=squatter:1,connections:8 open=1"))
+    assert result.ended and not result.broken, (result.end, [str(b) for b in result.broken])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "seed=8173 game=condottiere edition=zman seats=3 faults=crash,delay,drop,dup,slow"
+        " budget=1 seats_do=- strangers=streams:1,connections:70 open=1",
+        "seed=8177 game=captains edition=standard seats=4 faults=crash,dup,slow budget=4"
+        " seats_do=- strangers=squatter:1,streams:1 open=0",
+    ],
+)
+def test_a_seat_back_from_a_crash_holds_the_entries_of_seats_that_put_it_out_not_refuse_them(
+    text: str,
+) -> None:
+    """The others went on without a crashed seat (a new key step, a stand-in); back, it
+    holds their entries until it is told out, and blames nobody."""
+    result = run(Config.parse(text))
+    assert result.ended and not result.broken, (result.end, [str(b) for b in result.broken])
+
+
+def test_seed_8140_two_liars_each_named_by_the_honest_peers_their_proof_reached_first() -> None:
+    result = run(Config.parse(
+        "seed=8140 game=captains edition=standard seats=6 faults=delay budget=4"
+        " seats_do=1:slanderer,3:slanderer,4:liar,5:liar strangers=squatter:1,streams:1 open=0"))
+    assert result.ended and not result.broken, (result.end, [str(b) for b in result.broken])
+    assert "cheated" in result.end, result.end
