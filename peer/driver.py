@@ -74,7 +74,6 @@ from condottiere.peer.lobby import Lobby, TableSpec, check_text
 from condottiere.peer.logs import Logs, Suspicion
 from condottiere.peer.silence import Departure
 from condottiere.peer.steps import audit, coins, deal, leavers, moves, schedule, seating
-from condottiere.peer.steps.audit import AUDIT
 from condottiere.peer.steps.base import (
     MAX_CHAT,
     After,
@@ -539,21 +538,9 @@ class Table:
             self._publish(log_pb2.Leave(reason="the game is over"))
 
     def seen_by_all(self) -> bool:
-        """Whether every other seat still at the table has shown (in the heads of an entry)
-        that it holds this peer's log up to its audit (or its last silence statement, at a
-        table abandoned): then this peer may go without anyone waiting for it."""
-        kind = "silence" if self.halt is not None and self.halt.abandoned else AUDIT
-        marks = [e.seq for e in self.logs.log(self.me) if e.kind == kind]
-        if not marks:
-            return kind == "silence"
-        mark = marks[-1] if kind == "silence" else marks[0]
-        for author in self.seating:
-            if author != self.me and self.seat_of(author) not in self.out and not any(
-                entry.heads().get(self.me, (-1, b""))[0] >= mark
-                for entry in self.logs.log(author)
-            ):
-                return False
-        return True
+        """Whether this peer may go without anyone waiting for it: every other seat still at
+        the table holds its log up to its audit (:func:`~.steps.audit.seen_by_all`)."""
+        return audit.seen_by_all(self)
 
     def give_up_waiting(self) -> bool:
         """Close the coin flip awaited, naming the reveals that did not come and giving this
@@ -628,23 +615,9 @@ class Table:
         elif kind == "evidence":
             self._held_evidence.append(entry)
         elif kind == "coin_close":
-            closes = self._closes.setdefault((entry.body.choice, entry.body.attempt), {})
-            closes.setdefault(entry.author, entry)
+            coins.take_close(self, entry)
         elif kind == "silence":
-            self._note_silence(entry)
-
-    def _note_silence(self, entry: LogEntry) -> None:
-        """Keep each author's first statement of each kind about each (seat, step); take in
-        the answer a relay carries, as if it had come by itself (anyone may relay it)."""
-        body = entry.body
-        leavers.note(self, entry)
-        if body.answered:
-            self._unchecked.append(entry)
-        if body.answered and body.answer and not self.logs.holds(body.answer):
-            answer = audit.read_entry_or_none(body.answer, self.table_id)
-            if answer is not None and seating.door(self, answer) is None:
-                self._add(answer)
-
+            leavers.take_statement(self, entry)
 
     # ------------------------------------------------------------------ the fold
 
@@ -684,15 +657,16 @@ class Table:
             if entry.step in self._ended and not (entry.step == step.number and waited):
                 cursor += 1  # an answer to a step a departure ended: nobody's fault
                 continue
-            stale = entry.step <= self._answered.get(author, 0)
-            if not stale and leavers.stated_me_out(self, author, entry.step) and not (
-                entry.step == step.number and waited
-                and entry.kind == (rule_of(step.kind).entry_kind or step.kind)
-            ):
-                break  # its table goes on without this seat: held until this seat is told
             if entry.step == step.number and waited:
-                self._cursor[author] = cursor
-                return entry
+                if entry.kind == rule_of(step.kind).awaited(step) or not leavers.stated_me_out(
+                    self, author, entry.step
+                ):
+                    self._cursor[author] = cursor
+                    return entry
+                break  # its table goes on without this seat: held until this seat is told
+            stale = entry.step <= self._answered.get(author, 0)
+            if not stale and leavers.stated_me_out(self, author, entry.step):
+                break
             self._refuse(
                 Rejection(
                     Reason.STALE if stale else Reason.OUT_OF_TURN,
@@ -794,7 +768,7 @@ class Table:
     def _check(self, step: Step, author: bytes, entry: LogEntry) -> Verdict:
         """The verdict on ``author``'s answer to ``step`` (applied, for one-author steps)."""
         rule = rule_of(step.kind)
-        awaited = rule.entry_kind or step.kind
+        awaited = rule.awaited(step)
         if entry.kind != awaited:
             return Refuse(
                 Rejection(Reason.UNEXPECTED, f"a {awaited} entry is awaited, not a {entry.kind}")
@@ -923,6 +897,3 @@ class Table:
         """Stop for good where this peer's own seat can go no further."""
         self.halt = Halt(detail, self.me, seat, departure=departure)
         self._say("halt", detail, seat)
-
-
-

@@ -13,6 +13,7 @@ from condottiere.peer import bodies
 from condottiere.peer.dealing import Card, Dealer
 from condottiere.peer.entries import LogEntry, Reason, Rejection, read_entry
 from condottiere.peer.lobby import Lobby
+from condottiere.peer.logs import Logs
 from condottiere.peer.steps import deal, keys
 from condottiere.peer.steps.base import (
     ACCEPT,
@@ -35,6 +36,7 @@ class Context(keys.Context, RuleContext, Protocol):
     """What the audit and the checks of evidence see of the table."""
 
     lobby: Lobby
+    logs: Logs
     dealer: Dealer | None
     cards: dict[Card, str] | None
     rekeyed_cards: dict[Card, str]
@@ -44,6 +46,22 @@ class Context(keys.Context, RuleContext, Protocol):
     def _refuse(
         self, rejection: Rejection, entry: LogEntry | None = None, author: bytes | None = None
     ) -> None: ...
+
+
+def seen_by_all(t: Context) -> bool:
+    """Whether every other seat still at the table holds this peer's log up to its audit (or
+    its last silence statement, at a table abandoned), as the heads of its entries show."""
+    halt = t.halt
+    kind = "silence" if halt is not None and halt.abandoned else AUDIT
+    marks = [e.seq for e in t.logs.log(t.me) if e.kind == kind]
+    if not marks:
+        return kind == "silence"
+    mark = marks[-1] if kind == "silence" else marks[0]
+    return all(
+        any(entry.heads().get(t.me, (-1, b""))[0] >= mark for entry in t.logs.log(author))
+        for author in t.seating
+        if author != t.me and t.seat_of(author) not in t.out
+    )
 
 
 class AuditRule(StepRule):

@@ -217,6 +217,10 @@ class StepRule:
     entry_kind: ClassVar[str | None] = None
     """The kind of entry that answers the step (a body of ``log.proto``'s ``Entry``); None:
     the step kind's own value, as for every rule of the platform."""
+    def awaited(self, step: Step) -> str:
+        """The kind of entry that answers ``step`` (:attr:`entry_kind`)."""
+        return self.entry_kind or step.kind
+
     answers: ClassVar[tuple[type[Any], ...]] = ()
     """The types of the game's waiting values (``GameState.waiting``: ``SeatToMove``,
     ``Deal``, ...) this rule starts the table's steps for (see :meth:`start`); at most one

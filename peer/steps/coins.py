@@ -344,6 +344,12 @@ def give_up_waiting(t: Context, step: Step | None) -> bool:
     return close(t, step.flip, missing)
 
 
+def take_close(t: Context, entry: LogEntry) -> None:
+    """Keep each author's first close of a coin flip's attempt (:func:`check_closes`)."""
+    closes = t._closes.setdefault((entry.body.choice, entry.body.attempt), {})
+    closes.setdefault(entry.author, entry)
+
+
 def check_closes(t: Context) -> None:
     """Take the pieces of withheld values from the closes that give them, once the flip's
     escrow is complete (a piece that does not open or check halts the table, blaming its

@@ -88,6 +88,21 @@ class Context(keys.Context, deal.Context, Protocol):
 
     def _publish(self, body: Message, step: int = 0) -> LogEntry: ...
 
+    def _add(self, entry: LogEntry) -> None: ...
+
+
+def take_statement(t: seating.Context, entry: LogEntry) -> None:
+    """Keep a silence statement (:func:`note`); take in the answer a relay carries, as if it
+    had come by itself (anyone may relay it), if the door lets its author in."""
+    body = entry.body
+    note(t, entry)
+    if body.answered:
+        t._unchecked.append(entry)
+    if body.answered and body.answer and not t.logs.holds(body.answer):
+        answer = audit.read_entry_or_none(body.answer, t.table_id)
+        if answer is not None and seating.door(t, answer) is None:
+            t._add(answer)
+
 
 def note(t: Context, entry: LogEntry, earlier: Sequence[LogEntry] | None = None) -> None:
     """Keep ``entry`` (a silence statement) as its author's first of its kind about its
