@@ -54,7 +54,9 @@ async def show_lobby(controller: Controller, me: str, out: TextIO) -> None:
     """Print the lobby each time someone asks for a seat, is seated, or has their seat freed
     (not ready in time), until the game starts (the last lines printed show the seating);
     and once, when the table's creator refused this player a seat (which no log says: its
-    peer tells this one, :attr:`Controller.refused_seat`, looked at every second)."""
+    peer tells this one, :attr:`Controller.refused_seat`, looked at every second). A joiner
+    left without a seat when the game starts keeps looking: the refusal may reach it after
+    the seating does."""
     shown: list[str] = []
     refused = False
     changes = controller.changes().__aiter__()
@@ -74,11 +76,11 @@ async def show_lobby(controller: Controller, me: str, out: TextIO) -> None:
                 if lines != shown:
                     print("\n".join(lines), file=out, flush=True)
                     shown = lines
-                if snapshot.stage != "lobby":
-                    return
-            if not refused and snapshot is not None and snapshot.seat is None and (
-                    controller.refused_seat):
+            unseated = snapshot is not None and snapshot.seat is None
+            if not refused and unseated and controller.refused_seat:
                 refused = True
                 print(REFUSED_LINE, file=out, flush=True)
+            if snapshot is not None and snapshot.stage != "lobby" and (refused or not unseated):
+                return
     finally:
         next_change.cancel()
