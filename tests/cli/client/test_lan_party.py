@@ -57,6 +57,14 @@ def terminals(root: Path, *names: str) -> Iterator[list[Terminal]]:
             terminal.close()
 
 
+def menu_covers_the_log(screen: str) -> bool:
+    """Tab's menu is drawn whole over the log's last lines: at least three entries, and every
+    line of the region an entry from edge to edge (a screen caught mid-draw is waited past)."""
+    region = [line for line in screen.splitlines()[-11:-2]
+              if line.strip() and not line.startswith("─")]
+    return len(region) >= 3 and all(MENU_ENTRY.match(line) for line in region)
+
+
 def headline(screen: str) -> str:
     return screen.splitlines()[0] if screen else ""
 
@@ -121,12 +129,8 @@ def test_a_player_back_after_ctrl_c_sees_the_tables_time_left_and_tab_covers_the
 
         player.keys("battle ", literal=True)
         player.keys("Tab")
-        menu = player.wait_for(lambda s: sum(bool(MENU_ENTRY.match(line))
-                                             for line in s.splitlines()) >= 3,
-                               "Tab's menu of battles", timeout=30)
-        lines = menu.splitlines()
-        entries = [line for line in lines[-11:-2] if line.strip() and not line.startswith("─")]
-        assert entries and all(MENU_ENTRY.match(line) for line in entries), menu
+        player.wait_for(menu_covers_the_log, "Tab's menu of battles over the log's last lines",
+                        timeout=30)
         for terminal in (player, other):
             stopped(terminal)
 
