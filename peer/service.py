@@ -235,7 +235,8 @@ async def _send_all(messages: AsyncIterator[Any], context: _Context, unread: flo
     for the reader to make room (a stream that is not read is not buffered for)."""
     async for message in messages:
         try:
-            await asyncio.wait_for(context.write(message), unread)
+            async with asyncio.timeout(unread):  # no task a message, as wait_for makes
+                await context.write(message)
         except TimeoutError:
             await context.abort(
                 grpc.StatusCode.RESOURCE_EXHAUSTED,
