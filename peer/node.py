@@ -679,10 +679,9 @@ class Node:
             self.links.inbox_ready.clear()
             batch = self._news(self.links.take())
             if batch and self.table is not None:
-                spare_work = True
                 self.trace.write("consume", n=len(batch))
                 try:
-                    outcomes = await self._on_table(
+                    outcomes, spare_work = await self._on_table(
                         functools.partial(self._receive_all, batch=batch)
                     )
                     await self._catch_up()
@@ -718,12 +717,13 @@ class Node:
 
     def _receive_all(
         self, table: Table, batch: Iterable[tuple[str, bytes]]
-    ) -> list[tuple[Rejection | None, bool]]:
+    ) -> tuple[list[tuple[Rejection | None, bool]], bool]:
         """Take in every entry of ``batch``; for each, its rejection (if any) and whether it
-        changed nothing (a copy of an entry held)."""
+        changed nothing (a copy of an entry held); and whether the table has spare-time work
+        now (``spare_time(0)`` verifies nothing: it only says so)."""
         outcomes = []
         for _, signed in batch:
             held = len(table.logs)
             rejection = table.receive(signed)
             outcomes.append((rejection, rejection is None and len(table.logs) == held))
-        return outcomes
+        return outcomes, table.spare_time(0)
