@@ -33,6 +33,7 @@ table is seated, only a seated author's after (a peer that came back on another 
 
 from __future__ import annotations
 
+import ipaddress
 import re
 import resource
 import time
@@ -63,7 +64,10 @@ __all__ = [
     "StreamSlots",
     "TokenBucket",
     "WireLog",
+    "host_of",
+    "is_loopback",
     "raise_open_file_limit",
+    "source_named",
     "source_of",
     "valid_address",
 ]
@@ -85,6 +89,8 @@ CLAIMS_PER_AUTHOR = 4
 MAX_ADDRESS = 255
 RECENT = 100
 """How many refused messages are remembered word for word (all are counted)."""
+LOOPBACK = "127.0.0.1"
+"""The one source every loopback host is counted as (:func:`source_named`)."""
 
 assert MAX_ENTRY_BYTES > MAX_REQUEST_BYTES
 
@@ -186,6 +192,46 @@ def source_of(peer: str) -> str:
     if kind == "ipv6":
         return rest.rpartition(":")[0].strip("[]")
     return peer
+
+
+def host_of(address: str) -> str:
+    """The host of an address ``host:port`` (``[v6]:port`` too), the source its peer's
+    connections come from; the text itself when it has no port.
+
+    >>> host_of("10.0.0.5:5000"), host_of("[::1]:5000"), host_of("garbage")
+    ('10.0.0.5', '::1', 'garbage')
+    """
+    host, colon, port = address.rpartition(":")
+    if not colon or not port.isdigit():
+        return address
+    return host.strip("[]")
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` is this machine's loopback: its processes are its owner's, never a
+    stranger's on the LAN.
+
+    >>> is_loopback("127.0.0.1"), is_loopback("127.8.0.2"), is_loopback("::1")
+    (True, True, True)
+    >>> is_loopback("localhost"), is_loopback("10.77.0.1")
+    (True, False)
+    """
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def source_named(host: str) -> str:
+    """The source ``host`` is, as sources are counted: every loopback host is one source,
+    ``127.0.0.1``.
+
+    >>> source_named("10.0.0.5"), source_named("localhost"), source_named("::1")
+    ('10.0.0.5', '127.0.0.1', '127.0.0.1')
+    """
+    return LOOPBACK if is_loopback(host) else host
 
 
 class NoSlot(Exception):

@@ -264,13 +264,14 @@ class World:
         for _ in range(copies):
             low, high = SLOW if link in self.slow else REORDER if "delay" in faults else LAN
             self.at(self.now + self.rng.uniform(low, high),
-                    lambda: self.deliver(target, signed))
+                    lambda: self.deliver(target, signed, source.source))
 
-    def deliver(self, peer: Peer, signed: bytes) -> None:
+    def deliver(self, peer: Peer, signed: bytes, source: str) -> None:
+        """Hand ``peer`` an entry that came from the host ``source``."""
         if not peer.live or peer.table is None:
             return
         with self._running(peer):
-            peer.table.receive(signed)
+            peer.table.receive(signed, source)
         if peer.live:
             self.after(peer)
 
@@ -312,7 +313,7 @@ class World:
                 if target.table is None or not target.live:
                     return
                 with self._running(target):
-                    target.table.receive(entry.signed)
+                    target.table.receive(entry.signed, source.source)
         if target.live:
             self.after(target)
 
