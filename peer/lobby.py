@@ -8,7 +8,8 @@ table's id is the hash of that definition and its creator's key
 The definition also fixes the :class:`Deadlines` of every step that waits for a seat. A
 peer that wants to play publishes ``Join``, naming the definition's hash, as the first entry
 of its own log. The creator seats joiners in one ``Seating`` entry (seat i is the i-th
-author): at an open table the first joiners it hears of, otherwise only those its owner
+author): at an open table the first joiners it hears of, round their sources (a source's
+many keys cannot take every seat: :meth:`Lobby.fair_order`), otherwise only those its owner
 admitted (:meth:`Lobby.admit`; a joiner refused, :meth:`Lobby.refuse`, is forgotten), in the
 order they came. That choice is the creator's alone and not in any log: the others check only
 that every seated author asked for a seat. From then on the creator has no more authority

@@ -2,7 +2,8 @@
 creator's seating, every seat's ready, and seats freed when not ready in time.
 
 The door turns away unheard an author whose log is full or who has no seat (the table is
-seated, or its lobby is full): its entries are not kept, so nobody can fill a peer's memory.
+seated, or its lobby is full, or its source holds :data:`UNSEATED_PER_SOURCE` authors without
+a seat already): its entries are not kept, so nobody can fill a peer's memory.
 Once the seating is final, the entries of an author without a seat are refused as they are
 read, and once the game starts nothing of such an author is kept in memory.
 """
