@@ -313,9 +313,10 @@ class Lobby:
         """The creator's choice of seats once enough joiners are heard of (admitted ones,
         unless the table is open): itself, then the first in the order they came; None while
         seats are still free. At a table seated already, the seats of ``freeing`` go to the
-        next joiners and every other seat stays where it is. At an open table the seats go
-        round the joiners' sources (:meth:`fair_order`): one source's many keys cannot take
-        every seat while others wait."""
+        next joiners and every other seat stays where it is. At an open table the joiners the
+        owner admitted (its own bots) come first, and the other seats go round the joiners'
+        sources (:meth:`fair_order`): one source's many keys cannot take every seat while
+        others wait."""
         kept: tuple[bytes | None, ...] = (self.creator, *([None] * (self.spec.seats - 1)))
         if self.seating:
             kept = tuple(None if a in freeing else a for a in self.seating)
@@ -327,8 +328,10 @@ class Lobby:
         free = [seat for seat, author in enumerate(kept) if author is None]
         if len(joiners) < len(free):
             return None
-        if self.open:
-            joiners = self.fair_order(joiners, len(free))
+        if self.open:  # the owner's own (admitted) first, then round the sources
+            admitted = [a for a in joiners if a in self.admitted]
+            others = [a for a in joiners if a not in self.admitted]
+            joiners = admitted + self.fair_order(others, len(free) - len(admitted))
         seating = list(kept)
         for seat, joiner in zip(free, joiners, strict=False):
             seating[seat] = joiner
