@@ -128,7 +128,8 @@ def lobby_bound(world: World) -> float:
 
 def check_tick(world: World) -> None:
     """Liveness and the lobby, as time passes: no honest peer waits at one step past its
-    bound, and every honest joiner is seated within :func:`lobby_bound` of its join."""
+    bound, and every honest joiner is seated within :func:`lobby_bound` of its join at a
+    table whose creator is honest (the creator alone seats)."""
     for peer in world.honest():
         table = peer.table
         if table is None or not peer.live or table.over:
@@ -142,7 +143,10 @@ def check_tick(world: World) -> None:
                 f"{waiting[2] if waiting else 'nothing'}"))
             return
         asked = peer.joined_at
-        if asked is not None and peer.seated_at is None and world.now - asked > lobby_bound(world):
+        if (
+            asked is not None and peer.seated_at is None and world.creator.honest
+            and world.now - asked > lobby_bound(world)
+        ):
             world.broken.append(Broken(
                 "lobby", f"{peer.name} asked for a seat at t={asked:.0f} and is not seated "
                 f"{world.now - asked:.0f} s later (bound {lobby_bound(world):.0f} s)"))
