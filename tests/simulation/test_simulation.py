@@ -111,6 +111,16 @@ def test_seed_45_one_sources_70_keys_do_not_keep_the_friends_from_an_open_tables
     assert "waits in the lobby" not in result.end, result.end
 
 
+def test_seed_72_a_creator_that_frees_no_seat_is_not_held_to_the_lobby_promise() -> None:
+    """A mute creator never states the squatter in its seat silent, so its honest joiner is
+    never seated: seating is the creator's alone, and nothing is promised at its table."""
+    result = run(Config.parse(
+        "seed=72 game=captains edition=standard seats=2 faults=crash,dup,slow budget=1"
+        " seats_do=0:mute strangers=squatter:1 open=1"))
+    assert result.ended and not result.broken, (result.end, [str(b) for b in result.broken])
+    assert "not seated by a dishonest creator" in result.end, result.end
+
+
 def test_seed_8231_a_deck_numbers_its_members_so_a_seat_out_before_the_deal_is_no_leak() -> None:
     """Seat 0 is put out before the deal: the decks number the three members, not the seats,
     and the secrecy check reads a card's holder through the dealer's members."""
