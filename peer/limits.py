@@ -5,7 +5,8 @@ A peer talks to others in two directions, and each has its limits:
 - **served** (other peers call this one): a request is at most ``MAX_REQUEST_BYTES`` (the
   server refuses larger ones before reading them); each connection may make
   ``CALLS_PER_SECOND`` calls (a burst of ``CALL_BURST``), with at most
-  ``STREAMS_PER_CONNECTION`` streams open at once. Streams are counted by their source (the
+  ``STREAMS_PER_CONNECTION`` streams open at once, and all connections of one source together
+  ``SOURCE_CALLS_PER_SECOND`` (the loopback excepted). Streams are counted by their source (the
   caller's IP address, whatever its port or connection) in :class:`StreamSlots`: a source
   may hold ``STREAMS_PER_SOURCE`` streams, and all sources together ``MAX_SUBSCRIBERS``;
   a member of the table (a seated author, or before the seating an author in the lobby) that
@@ -55,6 +56,8 @@ __all__ = [
     "MAX_REQUEST_BYTES",
     "MAX_SUBSCRIBERS",
     "MEMBER_STREAMS",
+    "SOURCE_CALLS_PER_SECOND",
+    "SOURCE_CALL_BURST",
     "STREAMS_PER_CONNECTION",
     "STREAMS_PER_SOURCE",
     "UNREAD_SECONDS",
@@ -75,6 +78,11 @@ __all__ = [
 MAX_REQUEST_BYTES = 64 * 1024
 CALLS_PER_SECOND = 20.0
 CALL_BURST = 40.0
+SOURCE_CALLS_PER_SECOND = 100.0
+SOURCE_CALL_BURST = 200.0
+"""The calls all connections of one source may make together (five connections' worth): a
+stranger's thousand connections make no more calls than a few (the loopback, this machine's
+own processes, is not held to it)."""
 STREAMS_PER_CONNECTION = 8
 MAX_SUBSCRIBERS = 256
 STREAMS_PER_SOURCE = 16

@@ -16,9 +16,14 @@ from pathlib import Path
 import pytest
 
 from condottiere.peer.discovery import MAX_SIGHTINGS
-from condottiere.peer.limits import STREAMS_PER_SOURCE, UNREAD_SECONDS
+from condottiere.peer.limits import (
+    SOURCE_CALL_BURST,
+    SOURCE_CALLS_PER_SECOND,
+    STREAMS_PER_SOURCE,
+    UNREAD_SECONDS,
+)
 from condottiere.peer.steps.seating import UNSEATED_PER_SOURCE
-from tests.peer.namespaces import cannot_create_namespaces, namespaces
+from tests.peer.namespaces import Host, cannot_create_namespaces, namespaces
 from tests.peer.processes import PeerProcess, peers_in
 from tests.peer.strangers import (
     HEALTH_REQUEST,
@@ -290,3 +295,38 @@ def test_a_stranger_with_100_keys_does_not_keep_a_friend_from_the_free_seat(
             assert 0 < len(heard) <= UNSEATED_PER_SOURCE, heard
         peers.kill(sybil)
     assert_same_game([host, friend])
+
+
+@pytest.mark.skipif(
+    (reason := cannot_create_namespaces()) is not None, reason=str(reason)
+)  # the stranger needs a source of its own (the loopback is not held to a source's rate)
+def test_a_strangers_many_connections_make_no_more_calls_than_its_source_and_a_friend_is_answered(
+    tmp_path: Path,
+) -> None:
+    connections, calls = 60, 6  # within what each connection may (rate, 8 streams), past the source
+    with namespaces(3) as (table_host, stranger_host, friend_host), peers_in(tmp_path) as peers:
+        host = peers.start(
+            ["host", "--edition", "zman-duel", "--seats", "2", "--name", "called",
+             "--interface", table_host.address, "--strategy", "greedy"],
+            tmp_path / "host", wrapper=table_host.wrapper,
+        )
+        address = host.address()
+        host.wait_for("hosting", 20)
+
+        def flood(host_of_caller: Host, connections: int, calls: int) -> dict[str, int]:
+            caller = peers.start_program(
+                [*host_of_caller.wrapper, sys.executable, "-m", "tests.peer.call_flood",
+                 address, str(connections), str(calls)],
+                tmp_path / "caller",
+            )
+            peers.wait_for_exit(caller, 60)
+            return dict(json.loads(caller.lines[-1]))
+
+        stranger = flood(stranger_host, connections, calls)
+        refused = f"RESOURCE_EXHAUSTED: more than {SOURCE_CALLS_PER_SECOND:g} calls a second from"
+        # answered up to the source's burst, the rest refused for the source's rate
+        assert SOURCE_CALL_BURST <= stranger["OK"] < connections * calls, stranger
+        assert stranger["OK"] + sum(
+            n for end, n in stranger.items() if end.startswith(refused)
+        ) == connections * calls, stranger
+        assert flood(friend_host, 1, 1) == {"OK": 1}, "another source is answered"
