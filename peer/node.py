@@ -55,6 +55,7 @@ from condottiere.peer.limits import (
     MAX_REQUEST_BYTES,
     STREAMS_PER_CONNECTION,
     WireLog,
+    host_of,
     raise_open_file_limit,
 )
 from condottiere.peer.links import (
@@ -722,8 +723,8 @@ class Node:
         changed nothing (a copy of an entry held); and whether the table has spare-time work
         now (``spare_time(0)`` verifies nothing: it only says so)."""
         outcomes = []
-        for _, signed in batch:
+        for address, signed in batch:
             held = len(table.logs)
-            rejection = table.receive(signed)
+            rejection = table.receive(signed, host_of(address))
             outcomes.append((rejection, rejection is None and len(table.logs) == held))
         return outcomes, table.spare_time(0)
