@@ -74,7 +74,8 @@ def wait_step(trace: Path, kind: str, timeout: float = GAME_SECONDS, after: int 
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if trace.exists():
-            for line in trace.read_text().splitlines():
+            written = trace.read_text()
+            for line in written[: written.rfind("\n") + 1].splitlines():  # whole lines
                 step = json.loads(line)
                 if step["what"] == "step" and step["kind"] == kind and step["number"] > after:
                     return int(step["number"])
@@ -305,3 +306,36 @@ def test_a_seats_false_statement_neither_freezes_a_four_seat_game_nor_erases_it(
     assert len({str(r["record_hash"]) for r in results}) == 1
     text = verify(str(results[0]["record"]))
     assert re.search(r"verdict: FINISHED without seat \d \(bot3\)", text), text
+
+
+def standings(record: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", "condottiere.cli.main", "standings", record],
+        capture_output=True, text=True, timeout=120, check=False,
+    )
+    return done.stdout + done.stderr
+
+
+def test_the_creator_killed_mid_game_leaves_a_record_that_verifies_as_finished(
+    tmp_path: Path,
+) -> None:
+    """The host of a four-seat game (its creator, seat 0) is killed at a move and never
+    restarted: the three others finish alike, and ``verify`` of a survivor's record says the
+    game finished without seat 0 (not abandoned, not unfinished); ``standings`` counts it."""
+    with peers_in(tmp_path) as peers:
+        table = start_table(peers, tmp_path, "zman", 4, seed=9, traced=2)
+        host = table[0]
+        wait_step(tmp_path / "trace", "move")
+        peers.kill(host)
+        survivors = table[1:]
+        results = finish(peers, survivors)
+    assert all(r["halt"] is None and r["audited"] for r in results), peers.outputs(survivors)
+    assert len({str(r["record_hash"]) for r in results}) == 1
+    assert len({str(r["winners"]) for r in results}) == 1
+    text = verify(str(results[0]["record"]))
+    assert re.search(r"left: seat 0 \(\S+\) silent at [a-z -]+ for \d+ s", text), text
+    assert re.search(r"verdict: (FINISHED|FORFEIT) without seat 0 \(\S+\)", text), text
+    assert "NOT SHOWN FAIR" not in text and "abandoned" not in text, text
+    counted = standings(str(results[0]["record"]))
+    assert counted.startswith("1 game counted from 1 record"), counted
+    assert "not counted" not in counted, counted
