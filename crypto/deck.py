@@ -425,16 +425,50 @@ class Deck:
             chain, done = self._chain(), len(self._current().steps) - 1
             self._chains[self.round] = chain[:done] + tuple(s for s in chain[done:] if s != seat)
 
+    @property
+    def staying(self) -> tuple[int, ...]:
+        """The seats still at the table, in order (every seat but those that left)."""
+        return tuple(s for s in range(self.seats) if s not in self._gone)
+
     def record_stand_in(
         self, leaver: int, shares: Mapping[int, Point], owners: Mapping[int, int]
     ) -> None:
         """Record ``leaver``'s decryption shares of current-round cards, combined from the
         others' verified stand-in parts (position -> share; ``owners``: position -> the seat
-        the card is dealt to)."""
+        the card is dealt to, for the cards dealt; a card still in the pile has none)."""
         record = self._current()
         for position, share in shares.items():
-            record.owners.setdefault(position, owners[position])
+            if position in owners:
+                record.owners.setdefault(position, owners[position])
             record.shares.setdefault(position, {})[leaver] = share
+
+    def shared(self, slot: Slot, seat: int) -> bool:
+        """Whether the card at ``slot`` no longer needs ``seat``'s decryption share: its
+        round is keyed without it, its share is recorded (given, or stood in for), or the
+        seat holds the card."""
+        record = self._round_of(slot)
+        return (
+            seat not in self.members_of(slot.round)
+            or seat in record.shares.get(slot.position, {})
+            or self.owner_of(slot) == seat
+        )
+
+    def unshared(self, leaver: int) -> dict[int, Ciphertext]:
+        """The current round's cards that still need ``leaver``'s decryption share (a seat
+        that left): position -> ciphertext, once the round is shuffled (empty before, and for
+        a round keyed without it). The others stand in for ``leaver``'s shares of them all
+        at once (:meth:`record_stand_in`, no owners), so that no card of the round needs it
+        again: the cards still in the pile, and any dealt card its share is missing from."""
+        if not self.ready:
+            return {}
+        record = self._current()
+        return {
+            position: ciphertext
+            for position, ciphertext in enumerate(record.deck)
+            if position not in record.taken
+            and position not in record.revealed
+            and not self.shared(Slot(self.round, position), leaver)
+        }
 
     @property
     def ready(self) -> bool:
@@ -1230,8 +1264,10 @@ class Deck:
 
         After a seat left (:meth:`drop_seat`), the new round is keyed by the seats still
         there alone: face-up cards come back under their joint key, and each hidden card
-        that came from a round the leaver was a member of waits until the others take the
-        leaver's key off it (:meth:`rekey_owed`, :meth:`rekey`); the round is shuffled
+        that came from a round the leaver was a member of comes back with the leaver's key
+        taken off by its recorded share (``(a, b - x_L·a)``: the others stood in for it at
+        once, :meth:`unshared`), or, where none is recorded, waits until the others take
+        the leaver's key off it (:meth:`rekey_owed`, :meth:`rekey`); the round is shuffled
         after that, by them alone, and its cards never need the leaver again.
         """
         if not self.ready:
@@ -1248,11 +1284,17 @@ class Deck:
         sources: list[Slot | PhysicalCard] = []
         owed: dict[int, list[int]] = {}
         for slot in hidden:
-            start.append(self._round_of(slot).deck[slot.position])
-            sources.append(slot)
+            record = self._round_of(slot)
+            a, b = record.deck[slot.position]
             keyed_by = set(self.members_of(slot.round))
             for leaver in sorted(keyed_by - set(members) if members is not None else ()):
-                owed.setdefault(leaver, []).append(len(start) - 1)
+                share = self._checked_share(record, slot.position, leaver)
+                if share is None:
+                    owed.setdefault(leaver, []).append(len(start))
+                else:
+                    b = sub(b, share)
+            start.append((a, b))
+            sources.append(slot)
         for slot in face_up:
             card = self._round_of(slot).revealed.get(slot.position)
             if card is None:
@@ -1271,6 +1313,23 @@ class Deck:
         )
         if self._gone:
             self._chains[self.round] = tuple(s for s in range(self.seats) if s not in self._gone)
+
+    @staticmethod
+    def _checked_share(record: _Round, position: int, seat: int) -> Point | None:
+        """``seat``'s recorded share of the card at ``position`` of ``record``, its proof
+        checked now if it was not yet (see :meth:`accept_shares`); None if there is none or it
+        does not verify (the card then waits for the others' parts: :meth:`rekey_owed`)."""
+        share = record.shares.get(position, {}).get(seat)
+        check = record.unchecked.get(position, {}).get(seat)
+        if share is not None and check is not None:
+            try:
+                check.run()
+            except VerificationError:
+                return None
+            del record.unchecked[position][seat]
+            if not record.unchecked[position]:
+                del record.unchecked[position]
+        return share
 
     def _members_now(self) -> tuple[tuple[int, ...] | None, Point]:
         """The members of a round started now, and their joint key: None and the deck's

@@ -31,7 +31,7 @@ class _ProtocolVersion:
 class _ProtocolVersionEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ProtocolVersion.ValueType], _builtins.type):
     DESCRIPTOR: _descriptor.EnumDescriptor
     PROTOCOL_VERSION_UNSPECIFIED: _ProtocolVersion.ValueType  # 0
-    PROTOCOL_VERSION_CURRENT: _ProtocolVersion.ValueType  # 6
+    PROTOCOL_VERSION_CURRENT: _ProtocolVersion.ValueType  # 7
 
 class ProtocolVersion(_ProtocolVersion, metaclass=_ProtocolVersionEnumTypeWrapper):
     """The version of this protocol; peers of different versions do not play together.
@@ -47,7 +47,7 @@ class ProtocolVersion(_ProtocolVersion, metaclass=_ProtocolVersionEnumTypeWrappe
     """
 
 PROTOCOL_VERSION_UNSPECIFIED: ProtocolVersion.ValueType  # 0
-PROTOCOL_VERSION_CURRENT: ProtocolVersion.ValueType  # 6
+PROTOCOL_VERSION_CURRENT: ProtocolVersion.ValueType  # 7
 Global___ProtocolVersion: _TypeAlias = ProtocolVersion  # noqa: Y015
 
 @_typing.final
