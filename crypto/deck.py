@@ -1055,8 +1055,26 @@ class Deck:
         return _Search(self.round, card, ordered, tests, search_header(search, card, ordered))
 
     def _search_items(self, plan: _Search) -> list[tuple[Ciphertext, Point]]:
-        deck = self._rounds[plan.round].deck
-        return [(deck[p], self._points[copy]) for p, copy in plan.tests]
+        """Each test's card and the point of the copy it is tested against. A card is taken
+        under the key of the round's members still at the table: the recorded shares of those
+        that left are taken off it (the others stood in for them at once: :meth:`unshared`),
+        so the search needs nobody that left."""
+        record = self._rounds[plan.round]
+        gone = [s for s in self.members_of(plan.round) if s in self._gone]
+        items = []
+        for position, copy in plan.tests:
+            a, b = record.deck[position]
+            for seat in gone:
+                share = record.shares.get(position, {}).get(seat)
+                if share is None:
+                    raise ValueError(f"position {position} still needs the share of seat {seat}")
+                b = sub(b, share)
+            items.append(((a, b), self._points[copy]))
+        return items
+
+    def _searchers(self, round_: int) -> list[int]:
+        """The seats that blind and open a search of ``round_``: its members still there."""
+        return [s for s in self.members_of(round_) if s not in self._gone]
 
     def make_search_blinding(
         self, search: int, card: str, positions: Iterable[int]
@@ -1135,21 +1153,13 @@ class Deck:
         known = self._search(search)
         if known.combined is not None:
             return []
-        return [
-            s for s in range(self.seats) if s not in self._gone and s not in known.blindings
-        ]
-
-    def search_ciphertexts(self, search: int) -> dict[int, Ciphertext]:
-        """The combined pairs ``(A*, B*)`` of ``search``, by test index (position by position,
-        every copy of the card at each), once every blinding is in: what a seat that left is
-        stood in for over (:func:`~condottiere.crypto.standin.make_stand_in` with these as the
-        cards, its parts then combined into that seat's shares for :meth:`search_result`).
-        Fixes the search's blinders: no blinding is accepted after this."""
-        return dict(enumerate(self._combined(search)))
+        return [s for s in self._searchers(known.round) if s not in known.blindings]
 
     def _combined(self, search: int) -> tuple[Ciphertext, ...]:
         known = self._search(search)
         if known.combined is None:
+            if any(seat in self._gone for seat in known.blindings):
+                raise ValueError(f"search {search} was blinded by a seat that left: begin again")
             missing = self.missing_blindings(search)
             if missing:
                 raise ValueError(f"search {search} still needs blindings from seats {missing}")
@@ -1191,43 +1201,22 @@ class Deck:
         known.openings[seat] = opening.points
 
     def missing_openings(self, search: int) -> list[int]:
-        """The seats whose opening of ``search`` is not in (those that left among them: their
-        shares come from stand-in parts, see :meth:`search_result`)."""
+        """The seats still at the table whose opening of ``search`` is not in."""
         known = self._search(search)
-        return [s for s in range(self.seats) if s not in known.openings]
+        return [s for s in self._searchers(known.round) if s not in known.openings]
 
-    def search_result(
-        self, search: int, stand_ins: Mapping[int, Mapping[int, Point]] | None = None
-    ) -> tuple[int, ...]:
-        """The positions of ``search`` that hold the card named, once every seat's opening is
-        in: from the seats still at the table their :meth:`accept_search_opening`, for each
-        seat that left ``stand_ins[seat]`` (test index -> that seat's share, combined from the
-        others' stand-in parts over :meth:`search_ciphertexts`, verified by the caller with
-        :func:`~condottiere.crypto.standin.verify_stand_in`). The result is fixed once given.
-        """
+    def search_result(self, search: int) -> tuple[int, ...]:
+        """The positions of ``search`` that hold the card named, once the opening of every
+        member of the round still at the table is in (a seat that left is needed by no search:
+        :meth:`_search_items`). The result is fixed once given."""
         known = self._search(search)
         if known.found is not None:
             return tuple(sorted(known.found))
         combined = self._combined(search)
-        given = stand_ins or {}
-        shares: list[Sequence[Point]] = []
-        missing = []
-        for seat in range(self.seats):
-            points: Sequence[Point] | None = known.openings.get(seat)
-            if seat in given and seat not in self._gone:
-                raise ValueError(f"seat {seat} is at the table: it opens for itself")
-            if points is None and seat in given:
-                stood_in = given[seat]
-                if set(stood_in) != set(range(len(combined))):
-                    raise ValueError(f"stand-in shares for seat {seat} do not cover every test")
-                points = [stood_in[index] for index in range(len(combined))]
-            if points is None:
-                missing.append(seat)
-            else:
-                shares.append(points)
+        missing = self.missing_openings(search)
         if missing:
             raise ValueError(f"search {search} still needs openings from seats {missing}")
-        hits = matches(combined, shares)
+        hits = matches(combined, [known.openings[s] for s in self._searchers(known.round)])
         known.found = {
             position: copy for (position, copy), hit in zip(known.tests, hits, strict=True) if hit
         }

@@ -1,7 +1,8 @@
 """Leavers and re-keys: the relay rounds on a seat past its deadline, a seat put out (out by
 this peer's own decision, or left), the game going on without it, the others standing in
-for its decryption shares at a deal, and a deck formed again re-keyed without it (then backed
-up again among the seats that stayed); before the deal, the seats still there start again
+for its decryption shares at a deal under way and, right after its verdict, for every card
+still in play (the decks re-keyed without it, then backed up again among the seats that
+stayed); before the deal, the seats still there start again
 without it, and seats put out at the start are freed for other joiners (the creator's new
 seating says which).
 

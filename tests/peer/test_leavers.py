@@ -339,3 +339,32 @@ def test_the_creator_killed_mid_game_leaves_a_record_that_verifies_as_finished(
     counted = standings(str(results[0]["record"]))
     assert counted.startswith("1 game counted from 1 record"), counted
     assert "not counted" not in counted, counted
+
+
+def test_a_six_seat_game_whose_seats_are_killed_one_after_another_finishes_at_two_seats(
+    tmp_path: Path,
+) -> None:
+    """Seats 0 (the creator), 1, 2 and 3 of a six-seat game are killed one after another and
+    never restarted, each at the first move after the others re-keyed the decks without the
+    one before and backed their secrets up again: seats 4 and 5 finish the game alike, and
+    ``verify`` of a survivor's record says it finished without the four, not abandoned."""
+    with peers_in(tmp_path) as peers:
+        table = start_table(peers, tmp_path, "zman", 6, seed=10, traced=5)
+        trace = tmp_path / "trace"
+        number = wait_step(trace, "move")
+        for seat in (0, 1, 2, 3):
+            peers.kill(table[seat])
+            if seat < 3:  # the others re-key and back up again (at three seats or more)
+                number = wait_step(trace, "redealing", after=number)
+                number = wait_step(trace, "move", after=number)
+        survivors = table[4:]
+        results = finish(peers, survivors)
+    assert all(r["halt"] is None and r["audited"] for r in results), peers.outputs(survivors)
+    assert len({str(r["record_hash"]) for r in results}) == 1
+    assert len({str(r["winners"]) for r in results}) == 1
+    text = verify(str(results[0]["record"]))
+    for seat in (0, 1, 2, 3):
+        assert re.search(rf"left: seat {seat} \(\S+\) silent at [a-z -]+ for \d+ s", text), text
+    assert re.search(r"verdict: (FINISHED|FORFEIT) without seat \d \(\S+\) and seat \d "
+                     r"\(\S+\) and seat \d \(\S+\) and seat \d \(\S+\)", text), text
+    assert "abandoned" not in text.lower(), text
