@@ -419,11 +419,46 @@ class Deck:
         """``seat`` left the table: it shuffles no more, from the current round's chain on
         (if it had not shuffled it yet) and in every later round. Its decryption shares of
         cards dealt from now on come from the others' stand-in parts
-        (:meth:`record_stand_in`)."""
+        (:meth:`record_stand_in`). A round whose shuffle it leaves unfinished is formed
+        again without it (:meth:`_formed_without`)."""
         self._gone.add(seat)
-        if self._rounds:
-            chain, done = self._chain(), len(self._current().steps) - 1
-            self._chains[self.round] = chain[:done] + tuple(s for s in chain[done:] if s != seat)
+        if not self._rounds:
+            return
+        if not self.ready and seat in self.members_of(self.round):
+            self._formed_without(seat)
+            return
+        chain, done = self._chain(), len(self._current().steps) - 1
+        self._chains[self.round] = chain[:done] + tuple(s for s in chain[done:] if s != seat)
+
+    def _formed_without(self, leaver: int) -> None:
+        """The current round, formed again after ``leaver`` left before its shuffle was done:
+        its shuffle steps so far are dropped (no card of them was dealt or shown), and it
+        starts again from its starting cards keyed by the seats still there, as
+        :meth:`reshuffle` would have formed it: a known card (every card of the first round)
+        encrypted afresh under their key, a hidden one with the leaver's key taken off by its
+        recorded share, or owed (:meth:`rekey_owed`); then they alone shuffle it. (Its shares
+        of cards shuffled further would not hold: the others could not stand in for it on
+        this round at once, and a second leaver before the round is dealt would not be
+        covered.)"""
+        record = self._current()
+        members, key = self._members_now()
+        start = list(record.steps[0])
+        owed = {gone: list(positions) for gone, positions in record.owed.items()}
+        for position, source in enumerate(record.sources):
+            if isinstance(source, PhysicalCard):
+                start[position] = trivial(self.codebook.point_of(source), key)
+            elif leaver in self.members_of(source.round):
+                share = self._checked_share(self._rounds[source.round], source.position, leaver)
+                if share is None:
+                    owed.setdefault(leaver, []).append(position)
+                else:
+                    a, b = start[position]
+                    start[position] = (a, sub(b, share))
+        record.steps = [tuple(start)]
+        record.members, record.key = members, key
+        record.owed = {gone: tuple(positions) for gone, positions in sorted(owed.items())}
+        self._chains[self.round] = self.staying
+        self._ahead = self._made_step = None
 
     @property
     def staying(self) -> tuple[int, ...]:

@@ -1,7 +1,7 @@
 """The backups of the deck secrets (tables of :data:`MIN_BACKUP_SEATS` seats or more): each
 member's box key, its dealing of every deck's secret among the others (a piece each, sealed in
-a box), complaints about a piece and their answers, a new backup among the members of a round
-re-keyed after a seat left, and whether the seats still there can act for one that leaves."""
+a box), complaints about a piece and their answers, a new backup among the seats still there
+right after a seat left, and whether they can act for one that leaves."""
 
 from __future__ import annotations
 
@@ -188,8 +188,8 @@ class Backups:
         holds every seat out, ``seat`` too): for every deck, ``seat``'s backup is among three
         members or more, every other of them still at the table, and no card still in play
         needs the share of a seat gone before (the others stood in for it right after its
-        verdict: ``Deck.unshared``; a deck whose shuffle was under way then, or a card that
-        came back without its share, is re-keyed at the next step that can)."""
+        verdict: ``Deck.unshared``; a card that came back at a reshuffle without its share
+        waits for the ``rekey`` step before the round is shuffled)."""
         book = self._book
         if seat not in book.members or not self.backed_up:
             return False

@@ -38,8 +38,8 @@ class Rekeys:
 
     def owed(self, index: int) -> int | None:
         """The seat that left whose shares cards of deck ``index``'s current round still
-        need (the cards a new round brought back under its key, or, once the round is
-        shuffled, any card still in play without its share: ``Deck.unshared``); None when
+        need (the cards a round formed again brought back under its key, or, once the round
+        is shuffled, any card still in play without its share: ``Deck.unshared``); None when
         none does."""
         deck = self._book.decks[index]
         owed = deck.rekey_owed()

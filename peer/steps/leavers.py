@@ -464,10 +464,10 @@ def without_before_the_deal(t: Context, step: Step, departed: Sequence[Departure
 def catch_up(t: Context, step: Step) -> Step | None:
     """The step a seat out still calls for before the game goes on (None when none): the
     others stand in at once for its shares of every card of a deck that still needs them
-    (a ``rekey`` step; a deck whose shuffle is under way, once it is shuffled; a deck formed
-    again with cards under its key, before it is shuffled), and back their own secrets up
-    again among themselves (three or more: a ``redealing`` step). From then on a second
-    leaver is covered as the first was."""
+    (a ``rekey`` step; for a round formed again, its shuffle unfinished, the cards under its
+    key with no share of it recorded, before the round is shuffled), and back their own
+    secrets up again among themselves (three or more: a ``redealing`` step). From then on a
+    second leaver is covered as the first was."""
     dealer = t.dealer
     if dealer is None or not t.out:
         return None

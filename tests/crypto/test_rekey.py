@@ -262,3 +262,50 @@ def test_the_pile_stood_in_for_at_once_comes_back_keyed_without_the_leaver() -> 
     assert opened == Counter(everyone[slot] for slot in hidden)
     cards = deck.audit_rekeyed({seat: table.decks[seat].secret for seat in members})
     assert {slot: everyone[slot] for slot in cards} == cards and len(cards) == len(hidden)
+
+
+@pytest.mark.parametrize("reshuffled", [False, True])
+def test_a_round_whose_shuffle_a_seat_leaves_unfinished_is_formed_again_without_it(
+    reshuffled: bool,
+) -> None:
+    """Seat 3 of four leaves after seat 0 shuffled a round (the first, or one formed again
+    after a deal): the round starts again from its starting cards keyed by the three others
+    (the cards dealt before come back by seat 3's recorded shares, the undealt ones once the
+    others' parts take its key off), they alone shuffle it, and it deals and audits with
+    their secrets alone: no card of it needs seat 3, so a second leaver is covered."""
+    table = Backed(4, deck_names(14))
+    members = [0, 1, 2]
+    back: list[Slot] = []
+    if reshuffled:
+        table.shuffle_all()
+        for seat in range(4):
+            table.deal(seat, [p for p in range(8) if p % 4 == seat])
+        back = [Slot(0, p) for p in range(14) if p % 4 != 3 or p >= 8]
+        for deck in table.live(members):  # (the leaver's own deck stops here)
+            deck.reshuffle(back, [])
+    table.shuffle_chain([0])
+    for deck in table.decks:
+        deck.drop_seat(3)
+    deck = table.decks[0]
+    assert deck.next_shuffler == 0 and len(deck.cards) == (len(back) if reshuffled else 14)
+    assert deck.members_of(deck.round) == (0, 1, 2)
+    if reshuffled:
+        assert sorted(deck.rekey_owed()[3]) == [p for p, s in enumerate(back) if s.position >= 8]
+        table.rekey(3, members)
+    assert deck.rekey_owed() == {}
+    table.shuffle_chain(members)
+    size = len(deck.cards)
+    opened: Counter[str] = Counter()
+    for position in range(size):
+        owner = members[position % 3]
+        for maker in members:
+            if maker != owner:
+                wire = table.decks[maker].make_shares(owner, [position]).encode()
+                for seat in members:
+                    table.decks[seat].accept_shares(maker, ShareBatch.decode(wire))
+        assert table.decks[owner].missing_shares(Slot(deck.round, position)) == []
+        opened[table.decks[owner].open(Slot(deck.round, position))] += 1
+    cards = deck.audit_rekeyed({seat: table.decks[seat].secret for seat in members})
+    assert Counter(cards[Slot(deck.round, p)] for p in range(size)) == opened
+    everyone = deck.audit([d.secret for d in table.decks])
+    assert {slot: everyone[slot] for slot in cards} == cards

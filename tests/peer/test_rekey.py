@@ -20,7 +20,7 @@ from condottiere.peer.driver import MemoryKeeper, StepKind, Table
 from condottiere.peer.entries import Reason, read_entry
 from condottiere.peer.record import verify
 from condottiere.peer.steps import rule_of
-from condottiere.peer.steps.deal import SHARES
+from condottiere.peer.steps.deal import SHARES, SHUFFLE
 from condottiere.peer.steps.leavers import REKEY
 from condottiere.peer.steps.moves import MOVE
 from condottiere.v1 import log_pb2
@@ -298,6 +298,23 @@ def test_successive_leavers_down_to_two_seats_leave_the_last_two_to_finish() -> 
     )
     gone = "seat 2 (seat2) and seat 3 (seat3) and seat 4 (seat4)"
     assert "abandoned" not in text and f"verdict: FINISHED without {gone}" in text, text
+
+
+def test_two_seats_silent_one_after_the_other_in_a_shuffle_chain_leave_the_three_others_to_finish(
+) -> None:
+    """At five seats, seat 3 is silent at its first shuffle, then seat 4 at its first shuffle
+    of the chain formed again without seat 3 (the chain seat 3 left unfinished starts again
+    from its starting cards, keyed by the four others): both are covered, one after the
+    other, and the three others finish alike."""
+    harness = Departing("zman", 5, seed=13, doomed=(3, SHUFFLE), together=(4,))
+    harness.run()
+    live = harness.live()
+    for table in live:
+        assert table.halt is None and not table.refusals, (table.halt, table.refusals)
+        assert table.audited and sorted(table.out) == [3, 4]
+        assert table.out[3].step != table.out[4].step, "one after the other"
+        assert table.out[3].at == table.out[4].at == rule_of(SHUFFLE).words
+    assert len({t.record_hash() for t in live}) == 1
 
 
 class SwappedNewBoxes(Forging):
