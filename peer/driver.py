@@ -431,17 +431,17 @@ class Table:
         )
         self._advance()
 
-    def receive(self, signed: bytes) -> Rejection | None:
-        """Take in one signed entry as it arrived; the rejection if it cannot even be read as
-        an entry of this table, or comes from an author with no place at it (nobody at the
-        table is blamed: it is kept nowhere)."""
+    def receive(self, signed: bytes, source: str | None = None) -> Rejection | None:
+        """Take in one signed entry as it arrived from ``source`` (the host that sent it; None:
+        not over the wire); the rejection if it cannot even be read as an entry of this table,
+        or comes from an author with no place at it (nobody is blamed: it is kept nowhere)."""
         if self.logs.holds(signed):
             return None
         try:
             entry = read_entry(signed, table_id=self.table_id)
         except Rejection as rejection:
             return rejection
-        turned_away = seating.door(self, entry)
+        turned_away = seating.door(self, entry, source)
         if turned_away is not None:
             return turned_away
         self._add(entry)

@@ -55,6 +55,7 @@ from condottiere.peer.limits import (
     MAX_REQUEST_BYTES,
     STREAMS_PER_CONNECTION,
     WireLog,
+    host_of,
     raise_open_file_limit,
 )
 from condottiere.peer.links import (
@@ -700,8 +701,8 @@ class Node:
         """Take in every entry of ``batch``; for each, its rejection (if any) and whether it
         changed nothing (a copy of an entry held)."""
         outcomes = []
-        for _, signed in batch:
+        for address, signed in batch:
             held = len(table.logs)
-            rejection = table.receive(signed)
+            rejection = table.receive(signed, host_of(address))
             outcomes.append((rejection, rejection is None and len(table.logs) == held))
         return outcomes

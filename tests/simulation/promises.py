@@ -30,9 +30,6 @@ STEPS_PER_WAIT = 4
 """Liveness: no honest peer waits at one step longer than this many times the step's
 deadline, plus the relay rounds (:func:`~condottiere.peer.silence.rounds`), plus the longest
 fault window twice (:data:`~.world.WINDOW`)."""
-UNSEATED_PER_SOURCE = 4
-"""The lobby promise's bound: how many unseated authors one source address may make a peer
-keep (docs/promises.md)."""
 OWN_FILES = 64
 """Files a peer holds open by itself (its store, its log, the friends' connections)."""
 
@@ -113,23 +110,26 @@ def _wait_bound(world: World, table: Table) -> float:
 
 def lobby_bound(world: World) -> float:
     """How long an honest joiner may wait for a free seat: at a table whose owner admits it,
-    one ready deadline and the fault windows; at an open table, also a ready deadline for
-    each round of the strangers' keys (at most :data:`UNSEATED_PER_SOURCE` per source) the
-    free seats can hold."""
+    two ready deadlines and the fault windows; at an open table, also a round of freeing
+    (a ready deadline twice and the relay rounds) for the strangers seated when it asks, and
+    one for each of the strangers' sources the free seats can hold (a source given a seat
+    waits behind every source given none: :meth:`~condottiere.peer.lobby.Lobby.fair_order`)."""
     from tests.simulation.world import WINDOW
 
     ready = Deadlines().ready
     base = 2 * ready + 2 * WINDOW[1]
-    if not world.config.open:
-        return base
     sources = sum(1 for kind, _ in world.config.strangers if kind in ("sybil", "squatter"))
+    if not world.config.open or not sources:
+        return base
     free = max(1, world.config.seats - 1)
-    return base + 2 * ready * math.ceil(sources * UNSEATED_PER_SOURCE / free)
+    freeing = 2 * ready + rounds(world.config.seats) * RELAY_ROUND
+    return base + freeing * (1 + math.ceil(sources / free))
 
 
 def check_tick(world: World) -> None:
     """Liveness and the lobby, as time passes: no honest peer waits at one step past its
-    bound, and every honest joiner is seated within :func:`lobby_bound` of its join."""
+    bound, and every honest joiner is seated within :func:`lobby_bound` of its join at a
+    table whose creator is honest (the creator alone seats)."""
     for peer in world.honest():
         table = peer.table
         if table is None or not peer.live or table.over:
@@ -143,7 +143,10 @@ def check_tick(world: World) -> None:
                 f"{waiting[2] if waiting else 'nothing'}"))
             return
         asked = peer.joined_at
-        if asked is not None and peer.seated_at is None and world.now - asked > lobby_bound(world):
+        if (
+            asked is not None and peer.seated_at is None and world.creator.honest
+            and world.now - asked > lobby_bound(world)
+        ):
             world.broken.append(Broken(
                 "lobby", f"{peer.name} asked for a seat at t={asked:.0f} and is not seated "
                 f"{world.now - asked:.0f} s later (bound {lobby_bound(world):.0f} s)"))
