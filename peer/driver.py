@@ -14,18 +14,19 @@ about each seat it still waits for, then runs the relay rounds on it: a seat is 
 this peer decides it is, the same decision as every honest peer's (see
 :mod:`condottiere.peer.silence`), or where its log says it leaves. A seat out
 plays no more, and the game goes on without it: its hand leaves the game unseen, it shuffles
-no more, and at each deal the others stand in for its decryption shares (every remaining seat
-publishes its part, from its piece of the leaver's backed-up secret, with a proof; the parts
-are combined, the leaver's secret is never rebuilt), until its deck is formed again: then the
-others take the leaver's key off the hidden cards that come back the same way (a ``rekey``
-step), and the deck's new round is keyed, shuffled and dealt by them alone; at three seats
-or more still there, they back their secrets up again among themselves (a ``redealing``
-step), so that a second leaver is covered as the first was. With one seat left, that seat
-wins by forfeit. Before the game is dealt, the seats still at the table
-start again without it (the keys and their backups made among them alone, the game made
-without it). Once a second seat is gone after the deal before the others backed their
-secrets up again without the first (the stand-in needs every other seat), the table stops as
-abandoned, naming the seat.
+no more, and the others stand in for its decryption shares (every remaining seat publishes
+its part, from its piece of the leaver's backed-up secret, with a proof; the parts are
+combined, the leaver's secret is never rebuilt): for a deal under way, then right after the
+verdict for every card of the decks that still needs its share (a ``rekey`` step), so that
+no card needs it again (the next reshuffle takes its key off the cards that come back by
+those shares, and the deck's new round is keyed, shuffled and dealt by the others alone); at
+three seats or more still there, they back their secrets up again among themselves right
+away (a ``redealing`` step), so that a second leaver is covered as the first was, down to
+two seats. With one seat left, that seat wins by forfeit. Before the game is dealt, the
+seats still at the table start again without it (the keys and their backups made among them
+alone, the game made without it). A seat gone before the others re-keyed the decks without
+the one before and backed their secrets up again (the stand-in needs every other seat), or
+seats gone together, stop the table as abandoned, naming the seat.
 
 Each entry names the step it answers. An entry answering a later step waits its turn; one
 answering a step that did not wait for its author is refused as out of turn (or stale, if

@@ -16,7 +16,10 @@ from condottiere.peer.lobby import Deadlines
 from condottiere.peer.readers import refusal
 from condottiere.peer.record import verify
 from condottiere.peer.silence import RELAY_ROUND, rounds
+from condottiere.peer.steps import rule_of
 from condottiere.peer.steps.coins import COIN_REVEAL
+from condottiere.peer.steps.keys import PIECE_CHECKS, REDEALING
+from condottiere.peer.steps.leavers import REKEY
 from condottiere.peer.steps.seating import SEATING
 
 if TYPE_CHECKING:
@@ -191,9 +194,15 @@ def _end_of(table: Table) -> tuple[object, ...]:
     )
 
 
+CATCHING_UP = frozenset(rule_of(kind).words for kind in (REKEY, REDEALING, PIECE_CHECKS))
+"""The steps right after a leave that make the next leaver coverable: a seat gone at one of
+them left before the others could act without the one before, so the two left together."""
+
+
 def _check_abandonment(world: World, peer: Peer) -> None:
-    """A table is abandoned only where seats left together (at one step) that the backups do
-    not cover: seats that leave one after another are each covered, down to two seats."""
+    """A table is abandoned only where seats left together (at one step, or one at the
+    re-key and new backups that follow the other's verdict) that the backups do not cover:
+    seats that leave one after another are each covered, down to two seats."""
     table = peer.table
     assert table is not None
     halt = table.halt
@@ -201,7 +210,7 @@ def _check_abandonment(world: World, peer: Peer) -> None:
         return
     last = halt.departure
     together = [s for s, d in table.out.items() if d.step == last.step and s != last.seat]
-    if not together:
+    if not together and not (last.at in CATCHING_UP and len(table.out) > 1):
         world.broken.append(Broken(
             "liveness", f"{peer.name}'s table abandoned at a leave one after another: "
             + "; ".join(d.words(f"seat {s}") for s, d in sorted(table.out.items()))))

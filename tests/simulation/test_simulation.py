@@ -154,3 +154,15 @@ def test_seed_8140_two_liars_each_named_by_the_honest_peers_their_proof_reached_
         " seats_do=1:slanderer,3:slanderer,4:liar,5:liar strangers=squatter:1,streams:1 open=0"))
     assert result.ended and not result.broken, (result.end, [str(b) for b in result.broken])
     assert "cheated" in result.end, result.end
+
+
+def test_seed_2002_a_second_leaver_after_the_first_is_covered_and_the_others_finish() -> None:
+    """Six seats: the creator leaves at a shuffle, seat 1 at a move a little later. The
+    others re-key the decks without the first at once and back their secrets up again, so
+    the second leave is stood in for as the first was (it abandoned the table while re-keying
+    waited for the next reshuffle)."""
+    result = run(Config.parse(
+        "seed=2002 game=condottiere edition=zman seats=6 faults=- budget=5"
+        " seats_do=0:leaver,1:leaver strangers=- open=1"))
+    assert result.ended and not result.broken, (result.end, [str(b) for b in result.broken])
+    assert result.end.startswith("finished") and "without seats [0, 1]" in result.end, result.end
