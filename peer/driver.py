@@ -666,7 +666,7 @@ class Table:
                     return entry
                 break  # its table goes on without this seat: held until this seat is told
             stale = entry.step <= self._answered.get(author, 0)
-            if not stale and leavers.stated_me_out(self, author, entry.step):
+            if not stale and leavers.went_apart(self, author, entry.step):
                 break
             self._refuse(
                 Rejection(

@@ -583,6 +583,19 @@ def stated_me_out(t: Context, author: bytes, number: int) -> bool:
     )
 
 
+def went_apart(t: Context, author: bytes, number: int) -> bool:
+    """Whether ``author`` stated out, at a step up to ``number``, a seat this fold has not put
+    out (this seat included): its entries after that follow a table this one is not (its
+    statement counts for nothing here), so they are held rather than refused as out of turn.
+    The author is put out for its silence as any seat, or this fold reaches the same decision
+    and takes them then (an honest seat's decision may reach this peer before its own does)."""
+    return any(
+        at <= number and said.get(author, _NOTHING).out is not None
+        and (seat == t.seat or seat not in t.out)
+        for (seat, at), said in t._statements.items()
+    )
+
+
 def all_others_out(t: Context, seat: int, number: int) -> bool:
     """Whether every other seat at the table stated ``seat`` out at step ``number`` (and
     none of them relayed its answer)."""
