@@ -25,8 +25,9 @@ first and the search departs from it only for a move whose mean reward is clearl
 Where the game's policy asks for it (Captains, whose playouts are dear: a few dozen fit in a
 tenth of a second), the search grows no tree: it **compares the root's moves on common
 samples**, round after round one determinised table and one stream of random numbers for
-every candidate, each played out and evaluated as above; the move played is the best mean,
-the default kept unless beaten by more than :data:`PAIRED_MARGIN` (:func:`paired_choice`).
+every candidate, each played out and evaluated as above; the move played is the one that
+beats the default most surely, the default kept unless a move's gain over it is clear of
+the noise (:data:`PAIRED_CONFIDENCE`, :func:`paired_choice`).
 A tree of a few dozen iterations is mostly random moves expanded below the root, which says
 more of chance than of the move; paired playouts measure each move's difference on the same
 cards.
@@ -66,9 +67,11 @@ EXPLORATION = 0.7
 PRIOR_MARGIN = 0.1
 """Where a game's policy names a default move, the search plays another only when that one's
 mean reward beats the default's by more than this."""
-PAIRED_MARGIN = 0.02
-"""The same, for a game searched by comparing its root moves on common samples (whose
-differences are not blurred by the cards dealt, so a smaller margin tells)."""
+PAIRED_CONFIDENCE = 1.0
+"""For a game searched by comparing its root moves on common samples: the search plays
+another move than the default only when its mean gain over the default, sample by sample,
+is more than this many standard errors above zero (a few dozen playouts a move leave most
+differences within noise, and a move chosen for noise is a worse move than the default)."""
 
 
 class _Node:
@@ -161,27 +164,31 @@ class IsmctsBot:
     ) -> Any:
         """Flat Monte Carlo on common samples: every candidate is played on the same
         determinised table and played out with the same random numbers, round after round,
-        until the budget is spent; the default move stays unless another's mean reward beats
-        it by more than :data:`PAIRED_MARGIN`."""
+        until the budget is spent; the default move stays unless another beats it with
+        confidence (:func:`paired_choice`, rounds completed for every candidate only)."""
         default = self._default
         order = [default, *(m for m in moves if m != default)] if default in moves else [*moves]
-        totals = [0.0] * len(order)
-        counts = [0] * len(order)
+        rounds: list[list[float]] = []
         clock = _Clock(budget)
         playouts = 0
-        while playouts == 0 or clock.iterations_left(playouts) > 0:
+        spent = False
+        while not spent:
             sample = view.determinise(self._rng)
             seed = self._rng.getrandbits(64)
-            for index, move in enumerate(order):
+            values: list[float] = []
+            for move in order:
                 trial = sample.copy()
                 trial.play(move)
-                totals[index] += _play_out(trial, random.Random(seed))[seat]
-                counts[index] += 1
+                values.append(_play_out(trial, random.Random(seed))[seat])
                 playouts += 1
                 if clock.iterations_left(playouts) <= 0:
+                    spent = True
                     break
+            if len(values) == len(order):
+                rounds.append(values)
         self.last_iterations = playouts
-        return order[paired_choice(totals, counts, PAIRED_MARGIN if default in moves else None)]
+        confidence = PAIRED_CONFIDENCE if default in moves else None
+        return order[paired_choice(rounds, confidence)]
 
     def _seat_view(self, game: Searchable, seat: int) -> Searchable:
         """``seat``'s own engine: ``game`` itself on the network, else rebuilt from its record."""
@@ -265,21 +272,36 @@ class _Clock:
         return left
 
 
-def paired_choice(totals: Sequence[float], counts: Sequence[int], margin: float | None) -> int:
-    """The index of the move with the best mean reward; with a ``margin``, the move at index
-    0 (the default) unless the best beats its mean by more than that.
+def paired_choice(rounds: Sequence[Sequence[float]], confidence: float | None) -> int:
+    """The index of the move to play from ``rounds`` of paired rewards (one value per move
+    a round, all on the same sample): with a ``confidence``, the move whose mean gain over
+    the move at index 0 (the default) has the highest lower bound, its mean less
+    ``confidence`` standard errors, and the default unless that bound is above zero (two
+    rounds at least); without, the best mean. No round at all: index 0.
 
-    >>> paired_choice([3.0, 3.2, 1.0], [5, 5, 5], 0.05)    # 0.64 against 0.6: kept
+    >>> paired_choice([[0.5, 0.6], [0.4, 0.5], [0.6, 0.7]], 1.0)  # always 0.1 better
+    1
+    >>> paired_choice([[0.5, 0.9], [0.5, 0.2], [0.5, 0.6]], 1.0)  # better on average: noise
     0
-    >>> paired_choice([3.0, 4.0, 1.0], [5, 5, 5], 0.05), paired_choice([3.0, 3.2], [5, 5], None)
-    (1, 1)
+    >>> paired_choice([[0.5, 0.9], [0.5, 0.2], [0.5, 0.6]], None), paired_choice([], None)
+    (1, 0)
     """
-    means = [
-        total / count if count else -math.inf for total, count in zip(totals, counts, strict=True)
-    ]
-    best = max(range(len(means)), key=means.__getitem__)
-    if margin is not None and best != 0 and means[best] <= means[0] + margin:
+    if not rounds:
         return 0
+    count = len(rounds)
+    if confidence is None:
+        totals = [sum(column) for column in zip(*rounds, strict=True)]
+        return max(range(len(totals)), key=totals.__getitem__)
+    if count < 2:
+        return 0
+    best, best_bound = 0, 0.0
+    for index in range(1, len(rounds[0])):
+        gains = [values[index] - values[0] for values in rounds]
+        mean = sum(gains) / count
+        variance = sum((gain - mean) ** 2 for gain in gains) / (count - 1)
+        bound = mean - confidence * math.sqrt(variance / count)
+        if bound > best_bound:
+            best, best_bound = index, bound
     return best
 
 

@@ -419,22 +419,91 @@ class Deck:
         """``seat`` left the table: it shuffles no more, from the current round's chain on
         (if it had not shuffled it yet) and in every later round. Its decryption shares of
         cards dealt from now on come from the others' stand-in parts
-        (:meth:`record_stand_in`)."""
+        (:meth:`record_stand_in`). A round whose shuffle it leaves unfinished is formed
+        again without it (:meth:`_formed_without`)."""
         self._gone.add(seat)
-        if self._rounds:
-            chain, done = self._chain(), len(self._current().steps) - 1
-            self._chains[self.round] = chain[:done] + tuple(s for s in chain[done:] if s != seat)
+        if not self._rounds:
+            return
+        if not self.ready and seat in self.members_of(self.round):
+            self._formed_without(seat)
+            return
+        chain, done = self._chain(), len(self._current().steps) - 1
+        self._chains[self.round] = chain[:done] + tuple(s for s in chain[done:] if s != seat)
+
+    def _formed_without(self, leaver: int) -> None:
+        """The current round, formed again after ``leaver`` left before its shuffle was done:
+        its shuffle steps so far are dropped (no card of them was dealt or shown), and it
+        starts again from its starting cards keyed by the seats still there, as
+        :meth:`reshuffle` would have formed it: a known card (every card of the first round)
+        encrypted afresh under their key, a hidden one with the leaver's key taken off by its
+        recorded share, or owed (:meth:`rekey_owed`); then they alone shuffle it. (Its shares
+        of cards shuffled further would not hold: the others could not stand in for it on
+        this round at once, and a second leaver before the round is dealt would not be
+        covered.)"""
+        record = self._current()
+        members, key = self._members_now()
+        start = list(record.steps[0])
+        owed = {gone: list(positions) for gone, positions in record.owed.items()}
+        for position, source in enumerate(record.sources):
+            if isinstance(source, PhysicalCard):
+                start[position] = trivial(self.codebook.point_of(source), key)
+            elif leaver in self.members_of(source.round):
+                share = self._checked_share(self._rounds[source.round], source.position, leaver)
+                if share is None:
+                    owed.setdefault(leaver, []).append(position)
+                else:
+                    a, b = start[position]
+                    start[position] = (a, sub(b, share))
+        record.steps = [tuple(start)]
+        record.members, record.key = members, key
+        record.owed = {gone: tuple(positions) for gone, positions in sorted(owed.items())}
+        self._chains[self.round] = self.staying
+        self._ahead = self._made_step = None
+
+    @property
+    def staying(self) -> tuple[int, ...]:
+        """The seats still at the table, in order (every seat but those that left)."""
+        return tuple(s for s in range(self.seats) if s not in self._gone)
 
     def record_stand_in(
         self, leaver: int, shares: Mapping[int, Point], owners: Mapping[int, int]
     ) -> None:
         """Record ``leaver``'s decryption shares of current-round cards, combined from the
         others' verified stand-in parts (position -> share; ``owners``: position -> the seat
-        the card is dealt to)."""
+        the card is dealt to, for the cards dealt; a card still in the pile has none)."""
         record = self._current()
         for position, share in shares.items():
-            record.owners.setdefault(position, owners[position])
+            if position in owners:
+                record.owners.setdefault(position, owners[position])
             record.shares.setdefault(position, {})[leaver] = share
+
+    def shared(self, slot: Slot, seat: int) -> bool:
+        """Whether the card at ``slot`` no longer needs ``seat``'s decryption share: its
+        round is keyed without it, its share is recorded (given, or stood in for), or the
+        seat holds the card."""
+        record = self._round_of(slot)
+        return (
+            seat not in self.members_of(slot.round)
+            or seat in record.shares.get(slot.position, {})
+            or self.owner_of(slot) == seat
+        )
+
+    def unshared(self, leaver: int) -> dict[int, Ciphertext]:
+        """The current round's cards that still need ``leaver``'s decryption share (a seat
+        that left): position -> ciphertext, once the round is shuffled (empty before, and for
+        a round keyed without it). The others stand in for ``leaver``'s shares of them all
+        at once (:meth:`record_stand_in`, no owners), so that no card of the round needs it
+        again: the cards still in the pile, and any dealt card its share is missing from."""
+        if not self.ready:
+            return {}
+        record = self._current()
+        return {
+            position: ciphertext
+            for position, ciphertext in enumerate(record.deck)
+            if position not in record.taken
+            and position not in record.revealed
+            and not self.shared(Slot(self.round, position), leaver)
+        }
 
     @property
     def ready(self) -> bool:
@@ -1021,8 +1090,26 @@ class Deck:
         return _Search(self.round, card, ordered, tests, search_header(search, card, ordered))
 
     def _search_items(self, plan: _Search) -> list[tuple[Ciphertext, Point]]:
-        deck = self._rounds[plan.round].deck
-        return [(deck[p], self._points[copy]) for p, copy in plan.tests]
+        """Each test's card and the point of the copy it is tested against. A card is taken
+        under the key of the round's members still at the table: the recorded shares of those
+        that left are taken off it (the others stood in for them at once: :meth:`unshared`),
+        so the search needs nobody that left."""
+        record = self._rounds[plan.round]
+        gone = [s for s in self.members_of(plan.round) if s in self._gone]
+        items = []
+        for position, copy in plan.tests:
+            a, b = record.deck[position]
+            for seat in gone:
+                share = record.shares.get(position, {}).get(seat)
+                if share is None:
+                    raise ValueError(f"position {position} still needs the share of seat {seat}")
+                b = sub(b, share)
+            items.append(((a, b), self._points[copy]))
+        return items
+
+    def _searchers(self, round_: int) -> list[int]:
+        """The seats that blind and open a search of ``round_``: its members still there."""
+        return [s for s in self.members_of(round_) if s not in self._gone]
 
     def make_search_blinding(
         self, search: int, card: str, positions: Iterable[int]
@@ -1101,21 +1188,13 @@ class Deck:
         known = self._search(search)
         if known.combined is not None:
             return []
-        return [
-            s for s in range(self.seats) if s not in self._gone and s not in known.blindings
-        ]
-
-    def search_ciphertexts(self, search: int) -> dict[int, Ciphertext]:
-        """The combined pairs ``(A*, B*)`` of ``search``, by test index (position by position,
-        every copy of the card at each), once every blinding is in: what a seat that left is
-        stood in for over (:func:`~condottiere.crypto.standin.make_stand_in` with these as the
-        cards, its parts then combined into that seat's shares for :meth:`search_result`).
-        Fixes the search's blinders: no blinding is accepted after this."""
-        return dict(enumerate(self._combined(search)))
+        return [s for s in self._searchers(known.round) if s not in known.blindings]
 
     def _combined(self, search: int) -> tuple[Ciphertext, ...]:
         known = self._search(search)
         if known.combined is None:
+            if any(seat in self._gone for seat in known.blindings):
+                raise ValueError(f"search {search} was blinded by a seat that left: begin again")
             missing = self.missing_blindings(search)
             if missing:
                 raise ValueError(f"search {search} still needs blindings from seats {missing}")
@@ -1157,43 +1236,22 @@ class Deck:
         known.openings[seat] = opening.points
 
     def missing_openings(self, search: int) -> list[int]:
-        """The seats whose opening of ``search`` is not in (those that left among them: their
-        shares come from stand-in parts, see :meth:`search_result`)."""
+        """The seats still at the table whose opening of ``search`` is not in."""
         known = self._search(search)
-        return [s for s in range(self.seats) if s not in known.openings]
+        return [s for s in self._searchers(known.round) if s not in known.openings]
 
-    def search_result(
-        self, search: int, stand_ins: Mapping[int, Mapping[int, Point]] | None = None
-    ) -> tuple[int, ...]:
-        """The positions of ``search`` that hold the card named, once every seat's opening is
-        in: from the seats still at the table their :meth:`accept_search_opening`, for each
-        seat that left ``stand_ins[seat]`` (test index -> that seat's share, combined from the
-        others' stand-in parts over :meth:`search_ciphertexts`, verified by the caller with
-        :func:`~condottiere.crypto.standin.verify_stand_in`). The result is fixed once given.
-        """
+    def search_result(self, search: int) -> tuple[int, ...]:
+        """The positions of ``search`` that hold the card named, once the opening of every
+        member of the round still at the table is in (a seat that left is needed by no search:
+        :meth:`_search_items`). The result is fixed once given."""
         known = self._search(search)
         if known.found is not None:
             return tuple(sorted(known.found))
         combined = self._combined(search)
-        given = stand_ins or {}
-        shares: list[Sequence[Point]] = []
-        missing = []
-        for seat in range(self.seats):
-            points: Sequence[Point] | None = known.openings.get(seat)
-            if seat in given and seat not in self._gone:
-                raise ValueError(f"seat {seat} is at the table: it opens for itself")
-            if points is None and seat in given:
-                stood_in = given[seat]
-                if set(stood_in) != set(range(len(combined))):
-                    raise ValueError(f"stand-in shares for seat {seat} do not cover every test")
-                points = [stood_in[index] for index in range(len(combined))]
-            if points is None:
-                missing.append(seat)
-            else:
-                shares.append(points)
+        missing = self.missing_openings(search)
         if missing:
             raise ValueError(f"search {search} still needs openings from seats {missing}")
-        hits = matches(combined, shares)
+        hits = matches(combined, [known.openings[s] for s in self._searchers(known.round)])
         known.found = {
             position: copy for (position, copy), hit in zip(known.tests, hits, strict=True) if hit
         }
@@ -1230,8 +1288,10 @@ class Deck:
 
         After a seat left (:meth:`drop_seat`), the new round is keyed by the seats still
         there alone: face-up cards come back under their joint key, and each hidden card
-        that came from a round the leaver was a member of waits until the others take the
-        leaver's key off it (:meth:`rekey_owed`, :meth:`rekey`); the round is shuffled
+        that came from a round the leaver was a member of comes back with the leaver's key
+        taken off by its recorded share (``(a, b - x_L·a)``: the others stood in for it at
+        once, :meth:`unshared`), or, where none is recorded, waits until the others take
+        the leaver's key off it (:meth:`rekey_owed`, :meth:`rekey`); the round is shuffled
         after that, by them alone, and its cards never need the leaver again.
         """
         if not self.ready:
@@ -1248,11 +1308,17 @@ class Deck:
         sources: list[Slot | PhysicalCard] = []
         owed: dict[int, list[int]] = {}
         for slot in hidden:
-            start.append(self._round_of(slot).deck[slot.position])
-            sources.append(slot)
+            record = self._round_of(slot)
+            a, b = record.deck[slot.position]
             keyed_by = set(self.members_of(slot.round))
             for leaver in sorted(keyed_by - set(members) if members is not None else ()):
-                owed.setdefault(leaver, []).append(len(start) - 1)
+                share = self._checked_share(record, slot.position, leaver)
+                if share is None:
+                    owed.setdefault(leaver, []).append(len(start))
+                else:
+                    b = sub(b, share)
+            start.append((a, b))
+            sources.append(slot)
         for slot in face_up:
             card = self._round_of(slot).revealed.get(slot.position)
             if card is None:
@@ -1271,6 +1337,23 @@ class Deck:
         )
         if self._gone:
             self._chains[self.round] = tuple(s for s in range(self.seats) if s not in self._gone)
+
+    @staticmethod
+    def _checked_share(record: _Round, position: int, seat: int) -> Point | None:
+        """``seat``'s recorded share of the card at ``position`` of ``record``, its proof
+        checked now if it was not yet (see :meth:`accept_shares`); None if there is none or it
+        does not verify (the card then waits for the others' parts: :meth:`rekey_owed`)."""
+        share = record.shares.get(position, {}).get(seat)
+        check = record.unchecked.get(position, {}).get(seat)
+        if share is not None and check is not None:
+            try:
+                check.run()
+            except VerificationError:
+                return None
+            del record.unchecked[position][seat]
+            if not record.unchecked[position]:
+                del record.unchecked[position]
+        return share
 
     def _members_now(self) -> tuple[tuple[int, ...] | None, Point]:
         """The members of a round started now, and their joint key: None and the deck's

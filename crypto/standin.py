@@ -31,9 +31,10 @@ The parts of fewer than all remaining seats leave ``x_L·a`` undetermined, as
 the pieces leave ``x_L``. **The privacy cost**: the remaining seats together
 could open ``L``'s own hidden cards as well, by asking for their parts; the
 peer layer asks only for cards the game needs opened (cards dealt to the
-remaining seats, and cards as they are dealt from the deck), and ``L``'s hand
-goes out of the game unseen. A second leaver before the next reshuffle (which
-re-keys among the remaining seats) leaves too few seats to stand in for either.
+remaining seats, and, right after ``L`` left, every card still in the pile), and
+``L``'s hand goes out of the game unseen. A second leaver before the others stood
+in for ``L`` on every card and backed their secrets up again among themselves
+leaves too few seats to stand in for either.
 
 **Cost** per card: each remaining seat makes one part and its proof (three
 multiplications); each verifier checks ``n - 1`` parts (four multiplications

@@ -189,22 +189,14 @@ def read_search_blinding(seat: int, body: log_pb2.SearchBlinding) -> SearchBlind
 
 
 def search_opening_body(
-    index: int, round_: int, card: str, opening: SearchOpening, stand_in: StandInBatch | None
+    index: int, round_: int, card: str, opening: SearchOpening
 ) -> log_pb2.SearchOpening:
-    body = log_pb2.SearchOpening(deck=index, round=round_, card=card, opening=opening.encode())
-    if stand_in is not None:
-        body.stand_in = stand_in.encode()
-    return body
+    return log_pb2.SearchOpening(deck=index, round=round_, card=card, opening=opening.encode())
 
 
-def read_search_opening(
-    seat: int, body: log_pb2.SearchOpening, stood_in: bool
-) -> tuple[SearchOpening, StandInBatch | None]:
-    """The opening and, where a seat is out (``stood_in``), the stand-in parts for it."""
+def read_search_opening(seat: int, body: log_pb2.SearchOpening) -> SearchOpening:
     with _blaming(seat, "search opening"):
-        opening = SearchOpening.decode(body.opening)
-        batch = StandInBatch.decode(body.stand_in) if stood_in else None
-    return opening, batch
+        return SearchOpening.decode(body.opening)
 
 
 # -- backups, stand-ins, re-keys -------------------------------------------------------------

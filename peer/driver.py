@@ -14,18 +14,19 @@ about each seat it still waits for, then runs the relay rounds on it: a seat is 
 this peer decides it is, the same decision as every honest peer's (see
 :mod:`condottiere.peer.silence`), or where its log says it leaves. A seat out
 plays no more, and the game goes on without it: its hand leaves the game unseen, it shuffles
-no more, and at each deal the others stand in for its decryption shares (every remaining seat
-publishes its part, from its piece of the leaver's backed-up secret, with a proof; the parts
-are combined, the leaver's secret is never rebuilt), until its deck is formed again: then the
-others take the leaver's key off the hidden cards that come back the same way (a ``rekey``
-step), and the deck's new round is keyed, shuffled and dealt by them alone; at three seats
-or more still there, they back their secrets up again among themselves (a ``redealing``
-step), so that a second leaver is covered as the first was. With one seat left, that seat
-wins by forfeit. Before the game is dealt, the seats still at the table
-start again without it (the keys and their backups made among them alone, the game made
-without it). Once a second seat is gone after the deal before the others backed their
-secrets up again without the first (the stand-in needs every other seat), the table stops as
-abandoned, naming the seat.
+no more, and the others stand in for its decryption shares (every remaining seat publishes
+its part, from its piece of the leaver's backed-up secret, with a proof; the parts are
+combined, the leaver's secret is never rebuilt): for a deal under way, then right after the
+verdict for every card of the decks that still needs its share (a ``rekey`` step), so that
+no card needs it again (the next reshuffle takes its key off the cards that come back by
+those shares, and the deck's new round is keyed, shuffled and dealt by the others alone); at
+three seats or more still there, they back their secrets up again among themselves right
+away (a ``redealing`` step), so that a second leaver is covered as the first was, down to
+two seats. With one seat left, that seat wins by forfeit. Before the game is dealt, the
+seats still at the table start again without it (the keys and their backups made among them
+alone, the game made without it). A seat gone before the others re-keyed the decks without
+the one before and backed their secrets up again (the stand-in needs every other seat), or
+seats gone together, stop the table as abandoned, naming the seat.
 
 Each entry names the step it answers. An entry answering a later step waits its turn; one
 answering a step that did not wait for its author is refused as out of turn (or stale, if
@@ -431,17 +432,17 @@ class Table:
         )
         self._advance()
 
-    def receive(self, signed: bytes) -> Rejection | None:
-        """Take in one signed entry as it arrived; the rejection if it cannot even be read as
-        an entry of this table, or comes from an author with no place at it (nobody at the
-        table is blamed: it is kept nowhere)."""
+    def receive(self, signed: bytes, source: str | None = None) -> Rejection | None:
+        """Take in one signed entry as it arrived from ``source`` (the host that sent it; None:
+        not over the wire); the rejection if it cannot even be read as an entry of this table,
+        or comes from an author with no place at it (nobody is blamed: it is kept nowhere)."""
         if self.logs.holds(signed):
             return None
         try:
             entry = read_entry(signed, table_id=self.table_id)
         except Rejection as rejection:
             return rejection
-        turned_away = seating.door(self, entry)
+        turned_away = seating.door(self, entry, source)
         if turned_away is not None:
             return turned_away
         self._add(entry)
@@ -665,7 +666,7 @@ class Table:
                     return entry
                 break  # its table goes on without this seat: held until this seat is told
             stale = entry.step <= self._answered.get(author, 0)
-            if not stale and leavers.stated_me_out(self, author, entry.step):
+            if not stale and leavers.went_apart(self, author, entry.step):
                 break
             self._refuse(
                 Rejection(

@@ -5,7 +5,8 @@ A peer talks to others in two directions, and each has its limits:
 - **served** (other peers call this one): a request is at most ``MAX_REQUEST_BYTES`` (the
   server refuses larger ones before reading them); each connection may make
   ``CALLS_PER_SECOND`` calls (a burst of ``CALL_BURST``), with at most
-  ``STREAMS_PER_CONNECTION`` streams open at once. Streams are counted by their source (the
+  ``STREAMS_PER_CONNECTION`` streams open at once, and all connections of one source together
+  ``SOURCE_CALLS_PER_SECOND`` (the loopback excepted). Streams are counted by their source (the
   caller's IP address, whatever its port or connection) in :class:`StreamSlots`: a source
   may hold ``STREAMS_PER_SOURCE`` streams, and all sources together ``MAX_SUBSCRIBERS``;
   a member of the table (a seated author, or before the seating an author in the lobby) that
@@ -33,6 +34,7 @@ table is seated, only a seated author's after (a peer that came back on another 
 
 from __future__ import annotations
 
+import ipaddress
 import re
 import resource
 import time
@@ -54,6 +56,8 @@ __all__ = [
     "MAX_REQUEST_BYTES",
     "MAX_SUBSCRIBERS",
     "MEMBER_STREAMS",
+    "SOURCE_CALLS_PER_SECOND",
+    "SOURCE_CALL_BURST",
     "STREAMS_PER_CONNECTION",
     "STREAMS_PER_SOURCE",
     "UNREAD_SECONDS",
@@ -63,7 +67,10 @@ __all__ = [
     "StreamSlots",
     "TokenBucket",
     "WireLog",
+    "host_of",
+    "is_loopback",
     "raise_open_file_limit",
+    "source_named",
     "source_of",
     "valid_address",
 ]
@@ -71,6 +78,11 @@ __all__ = [
 MAX_REQUEST_BYTES = 64 * 1024
 CALLS_PER_SECOND = 20.0
 CALL_BURST = 40.0
+SOURCE_CALLS_PER_SECOND = 100.0
+SOURCE_CALL_BURST = 200.0
+"""The calls all connections of one source may make together (five connections' worth): a
+stranger's thousand connections make no more calls than a few (the loopback, this machine's
+own processes, is not held to it)."""
 STREAMS_PER_CONNECTION = 8
 MAX_SUBSCRIBERS = 256
 STREAMS_PER_SOURCE = 16
@@ -85,6 +97,8 @@ CLAIMS_PER_AUTHOR = 4
 MAX_ADDRESS = 255
 RECENT = 100
 """How many refused messages are remembered word for word (all are counted)."""
+LOOPBACK = "127.0.0.1"
+"""The one source every loopback host is counted as (:func:`source_named`)."""
 
 assert MAX_ENTRY_BYTES > MAX_REQUEST_BYTES
 
@@ -186,6 +200,46 @@ def source_of(peer: str) -> str:
     if kind == "ipv6":
         return rest.rpartition(":")[0].strip("[]")
     return peer
+
+
+def host_of(address: str) -> str:
+    """The host of an address ``host:port`` (``[v6]:port`` too), the source its peer's
+    connections come from; the text itself when it has no port.
+
+    >>> host_of("10.0.0.5:5000"), host_of("[::1]:5000"), host_of("garbage")
+    ('10.0.0.5', '::1', 'garbage')
+    """
+    host, colon, port = address.rpartition(":")
+    if not colon or not port.isdigit():
+        return address
+    return host.strip("[]")
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` is this machine's loopback: its processes are its owner's, never a
+    stranger's on the LAN.
+
+    >>> is_loopback("127.0.0.1"), is_loopback("127.8.0.2"), is_loopback("::1")
+    (True, True, True)
+    >>> is_loopback("localhost"), is_loopback("10.77.0.1")
+    (True, False)
+    """
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def source_named(host: str) -> str:
+    """The source ``host`` is, as sources are counted: every loopback host is one source,
+    ``127.0.0.1``.
+
+    >>> source_named("10.0.0.5"), source_named("localhost"), source_named("::1")
+    ('10.0.0.5', '127.0.0.1', '127.0.0.1')
+    """
+    return LOOPBACK if is_loopback(host) else host
 
 
 class NoSlot(Exception):

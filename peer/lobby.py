@@ -8,7 +8,8 @@ table's id is the hash of that definition and its creator's key
 The definition also fixes the :class:`Deadlines` of every step that waits for a seat. A
 peer that wants to play publishes ``Join``, naming the definition's hash, as the first entry
 of its own log. The creator seats joiners in one ``Seating`` entry (seat i is the i-th
-author): at an open table the first joiners it hears of, otherwise only those its owner
+author): at an open table the first joiners it hears of, round their sources (a source's
+many keys cannot take every seat: :meth:`Lobby.fair_order`), otherwise only those its owner
 admitted (:meth:`Lobby.admit`; a joiner refused, :meth:`Lobby.refuse`, is forgotten), in the
 order they came. That choice is the creator's alone and not in any log: the others check only
 that every seated author asked for a seat. From then on the creator has no more authority
@@ -36,12 +37,13 @@ ValueError: zman is played by 2 to 6 players, not 9
 from __future__ import annotations
 
 import os
-from collections.abc import Collection
+from collections import Counter
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from condottiere.interface import DEFAULT_GAME, GameRules, TableRules, game_named
 from condottiere.peer.entries import LogEntry, Reason, Rejection
-from condottiere.peer.limits import valid_address
+from condottiere.peer.limits import host_of, source_named, valid_address
 from condottiere.v1 import log_pb2
 
 __all__ = ["NONCE_BYTES", "PROTOCOL", "Deadlines", "Lobby", "TableSpec", "check_text"]
@@ -228,6 +230,12 @@ class Lobby:
         more (a seating that names one all the same is valid: its leave frees the seat)."""
         self.closed = False
         """The game has started: no joiner is heard of or seated any more."""
+        self.heard_from: dict[bytes, str] = {}
+        """The source (host) each author without a seat was first heard of from: the host
+        its join names (see :func:`condottiere.peer.steps.seating.door`)."""
+        self.given: Counter[str] = Counter()
+        """Seats given so far to the joiners of each source, seats since freed included: at
+        an open table a free seat goes to a joiner of the source given fewest."""
 
     @property
     def pending(self) -> tuple[bytes, ...]:
@@ -296,11 +304,19 @@ class Lobby:
         if body.bot:
             self.bots.add(entry.author)
 
+    def source(self, author: bytes) -> str:
+        """The source of a joiner: the host its join names (a join is taken from there only,
+        see :func:`condottiere.peer.steps.seating.door`)."""
+        return source_named(host_of(self.addresses.get(author, "")))
+
     def seating_for(self, freeing: Collection[bytes] = ()) -> tuple[bytes, ...] | None:
         """The creator's choice of seats once enough joiners are heard of (admitted ones,
         unless the table is open): itself, then the first in the order they came; None while
         seats are still free. At a table seated already, the seats of ``freeing`` go to the
-        next joiners and every other seat stays where it is."""
+        next joiners and every other seat stays where it is. At an open table the joiners the
+        owner admitted (its own bots) come first, and the other seats go round the joiners'
+        sources (:meth:`fair_order`): one source's many keys cannot take every seat while
+        others wait."""
         kept: tuple[bytes | None, ...] = (self.creator, *([None] * (self.spec.seats - 1)))
         if self.seating:
             kept = tuple(None if a in freeing else a for a in self.seating)
@@ -312,10 +328,37 @@ class Lobby:
         free = [seat for seat, author in enumerate(kept) if author is None]
         if len(joiners) < len(free):
             return None
+        if self.open:  # the owner's own (admitted) first, then round the sources
+            admitted = [a for a in joiners if a in self.admitted]
+            others = [a for a in joiners if a not in self.admitted]
+            joiners = admitted + self.fair_order(others, len(free) - len(admitted))
         seating = list(kept)
         for seat, joiner in zip(free, joiners, strict=False):
             seating[seat] = joiner
         return tuple(a for a in seating if a is not None)
+
+    def fair_order(self, joiners: Iterable[bytes], seats: int) -> list[bytes]:
+        """The ``seats`` joiners of ``joiners`` (in the order they came) an open table seats:
+        each seat in turn to the first joiner of the source given fewest seats so far (this
+        one's picks included). A source whose keys were seated and freed waits behind every
+        source not served yet.
+
+        >>> lobby = Lobby.__new__(Lobby)
+        >>> lobby.given = Counter({"10.0.0.9": 1})
+        >>> lobby.addresses = {b"s1": "10.0.0.9:1", b"s2": "10.0.0.9:2",
+        ...                    b"ada": "10.0.0.2:5", b"bob": "10.0.0.3:5"}
+        >>> lobby.fair_order([b"s1", b"s2", b"ada", b"bob"], 3)
+        [b'ada', b'bob', b's1']
+        """
+        given = Counter(self.given)
+        waiting = list(joiners)
+        chosen: list[bytes] = []
+        while waiting and len(chosen) < seats:
+            pick = min(waiting, key=lambda author: given[self.source(author)])
+            waiting.remove(pick)
+            chosen.append(pick)
+            given[self.source(pick)] += 1
+        return chosen
 
     def missing_joins(self, body: log_pb2.Seating) -> list[bytes]:
         """The seated authors whose join has not been heard of yet."""
@@ -338,5 +381,8 @@ class Lobby:
         return authors
 
     def seat(self, entry: LogEntry, authors: tuple[bytes, ...]) -> None:
+        for author in authors:
+            if author != self.creator and author not in self.seating:
+                self.given[self.source(author)] += 1
         self.seating = authors
         self.seating_hash = entry.hash

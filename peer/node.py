@@ -55,6 +55,7 @@ from condottiere.peer.limits import (
     MAX_REQUEST_BYTES,
     STREAMS_PER_CONNECTION,
     WireLog,
+    host_of,
     raise_open_file_limit,
 )
 from condottiere.peer.links import (
@@ -171,6 +172,8 @@ class Node:
         self._tasks: list[asyncio.Task[None]] = []
         self._since = (0, time.monotonic())
         self._events_taken = 0
+        self._addresses: list[str] = []
+        """The table's addresses as the last call on its thread saw them (followed since)."""
         self._dealt_traced = False
         self._caught_up = asyncio.Event()
         self._caught_up.set()
@@ -461,6 +464,7 @@ class Node:
             table.defer_costly = True
             table.hold_forced = True
             self.table = table
+            self._addresses = []
 
         await self._call(adopt)
 
@@ -546,6 +550,10 @@ class Node:
             named = {*table.seating, *table.lobby.freed, self.identity.public.raw}
             self.served.keep_only(named)  # an author with no seat: nothing of it is served
         addresses = list(table.lobby.addresses.values())
+        if addresses == self._addresses:  # each is followed once: only a change is news
+            addresses = []
+        else:
+            self._addresses = addresses
         appended_pairs = [(entry.author, entry.signed) for entry in appended]
         turn = table.forced_move()
         forced = None if turn is None else (turn, self._since[1])
@@ -576,10 +584,13 @@ class Node:
         for address in changes.addresses:
             self.heard_of(address)
         self.events.extend(changes.events)
-        if changes.snapshot is not None:
-            self.snapshot = changes.snapshot
+        snapshot = changes.snapshot
+        if snapshot is not None and (changes.events or snapshot != self.snapshot):
+            # a call that changed nothing the owner sees (a copy of an entry held, a share
+            # verified in spare time) wakes no listener: most calls are such
+            self.snapshot = snapshot
             for queue in self.listeners:
-                queue.put_nowait(changes.snapshot)
+                queue.put_nowait(snapshot)
         if changes.appended:
             self.trace.write("pub")
             await self.served.notify()
@@ -667,12 +678,11 @@ class Node:
                 continue
             await self.links.inbox_ready.wait()
             self.links.inbox_ready.clear()
-            spare_work = True
-            batch = self.links.take()
+            batch = self._news(self.links.take())
             if batch and self.table is not None:
                 self.trace.write("consume", n=len(batch))
                 try:
-                    outcomes = await self._on_table(
+                    outcomes, spare_work = await self._on_table(
                         functools.partial(self._receive_all, batch=batch)
                     )
                     await self._catch_up()
@@ -686,6 +696,18 @@ class Node:
                     if rejection is not None:
                         self.links.turned_away(address)
 
+    def _news(self, batch: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
+        """The entries of ``batch`` that are not copies of entries the table holds (every
+        peer relays every entry, so most that come in are such copies); the copies are noted
+        here, without a call on the table's thread, which would find them held too."""
+        news = []
+        for address, signed in batch:
+            if self.served.holds(signed):
+                self.wire.note(address, None, True)
+            else:
+                news.append((address, signed))
+        return news
+
     async def _catch_up(self) -> None:
         """End a restored table's catch-up once it has heard enough (see the module)."""
         if self._caught_up.is_set():
@@ -696,12 +718,13 @@ class Node:
 
     def _receive_all(
         self, table: Table, batch: Iterable[tuple[str, bytes]]
-    ) -> list[tuple[Rejection | None, bool]]:
+    ) -> tuple[list[tuple[Rejection | None, bool]], bool]:
         """Take in every entry of ``batch``; for each, its rejection (if any) and whether it
-        changed nothing (a copy of an entry held)."""
+        changed nothing (a copy of an entry held); and whether the table has spare-time work
+        now (``spare_time(0)`` verifies nothing: it only says so)."""
         outcomes = []
-        for _, signed in batch:
+        for address, signed in batch:
             held = len(table.logs)
-            rejection = table.receive(signed)
+            rejection = table.receive(signed, host_of(address))
             outcomes.append((rejection, rejection is None and len(table.logs) == held))
-        return outcomes
+        return outcomes, table.spare_time(0)

@@ -14,6 +14,7 @@ class Served:
 
     def __init__(self) -> None:
         self._copies: dict[bytes, list[bytes]] = {}
+        self._held: set[bytes] = set()
         self._version = 0
         self.changed = asyncio.Condition()
         """Held by a subscriber's stream between entries; notified at each change."""
@@ -22,6 +23,12 @@ class Served:
         """Serve ``signed``, the next entry of ``author``'s log (subscribers hear of it at
         :meth:`notify`)."""
         self._copies.setdefault(author, []).append(signed)
+        self._held.add(signed)
+
+    def holds(self, signed: bytes) -> bool:
+        """Whether these exact bytes are served: an entry of the table's logs (a copy that
+        comes in again changes nothing)."""
+        return signed in self._held
 
     def held(self) -> dict[bytes, int]:
         """How many entries this peer holds of each author."""
@@ -34,7 +41,7 @@ class Served:
     def keep_only(self, named: Collection[bytes]) -> None:
         """Serve nothing more of the authors not ``named`` (authors with no seat)."""
         for author in [a for a in self._copies if a not in named]:
-            del self._copies[author]
+            self._held.difference_update(self._copies.pop(author))
 
     async def notify(self) -> None:
         """Wake every subscriber's stream: something changed."""

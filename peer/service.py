@@ -33,10 +33,13 @@ from condottiere.crypto import Identity, PublicIdentity
 from condottiere.peer.limits import (
     CALL_BURST,
     CALLS_PER_SECOND,
+    SOURCE_CALL_BURST,
+    SOURCE_CALLS_PER_SECOND,
     UNREAD_SECONDS,
     CallLimiter,
     NoSlot,
     StreamSlots,
+    is_loopback,
     source_of,
 )
 from condottiere.peer.lobby import PROTOCOL
@@ -129,6 +132,8 @@ class PeerService:
         self._source = source
         self.slots = slots or StreamSlots()
         self.calls = calls or CallLimiter(CALLS_PER_SECOND, CALL_BURST)
+        self.source_calls = CallLimiter(SOURCE_CALLS_PER_SECOND, SOURCE_CALL_BURST)
+        """The calls of all connections of each source together (the loopback excepted)."""
         self.unread_seconds = unread_seconds
 
     async def Hello(self, data: bytes, context: _Context) -> peer_pb2.HelloReply:
@@ -183,7 +188,7 @@ class PeerService:
 
     async def _request(self, kind: type[M], data: bytes, context: _Context) -> M:
         """The request ``data`` holds, once the caller's connection is within its rate."""
-        await _within_rate(self.calls, context)
+        await _within_rate(self, context)
         try:
             return kind.FromString(data)
         except DecodeError as exc:
@@ -206,11 +211,20 @@ class PeerService:
             )
 
 
-async def _within_rate(calls: CallLimiter, context: _Context) -> None:
-    if not calls.allow(context.peer()):
+async def _within_rate(service: PeerService, context: _Context) -> None:
+    """Refuse the call (``RESOURCE_EXHAUSTED``) past its connection's rate, or past its
+    source's (every connection of one machine together: the loopback excepted)."""
+    peer = context.peer()
+    if not service.calls.allow(peer):
         await context.abort(
             grpc.StatusCode.RESOURCE_EXHAUSTED,
             f"more than {CALLS_PER_SECOND:g} calls a second from this connection",
+        )
+    source = source_of(peer)
+    if not is_loopback(source) and not service.source_calls.allow(source):
+        await context.abort(
+            grpc.StatusCode.RESOURCE_EXHAUSTED,
+            f"more than {SOURCE_CALLS_PER_SECOND:g} calls a second from {source}",
         )
 
 
@@ -235,7 +249,8 @@ async def _send_all(messages: AsyncIterator[Any], context: _Context, unread: flo
     for the reader to make room (a stream that is not read is not buffered for)."""
     async for message in messages:
         try:
-            await asyncio.wait_for(context.write(message), unread)
+            async with asyncio.timeout(unread):  # no task a message, as wait_for makes
+                await context.write(message)
         except TimeoutError:
             await context.abort(
                 grpc.StatusCode.RESOURCE_EXHAUSTED,
@@ -273,12 +288,12 @@ class Guard(grpc.aio.ServerInterceptor):
         inner: Any = handler.unary_unary
 
         async def unary(request: Any, context: _Context) -> Any:
-            await _within_rate(service.calls, context)
+            await _within_rate(service, context)
             return await inner(request, context)
 
         def streaming(behaviour: Any) -> Any:
             async def stream(request: Any, context: _Context) -> None:
-                await _within_rate(service.calls, context)
+                await _within_rate(service, context)
                 async with _slot(service.slots, context):
                     result = behaviour(request, context)
                     if inspect.isasyncgen(result):

@@ -917,8 +917,9 @@ def compare(edition: str, seats: int, games: int, other: str) -> None:
     figures: dict[str, list[tuple[float, float, float, float, float, float]]] = {
         "before": [], "after": []
     }
+    latencies: dict[str, list[float]] = {"before": [], "after": []}
     print(f"{seats} seats: deal s, ratio to the floor; game s, chains, ratio to the floor;"
-          " the peers' CPU s, ratio to the counted arithmetic's CPU")
+          " the peers' CPU s, ratio to the counted arithmetic's CPU; a move's latency p50 ms")
     for game in range(games):
         order = [("before", other), ("after", sys.executable)]
         for label, python in order if game % 2 == 0 else order[::-1]:
@@ -933,11 +934,13 @@ def compare(edition: str, seats: int, games: int, other: str) -> None:
                 cpu / arithmetic,
             ))
             deal_ratio, game_ratio = run.deal / deal_floor, run.game / game_floor
+            latencies[label].extend(run.latencies)
             print(
                 f"  game {game + 1} {label:>6}: dealt {run.deal:5.2f} s ({deal_ratio:4.2f}x"
                 f" {deal_floor:4.2f} s); game {run.game:5.1f} s, {run.chains} chains"
                 f" ({game_ratio:4.2f}x); started {run.started:4.2f} s; LAN {run.lan:4.2f} s;"
-                f" peers' CPU {cpu:5.2f} s ({cpu / arithmetic:4.2f}x {arithmetic:5.2f} s)",
+                f" peers' CPU {cpu:5.2f} s ({cpu / arithmetic:4.2f}x {arithmetic:5.2f} s);"
+                f" move p50 {1000 * percentile(run.latencies, 0.5):5.1f} ms",
                 flush=True,
             )
     for label, rows in figures.items():
@@ -947,7 +950,9 @@ def compare(edition: str, seats: int, games: int, other: str) -> None:
         print(
             f"  median {label:>6}: dealt {deal:5.2f} s, {deal_ratio:4.2f}x its floor;"
             f" game {wall:5.1f} s, {game_ratio:4.2f}x its floor; peers' CPU {cpu:5.2f} s,"
-            f" {cpu_ratio:4.2f}x the arithmetic"
+            f" {cpu_ratio:4.2f}x the arithmetic; a move's latency p50"
+            f" {1000 * percentile(latencies[label], 0.5):.1f} ms,"
+            f" p99 {1000 * percentile(latencies[label], 0.99):.1f} ms"
         )
     paired = statistics.median(
         after[5] / before[5]

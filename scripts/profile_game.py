@@ -31,15 +31,22 @@ The peers keep their compiled modules as an installed copy does (``bench_net.pee
 A peer that has not exited after ``--timeout`` seconds is stopped with everything it started
 (the profiler and its Python), and the script says so.
 
+``--cpu`` measures instead of sampling: every peer runs under ``peer_cpu.py``, which books the
+CPU of each libsodium call on its thread's clock, and the script prints the peers' CPU split
+into the libsodium calls (beside the same calls made raw on one thread: the counted arithmetic
+of ``bench_net.py``), the main threads (event loop, gRPC's Python side, imports) and the rest.
+Those are CPU seconds, whatever the load, where the samples' shares lean toward threads that
+stay runnable for long (a crypto thread waiting for a core counts as running).
+
 Usage: ``.venv/bin/python scripts/profile_game.py [--seats 6] [--seed 1] [--rate 200]
-[--top 15] [--callers 0] [--timeout 600] [--python PYTHON]`` (``--python``: another checkout's
-venv, to
-profile the code before a change)
+[--top 15] [--callers 0] [--timeout 600] [--cpu] [--python PYTHON]`` (``--python``: another
+checkout's venv, to profile the code before a change)
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import stat
@@ -51,7 +58,10 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from bench_net import GAME_SECONDS, launch_traced, stop_all, warm_bytecode
+from bench_net import GAME_SECONDS, launch_traced, read_traces, stop_all, warm_bytecode
+from floors import floor_cpu_seconds
+
+from condottiere.peer.steps.base import Work
 
 WAITS = ("EpollSelector.select", "Condition.wait", "_worker (concurrent/futures/thread.py:81)",
          "Event.wait", "Thread.run", "_wait_for_tstate_lock")
@@ -112,6 +122,49 @@ def wrapper(folder: Path, spy: str, rate: int, python: str) -> str:
     return str(script)
 
 
+def cpu_wrapper(folder: Path, python: str) -> str:
+    """A script that runs its arguments with ``python`` under ``peer_cpu.py``, one output per
+    peer."""
+    script = folder / "booked-python"
+    booking = Path(__file__).with_name("peer_cpu.py")
+    script.write_text(
+        f'#!/bin/sh\nexec {python} {booking} "{folder}/cpu.$$.json" "$@"\n'
+    )
+    script.chmod(script.stat().st_mode | stat.S_IXUSR)
+    return str(script)
+
+
+def cpu_split(folder: Path, seats: int, traces: Sequence[Path]) -> None:
+    """Print where the peers' CPU went (see ``peer_cpu.py``), beside the floor of the calls."""
+    outputs = [json.loads(path.read_text()) for path in sorted(folder.glob("cpu.*.json"))]
+    if len(outputs) != seats:
+        print(f"only {len(outputs)} of {seats} peers wrote their figures")
+    calls: Counter[str] = Counter()
+    for output in outputs:
+        calls.update(output["calls"])
+    process = sum(o["process"] for o in outputs)
+    in_calls = sum(sum(o["call_cpu"].values()) for o in outputs)
+    main_thread = sum(o["main_thread"] - o["main_call_cpu"] for o in outputs)
+    shuffles = sum(
+        1 for trace in read_traces(traces) for line in trace
+        if line["what"] == "work" and line["kind"] == Work.MAKE_SHUFFLE
+    )
+    floor = floor_cpu_seconds(calls)
+    print(f"{seats}-seat game, {shuffles // seats} shuffle chains: where the peers' CPU went"
+          " (CPU seconds, every peer)")
+    rows = (
+        ("the peers' CPU", process),
+        ("in libsodium's calls", in_calls),
+        ("  the same calls made raw on one thread", floor),
+        ("main threads: event loop, gRPC's Python, imports", main_thread),
+        ("the rest: the table's and crypto threads' Python, bots, gRPC's threads",
+         process - in_calls - main_thread),
+    )
+    for name, seconds in rows:
+        print(f"  {name:<72} {seconds:7.2f} s {seconds / floor:5.2f}x")
+    print(f"  calls: {', '.join(f'{name} {count}' for name, count in calls.most_common())}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seats", type=int, default=6, help="seats (default 6)")
@@ -125,17 +178,24 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="for each function listed, its N commonest callers (default 0)")
     parser.add_argument("--python", default=sys.executable,
                         help="the Python that runs the peers (default this one)")
+    parser.add_argument("--cpu", action="store_true",
+                        help="instead of sampling, book every libsodium call's CPU in the"
+                        " peers and print where their CPU went (see peer_cpu.py)")
     args = parser.parse_args(argv)
     spy = shutil.which("py-spy") or shutil.which("py-spy", path=os.path.dirname(sys.executable))
-    if spy is None:
+    if spy is None and not args.cpu:
         print("py-spy is not installed: pip install py-spy (then run this again)")
         return 2
     warm_bytecode(args.python)
     with tempfile.TemporaryDirectory(prefix="profile-game-") as name:
         folder = Path(name)
-        python = wrapper(folder, spy, args.rate, args.python)
+        if args.cpu:
+            python = cpu_wrapper(folder, args.python)
+        else:
+            assert spy is not None
+            python = wrapper(folder, spy, args.rate, args.python)
         started = time.monotonic()
-        processes, _ = launch_traced(
+        processes, traces = launch_traced(
             args.edition, args.seats, args.seed, folder,
             peer_options=["--coin-timeout", "60"], python=python,
         )
@@ -151,6 +211,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         finally:
             stop_all(processes)
         wall = time.monotonic() - started
+        if args.cpu:
+            cpu_split(folder, args.seats, traces)
+            return 0
         time.sleep(1)  # py-spy writes its file once its process has exited
         kinds: Counter[str] = Counter()
         functions: Counter[str] = Counter()

@@ -16,11 +16,11 @@ moving the book's cards:
 - :mod:`.hand_proofs` (``dealer.hand_proofs``): a hidden hand proved to hold a card of a set;
 - :mod:`.searches` (``dealer.searches``): a search of a pile for a named card;
 - :mod:`.backups` (``dealer.backups``): the deck secrets backed up among the members, the
-  complaints about a piece, new backups after a re-key, whether a leaver is covered;
+  complaints about a piece, new backups right after a seat left, whether a leaver is covered;
 - :mod:`.stand_ins` (``dealer.stand_ins``): the seats still there stand in for a leaver's
-  shares of a deal;
-- :mod:`.rekeys` (``dealer.rekeys``): a pile formed again after a seat left is keyed by the
-  seats still there alone;
+  shares of a deal under way;
+- :mod:`.rekeys` (``dealer.rekeys``): right after a seat left, the seats still there stand in
+  for its shares of every card still in play (and a pile formed again is keyed by them alone);
 - :mod:`.audit` (``dealer.audit``): the whole game checked from the published secrets.
 
 The dealer is deterministic: every peer, fed the same entries, tracks the same slots. It

@@ -1,7 +1,7 @@
 """The backups of the deck secrets (tables of :data:`MIN_BACKUP_SEATS` seats or more): each
 member's box key, its dealing of every deck's secret among the others (a piece each, sealed in
-a box), complaints about a piece and their answers, a new backup among the members of a round
-re-keyed after a seat left, and whether the seats still there can act for one that leaves."""
+a box), complaints about a piece and their answers, a new backup among the seats still there
+right after a seat left, and whether they can act for one that leaves."""
 
 from __future__ import annotations
 
@@ -131,25 +131,25 @@ class Backups:
             return self.blame(exc, holders)
 
     def redealt(self, index: int) -> tuple[int, ...] | None:
-        """The seats that back their secrets of deck ``index`` up again among themselves once
-        its round is keyed without the seats that left (three or more, the round's members);
-        None where the backups are among them already, or they are too few."""
+        """The seats that back their secrets of deck ``index`` up again among themselves
+        right after a seat left: the seats still there (three or more); None where the
+        backups are among them already, or they are too few."""
         book = self._book
-        deck = book.decks[index]
-        members = deck.members_of(deck.round)
-        if len(members) < MIN_BACKUP_SEATS or deck.rekey_owed():
+        staying = book.decks[index].staying
+        if len(staying) < MIN_BACKUP_SEATS:
             return None
-        if all(self.among(member, index)[0] == members for member in members):
+        if all(self.among(member, index)[0] == staying for member in staying):
             return None
-        return tuple(book.members[member] for member in members)
+        return tuple(book.members[member] for member in staying)
 
     def make_redealing(self, index: int) -> log_pb2.Redealing:
-        """This seat's secret of deck ``index`` backed up again among the members of its
-        re-keyed round (deterministic, as the first dealing)."""
+        """This seat's secret of deck ``index`` backed up again among the seats still there
+        (deterministic, as the first dealing; bound to the deck's current round and to
+        them, by their box keys)."""
         book = self._book
         assert book.index is not None
         deck = book.decks[index]
-        members = deck.members_of(deck.round)
+        members = deck.staying
         keys = [self.box_keys[member] for member in members]
         context = Context(deck.table, deck.round, members.index(book.index))
         dealing = make_dealing(deck.secret, keys, context)
@@ -158,15 +158,16 @@ class Backups:
     def accept_redealing(
         self, seat: int, body: log_pb2.Redealing, box: BoxSecret | None
     ) -> bool:
-        """Record ``seat``'s new dealing of a deck (:class:`Rejection` if it is not one for the
-        deck's current round); with this seat's box secret, open and check its piece: True
-        when it fails (to complain of, as of a first dealing's)."""
+        """Record ``seat``'s new dealing of a deck among the seats still there
+        (:class:`Rejection` if it is not one for the deck's current round); with this seat's
+        box secret, open and check its piece: True when it fails (to complain of, as of a
+        first dealing's)."""
         book = self._book
         index = body.deck
         if not 0 <= index < len(book.decks) or body.round != book.decks[index].round:
             raise blame(seat, Reason.UNEXPECTED, "a new backup of another deck or round")
         deck, dealer = book.decks[index], book.at(seat)
-        members = deck.members_of(deck.round)
+        members = deck.staying
         dealing = bodies.read_redealing(seat, body, len(members))
         self.dealings[(dealer, index)] = dealing
         self.dealt_among[(dealer, index)] = (members, deck.round)
@@ -185,12 +186,15 @@ class Backups:
     def covered(self, seat: int, out: Collection[int]) -> bool:
         """Whether the seats still at the table can act for ``seat`` (just put out; ``out``
         holds every seat out, ``seat`` too): for every deck, ``seat``'s backup is among three
-        members or more, every other of them still at the table, and no hidden card still in
-        play is under the key of a seat gone before (only its own backup's members' keys)."""
+        members or more, every other of them still at the table, and no card still in play
+        needs the share of a seat gone before (the others stood in for it right after its
+        verdict: ``Deck.unshared``; a card that came back at a reshuffle without its share
+        waits for the ``rekey`` step before the round is shuffled)."""
         book = self._book
         if seat not in book.members or not self.backed_up:
             return False
         gone = book.at(seat)
+        earlier = [book.at(s) for s in out if s != seat and s in book.members]
         for index, deck in enumerate(book.decks):
             holders, _ = self.among(gone, index)
             if gone not in holders or any(
@@ -199,9 +203,10 @@ class Backups:
                 return False
             hidden = {slot for hand in book.hands[:seat] + book.hands[seat + 1:]
                       for i, slot in hand if i == index} | book.out[index]
-            hidden |= {Slot(deck.round, p) for p in range(book.drawn[index], len(deck.cards))}
-            keyed = {deck.members_of(slot.round) for slot in hidden
-                     if (index, slot) not in book.face_up}
-            if any(not set(members) <= set(holders) for members in keyed):
+            hidden |= {Slot(deck.round, p) for p in book.pile_positions(index)}
+            hidden = {slot for slot in hidden if (index, slot) not in book.face_up}
+            if any(leaver in deck.rekey_owed() for leaver in earlier) or any(
+                not deck.shared(slot, leaver) for slot in hidden for leaver in earlier
+            ):
                 return False
         return True

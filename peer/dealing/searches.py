@@ -1,22 +1,14 @@
 """A search of a pile for a named card: a plaintext equivalence test over every slot still in
-the pile (each member blinds, then opens, with proofs; a seat out is stood in for from its
-backup). The slot found leaves the pile face up into the searcher's hand."""
+the pile (each member still at the table blinds, then opens, with proofs; the pile is
+searched under their key alone, the shares the others stood in for of a seat out taken off
+it). The slot found leaves the pile face up into the searcher's hand."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from condottiere.crypto import (
-    Context,
-    Slot,
-    StandInBatch,
-    VerificationError,
-    combine_stand_in,
-    make_stand_in,
-    verification_key,
-    verify_stand_in,
-)
+from condottiere.crypto import Slot, VerificationError
 from condottiere.peer import bodies
 from condottiere.peer.dealing.backups import Backups
 from condottiere.peer.dealing.book import Book, blame
@@ -29,14 +21,12 @@ __all__ = ["Searches"]
 @dataclass
 class _Search:
     """Search number ``number`` of deck ``index``'s pile for ``card``, under way: the
-    positions searched, and the verified stand-in parts for a seat out (by the standing-in
-    seat's number in the decks)."""
+    positions searched."""
 
     number: int
     index: int
     card: str
     positions: tuple[int, ...]
-    stand_ins: dict[int, StandInBatch] = field(default_factory=dict)
 
 
 class Searches:
@@ -102,65 +92,41 @@ class Searches:
         except VerificationError as exc:
             raise book.blame_deck(exc) from None
 
-    def make_opening(self, leaver: int | None) -> log_pb2.SearchOpening:
-        """This seat's decryption shares of the combined blindings, with proofs; and with a
-        seat out (``leaver``), its parts of that seat's shares."""
+    def make_opening(self) -> log_pb2.SearchOpening:
+        """This seat's decryption shares of the combined blindings, with proofs."""
         search = self._under_way()
-        book = self._book
-        deck = book.decks[search.index]
+        deck = self._book.decks[search.index]
         opening = deck.make_search_opening(search.number)
-        stand_in = None
-        if leaver is not None:
-            assert book.index is not None
-            gone = book.at(leaver)
-            context = Context(deck.table, deck.round, book.index)
-            pairs = deck.search_ciphertexts(search.number)
-            piece = self._backups.pieces[(gone, search.index)]
-            stand_in = make_stand_in(piece, gone, pairs, context)
-        return bodies.search_opening_body(search.index, deck.round, search.card, opening, stand_in)
+        return bodies.search_opening_body(search.index, deck.round, search.card, opening)
 
-    def accept_opening(
-        self, seat: int, body: log_pb2.SearchOpening, leaver: int | None
-    ) -> None:
-        """Verify and record ``seat``'s opening (and its stand-in parts for ``leaver``, the
-        seat out); :class:`Rejection` blames it when either is malformed or fails."""
+    def accept_opening(self, seat: int, body: log_pb2.SearchOpening) -> None:
+        """Verify and record ``seat``'s opening; :class:`Rejection` blames it when it is
+        malformed or fails (or carries stand-in parts: since protocol 7 a search needs no seat
+        that left, whose shares of the pile the others stood in for at once)."""
         self._check_searched(seat, body)
         search = self._under_way()
         book = self._book
         deck, member = book.decks[search.index], book.at(seat)
-        opening, batch = bodies.read_search_opening(seat, body, leaver is not None)
-        if leaver is None and body.stand_in:
-            raise blame(seat, Reason.UNEXPECTED, "stand-in parts where no seat is out")
+        if body.stand_in:
+            raise blame(seat, Reason.UNEXPECTED, "stand-in parts where no search needs them")
+        opening = bodies.read_search_opening(seat, body)
         if (opening.search, opening.round) != (search.number, deck.round):
             raise blame(
                 seat, Reason.UNEXPECTED, f"an opening of search {search.number} expected"
             )
         try:
-            if batch is not None:
-                assert leaver is not None
-                gone = book.at(leaver)
-                dealing = self._backups.dealings[(gone, search.index)]
-                key = verification_key(dealing, deck.keys[gone], member)
-                context = Context(deck.table, deck.round, member)
-                pairs = deck.search_ciphertexts(search.number)
-                verify_stand_in(batch, gone, key, pairs, context)
             deck.accept_search_opening(member, opening)
         except VerificationError as exc:
             raise book.blame_deck(exc) from None
-        if batch is not None:
-            search.stand_ins[member] = batch
 
-    def finish(self, seat: int, leaver: int | None) -> tuple[str, ...]:
+    def finish(self, seat: int) -> tuple[str, ...]:
         """Once every opening is in: ``(card,)`` when the card was found (its slot leaves the
         pile face up into ``seat``'s hand), ``()`` when it is not in the pile."""
         search = self._under_way()
         self._search = None
         book = self._book
         deck = book.decks[search.index]
-        stood_in = {}
-        if leaver is not None:
-            stood_in[book.at(leaver)] = combine_stand_in(search.stand_ins, len(book.members))
-        found = deck.search_result(search.number, stood_in)
+        found = deck.search_result(search.number)
         if not found:
             return ()
         position = found[0]

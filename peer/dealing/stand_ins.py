@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from condottiere.crypto import (
     Context,
     Point,
+    Slot,
     StandInBatch,
     VerificationError,
     combine_stand_in,
@@ -40,10 +41,14 @@ class StandIns:
 
     def owed(self, leaver: int, draws: Sequence[Draw]) -> list[tuple[int, dict[int, int]]]:
         """The cards of these deals that need ``leaver``'s share: (deck, position -> owner,
-        by its number in the decks); none for a seat that left before the first deal."""
+        by its number in the decks); none for a seat that left before the first deal, nor
+        for cards the others already stood in for (``Deck.unshared``)."""
         owed: dict[int, dict[int, int]] = {}
-        for index, _, owner, positions in self._shares.expected(leaver, draws):
-            owed.setdefault(index, {}).update(dict.fromkeys(positions, owner))
+        for index, round_, owner, positions in self._shares.expected(leaver, draws):
+            deck, gone = self._book.decks[index], self._book.at(leaver)
+            needed = [p for p in positions if not deck.shared(Slot(round_, p), gone)]
+            if needed:
+                owed.setdefault(index, {}).update(dict.fromkeys(needed, owner))
         return sorted(owed.items())
 
     def make(self, leaver: int, draws: Sequence[Draw]) -> log_pb2.StandIn:

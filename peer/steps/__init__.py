@@ -27,12 +27,12 @@ coin_commit           every committer: a commitment to a value (a fair choice)
 coin_escrow           every committer (three or more): its value shared among the others
 coin_reveal           every committer: its value (see :mod:`condottiere.peer.coin`)
 move                  the seat the engine waits for: a move and the cards it shows
-stand_in              every seat still at the table, at a deal after a seat left: its parts
-                      of the leaver's shares of the cards dealt, with proofs
-rekey                 every seat still at the table, when a deck is formed again after a seat
-                      left: its parts of the leaver's shares of the hidden cards that come
-                      back, with proofs (the deck's new round is keyed without the leaver)
-redealing             (three seats or more still there) every seat, once its deck is re-keyed:
+stand_in              every seat still at the table, at a deal under way when a seat left: its
+                      parts of the leaver's shares of the cards dealt, with proofs
+rekey                 every seat still at the table, right after a seat left: its parts of the
+                      leaver's shares of every card of a deck still in play that needs them
+                      (the pile), with proofs; then no card needs the leaver again
+redealing             (three seats or more still there) every seat, right after a seat left:
                       its secret backed up again among them alone, then piece_checks (and
                       piece_answers) as for the first backup
 search_blinding       every seat still at the table, when the game searches a pile for a named

@@ -71,14 +71,14 @@ class ShuffleRule(StepRule):
     answers = (Deal,)
 
     def start(self, t: leavers.Context, step: Step, waiting: Deal) -> Step | None:
-        """A deal the game waits for: the re-key or new backup a leaver calls for, the
+        """A deal the game waits for: the re-key a pile formed again calls for, the
         shuffle chain, the shares, a stand-in for a seat out; then the cards (None: the game
         is asked again)."""
         game, dealer = t.game, t.dealer
         assert game is not None and dealer is not None
         draws = game.pending_draws()
         dealer.shuffles.sync(draws, [game.hand_size(seat) for seat in range(dealer.seats)])
-        again = leavers.rekey_step(t, step, draws) or leavers.redeal_step(t, step, draws)
+        again = leavers.catch_up(t, step)  # a pile formed again with cards under its key
         if again is not None:
             return again
         for draw in draws:

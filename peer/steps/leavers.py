@@ -1,7 +1,8 @@
 """Leavers and re-keys: the relay rounds on a seat past its deadline, a seat put out (out by
 this peer's own decision, or left), the game going on without it, the others standing in
-for its decryption shares at a deal, and a deck formed again re-keyed without it (then backed
-up again among the seats that stayed); before the deal, the seats still there start again
+for its decryption shares at a deal under way and, right after its verdict, for every card
+still in play (the decks re-keyed without it, then backed up again among the seats that
+stayed); before the deal, the seats still there start again
 without it, and seats put out at the start are freed for other joiners (the creator's new
 seating says which).
 
@@ -17,7 +18,7 @@ from typing import Any, Protocol
 
 from google.protobuf.message import Message
 
-from condottiere.interface import Draw, GameState
+from condottiere.interface import GameState
 from condottiere.peer.dealing import Dealer
 from condottiere.peer.entries import LogEntry, Reason, Rejection
 from condottiere.peer.lobby import Lobby
@@ -460,30 +461,25 @@ def without_before_the_deal(t: Context, step: Step, departed: Sequence[Departure
     return step.then(again, t._remaining_authors())
 
 
-def rekey_step(t: Context, step: Step, draws: Sequence[Draw]) -> Step | None:
-    """A re-key step when a pile these deals take from was formed again with hidden cards
-    still under the key of a seat that left; None when none was."""
+def catch_up(t: Context, step: Step) -> Step | None:
+    """The step a seat out still calls for before the game goes on (None when none): the
+    others stand in at once for its shares of every card of a deck that still needs them
+    (a ``rekey`` step; for a round formed again, its shuffle unfinished, the cards under its
+    key with no share of it recorded, before the round is shuffled), and back their own
+    secrets up again among themselves (three or more: a ``redealing`` step). From then on a
+    second leaver is covered as the first was."""
     dealer = t.dealer
-    assert dealer is not None
-    for draw in draws:
-        leaver = dealer.rekeys.owed(draw.pile)
+    if dealer is None or not t.out:
+        return None
+    for index in range(len(dealer.decks)):
+        leaver = dealer.rekeys.owed(index)
         if leaver is not None:
-            return step.then(
-                REKEY, t._remaining_authors(), deck=draw.pile, leaver=leaver
-            )
-    return None
-
-
-def redeal_step(t: Context, step: Step, draws: Sequence[Draw]) -> Step | None:
-    """A new backup step when a pile these deals take from was re-keyed and its members
-    (three or more) still back their secrets up with a seat that left; None otherwise."""
-    dealer = t.dealer
-    assert dealer is not None
-    for draw in draws:
-        seats = dealer.backups.redealt(draw.pile)
+            return step.then(REKEY, t._remaining_authors(), deck=index, leaver=leaver)
+    for index in range(len(dealer.decks)):
+        seats = dealer.backups.redealt(index)
         if seats is not None:
             t._bad_pieces.clear()
-            return step.then(keys.REDEALING, t._seat_authors(list(seats)), deck=draw.pile)
+            return step.then(keys.REDEALING, t._seat_authors(list(seats)), deck=index)
     return None
 
 
@@ -517,14 +513,14 @@ class StandInRule(StepRule):
 
 
 class RekeyRule(StepRule):
-    """Every seat still at the table, when a deck is formed again after a seat left: its
-    parts of the leaver's shares of the hidden cards that come back, with proofs (the
-    deck's new round is keyed without the leaver)."""
+    """Every seat still at the table, right after a seat left (see :func:`catch_up`): its
+    parts of the leaver's shares of every card of a deck that still needs them, with
+    proofs (then no card needs the leaver again)."""
 
     kind = REKEY
     words = "the re-keying of a deck"
     doing = "Re-keying a deck"
-    about = "the key of the seat that left is taken off the cards that come back"
+    about = "the others stand in for the seat that left on every card that needs it"
 
     def waiting_text(self, t: Context, step: Step, names: str) -> str:
         return f"{names} to re-key deck {step.deck + 1} without a seat that left"
@@ -583,6 +579,19 @@ def stated_me_out(t: Context, author: bytes, number: int) -> bool:
     me = t.seat
     return me is not None and any(
         seat == me and at <= number and said.get(author, _NOTHING).out is not None
+        for (seat, at), said in t._statements.items()
+    )
+
+
+def went_apart(t: Context, author: bytes, number: int) -> bool:
+    """Whether ``author`` stated out, at a step up to ``number``, a seat this fold has not put
+    out (this seat included): its entries after that follow a table this one is not (its
+    statement counts for nothing here), so they are held rather than refused as out of turn.
+    The author is put out for its silence as any seat, or this fold reaches the same decision
+    and takes them then (an honest seat's decision may reach this peer before its own does)."""
+    return any(
+        at <= number and said.get(author, _NOTHING).out is not None
+        and (seat == t.seat or seat not in t.out)
         for (seat, at), said in t._statements.items()
     )
 

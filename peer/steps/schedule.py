@@ -2,7 +2,9 @@
 back to the game (:attr:`~condottiere.peer.steps.base.After.GAME`).
 
 It makes the game first if there is none yet (the seats put out before the deal removed),
-then asks the game what it waits for and hands that value to the rule that declares it answers
+puts first what a seat put out still calls for (the others re-key the decks without it and
+back their secrets up again: :func:`~condottiere.peer.steps.leavers.catch_up`), then asks the
+game what it waits for and hands that value to the rule that declares it answers
 its type (``StepRule.answers``: a fair choice to the coins, a deal to the shuffle and the deal,
 a search to the searches, a hand shown, a hand's proof or a move to the moves); a rule that
 settles it without a step (the cards dealt, a search of an empty pile) has the game asked
@@ -56,6 +58,9 @@ def next_step(t: Context, step: Step) -> Step:
         if waiting is None:
             t._say("over", ending(t))
             return step.then(audit.AUDIT, t._remaining_authors())
+        again = leavers.catch_up(t, step)
+        if again is not None:
+            return again
         started = rule_answering(waiting).start(t, step, waiting)
         if started is not None:
             return started

@@ -1,7 +1,9 @@
 """Searches: when the game searches a draw pile for a named card, every seat still at the
 table blinds every card still in the pile, with proofs; then each opens the combined
-blindings (standing in for a seat out), and the card found, if any, leaves the pile face up
-into the searcher's hand.
+blindings, and the card found, if any, leaves the pile face up into the searcher's hand. A
+seat out is needed by no search: the others stood in for its shares of the pile right after
+its verdict (:func:`~condottiere.peer.steps.leavers.catch_up`), and the pile is searched under
+their key alone.
 """
 
 from __future__ import annotations
@@ -64,13 +66,6 @@ def start_search(t: Context, step: Step, search: SearchDeck) -> Step | None:
     dealer.searches.start(search.pile, search.card)
     searchers = [seat for seat in dealer.members if seat not in t.out]
     return step.then(SEARCH_BLINDING, t._seat_authors(searchers), search=search)
-
-
-def search_leaver(t: Context) -> int | None:
-    """The seat of the decks that is out: its opening shares are stood in for."""
-    dealer = t.dealer
-    assert dealer is not None
-    return next((seat for seat in sorted(t.out) if seat in dealer.members), None)
 
 
 def resolve_search(t: Context, search: SearchDeck, found: tuple[str, ...]) -> None:
@@ -144,7 +139,7 @@ class SearchOpeningRule(StepRule):
         dealer, search = t.dealer, step.search
         assert dealer is not None and search is not None
         with t._work_timed(Work.MAKE_OPENING, search.pile, t.seat):
-            return dealer.searches.make_opening(search_leaver(t))
+            return dealer.searches.make_opening()
 
     def judge(self, t: Context, step: Step, author: bytes, entry: LogEntry) -> Verdict:
         """Check ``author``'s opening (its proofs verified, but for this seat's own)."""
@@ -152,7 +147,7 @@ class SearchOpeningRule(StepRule):
         assert t.dealer is not None and step.search is not None and seat is not None
         own = author == t.me
         with t._work_timed(Work.CHECK_OPENING, step.search.pile, None if own else seat):
-            t.dealer.searches.accept_opening(seat, entry.body, search_leaver(t))
+            t.dealer.searches.accept_opening(seat, entry.body)
         return ACCEPT
 
     def finish(self, t: Context, step: Step) -> Next:
@@ -160,7 +155,7 @@ class SearchOpeningRule(StepRule):
         searcher's hand, and the game goes on."""
         dealer, search = t.dealer, step.search
         assert dealer is not None and search is not None
-        found = dealer.searches.finish(search.seat, search_leaver(t))
+        found = dealer.searches.finish(search.seat)
         resolve_search(t, search, found)
         return After.GAME
 

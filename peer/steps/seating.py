@@ -2,7 +2,8 @@
 creator's seating, every seat's ready, and seats freed when not ready in time.
 
 The door turns away unheard an author whose log is full or who has no seat (the table is
-seated, or its lobby is full): its entries are not kept, so nobody can fill a peer's memory.
+seated, or its lobby is full, or its source holds :data:`UNSEATED_PER_SOURCE` authors without
+a seat already): its entries are not kept, so nobody can fill a peer's memory.
 Once the seating is final, the entries of an author without a seat are refused as they are
 read, and once the game starts nothing of such an author is kept in memory.
 """
@@ -15,6 +16,7 @@ from google.protobuf.message import Message
 
 from condottiere import crypto
 from condottiere.peer.entries import LogEntry, Reason, Rejection
+from condottiere.peer.limits import host_of, is_loopback, source_named
 from condottiere.peer.lobby import Deadlines, TableSpec
 from condottiere.peer.silence import Departure
 from condottiere.peer.steps import keys, leavers
@@ -38,6 +40,11 @@ READY = StepKind("ready")
 MAX_JOINERS = 64
 """How many authors a lobby hears of, at most, before its game starts (refused and freed ones
 leave the count at once)."""
+UNSEATED_PER_SOURCE = 4
+"""How many authors without a seat one source (a host on the LAN) may make this peer keep at
+once: a few players on one machine, never enough for one stranger's throw-away keys to fill
+:data:`MAX_JOINERS` (16 sources are needed for that). The loopback, this machine's own
+processes, is not bounded so."""
 UNSEATED_ENTRIES = 24
 UNSEATED_BYTES = 64 << 10
 """What this peer keeps, at most, of the log of an author without a seat while the table
@@ -62,11 +69,12 @@ class Context(leavers.Context, Protocol):
     def freeing(self) -> tuple[bytes, ...]: ...
 
 
-def door(t: Context, entry: LogEntry) -> Rejection | None:
+def door(t: Context, entry: LogEntry, source: str | None = None) -> Rejection | None:
     """Why an author is turned away unheard: its log is full (see ``condottiere.peer.logs``),
     or it has no seat (the table is seated, or its lobby is full: an author the creator's
     owner admitted is let in all the same). Its entries are not kept, so nobody can fill a
-    peer's memory."""
+    peer's memory. ``source``: the host the entry came from (None: not over the wire, or from
+    a record), which a new author without a seat is held to (:func:`_new_from`)."""
     author = entry.author
     if author in t.logs.full:
         return Rejection(Reason.TOO_LARGE, "the author's log is full", author=author)
@@ -86,6 +94,11 @@ def door(t: Context, entry: LogEntry) -> Rejection | None:
     ):
         return None
     entries, size = t.logs.kept(author)
+    if not entries and source is not None:
+        stranger = _new_from(t, entry, source)
+        if stranger is not None:
+            t.turned_away.add(author)
+            return stranger
     counted = [a for a in t.logs.kept_authors if a not in t.lobby.freed]
     if not entries and len(counted) >= MAX_JOINERS + 1:
         return Rejection(
@@ -102,6 +115,39 @@ def door(t: Context, entry: LogEntry) -> Rejection | None:
             Reason.TOO_LARGE,
             f"an author without a seat has {UNSEATED_ENTRIES} entries or"
             f" {UNSEATED_BYTES >> 10} KiB kept here at most",
+            author=author,
+        )
+    if not entries and source is not None:
+        t.lobby.heard_from[author] = source_named(source)
+    return None
+
+
+def _new_from(t: Context, entry: LogEntry, source: str) -> Rejection | None:
+    """Why a new author without a seat is not taken from ``source``: it is heard of first by
+    its join, from the host the join names (so it is counted against the source it really
+    comes from: a relay of another's join is not taken, it comes from its own host), and a
+    source is held to :data:`UNSEATED_PER_SOURCE` such authors (the loopback excepted)."""
+    author = entry.author
+    if entry.kind != "join" or source_named(host_of(entry.body.address)) != source_named(source):
+        return Rejection(
+            Reason.NOT_SEATED,
+            "an author without a seat is taken from the host its join names, join first",
+            author=author,
+        )
+    named = source_named(source)
+    if is_loopback(named):
+        return None
+    lobby = t.lobby
+    kept = set(t.logs.kept_authors)
+    held = [
+        a for a, heard in lobby.heard_from.items()
+        if heard == named and a in kept and a not in lobby.freed and a not in lobby.refused
+        and a not in t.seating and a not in t._named and a not in lobby.admitted
+    ]
+    if len(held) >= UNSEATED_PER_SOURCE:
+        return Rejection(
+            Reason.NOT_SEATED,
+            f"{UNSEATED_PER_SOURCE} authors without a seat from {named} are kept here already",
             author=author,
         )
     return None

@@ -152,10 +152,13 @@ def test_the_captains_search_takes_a_province_from_a_neighbour_with_no_captain()
     assert str(IsmctsBot(3, Budget(iterations=30)).choose(game, 0)) == "attack gonzaga 1"
 
 
-def test_the_paired_choice_keeps_the_default_unless_another_move_clears_the_margin() -> None:
+def test_the_paired_choice_keeps_the_default_unless_another_move_beats_it_clear_of_noise() -> None:
     from condottiere.bots.ismcts import paired_choice
 
-    assert paired_choice([5.0, 5.5], [10, 10], 0.1) == 0
-    assert paired_choice([5.0, 6.5], [10, 10], 0.1) == 1
-    assert paired_choice([5.0, 5.5, 1.0], [10, 10, 10], None) == 1
-    assert paired_choice([5.0, 0.0], [10, 0], None) == 0  # a move never played out is not best
+    steady = [[0.5, 0.6, 0.55], [0.3, 0.4, 0.32], [0.7, 0.8, 0.71], [0.5, 0.6, 0.52]]
+    assert paired_choice(steady, 1.0) == 1  # 0.1 better on every sample
+    noisy = [[0.5, 0.9, 0.5], [0.5, 0.1, 0.5], [0.5, 0.8, 0.5], [0.5, 0.3, 0.5]]
+    assert paired_choice(noisy, 1.0) == 0  # 0.025 better on average, within the noise
+    assert paired_choice(noisy, None) == 1  # no default to keep: the best mean
+    assert paired_choice([[0.1, 0.9]], 1.0) == 0  # one sample says nothing of the noise
+    assert paired_choice([], 1.0) == paired_choice([], None) == 0

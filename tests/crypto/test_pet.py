@@ -1,5 +1,6 @@
 """Searching the pile for a named card: the plaintext equivalence test, its proofs, and the deck
-that takes the card found out of the pile (with a seat that left stood in for)."""
+that takes the card found out of the pile (after a seat left, the others stood in for its
+shares of the pile)."""
 
 from __future__ import annotations
 
@@ -365,57 +366,62 @@ def test_every_step_waits_for_the_one_before() -> None:
 # -- a seat that left --------------------------------------------------------------------------
 
 
-def stand_in_for(table: Table, leaver: int, search: int) -> dict[int, dict[int, bytes]]:
-    """The others stand in for ``leaver``'s opening of ``search`` from the backup it dealt:
-    each remaining seat's parts over the combined pairs, verified, then combined."""
+def stand_in_for(table: Table, leaver: int) -> None:
+    """The others stand in for ``leaver``'s shares of every card of the pile at once, from the
+    backup it dealt (each remaining seat's parts, verified, then combined), and record them."""
     seats = len(table.decks)
     deck = table.decks[0]
     boxes = [BoxSecret.generate() for _ in range(seats)]
     dealt_by = Context(deck.table, 0, leaver)
     dealing = make_dealing(table.decks[leaver].secret, [b.public for b in boxes], dealt_by)
     key = deck.keys[leaver]
-    pairs = deck.search_ciphertexts(search)
+    cards = deck.unshared(leaver)
     batches = {}
     for j in range(seats):
         if j == leaver:
             continue
         piece = open_piece(dealing, key, boxes[j], j, dealt_by)
         context = Context(deck.table, deck.round, j)
-        batch = make_stand_in(piece, leaver, pairs, context)
-        verify_stand_in(batch, leaver, verification_key(dealing, key, j), pairs, context)
+        batch = make_stand_in(piece, leaver, cards, context)
+        verify_stand_in(batch, leaver, verification_key(dealing, key, j), cards, context)
         batches[j] = batch
-    return {leaver: combine_stand_in(batches, seats)}
+    shares = combine_stand_in(batches, seats)
+    for live in table.decks:  # every peer records them (the leaver's own, gone, would too)
+        live.record_stand_in(leaver, shares, {})
 
 
-@pytest.mark.parametrize("blinded_first", [True, False])
-def test_a_seat_that_left_is_stood_in_for_and_the_search_still_finds_the_card(
-    blinded_first: bool,
-) -> None:
+def test_a_search_after_a_seat_left_needs_nobody_that_left_and_still_finds_the_card() -> None:
+    """Seat 2 of three leaves: a search needs its shares of the pile until the others stood
+    in for them; then the two others alone blind and open it, and it finds the card."""
     table = dealt(3, 12, 2)
     truth = table.truth()
     pile = table.decks[0].undealt()
     card = truth[Slot(0, random.choice(pile))]
-    if blinded_first:
-        table.blind(5, card, pile, [0, 1, 2])
     for deck in table.decks:
         deck.drop_seat(2)
-    if not blinded_first:
-        table.blind(5, card, pile, [0, 1])
+    with pytest.raises(ValueError, match="still needs the share of seat 2"):
+        table.decks[0].make_search_blinding(5, card, pile)
+    stand_in_for(table, 2)
+    table.blind(5, card, pile, [0, 1])
     with pytest.raises(VerificationError, match="left") as err:
         table.decks[0].accept_search_opening(2, table.decks[2].make_search_opening(5))
     assert err.value.seat == 2
     table.open_search(5, [0, 1])
-    assert table.decks[0].missing_openings(5) == [2]
-    with pytest.raises(ValueError, match="openings from seats \\[2\\]"):
-        table.decks[0].search_result(5)
-    stood_in = stand_in_for(table, 2, 5)
-    with pytest.raises(ValueError, match="at the table"):
-        table.decks[0].search_result(5, {**stood_in, 1: stood_in[2]})
-    found = table.decks[0].search_result(5, stood_in)
+    assert table.decks[0].missing_openings(5) == []
+    found = table.decks[0].search_result(5)
     assert found == tuple(p for p in pile if truth[Slot(0, p)] == card)
     assert len(found) == 1
-    assert table.decks[1].search_result(5, stood_in) == found
+    assert table.decks[1].search_result(5) == found
 
+
+def test_a_search_blinded_by_a_seat_that_left_since_is_begun_again() -> None:
+    table = dealt(3, 12, 2)
+    pile = table.decks[0].undealt()
+    table.blind(5, table.truth()[Slot(0, pile[0])], pile, [0, 1, 2])
+    for deck in table.decks:
+        deck.drop_seat(2)
+    with pytest.raises(ValueError, match="begin again"):
+        table.decks[0].make_search_opening(5)
 
 
 @settings(max_examples=6, deadline=None)

@@ -1,6 +1,8 @@
-"""Re-keying a deck after a seat left: at the next reshuffle the others take the leaver's key
-off every hidden card that comes back (each with its stand-in part and proof, combined by
-Lagrange), and the new round is keyed, shuffled, dealt and audited by them alone."""
+"""Re-keying a deck after a seat left: right away the others stand in for the leaver's shares
+of every card still in the pile (each with its stand-in part and proof, combined by
+Lagrange), and at the next reshuffle the leaver's key comes off every hidden card that comes
+back, by its recorded share (or, for a card with none, by the others' parts then); the new
+round is keyed, shuffled, dealt and audited by them alone."""
 
 from __future__ import annotations
 
@@ -114,8 +116,10 @@ def test_a_rekeyed_deck_opens_with_the_remaining_keys_only(seats: int, data: st.
     table = Backed(seats, names)
     members, hidden = reshuffle_after(table, leaver, dealt=2 * seats)
     deck = table.decks[members[0]]
+    # the cards dealt to the others came back with the leaver's key off (its shares of them
+    # are recorded); the cards never dealt wait for the others' parts
     assert sorted(deck.rekey_owed()) == [leaver]
-    assert len(deck.rekey_owed()[leaver]) == len(hidden)
+    assert len(deck.rekey_owed()[leaver]) == len([s for s in hidden if s.position >= 2 * seats])
     with pytest.raises(ValueError, match="keyed out"):
         deck.make_shuffle()
     table.rekey(leaver, members)
@@ -211,3 +215,97 @@ def test_a_shuffle_of_a_rekeyed_round_that_changes_a_card_is_blamed_by_the_parti
     with pytest.raises(VerificationError) as err:
         deck.audit_rekeyed(secrets)
     assert err.value.seat == members[1]
+
+
+def test_the_pile_stood_in_for_at_once_comes_back_keyed_without_the_leaver() -> None:
+    """Right after seat 1 of 4 leaves, the others stand in for its shares of every card of
+    the round that still needs one (the cards in the pile: those dealt have its share, its
+    own leave the game): the next reshuffle owes it nothing, and the new round opens and
+    audits with the remaining secrets alone."""
+    table = Backed(4, deck_names(14))
+    members = [0, 2, 3]
+    table.shuffle_all()
+    dealt = {seat: table.deal(seat, [p for p in range(8) if p % 4 == seat]) for seat in range(4)}
+    for deck in table.decks:
+        deck.drop_seat(1)
+    deck = table.decks[0]
+    unshared = deck.unshared(1)
+    assert sorted(unshared) == list(range(8, 14))
+    assert deck.shared(dealt[2][0], 1) and deck.shared(dealt[1][0], 1)
+    assert not deck.shared(Slot(0, 8), 1) and not deck.shared(Slot(0, 8), 0)
+    batches = {
+        seat: make_stand_in(table.pieces[(1, seat)], 1, unshared, Context(deck.table, 0, seat))
+        for seat in members
+    }
+    for seat, batch in batches.items():
+        key = verification_key(table.dealings[1], deck.keys[1], seat)
+        verify_stand_in(batch, 1, key, unshared, Context(deck.table, 0, seat))
+    shares = combine_stand_in(batches, 4)
+    for live in table.live(members):
+        live.record_stand_in(1, shares, {})
+        assert live.unshared(1) == {}
+    hidden = [Slot(0, p) for p in range(14) if p % 4 != 1 or p >= 8]
+    for live in table.live(members):
+        live.reshuffle(hidden, [])
+    assert deck.rekey_owed() == {} and deck.members_of(1) == tuple(members)
+    table.shuffle_chain(members)
+    opened: Counter[str] = Counter()
+    for position in range(len(hidden)):
+        owner = members[position % 3]
+        for maker in members:
+            if maker != owner:
+                wire = table.decks[maker].make_shares(owner, [position]).encode()
+                for seat in members:
+                    table.decks[seat].accept_shares(maker, ShareBatch.decode(wire))
+        opened[table.decks[owner].open(Slot(1, position))] += 1
+    everyone = deck.audit([d.secret for d in table.decks])
+    assert opened == Counter(everyone[slot] for slot in hidden)
+    cards = deck.audit_rekeyed({seat: table.decks[seat].secret for seat in members})
+    assert {slot: everyone[slot] for slot in cards} == cards and len(cards) == len(hidden)
+
+
+@pytest.mark.parametrize("reshuffled", [False, True])
+def test_a_round_whose_shuffle_a_seat_leaves_unfinished_is_formed_again_without_it(
+    reshuffled: bool,
+) -> None:
+    """Seat 3 of four leaves after seat 0 shuffled a round (the first, or one formed again
+    after a deal): the round starts again from its starting cards keyed by the three others
+    (the cards dealt before come back by seat 3's recorded shares, the undealt ones once the
+    others' parts take its key off), they alone shuffle it, and it deals and audits with
+    their secrets alone: no card of it needs seat 3, so a second leaver is covered."""
+    table = Backed(4, deck_names(14))
+    members = [0, 1, 2]
+    back: list[Slot] = []
+    if reshuffled:
+        table.shuffle_all()
+        for seat in range(4):
+            table.deal(seat, [p for p in range(8) if p % 4 == seat])
+        back = [Slot(0, p) for p in range(14) if p % 4 != 3 or p >= 8]
+        for deck in table.live(members):  # (the leaver's own deck stops here)
+            deck.reshuffle(back, [])
+    table.shuffle_chain([0])
+    for deck in table.decks:
+        deck.drop_seat(3)
+    deck = table.decks[0]
+    assert deck.next_shuffler == 0 and len(deck.cards) == (len(back) if reshuffled else 14)
+    assert deck.members_of(deck.round) == (0, 1, 2)
+    if reshuffled:
+        assert sorted(deck.rekey_owed()[3]) == [p for p, s in enumerate(back) if s.position >= 8]
+        table.rekey(3, members)
+    assert deck.rekey_owed() == {}
+    table.shuffle_chain(members)
+    size = len(deck.cards)
+    opened: Counter[str] = Counter()
+    for position in range(size):
+        owner = members[position % 3]
+        for maker in members:
+            if maker != owner:
+                wire = table.decks[maker].make_shares(owner, [position]).encode()
+                for seat in members:
+                    table.decks[seat].accept_shares(maker, ShareBatch.decode(wire))
+        assert table.decks[owner].missing_shares(Slot(deck.round, position)) == []
+        opened[table.decks[owner].open(Slot(deck.round, position))] += 1
+    cards = deck.audit_rekeyed({seat: table.decks[seat].secret for seat in members})
+    assert Counter(cards[Slot(deck.round, p)] for p in range(size)) == opened
+    everyone = deck.audit([d.secret for d in table.decks])
+    assert {slot: everyone[slot] for slot in cards} == cards

@@ -158,10 +158,12 @@ def test_keys_are_case_insensitive_and_unknown_keys_are_ignored() -> None:
 
 
 def test_a_record_of_another_protocol_version_is_shown_but_not_joinable() -> None:
-    advert = read_advert(encode_txt({"proto": "7", "table": "ab" * 32, "name": "Newer",
+    newer = PROTOCOL + 1
+    advert = read_advert(encode_txt({"proto": str(newer), "table": "ab" * 32, "name": "Newer",
                                      "seats": "many"}))
-    assert (advert.protocol, advert.table_id, advert.name) == (7, "ab" * 32, "Newer")
-    assert advert.why_not_joinable() == f"it speaks protocol version 7, this program {PROTOCOL}"
+    assert (advert.protocol, advert.table_id, advert.name) == (newer, "ab" * 32, "Newer")
+    assert advert.why_not_joinable() == (
+        f"it speaks protocol version {newer}, this program {PROTOCOL}")
 
 
 def test_a_record_of_another_version_keeps_only_what_is_well_formed() -> None:

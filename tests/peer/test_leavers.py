@@ -74,7 +74,8 @@ def wait_step(trace: Path, kind: str, timeout: float = GAME_SECONDS, after: int 
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if trace.exists():
-            for line in trace.read_text().splitlines():
+            written = trace.read_text()
+            for line in written[: written.rfind("\n") + 1].splitlines():  # whole lines
                 step = json.loads(line)
                 if step["what"] == "step" and step["kind"] == kind and step["number"] > after:
                     return int(step["number"])
@@ -305,3 +306,67 @@ def test_a_seats_false_statement_neither_freezes_a_four_seat_game_nor_erases_it(
     assert len({str(r["record_hash"]) for r in results}) == 1
     text = verify(str(results[0]["record"]))
     assert re.search(r"verdict: FINISHED without seat \d \(bot3\)", text), text
+
+
+def standings(record: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", "condottiere.cli.main", "standings", record],
+        capture_output=True, text=True, timeout=120, check=False,
+    )
+    return done.stdout + done.stderr
+
+
+def test_the_creator_killed_mid_game_leaves_a_record_that_verifies_as_finished(
+    tmp_path: Path,
+) -> None:
+    """The host of a four-seat game (its creator, seat 0) is killed at a move and never
+    restarted: the three others finish alike, and ``verify`` of a survivor's record says the
+    game finished without seat 0 (not abandoned, not unfinished); ``standings`` counts it."""
+    with peers_in(tmp_path) as peers:
+        table = start_table(peers, tmp_path, "zman", 4, seed=9, traced=2)
+        host = table[0]
+        wait_step(tmp_path / "trace", "move")
+        peers.kill(host)
+        survivors = table[1:]
+        results = finish(peers, survivors)
+    assert all(r["halt"] is None and r["audited"] for r in results), peers.outputs(survivors)
+    assert len({str(r["record_hash"]) for r in results}) == 1
+    assert len({str(r["winners"]) for r in results}) == 1
+    text = verify(str(results[0]["record"]))
+    assert re.search(r"left: seat 0 \(\S+\) silent at [a-z -]+ for \d+ s", text), text
+    assert re.search(r"verdict: (FINISHED|FORFEIT) without seat 0 \(\S+\)", text), text
+    assert "NOT SHOWN FAIR" not in text and "abandoned" not in text, text
+    counted = standings(str(results[0]["record"]))
+    assert counted.startswith("1 game counted from 1 record"), counted
+    assert "not counted" not in counted, counted
+
+
+def test_a_six_seat_game_whose_seats_are_killed_one_after_another_finishes_at_two_seats(
+    tmp_path: Path,
+) -> None:
+    """The peers of the host (the creator) and of bot1, bot2 and bot3 of a six-seat game are
+    killed one after another and never restarted, each at the first move after the others
+    re-keyed the decks without the one before and backed their secrets up again: the last two
+    finish the game alike, and ``verify`` of a survivor's record says it finished without the
+    four, not abandoned. (Seats go in the order the joiners come: the record names them.)"""
+    with peers_in(tmp_path) as peers:
+        table = start_table(peers, tmp_path, "zman", 6, seed=10, traced=5)
+        trace = tmp_path / "trace"
+        number = wait_step(trace, "move")
+        for peer in (0, 1, 2, 3):
+            peers.kill(table[peer])
+            if peer < 3:  # the others re-key and back up again (at three seats or more)
+                number = wait_step(trace, "redealing", after=number)
+                number = wait_step(trace, "move", after=number)
+        survivors = table[4:]
+        results = finish(peers, survivors)
+    assert all(r["halt"] is None and r["audited"] for r in results), peers.outputs(survivors)
+    assert len({str(r["record_hash"]) for r in results}) == 1
+    assert len({str(r["winners"]) for r in results}) == 1
+    text = verify(str(results[0]["record"]))
+    left = re.findall(r"left: seat (\d) \((\S+)\) silent at [a-z -]+ for \d+ s", text)
+    assert sorted(name for _, name in left) == ["bot1", "bot2", "bot3", "host"], text
+    assert ("0", "host") in left, text  # the creator among them
+    assert re.search(r"verdict: (FINISHED|FORFEIT) without seat \d \(\S+\) and seat \d "
+                     r"\(\S+\) and seat \d \(\S+\) and seat \d \(\S+\)", text), text
+    assert "abandoned" not in text.lower(), text

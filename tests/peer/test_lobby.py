@@ -319,6 +319,22 @@ def test_at_a_table_that_is_not_open_only_admitted_joiners_are_seated_in_their_o
     assert lobby.seating_for() == (lobby.creator, second, third)
 
 
+def test_an_open_table_seats_its_owners_admitted_first_then_goes_round_the_sources() -> None:
+    """Three keys of one machine ask first, then two players of other machines and, last, a
+    bot the owner admitted: the bot, then one key, then the other machines' players."""
+    lobby = Lobby(definition_of(spec_of(seats=5)))
+    keys, others, bot = JOINERS[:3], JOINERS[3:5], JOINERS[5]
+    for number, key in enumerate(keys):
+        lobby.add_join(join_of(lobby, key, address=f"10.0.0.9:{6000 + number}"))
+    for number, other in enumerate(others):
+        lobby.add_join(join_of(lobby, other, address=f"10.0.0.{number + 2}:5000"))
+    lobby.admit(bot.public.raw)
+    lobby.add_join(join_of(lobby, bot, address="127.0.0.1:7000"))
+    assert lobby.seating_for() == (
+        lobby.creator, bot.public.raw, keys[0].public.raw, *(o.public.raw for o in others)
+    )
+
+
 def test_a_join_heard_again_keeps_its_place() -> None:
     lobby = Lobby(definition_of(spec_of(seats=3)))
     first = join_of(lobby, JOINERS[0], "first")

@@ -1,8 +1,9 @@
-"""Re-keying at the next reshuffle after a seat left, as a fold with no socket: the others
-take the leaver's key off the hidden cards that come back (a ``rekey`` step), the new round is
-keyed, shuffled and dealt by them alone (no stand-in after it), the audit checks the re-keyed
-rounds whole, a wrong part is blamed on its author, and a seat silent at the step is put out
-as at any other step."""
+"""Re-keying right after a seat left, as a fold with no socket: the others stand in at once
+for the leaver's shares of every card still in play that needs them (a ``rekey`` step), back
+their own secrets up again among themselves (a ``redealing`` step), and the next reshuffle
+keys the deck without the leaver (no stand-in after it). A second leaver is then covered as
+the first was, down to two seats; the audit checks the re-keyed rounds whole, a wrong part is
+blamed on its author, and a seat silent at the step is put out as at any other step."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from condottiere.peer.driver import MemoryKeeper, StepKind, Table
 from condottiere.peer.entries import Reason, read_entry
 from condottiere.peer.record import verify
 from condottiere.peer.steps import rule_of
-from condottiere.peer.steps.deal import SHARES
+from condottiere.peer.steps.deal import SHARES, SHUFFLE
 from condottiere.peer.steps.leavers import REKEY
 from condottiere.peer.steps.moves import MOVE
 from condottiere.v1 import log_pb2
@@ -111,7 +112,7 @@ class WrongRekeyPart(Forging):
         assert dealer is not None and dealer.index is not None
         deck = dealer.decks[body.deck]
         leaver = dealer.members.index(body.leaver)
-        cards = deck.rekey_owed()[leaver]
+        cards = deck.rekey_owed().get(leaver) or deck.unshared(leaver)
         context = crypto.Context(deck.table, deck.round, dealer.index)
         wrong = crypto.make_stand_in(12345, leaver, cards, context)
         return log_pb2.Rekey(
@@ -200,18 +201,120 @@ def test_a_second_leaver_after_the_new_backups_is_covered_and_the_two_others_fin
     assert "left: seat 2 (seat2) silent at a move" in text, text
 
 
-def test_a_second_leaver_before_the_next_reshuffle_still_abandons_a_four_seat_table() -> None:
-    harness = Departing("zman", 4, seed=5)
+def caught_up(harness: Departing) -> bool:
+    """Every live seat has stood in at once for every seat out (no card of any deck needs
+    one) and backed its secrets up again among the seats still there."""
+    for table in harness.live():
+        dealer = table.dealer
+        assert dealer is not None
+        for index in range(len(dealer.decks)):
+            if dealer.rekeys.owed(index) is not None or dealer.backups.redealt(index):
+                return False
+    return True
+
+
+def leaves_at_its_move(harness: Departing, seat: int) -> None:
+    """Play until ``seat`` is to move, kill it there, and play until the others have caught
+    up with its leave (:func:`caught_up`)."""
+    harness.run(until=lambda: waits_for_move_of(harness, seat))
+    assert waits_for_move_of(harness, seat), f"seat {seat} never moved again"
+    harness.kill(seat)
+    harness.run(until=lambda: caught_up(harness) and all(
+        "rekey" in [e.kind for e in t.logs.log(t.me)] for t in harness.live()))
+    assert caught_up(harness), [t.step for t in harness.live()]
+
+
+def test_a_leave_mid_round_rekeys_the_cards_in_hands_and_the_deck_at_once_and_play_goes_on(
+) -> None:
+    """Seat 3 of four is killed at its move: before anything else the three others stand in
+    for its shares of every card of the deck (the pile; the hands dealt had its shares) and
+    back their secrets up again, with no reshuffle; the game goes on and every card opens."""
+    harness = Departing("zman", 4, seed=7)
+    leaves_at_its_move(harness, 3)
+    for table in harness.live():
+        dealer = table.dealer
+        assert dealer is not None and table.halt is None
+        deck = dealer.decks[0]
+        assert deck.round == 0, "re-keyed before any reshuffle"
+        assert deck.unshared(3) == {} and len(dealer.pile_positions(0)) > 0
+        held = [slot for seat in (0, 1, 2) for _, slot in dealer.hands[seat]]
+        assert held and all(deck.shared(slot, 3) for slot in held)
+        assert dealer.backups.dealt_among[(0, 0)][0] == (0, 1, 2)
+        mine = [e.kind for e in table.logs.log(table.me)]
+        assert mine.index("rekey") < mine.index("redealing")
+        assert "stand_in" not in mine[mine.index("rekey"):], "the deals need no stand-in"
+    harness.run()
+    live = harness.live()
+    for table in live:
+        assert table.halt is None and not table.refusals, (table.halt, table.refusals)
+        assert table.audited and list(table.out) == [3]
+        assert table.game is not None and table.game.outcome is not None
+    assert len({t.record_hash() for t in live}) == 1
+    witness = live[0]
+    verdict = verify([e.signed for a in witness.logs.authors for e in witness.logs.log(a)])
+    assert verdict.table.record_hash() == witness.record_hash()
+    assert "verdict: FINISHED without seat 3 (seat3)" in "\n".join(verdict.lines())
+
+
+def test_a_second_leaver_right_after_the_first_ones_rekey_is_covered_at_five_seats() -> None:
+    harness = Departing("zman", 5, seed=11)
+    leaves_at_its_move(harness, 4)
     harness.run(until=lambda: waits_for_move_of(harness, 3))
+    assert waits_for_move_of(harness, 3)
     harness.kill(3)
+    harness.run()
+    live = harness.live()
+    for table in live:
+        assert table.halt is None and not table.refusals, (table.halt, table.refusals)
+        assert table.audited and sorted(table.out) == [3, 4]
+        assert any("seat3 has left: the game goes on" in e.text for e in table.events)
+    assert len({t.record_hash() for t in live}) == 1
+    witness = live[0]
+    text = "\n".join(
+        verify([e.signed for a in witness.logs.authors for e in witness.logs.log(a)]).lines()
+    )
+    assert "verdict: FINISHED without seat 3 (seat3) and seat 4 (seat4)" in text, text
+    assert "abandoned" not in text, text
+
+
+def test_successive_leavers_down_to_two_seats_leave_the_last_two_to_finish() -> None:
+    """Seats 4, 3 and 2 of five are killed one after another, each at its move once the
+    others caught up with the one before: the last two finish the game alike."""
+    harness = Departing("zman", 5, seed=12)
+    leaves_at_its_move(harness, 4)
+    leaves_at_its_move(harness, 3)
     harness.run(until=lambda: waits_for_move_of(harness, 2))
-    if any("rekey" in kinds_signed(t) for t in harness.live()):
-        pytest.skip("the deck was re-keyed before seat 2 moved again")
+    assert waits_for_move_of(harness, 2)
     harness.kill(2)
     harness.run()
-    for table in harness.live():
-        halt = table.halt
-        assert halt is not None and halt.abandoned and halt.seat == 2, halt
+    live = harness.live()
+    for table in live:
+        assert table.halt is None and not table.refusals, (table.halt, table.refusals)
+        assert table.audited and sorted(table.out) == [2, 3, 4]
+        assert table.game is not None and table.game.outcome is not None
+    assert len({t.record_hash() for t in live}) == 1
+    text = "\n".join(
+        verify([e.signed for a in live[0].logs.authors for e in live[0].logs.log(a)]).lines()
+    )
+    gone = "seat 2 (seat2) and seat 3 (seat3) and seat 4 (seat4)"
+    assert "abandoned" not in text and f"verdict: FINISHED without {gone}" in text, text
+
+
+def test_two_seats_silent_one_after_the_other_in_a_shuffle_chain_leave_the_three_others_to_finish(
+) -> None:
+    """At five seats, seat 3 is silent at its first shuffle, then seat 4 at its first shuffle
+    of the chain formed again without seat 3 (the chain seat 3 left unfinished starts again
+    from its starting cards, keyed by the four others): both are covered, one after the
+    other, and the three others finish alike."""
+    harness = Departing("zman", 5, seed=13, doomed=(3, SHUFFLE), together=(4,))
+    harness.run()
+    live = harness.live()
+    for table in live:
+        assert table.halt is None and not table.refusals, (table.halt, table.refusals)
+        assert table.audited and sorted(table.out) == [3, 4]
+        assert table.out[3].step != table.out[4].step, "one after the other"
+        assert table.out[3].at == table.out[4].at == rule_of(SHUFFLE).words
+    assert len({t.record_hash() for t in live}) == 1
 
 
 class SwappedNewBoxes(Forging):

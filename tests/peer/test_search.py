@@ -1,7 +1,8 @@
 """Searching the deck for a named card, as a fold with no socket (Captains' New Contract): the
 card found leaves the pile face up into the searcher's hand on every peer, a card not in the
-pile is not found, later deals skip the slot taken, a seat out is stood in for, and the game
-plays on to an audit that checks every card."""
+pile is not found, later deals skip the slot taken, a seat out is needed by no search (the
+others stood in for its shares of the pile at once), and the game plays on to an audit that
+checks every card."""
 
 from __future__ import annotations
 
@@ -78,9 +79,11 @@ def test_a_search_resolves_alike_on_every_peer_and_the_audit_checks_the_card_tak
 
 
 @pytest.mark.parametrize("kind", [SEARCH_BLINDING, SEARCH_OPENING])
-def test_a_seat_silent_at_a_search_is_put_out_and_the_others_stand_in_for_its_shares(
+def test_a_seat_silent_at_a_search_is_put_out_and_the_others_search_again_without_it(
     kind: StepKind, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The others stand in for its shares of the pile at once (a ``rekey`` step), and the
+    search begins again, blinded and opened by them alone."""
     harness = searched(monkeypatch, 3, found=True, seed=60, doomed=(2, kind), searchers={0, 1})
     live = harness.live()
     assert_searched_alike(harness, live)
@@ -88,12 +91,15 @@ def test_a_seat_silent_at_a_search_is_put_out_and_the_others_stand_in_for_its_sh
         assert 2 in table.out
         words = table.out[2].words(table.who(table.seating[2]))
         assert rule_of(kind).words in words, words
+        mine = [e.kind for e in table.logs.log(table.me)]
+        assert "rekey" in mine and mine.index("rekey") < len(mine) - mine[::-1].index(
+            SEARCH_OPENING), "the pile re-keyed before the search that found the card"
         openings = [e for e in table.logs.log(table.me) if e.kind == SEARCH_OPENING]
-        assert openings[-1].body.stand_in, "no stand-in for the seat out"
+        assert not openings[-1].body.stand_in
     assert_played_out(harness, live, audited=False)
 
 
-def test_a_search_after_a_seat_left_opens_with_the_others_standing_in(
+def test_a_search_after_a_seat_left_is_opened_by_the_others_alone(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     harness = searched(
@@ -104,7 +110,10 @@ def test_a_search_after_a_seat_left_opens_with_the_others_standing_in(
     for table in live:
         assert 2 in table.out
         steps = [e for e in table.logs.log(table.me) if e.kind == SEARCH_OPENING]
-        assert steps and all(e.body.stand_in for e in steps)
+        assert steps and not any(e.body.stand_in for e in steps)
+        dealer = table.dealer  # no card of any deck needs seat 2: its shares of the pile were
+        assert dealer is not None  # stood in for, or the pile's round was formed without it
+        assert all(dealer.rekeys.owed(index) is None for index in range(len(dealer.decks)))
     assert_played_out(harness, live, audited=False)
 
 

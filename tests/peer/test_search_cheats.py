@@ -81,7 +81,6 @@ class FalseOpening(Cheat):
         forged = dataclasses.replace(opening, shares=(wrong, *opening.shares[1:]))
         return log_pb2.SearchOpening(
             deck=body.deck, round=body.round, card=body.card, opening=forged.encode(),
-            stand_in=body.stand_in,
         )
 
 

@@ -16,8 +16,14 @@ from pathlib import Path
 import pytest
 
 from condottiere.peer.discovery import MAX_SIGHTINGS
-from condottiere.peer.limits import STREAMS_PER_SOURCE, UNREAD_SECONDS
-from tests.peer.namespaces import cannot_create_namespaces, namespaces
+from condottiere.peer.limits import (
+    SOURCE_CALL_BURST,
+    SOURCE_CALLS_PER_SECOND,
+    STREAMS_PER_SOURCE,
+    UNREAD_SECONDS,
+)
+from condottiere.peer.steps.seating import UNSEATED_PER_SOURCE
+from tests.peer.namespaces import Host, cannot_create_namespaces, namespaces
 from tests.peer.processes import PeerProcess, peers_in
 from tests.peer.strangers import (
     HEALTH_REQUEST,
@@ -228,3 +234,99 @@ def test_the_creator_admits_and_refuses_each_joiner_and_strangers_take_no_seat(
         for peer, _ in honest:
             assert "refused you a seat" not in peer.output()
     assert_same_game(table)
+
+
+@pytest.mark.skipif(
+    (reason := cannot_create_namespaces()) is not None, reason=str(reason)
+)  # the stranger needs a source of its own: on loopback every process is one source
+@pytest.mark.parametrize("open_table", [True, False], ids=["open", "admitting"])
+def test_a_stranger_with_100_keys_does_not_keep_a_friend_from_the_free_seat(
+    tmp_path: Path, open_table: bool
+) -> None:
+    """One stranger's process asks for the one free seat under 100 fresh keys before a
+    friend asks, from a host of its own: at an open table (a bot host seats whoever asks) its
+    keys may take the seat once, and the friend takes it at the next seating; at a table
+    whose owner admits, the owner admits the friend by fingerprint while the keys wait. The
+    game is played to its end either way."""
+    with namespaces(3) as (table_host, stranger_host, friend_host), peers_in(tmp_path) as peers:
+        args = ["host", "--edition", "zman-duel", "--seats", "2", "--name", "sybils",
+                "--interface", table_host.address, "--ready-deadline", "10"]
+        args += ["--strategy", "greedy"] if open_table else ["--player", "ada"]
+        host = peers.start(
+            args, tmp_path / "host", wrapper=table_host.wrapper, console=not open_table
+        )
+        address = host.address()
+        host.wait_for("hosting" if open_table else "you admit or refuse each player", 20)
+        sybil = peers.start_program(
+            [*stranger_host.wrapper, sys.executable, "-m", "tests.peer.sybil", address,
+             stranger_host.address, "100"],
+            tmp_path / "sybil",
+        )
+        sybil.wait_for("sybil: 100 joins at", 30)
+        # the host hears of the keys before the friend asks (a bot host seats one at once)
+        host.wait_for(r"seat 1 +sybil\d+ " if open_table else r"sybil\d+ \(.*asks for a seat", 30)
+        friend = peers.start(
+            ["bot", "--join", address, "--strategy", "greedy", "--player", "bob",
+             "--interface", friend_host.address],
+            tmp_path / "friend",
+            wrapper=friend_host.wrapper,
+        )
+        if not open_table:
+            key = friend.wait_for(FINGERPRINT, 20).group(1)
+            host.wait_for(rf"\({key}\) asks for a seat: admit or refuse them", 60)
+            host.type(f"admit {key}")
+        host.wait_for(r"seat 1 +bob " if open_table else r"the table is full: .*\(bob\)", 90)
+        if not open_table:
+            host.play_first_moves(GAME_SECONDS)
+        peers.wait_all([host, friend], GAME_SECONDS)
+        output = "".join(host.lines)
+        if open_table:  # every listing of the lobby: the keys kept unseated, at most a few
+            holders = []  # who holds seat 1 in each listing, from the first where bob waits
+            for listing in output.split("at the table")[1:]:
+                assert len(re.findall(r"waiting +sybil", listing)) <= UNSEATED_PER_SOURCE
+                if holders or re.search(r"waiting +bob", listing):
+                    holder = re.search(r"seat 1 +(\S+)", listing)
+                    holders.append(holder.group(1) if holder else "")
+            # the key that held the seat when bob asked is freed, and bob takes it next
+            changes = [holder for holder in dict.fromkeys(holders) if holder]
+            assert changes[-1:] == ["bob"] and len(changes) <= 2, holders
+        else:
+            heard = set(re.findall(r"(sybil\d+) \(\S+\) asks for a seat", output))
+            assert 0 < len(heard) <= UNSEATED_PER_SOURCE, heard
+        peers.kill(sybil)
+    assert_same_game([host, friend])
+
+
+@pytest.mark.skipif(
+    (reason := cannot_create_namespaces()) is not None, reason=str(reason)
+)  # the stranger needs a source of its own (the loopback is not held to a source's rate)
+def test_a_strangers_many_connections_make_no_more_calls_than_its_source_and_a_friend_is_answered(
+    tmp_path: Path,
+) -> None:
+    connections, calls = 60, 6  # within what each connection may (rate, 8 streams), past the source
+    with namespaces(3) as (table_host, stranger_host, friend_host), peers_in(tmp_path) as peers:
+        host = peers.start(
+            ["host", "--edition", "zman-duel", "--seats", "2", "--name", "called",
+             "--interface", table_host.address, "--strategy", "greedy"],
+            tmp_path / "host", wrapper=table_host.wrapper,
+        )
+        address = host.address()
+        host.wait_for("hosting", 20)
+
+        def flood(host_of_caller: Host, connections: int, calls: int) -> dict[str, int]:
+            caller = peers.start_program(
+                [*host_of_caller.wrapper, sys.executable, "-m", "tests.peer.call_flood",
+                 address, str(connections), str(calls)],
+                tmp_path / "caller",
+            )
+            peers.wait_for_exit(caller, 60)
+            return dict(json.loads(caller.lines[-1]))
+
+        stranger = flood(stranger_host, connections, calls)
+        refused = f"RESOURCE_EXHAUSTED: more than {SOURCE_CALLS_PER_SECOND:g} calls a second from"
+        # answered up to the source's burst, the rest refused for the source's rate
+        assert SOURCE_CALL_BURST <= stranger["OK"] < connections * calls, stranger
+        assert stranger["OK"] + sum(
+            n for end, n in stranger.items() if end.startswith(refused)
+        ) == connections * calls, stranger
+        assert flood(friend_host, 1, 1) == {"OK": 1}, "another source is answered"

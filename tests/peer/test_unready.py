@@ -22,11 +22,11 @@ from condottiere.peer.driver import (
     Step,
     Table,
 )
-from condottiere.peer.entries import Reason, make_entry
+from condottiere.peer.entries import Reason, make_entry, read_entry
 from condottiere.peer.lobby import Deadlines
 from condottiere.peer.record import verify
 from condottiere.peer.steps.moves import MOVE
-from condottiere.peer.steps.seating import READY, SEATING
+from condottiere.peer.steps.seating import READY, SEATING, UNSEATED_PER_SOURCE
 from condottiere.v1 import log_pb2
 from tests.peer.stacked import like_hands
 from tests.peer.tables import Harness, feed
@@ -396,3 +396,72 @@ def test_throw_away_keys_keep_no_admitted_friend_from_a_seat() -> None:
     for author in creator.lobby.pending:
         creator.refuse(author)
     assert set(creator.logs.kept_authors) == {creator.me, friend.public.raw}
+
+
+def _join_of(author: Identity, creator: Table, address: str, name: str = "s") -> bytes:
+    definition = creator.logs.log(creator.me)[0]
+    body = log_pb2.Join(definition=definition.hash, player=name, address=address)
+    return make_entry(author, creator.table_id, 0, b"", step=0, heads=(), body=body).signed
+
+
+def test_one_source_makes_a_peer_keep_a_few_authors_without_a_seat_and_the_loopback_any() -> None:
+    from tests.peer.tables import spec
+
+    creator = Table.create(Identity.generate(), spec("zman", 6), MemoryKeeper())
+    refusals = [
+        creator.receive(_join_of(Identity.generate(), creator, f"10.0.0.9:{6000 + n}"),
+                        "10.0.0.9")
+        for n in range(UNSEATED_PER_SOURCE + 3)
+    ]
+    assert refusals[:UNSEATED_PER_SOURCE] == [None] * UNSEATED_PER_SOURCE
+    for refused in refusals[UNSEATED_PER_SOURCE:]:
+        assert refused is not None and refused.reason is Reason.NOT_SEATED
+        assert f"{UNSEATED_PER_SOURCE} authors without a seat from 10.0.0.9" in refused.detail
+    assert creator.receive(_join_of(Identity.generate(), creator, "10.0.0.2:5000"),
+                           "10.0.0.2") is None, "another source is heard"
+    for n in range(UNSEATED_PER_SOURCE + 1):  # this machine's own processes
+        assert creator.receive(_join_of(Identity.generate(), creator, f"127.0.0.1:{n + 1}"),
+                               "localhost") is None
+    assert len(creator.lobby.joins) == 2 * UNSEATED_PER_SOURCE + 2
+
+
+def test_a_new_author_without_a_seat_is_taken_from_the_host_its_join_names_join_first() -> None:
+    from tests.peer.tables import spec
+
+    creator = Table.create(Identity.generate(), spec("zman", 6), MemoryKeeper())
+    stranger = Identity.generate()
+    join = _join_of(stranger, creator, "10.0.0.9:6000")
+    relayed = creator.receive(join, "10.0.0.2")
+    assert relayed is not None and relayed.reason is Reason.NOT_SEATED
+    chat = make_entry(stranger, creator.table_id, 1, read_entry(join).hash, step=0, heads=(),
+                      body=log_pb2.Chat(text="hi"))
+    ahead = creator.receive(chat.signed, "10.0.0.9")
+    assert ahead is not None and "join first" in ahead.detail
+    assert stranger.public.raw not in creator.logs.kept_authors
+    assert creator.receive(join, "10.0.0.9") is None
+    assert creator.receive(chat.signed, "10.0.0.2") is None, "once heard, relays are taken"
+    assert stranger.public.raw in creator.lobby.joins
+
+
+def test_an_open_table_gives_a_freed_seat_to_a_source_given_none_before_a_first_sources_keys(
+) -> None:
+    """Four keys of one source ask for the one free seat before a friend does: the first is
+    seated, never ready and freed; the seat then goes to the friend, not to the next key."""
+    from tests.peer.tables import spec
+
+    creator = Table.create(Identity.generate(), spec("zman-duel", 2), MemoryKeeper())
+    keys = [Identity.generate() for _ in range(UNSEATED_PER_SOURCE)]
+    for number, key in enumerate(keys):
+        assert creator.receive(_join_of(key, creator, f"10.0.0.9:{6000 + number}"),
+                               "10.0.0.9") is None
+    assert creator.seating == (creator.me, keys[0].public.raw)
+    friend = Table.from_definition(
+        Identity.generate(), creator.logs.log(creator.me)[0].signed, MemoryKeeper()
+    )
+    friend.join("friend", "10.0.0.2:5000")
+    for signed in [e.signed for e in friend.logs.log(friend.me)]:
+        assert creator.receive(signed, "10.0.0.2") is None
+    creator.declare_silent(LATE)
+    assert [name for name, _ in creator.freed] == ["s"]
+    assert creator.seating == (creator.me, friend.me)
+    assert creator.lobby.given == {"10.0.0.9": 1, "10.0.0.2": 1}

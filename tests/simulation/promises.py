@@ -16,7 +16,10 @@ from condottiere.peer.lobby import Deadlines
 from condottiere.peer.readers import refusal
 from condottiere.peer.record import verify
 from condottiere.peer.silence import RELAY_ROUND, rounds
+from condottiere.peer.steps import rule_of
 from condottiere.peer.steps.coins import COIN_REVEAL
+from condottiere.peer.steps.keys import PIECE_CHECKS, REDEALING
+from condottiere.peer.steps.leavers import REKEY
 from condottiere.peer.steps.seating import SEATING
 
 if TYPE_CHECKING:
@@ -30,9 +33,6 @@ STEPS_PER_WAIT = 4
 """Liveness: no honest peer waits at one step longer than this many times the step's
 deadline, plus the relay rounds (:func:`~condottiere.peer.silence.rounds`), plus the longest
 fault window twice (:data:`~.world.WINDOW`)."""
-UNSEATED_PER_SOURCE = 4
-"""The lobby promise's bound: how many unseated authors one source address may make a peer
-keep (docs/promises.md)."""
 OWN_FILES = 64
 """Files a peer holds open by itself (its store, its log, the friends' connections)."""
 
@@ -113,23 +113,26 @@ def _wait_bound(world: World, table: Table) -> float:
 
 def lobby_bound(world: World) -> float:
     """How long an honest joiner may wait for a free seat: at a table whose owner admits it,
-    one ready deadline and the fault windows; at an open table, also a ready deadline for
-    each round of the strangers' keys (at most :data:`UNSEATED_PER_SOURCE` per source) the
-    free seats can hold."""
+    two ready deadlines and the fault windows; at an open table, also a round of freeing
+    (a ready deadline twice and the relay rounds) for the strangers seated when it asks, and
+    one for each of the strangers' sources the free seats can hold (a source given a seat
+    waits behind every source given none: :meth:`~condottiere.peer.lobby.Lobby.fair_order`)."""
     from tests.simulation.world import WINDOW
 
     ready = Deadlines().ready
     base = 2 * ready + 2 * WINDOW[1]
-    if not world.config.open:
-        return base
     sources = sum(1 for kind, _ in world.config.strangers if kind in ("sybil", "squatter"))
+    if not world.config.open or not sources:
+        return base
     free = max(1, world.config.seats - 1)
-    return base + 2 * ready * math.ceil(sources * UNSEATED_PER_SOURCE / free)
+    freeing = 2 * ready + rounds(world.config.seats) * RELAY_ROUND
+    return base + freeing * (1 + math.ceil(sources / free))
 
 
 def check_tick(world: World) -> None:
     """Liveness and the lobby, as time passes: no honest peer waits at one step past its
-    bound, and every honest joiner is seated within :func:`lobby_bound` of its join."""
+    bound, and every honest joiner is seated within :func:`lobby_bound` of its join at a
+    table whose creator is honest (the creator alone seats)."""
     for peer in world.honest():
         table = peer.table
         if table is None or not peer.live or table.over:
@@ -143,7 +146,10 @@ def check_tick(world: World) -> None:
                 f"{waiting[2] if waiting else 'nothing'}"))
             return
         asked = peer.joined_at
-        if asked is not None and peer.seated_at is None and world.now - asked > lobby_bound(world):
+        if (
+            asked is not None and peer.seated_at is None and world.creator.honest
+            and world.now - asked > lobby_bound(world)
+        ):
             world.broken.append(Broken(
                 "lobby", f"{peer.name} asked for a seat at t={asked:.0f} and is not seated "
                 f"{world.now - asked:.0f} s later (bound {lobby_bound(world):.0f} s)"))
@@ -188,9 +194,15 @@ def _end_of(table: Table) -> tuple[object, ...]:
     )
 
 
+CATCHING_UP = frozenset(rule_of(kind).words for kind in (REKEY, REDEALING, PIECE_CHECKS))
+"""The steps right after a leave that make the next leaver coverable: a seat gone at one of
+them left before the others could act without the one before, so the two left together."""
+
+
 def _check_abandonment(world: World, peer: Peer) -> None:
-    """A table is abandoned only where seats left together (at one step) that the backups do
-    not cover: seats that leave one after another are each covered, down to two seats."""
+    """A table is abandoned only where seats left together (at one step, or one at the
+    re-key and new backups that follow the other's verdict) that the backups do not cover:
+    seats that leave one after another are each covered, down to two seats."""
     table = peer.table
     assert table is not None
     halt = table.halt
@@ -198,7 +210,7 @@ def _check_abandonment(world: World, peer: Peer) -> None:
         return
     last = halt.departure
     together = [s for s, d in table.out.items() if d.step == last.step and s != last.seat]
-    if not together:
+    if not together and not (last.at in CATCHING_UP and len(table.out) > 1):
         world.broken.append(Broken(
             "liveness", f"{peer.name}'s table abandoned at a leave one after another: "
             + "; ".join(d.words(f"seat {s}") for s, d in sorted(table.out.items()))))

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from condottiere.peer.lobby import Lobby
+from condottiere.peer.steps import seating
+from condottiere.peer.steps.seating import MAX_JOINERS
 from tests.simulation.config import FAULTS, Config
 from tests.simulation.shrink import shrink
 from tests.simulation.world import run
@@ -79,16 +82,43 @@ def test_a_run_is_a_function_of_its_configuration() -> None:
         second.schedule, second.end, second.virtual_seconds)
 
 
-def test_a_broken_promise_is_shrunk_to_a_smaller_configuration_that_breaks_it() -> None:
+def test_a_broken_promise_is_shrunk_to_a_smaller_configuration_that_breaks_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # hole 4 put back as it was: no bound per source, an open table's seats in the order the
+    # joins came (one source's keys seated round after round)
+    monkeypatch.setattr(seating, "UNSEATED_PER_SOURCE", MAX_JOINERS)
+    monkeypatch.setattr(Lobby, "fair_order", lambda _, joiners, seats: list(joiners)[:seats])
     config = Config.parse(
         "seed=7 game=condottiere edition=zman-duel seats=2 faults=delay,dup budget=2"
         " seats_do=- strangers=sybil:70,connections:1 open=1"
-    )  # an open table seats one source's keys round after round (open: docs/promises.md)
+    )
     failing = run(config)
     assert [b.promise for b in failing.broken] == ["lobby"]
     smaller = shrink(failing, tries=10)
     assert smaller.broken[0].promise == "lobby"
     assert smaller.config.size < config.size
+
+
+def test_seed_45_one_sources_70_keys_do_not_keep_the_friends_from_an_open_tables_seats() -> None:
+    """A stranger joined under 70 fresh keys before the friends asked: the open table seated
+    its keys round after round and the friends waited past the lobby's bound. A source is now
+    held to a few authors without a seat, and a free seat goes to a source given none first."""
+    result = run(Config.parse(
+        "seed=45 game=condottiere edition=zman seats=3 faults=crash,cut,drop,dup budget=2"
+        " seats_do=0:vanisher,2:liar strangers=sybil:70 open=1"))
+    assert result.ended and not result.broken, (result.end, [str(b) for b in result.broken])
+    assert "waits in the lobby" not in result.end, result.end
+
+
+def test_seed_72_a_creator_that_frees_no_seat_is_not_held_to_the_lobby_promise() -> None:
+    """A mute creator never states the squatter in its seat silent, so its honest joiner is
+    never seated: seating is the creator's alone, and nothing is promised at its table."""
+    result = run(Config.parse(
+        "seed=72 game=captains edition=standard seats=2 faults=crash,dup,slow budget=1"
+        " seats_do=0:mute strangers=squatter:1 open=1"))
+    assert result.ended and not result.broken, (result.end, [str(b) for b in result.broken])
+    assert "not seated by a dishonest creator" in result.end, result.end
 
 
 def test_seed_8231_a_deck_numbers_its_members_so_a_seat_out_before_the_deal_is_no_leak() -> None:
@@ -124,3 +154,15 @@ def test_seed_8140_two_liars_each_named_by_the_honest_peers_their_proof_reached_
         " seats_do=1:slanderer,3:slanderer,4:liar,5:liar strangers=squatter:1,streams:1 open=0"))
     assert result.ended and not result.broken, (result.end, [str(b) for b in result.broken])
     assert "cheated" in result.end, result.end
+
+
+def test_seed_2002_a_second_leaver_after_the_first_is_covered_and_the_others_finish() -> None:
+    """Six seats: the creator leaves at a shuffle, seat 1 at a move a little later. The
+    others re-key the decks without the first at once and back their secrets up again, so
+    the second leave is stood in for as the first was (it abandoned the table while re-keying
+    waited for the next reshuffle)."""
+    result = run(Config.parse(
+        "seed=2002 game=condottiere edition=zman seats=6 faults=- budget=5"
+        " seats_do=0:leaver,1:leaver strangers=- open=1"))
+    assert result.ended and not result.broken, (result.end, [str(b) for b in result.broken])
+    assert result.end.startswith("finished") and "without seats [0, 1]" in result.end, result.end

@@ -264,13 +264,14 @@ class World:
         for _ in range(copies):
             low, high = SLOW if link in self.slow else REORDER if "delay" in faults else LAN
             self.at(self.now + self.rng.uniform(low, high),
-                    lambda: self.deliver(target, signed))
+                    lambda: self.deliver(target, signed, source.source))
 
-    def deliver(self, peer: Peer, signed: bytes) -> None:
+    def deliver(self, peer: Peer, signed: bytes, source: str) -> None:
+        """Hand ``peer`` an entry that came from the host ``source``."""
         if not peer.live or peer.table is None:
             return
         with self._running(peer):
-            peer.table.receive(signed)
+            peer.table.receive(signed, source)
         if peer.live:
             self.after(peer)
 
@@ -312,7 +313,7 @@ class World:
                 if target.table is None or not target.live:
                     return
                 with self._running(target):
-                    target.table.receive(entry.signed)
+                    target.table.receive(entry.signed, source.source)
         if target.live:
             self.after(target)
 
@@ -442,15 +443,21 @@ class World:
 
     def _ended(self) -> bool:
         """Every honest seat's table is over (with none left, nothing more is promised), or
-        every honest seat is seated and the table has waited in the lobby past its bound for a
-        joiner to take a free seat (nobody honest is left to ask: nothing more is promised)."""
+        every honest seat has waited in the lobby past its bound: seated, for a joiner to take
+        a free seat (nobody honest is left to ask), or, at a table whose creator is dishonest,
+        for a seat (the creator alone seats): nothing more is promised."""
         honest = self.honest()
         if all(p.live and p.table is not None and p.table.over for p in honest):
             return True
+        bound = promises.lobby_bound(self)
         return all(
-            p.live and p.table is not None and p.seated_at is not None
-            and p.table.step is not None and p.table.step.kind == SEATING
-            and self.now - p.since[1] > promises.lobby_bound(self)
+            p.live and p.table is not None and p.table.step is not None
+            and (
+                (p.seated_at is not None and p.table.step.kind == SEATING
+                 and self.now - p.since[1] > bound)
+                or (p.seated_at is None and not self.creator.honest
+                    and p.joined_at is not None and self.now - p.joined_at > bound)
+            )
             for p in honest
         )
 
@@ -467,6 +474,8 @@ class World:
             if game is not None and game.outcome is not None:
                 out = f" without seats {sorted(table.out)}" if table.out else ""
                 return f"finished ({game.outcome.kind}){out}"
+        if not self.creator.honest and any(p.seated_at is None for p in self.honest()):
+            return "an honest joiner not seated by a dishonest creator (nothing is promised)"
         return "no end"
 
 

@@ -31,7 +31,7 @@ class _ProtocolVersion:
 class _ProtocolVersionEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ProtocolVersion.ValueType], _builtins.type):
     DESCRIPTOR: _descriptor.EnumDescriptor
     PROTOCOL_VERSION_UNSPECIFIED: _ProtocolVersion.ValueType  # 0
-    PROTOCOL_VERSION_CURRENT: _ProtocolVersion.ValueType  # 6
+    PROTOCOL_VERSION_CURRENT: _ProtocolVersion.ValueType  # 7
 
 class ProtocolVersion(_ProtocolVersion, metaclass=_ProtocolVersionEnumTypeWrapper):
     """The version of this protocol; peers of different versions do not play together.
@@ -43,11 +43,13 @@ class ProtocolVersion(_ProtocolVersion, metaclass=_ProtocolVersionEnumTypeWrappe
     group to ristretto255 (RFC 9496): every point is a ristretto255 encoding; an answered
     Silence statement carries the answer it says it holds (Silence.answer); and a hidden hand
     proves that it holds a card of a set without showing it (HandProof: a Captains hand is
-    kept so).
+    kept so). Version 7 re-keys the decks without a seat that left, and backs the others'
+    secrets up again, right after its verdict (Rekey and Redealing come then, and Rekey covers
+    every card still in play that needs the leaver's share).
     """
 
 PROTOCOL_VERSION_UNSPECIFIED: ProtocolVersion.ValueType  # 0
-PROTOCOL_VERSION_CURRENT: ProtocolVersion.ValueType  # 6
+PROTOCOL_VERSION_CURRENT: ProtocolVersion.ValueType  # 7
 Global___ProtocolVersion: _TypeAlias = ProtocolVersion  # noqa: Y015
 
 @_typing.final
@@ -630,10 +632,12 @@ Global___DeckStandIn: _TypeAlias = DeckStandIn  # noqa: Y015
 
 @_typing.final
 class Rekey(_message.Message):
-    """Every seat still at the table, when a deck is formed again after a seat left and before
-    it is shuffled: its parts of the leaver's decryption shares of the hidden cards that come
-    back, with their proofs; combined, they take the leaver's key off those cards, and the
-    deck's new round is keyed, shuffled and dealt by the seats still there alone.
+    """Every seat still at the table, right after a seat left (protocol 7): its parts of the
+    leaver's decryption shares of every card of the deck's current round that still needs
+    them (once the round is shuffled: the pile), with their proofs; combined, they are
+    recorded as the leaver's shares, and no card needs it again. (A round formed again with
+    hidden cards under the leaver's key and no share of it recorded: the parts of those
+    cards, before it is shuffled, which take the leaver's key off them.)
     """
 
     DESCRIPTOR: _descriptor.Descriptor
@@ -644,10 +648,10 @@ class Rekey(_message.Message):
     BATCH_FIELD_NUMBER: _builtins.int
     deck: _builtins.int
     round: _builtins.int
-    """the deck's new round"""
+    """the deck's current round"""
     leaver: _builtins.int
     batch: _builtins.bytes
-    """crypto StandInBatch, positions of the new round's starting deck"""
+    """crypto StandInBatch, positions in that round"""
     def __init__(
         self,
         *,
@@ -666,9 +670,9 @@ Global___Rekey: _TypeAlias = Rekey  # noqa: Y015
 
 @_typing.final
 class Redealing(_message.Message):
-    """Every seat still at the table, once a deck is re-keyed without a seat that left and three
-    seats or more remain: its secret of that deck backed up again among them alone (so that a
-    second leaver is covered too), checked in PieceChecks as the first backup is.
+    """Every seat still at the table, right after a seat left while three seats or more remain:
+    its secret of that deck backed up again among them alone (so that a second leaver is
+    covered too), checked in PieceChecks as the first backup is.
     """
 
     DESCRIPTOR: _descriptor.Descriptor
@@ -678,9 +682,9 @@ class Redealing(_message.Message):
     DEALING_FIELD_NUMBER: _builtins.int
     deck: _builtins.int
     round: _builtins.int
-    """the deck's re-keyed round"""
+    """the deck's current round"""
     dealing: _builtins.bytes
-    """crypto Dealing among the round's members, in their order"""
+    """crypto Dealing among the seats still there, in their order"""
     def __init__(
         self,
         *,
@@ -751,7 +755,7 @@ class SearchOpening(_message.Message):
     opening: _builtins.bytes
     """crypto SearchOpening (positions, shares, proofs)"""
     stand_in: _builtins.bytes
-    """crypto StandInBatch for the seat out, else empty"""
+    """empty since protocol 7 (a seat out is needed by no search)"""
     def __init__(
         self,
         *,
