@@ -572,15 +572,19 @@ def freeable(t: Context, number: int) -> tuple[int, ...]:
     )
 
 
+def stated_out_by(t: Context, author: bytes, number: int) -> set[int]:
+    """The seats ``author`` stated out at a step up to ``number``."""
+    return {
+        seat for (seat, at), said in t._statements.items()
+        if at <= number and said.get(author, _NOTHING).out is not None
+    }
+
+
 def stated_me_out(t: Context, author: bytes, number: int) -> bool:
     """Whether ``author`` stated this seat out at a step up to ``number``: its entries after
     that follow a table without this seat, so this seat holds them (it is told out once every
     other seat said so, or it waits for that author as for any seat) rather than refuse them."""
-    me = t.seat
-    return me is not None and any(
-        seat == me and at <= number and said.get(author, _NOTHING).out is not None
-        for (seat, at), said in t._statements.items()
-    )
+    return t.seat is not None and t.seat in stated_out_by(t, author, number)
 
 
 def went_apart(t: Context, author: bytes, number: int) -> bool:
@@ -589,11 +593,7 @@ def went_apart(t: Context, author: bytes, number: int) -> bool:
     statement counts for nothing here), so they are held rather than refused as out of turn.
     The author is put out for its silence as any seat, or this fold reaches the same decision
     and takes them then (an honest seat's decision may reach this peer before its own does)."""
-    return any(
-        at <= number and said.get(author, _NOTHING).out is not None
-        and (seat == t.seat or seat not in t.out)
-        for (seat, at), said in t._statements.items()
-    )
+    return any(seat == t.seat or seat not in t.out for seat in stated_out_by(t, author, number))
 
 
 def all_others_out(t: Context, seat: int, number: int) -> bool:

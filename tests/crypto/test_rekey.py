@@ -108,6 +108,18 @@ def reshuffle_after(table: Backed, leaver: int, dealt: int) -> tuple[list[int], 
     return members, hidden
 
 
+def shared_to_its_owner(table: Backed, members: list[int], position: int) -> int:
+    """The member who owns ``position`` (the members in turn), once every other member made
+    its share of that card for it and every member accepted them; that owner."""
+    owner = members[position % len(members)]
+    for maker in members:
+        if maker != owner:
+            wire = table.decks[maker].make_shares(owner, [position]).encode()
+            for seat in members:
+                table.decks[seat].accept_shares(maker, ShareBatch.decode(wire))
+    return owner
+
+
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seats=st.integers(3, 5), data=st.data())
 def test_a_rekeyed_deck_opens_with_the_remaining_keys_only(seats: int, data: st.DataObject) -> None:
@@ -131,12 +143,7 @@ def test_a_rekeyed_deck_opens_with_the_remaining_keys_only(seats: int, data: st.
     size = len(deck.cards)
     opened: Counter[str] = Counter()
     for position in range(size):
-        owner = members[position % len(members)]
-        for maker in members:
-            if maker != owner:
-                wire = table.decks[maker].make_shares(owner, [position]).encode()
-                for seat in members:
-                    table.decks[seat].accept_shares(maker, ShareBatch.decode(wire))
+        owner = shared_to_its_owner(table, members, position)
         assert table.decks[owner].missing_shares(Slot(1, position)) == []
         opened[table.decks[owner].open(Slot(1, position))] += 1
     # the audit with the remaining secrets alone checks the re-keyed round whole, and
@@ -251,12 +258,7 @@ def test_the_pile_stood_in_for_at_once_comes_back_keyed_without_the_leaver() -> 
     table.shuffle_chain(members)
     opened: Counter[str] = Counter()
     for position in range(len(hidden)):
-        owner = members[position % 3]
-        for maker in members:
-            if maker != owner:
-                wire = table.decks[maker].make_shares(owner, [position]).encode()
-                for seat in members:
-                    table.decks[seat].accept_shares(maker, ShareBatch.decode(wire))
+        owner = shared_to_its_owner(table, members, position)
         opened[table.decks[owner].open(Slot(1, position))] += 1
     everyone = deck.audit([d.secret for d in table.decks])
     assert opened == Counter(everyone[slot] for slot in hidden)
@@ -297,12 +299,7 @@ def test_a_round_whose_shuffle_a_seat_leaves_unfinished_is_formed_again_without_
     size = len(deck.cards)
     opened: Counter[str] = Counter()
     for position in range(size):
-        owner = members[position % 3]
-        for maker in members:
-            if maker != owner:
-                wire = table.decks[maker].make_shares(owner, [position]).encode()
-                for seat in members:
-                    table.decks[seat].accept_shares(maker, ShareBatch.decode(wire))
+        owner = shared_to_its_owner(table, members, position)
         assert table.decks[owner].missing_shares(Slot(deck.round, position)) == []
         opened[table.decks[owner].open(Slot(deck.round, position))] += 1
     cards = deck.audit_rekeyed({seat: table.decks[seat].secret for seat in members})

@@ -164,3 +164,8 @@ class Harness:
                     f"stuck: {[(t.step and t.step.kind, t.waiting()) for t in self.tables]}"
                 )
         raise AssertionError("the game did not end")
+
+
+def all_entries(table: Table) -> list[bytes]:
+    """Every signed entry ``table`` holds, author by author (what ``verify`` reads)."""
+    return [e.signed for a in table.logs.authors for e in table.logs.log(a)]

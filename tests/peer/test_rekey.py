@@ -25,7 +25,7 @@ from condottiere.peer.steps.leavers import REKEY
 from condottiere.peer.steps.moves import MOVE
 from condottiere.v1 import log_pb2
 from tests.peer.stacked import like_hands
-from tests.peer.tables import feed
+from tests.peer.tables import all_entries, feed
 from tests.peer.test_silence import Departing, waits_for_move_of
 from tests.peer.test_stand_in import Forging
 
@@ -86,7 +86,7 @@ def test_the_next_reshuffle_keys_the_deck_without_the_leaver_and_no_stand_in_fol
     witness = live[0]
     rekeys = kinds_signed(witness).count("rekey")
     assert rekeys and rekeys % (seats - 1) == 0, "every remaining seat at every re-key"
-    signed = [e.signed for a in witness.logs.authors for e in witness.logs.log(a)]
+    signed = all_entries(witness)
     verdict = verify(signed)
     assert verdict.table.record_hash() == witness.record_hash()
     text = "\n".join(verdict.lines())
@@ -130,7 +130,7 @@ def test_a_wrong_rekey_part_is_caught_and_its_author_blamed_on_every_peer(
         assert halt.seat == 1 and "re-key" in halt.detail, halt
     witness = harness.tables[0]
     text = "\n".join(
-        verify([e.signed for a in witness.logs.authors for e in witness.logs.log(a)]).lines()
+        verify(all_entries(witness)).lines()
     )
     assert "CHEAT" in text and "seat 1 (seat1)" in text, text
 
@@ -195,7 +195,7 @@ def test_a_second_leaver_after_the_new_backups_is_covered_and_the_two_others_fin
     assert len({t.record_hash() for t in live}) == 1
     witness = live[0]
     text = "\n".join(
-        verify([e.signed for a in witness.logs.authors for e in witness.logs.log(a)]).lines()
+        verify(all_entries(witness)).lines()
     )
     assert "left: seat 3 (seat3) silent at a move" in text, text
     assert "left: seat 2 (seat2) silent at a move" in text, text
@@ -251,7 +251,7 @@ def test_a_leave_mid_round_rekeys_the_cards_in_hands_and_the_deck_at_once_and_pl
         assert table.game is not None and table.game.outcome is not None
     assert len({t.record_hash() for t in live}) == 1
     witness = live[0]
-    verdict = verify([e.signed for a in witness.logs.authors for e in witness.logs.log(a)])
+    verdict = verify(all_entries(witness))
     assert verdict.table.record_hash() == witness.record_hash()
     assert "verdict: FINISHED without seat 3 (seat3)" in "\n".join(verdict.lines())
 
@@ -271,7 +271,7 @@ def test_a_second_leaver_right_after_the_first_ones_rekey_is_covered_at_five_sea
     assert len({t.record_hash() for t in live}) == 1
     witness = live[0]
     text = "\n".join(
-        verify([e.signed for a in witness.logs.authors for e in witness.logs.log(a)]).lines()
+        verify(all_entries(witness)).lines()
     )
     assert "verdict: FINISHED without seat 3 (seat3) and seat 4 (seat4)" in text, text
     assert "abandoned" not in text, text

@@ -24,7 +24,7 @@ from condottiere.peer.steps.deal import SHARES, SHUFFLE
 from condottiere.peer.steps.keys import DEALINGS, KEYS, PIECE_CHECKS
 from condottiere.peer.steps.moves import MOVE
 from condottiere.v1 import log_pb2
-from tests.peer.tables import Harness, feed
+from tests.peer.tables import Harness, all_entries, feed
 
 LATE = 10_000.0
 """Seconds waited, past every deadline."""
@@ -214,7 +214,7 @@ def test_a_seat_silent_at_a_move_of_a_two_seat_game_loses_by_forfeit_on_every_pe
     assert table.halt is None and table.over and not table.refusals
     assert 1 in table.out and table.out[1].signers == (0,)
     assert any("has left" in event.text for event in table.events)
-    verdict = verify([e.signed for a in table.logs.authors for e in table.logs.log(a)])
+    verdict = verify(all_entries(table))
     assert verdict.table.record_hash() == table.record_hash()
     text = "\n".join(verdict.lines())
     assert "forfeit" in text and "seat 1 (seat1) silent at a move" in text, text
@@ -250,14 +250,14 @@ def test_a_seat_silent_before_the_deal_is_out_and_the_others_key_the_decks_again
         assert not any("stood in for" in e.text for e in table.events)
     assert len({t.record_hash() for t in live}) == 1
     witness = live[0]
-    entries = [e.signed for a in witness.logs.authors for e in witness.logs.log(a)]
+    entries = all_entries(witness)
     verdict = verify(entries, witness.me)
     assert verdict.table.record_hash() == witness.record_hash()
     text = "\n".join(verdict.lines())
     assert f"left: seat {victim} (seat{victim}) silent at {rule_of(kind).words} for" in text, text
     assert "signed by seats " + ", ".join(str(s) for s in range(victim)) in text, text
     assert f"verdict: FAIR, played without seat {victim} (seat{victim})" in text, text
-    signed = [e.signed for a in witness.logs.authors for e in witness.logs.log(a)]
+    signed = all_entries(witness)
     for seed in range(3):  # a watcher fed every entry at once, in any order, ends alike
         random.Random(seed).shuffle(signed)
         fresh = Table(Identity.generate(), witness.lobby.definition, MemoryKeeper())
@@ -337,7 +337,7 @@ def test_a_game_whose_seat_is_silent_goes_on_without_it_and_ends_alike_on_the_ot
     if kind == SHARES:
         assert any("stood in for" in e.text for e in live[0].events)
     witness = live[0]
-    entries = [e.signed for a in witness.logs.authors for e in witness.logs.log(a)]
+    entries = all_entries(witness)
     verdict = verify(entries)
     assert verdict.table.record_hash() == witness.record_hash()
     text = "\n".join(verdict.lines())
@@ -587,7 +587,7 @@ def test_the_creator_gone_mid_game_leaves_a_record_that_verifies_as_finished_and
     harness.run()
     witness = harness.tables[1]
     assert 0 in witness.out and witness.game is not None and witness.game.outcome is not None
-    verdict = verify([e.signed for a in witness.logs.authors for e in witness.logs.log(a)])
+    verdict = verify(all_entries(witness))
     assert verdict.finished and verdict.audited_without_leavers, verdict.lines()
     assert verdict.table.record_hash() == witness.record_hash()
     facts = facts_of(verdict)
@@ -607,7 +607,7 @@ def test_a_false_statement_about_the_creator_neither_stops_the_game_nor_erases_i
     for table in harness.tables:
         assert table.halt is None and table.audited and not table.out
     creator = harness.tables[0]
-    verdict = verify([e.signed for a in creator.logs.authors for e in creator.logs.log(a)],
+    verdict = verify(all_entries(creator),
                      creator.me)
     assert verdict.fair, verdict.lines()
     assert verdict.table.record_hash() == creator.record_hash()

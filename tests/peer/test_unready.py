@@ -29,7 +29,7 @@ from condottiere.peer.steps.moves import MOVE
 from condottiere.peer.steps.seating import READY, SEATING, UNSEATED_PER_SOURCE
 from condottiere.v1 import log_pb2
 from tests.peer.stacked import like_hands
-from tests.peer.tables import Harness, feed
+from tests.peer.tables import Harness, all_entries, feed
 
 LATE = 10_000.0
 
@@ -83,10 +83,6 @@ class Lobby(Harness):
             if not moved and self.deliver() == 0:
                 raise AssertionError(f"stuck: {[t.waiting() for t in tables]}")
         raise AssertionError("the game did not end")
-
-
-def all_entries(table: Table) -> list[bytes]:
-    return [e.signed for a in table.logs.authors for e in table.logs.log(a)]
 
 
 def test_the_ready_deadline_travels_in_the_definition_and_times_the_ready_step() -> None:
