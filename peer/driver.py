@@ -182,6 +182,9 @@ class Table:
         self.on_move: Callable[[int], None] | None = None
         """Called with each move's turn the moment it is applied, before this seat's own work
         that may follow in the same call (a shuffle at a round's end): a benchmark's clock."""
+        self.on_step: Callable[[Step], None] | None = None
+        """Called with each step the moment the table goes on to it (a step that ends in the
+        same call as it began is still told): a trace's record of the steps waited at."""
         self.on_work: Callable[[Work, int, int, float], None] | None = None
         """Called after each piece of costly crypto work with its kind, the deck, the seat
         whose step it is (the maker, or the author checked) and the CPU seconds the process
@@ -753,6 +756,8 @@ class Table:
             self.step = schedule.next_step(self, self.step)
         elif after is After.END:
             self.step = None
+        if self.step is not None and self.on_step is not None:
+            self.on_step(self.step)
 
     def _make(self, step: Step) -> bool:
         """Publish this seat's part of ``step`` when it needs no decision; True if done."""

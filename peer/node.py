@@ -458,9 +458,14 @@ class Node:
             table = make()
             if self.trace.on:
                 table.on_move = lambda turn: self.trace.write("applied", turn=turn)
+                table.on_step = lambda step: self.trace.write(
+                    "step", kind=step.kind, number=step.number
+                )
                 table.on_work = lambda work, deck, seat, cpu: self.trace.write(
                     "work", kind=str(work), deck=deck, seat=seat, me=table.seat, cpu=cpu
                 )
+                if table.step is not None:
+                    table.on_step(table.step)
             table.defer_costly = True
             table.hold_forced = True
             self.table = table
@@ -539,8 +544,6 @@ class Node:
                 self.pacer.record(time.monotonic() - self._since[1])
         if number != self._since[0]:
             self._since = (number, step_began(self.store, table.table_id, number))
-            if self.trace.on and table.step is not None:
-                self.trace.write("step", kind=table.step.kind, number=number)
         snapshot = None if table.catching_up else snapshot_of(table, self._since[1])
         if self.trace.on:
             self._trace_progress(table)

@@ -35,6 +35,8 @@ LEFT = re.compile(r"\((\d+):(\d\d) left\)")
 """The time left before the others may put the seat out, at the end of the headline."""
 MENU_ENTRY = re.compile(r"^ battle [A-Z][a-z]+ +borders [A-Z]")
 """A line of Tab's menu of battles: the move from the first column, then what it would do."""
+HAND_ROW = re.compile(r"^  \[")
+"""A further row of the hand, when the cards take more than one line."""
 
 pytestmark = pytest.mark.skipif(
     shutil.which("tmux") is None, reason="tmux is not installed: no real terminal to test in"
@@ -60,8 +62,13 @@ def terminals(root: Path, *names: str) -> Iterator[list[Terminal]]:
 def menu_covers_the_log(screen: str) -> bool:
     """Tab's menu is drawn whole over the log's last lines: at least three entries, and every
     line of the region an entry from edge to edge (a screen caught mid-draw is waited past)."""
-    region = [line for line in screen.splitlines()[-11:-2]
-              if line.strip() and not line.startswith("─")]
+    above_the_prompt = screen.splitlines()[:-2]
+    hand = max((number for number, line in enumerate(above_the_prompt)
+                if line.startswith(" Hand (")), default=None)
+    if hand is None:
+        return False
+    region = [line for line in above_the_prompt[hand + 1:]
+              if line.strip() and not HAND_ROW.match(line)]
     return len(region) >= 3 and all(MENU_ENTRY.match(line) for line in region)
 
 
