@@ -480,12 +480,13 @@ class Deck:
     def shared(self, slot: Slot, seat: int) -> bool:
         """Whether the card at ``slot`` no longer needs ``seat``'s decryption share: its
         round is keyed without it, its share is recorded (given, or stood in for), or the
-        seat holds the card."""
+        card was dealt to the seat (its share is the card's hidden part, known to whoever
+        holds the card now: standing in for it would show the card to everyone)."""
         record = self._round_of(slot)
         return (
             seat not in self.members_of(slot.round)
             or seat in record.shares.get(slot.position, {})
-            or self.owner_of(slot) == seat
+            or record.owners.get(slot.position) == seat
         )
 
     def unshared(self, leaver: int) -> dict[int, Ciphertext]:

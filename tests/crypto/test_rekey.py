@@ -17,6 +17,7 @@ from condottiere.crypto import (
     BoxSecret,
     Context,
     Dealing,
+    SealedShare,
     StandInBatch,
     VerificationError,
     combine_stand_in,
@@ -264,6 +265,29 @@ def test_the_pile_stood_in_for_at_once_comes_back_keyed_without_the_leaver() -> 
     assert opened == Counter(everyone[slot] for slot in hidden)
     cards = deck.audit_rekeyed({seat: table.decks[seat].secret for seat in members})
     assert {slot: everyone[slot] for slot in cards} == cards and len(cards) == len(hidden)
+
+
+def test_a_card_the_leaver_handed_on_is_not_stood_in_for_and_its_holder_still_shows_it() -> (
+    None
+):
+    """Seat 1 of 4 hands a card dealt to it over to seat 2, then leaves: its share of that
+    card is the card's hidden part, now seat 2's, so the others stand in for the pile alone
+    (standing in for it too would show seat 2's card to everyone, and count the hidden part
+    twice), and seat 2's reveal of it still checks out on every deck."""
+    table = Backed(4, deck_names(14))
+    table.shuffle_all()
+    dealt = {seat: table.deal(seat, [p for p in range(8) if p % 4 == seat]) for seat in range(4)}
+    handed = dealt[1][0]
+    card = table.decks[1].open(handed)
+    wire = table.decks[1].make_sealed_share(handed, 2).encode()
+    for deck in table.decks:
+        deck.accept_sealed_share(1, SealedShare.decode(wire), handed=True)
+    for deck in table.decks:
+        deck.drop_seat(1)
+    deck = table.decks[0]
+    assert deck.owner_of(handed) == 2 and deck.shared(handed, 1)
+    assert sorted(deck.unshared(1)) == list(range(8, 14))
+    assert table.reveal(2, handed) == [card] * 4
 
 
 @pytest.mark.parametrize("reshuffled", [False, True])

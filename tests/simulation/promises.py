@@ -27,7 +27,9 @@ if TYPE_CHECKING:
 
 __all__ = ["PROMISES", "Broken", "WireModel", "check_end", "check_step", "check_tick"]
 
-PROMISES = ("agreement", "no framing", "liveness", "lobby", "verify", "secrecy")
+PROMISES = (
+    "agreement", "no framing", "liveness", "lobby", "verify", "secrecy", "no crash"
+)
 
 STEPS_PER_WAIT = 4
 """Liveness: no honest peer waits at one step longer than this many times the step's
@@ -217,7 +219,9 @@ def _check_abandonment(world: World, peer: Peer) -> None:
 
 
 def _check_secrecy(world: World, peer: Peer) -> None:
-    """No deck of an honest peer opened a card of a position another seat holds."""
+    """No deck of an honest peer opened a card of a position another seat holds, nor holds
+    the share of a hidden card's owner as a public one (its hidden part, which would open
+    the card to every seat)."""
     table = peer.table
     assert table is not None
     dealer = table.dealer
@@ -226,6 +230,13 @@ def _check_secrecy(world: World, peer: Peer) -> None:
     member = dealer.at(table.seat)  # a deck numbers the members, not the table's seats
     for index, deck in enumerate(dealer.decks):
         for round_number, record in enumerate(deck._rounds):
+            for position, owner in record.owners.items():
+                if owner in record.shares.get(position, {}) and position not in record.revealed:
+                    world.broken.append(Broken(
+                        "secrecy", f"{peer.name} (seat {table.seat}) holds as public the "
+                        f"hidden part of position {position} of deck {index} round "
+                        f"{round_number}, dealt to seat {dealer.members[owner]}"))
+                    return
             for position in record.opened:
                 owner = record.owners.get(position)
                 if owner is not None and owner != member:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from condottiere.peer.driver import Table
 from condottiere.peer.lobby import Lobby
 from condottiere.peer.steps import seating
 from condottiere.peer.steps.seating import MAX_JOINERS
@@ -166,3 +167,31 @@ def test_seed_2002_a_second_leaver_after_the_first_is_covered_and_the_others_fin
         " seats_do=0:leaver,1:leaver strangers=- open=1"))
     assert result.ended and not result.broken, (result.end, [str(b) for b in result.broken])
     assert result.end.startswith("finished") and "without seats [0, 1]" in result.end, result.end
+
+
+def test_seed_9126_a_card_the_leaver_handed_on_stays_its_holders_after_the_re_key() -> None:
+    """Captains, four seats: the creator hands a card on, then leaves. The others re-key the
+    decks at once without it but do not stand in for that card (its share is the card's
+    hidden part, now its holder's): the holder still shows it, and nobody else can open it."""
+    result = run(Config.parse(
+        "seed=9126 game=captains edition=standard seats=4 faults=cut,drop,dup budget=3"
+        " seats_do=0:leaver strangers=squatter:1,streams:1 open=0"))
+    assert result.ended and not result.broken, (result.end, [str(b) for b in result.broken])
+    assert result.end.startswith("finished") and "without seats [0]" in result.end, result.end
+
+
+def test_a_peer_that_raises_ends_the_run_as_a_broken_promise_naming_the_line() -> None:
+    """An honest peer's table raising is a broken promise of its own (``no crash``), named
+    with the line that raised, not an exception that ends a long run with no seed."""
+    config = Config.parse(
+        "seed=5 game=condottiere edition=zman-duel seats=2 faults=- budget=0"
+        " seats_do=- strangers=- open=1")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Table, "receive", refuse_to_receive)
+        result = run(config)
+    assert [b.promise for b in result.broken] == ["no crash"], result.broken
+    assert "refuse_to_receive" in result.broken[0].detail, result.broken[0].detail
+
+
+def refuse_to_receive(table: Table, signed: bytes, source: str | None = None) -> None:
+    raise RuntimeError("a table that takes nothing in")

@@ -17,6 +17,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import random
+import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -189,7 +190,11 @@ class World:
         while self._queue and not self.broken:
             when, _, action = heapq.heappop(self._queue)
             self.now = when
-            action()
+            try:
+                action()
+            except Exception as exc:  # the simulator's own code, or a peer outside _running
+                self.broken.append(promises.Broken("no crash", f"the world: {raised(exc)}"))
+                break
             if self._ended():
                 ended = True
                 break
@@ -284,7 +289,9 @@ class World:
             yield
         except Exception as exc:
             if peer.honest:
-                raise
+                self.broken.append(promises.Broken("no crash", f"{peer.name}: {raised(exc)}"))
+                self.kill(peer, "crashed")
+                return
             self.kill(peer, f"fails on its own entries ({type(exc).__name__}: {exc})")
 
     def _pull_all(self) -> None:
@@ -477,6 +484,12 @@ class World:
         if not self.creator.honest and any(p.seated_at is None for p in self.honest()):
             return "an honest joiner not seated by a dishonest creator (nothing is promised)"
         return "no end"
+
+
+def raised(exc: Exception) -> str:
+    """An exception in one line: its type and words, and the line of code that raised it."""
+    frame = traceback.extract_tb(exc.__traceback__)[-1]
+    return f"{type(exc).__name__}: {exc} (at {frame.filename}:{frame.lineno}, {frame.name})"
 
 
 def run(config: Config) -> Run:
