@@ -163,6 +163,7 @@ def check_end(world: World) -> None:
     table is over."""
     ends = [p for p in world.honest() if p.table is not None and p.table.seat not in p.table.out
             and _view_covered(p, p.table)]
+    ends = [p for p in ends if not _put_out_with_a_seat_it_holds(p, ends)]
     if not ends:
         return
     first = ends[0]
@@ -178,6 +179,24 @@ def check_end(world: World) -> None:
         _check_abandonment(world, peer)
         _check_secrecy(world, peer)
     _check_verify(world, world.rng.choice(ends))
+
+
+def _put_out_with_a_seat_it_holds(peer: Peer, ends: list[Peer]) -> bool:
+    """Whether a timely honest peer put ``peer``'s seat out, untimely then, at a step where
+    it put out another seat too that ``peer``'s own fold holds in (docs/promises.md, "Who is
+    covered": such a seat cannot tell the others' word from two liars')."""
+    mine = peer.table
+    if not peer.untimely or mine is None or mine.seat is None:
+        return False
+    for other in ends:
+        table = other.table
+        if other.untimely or table is None or mine.seat not in table.out:
+            continue
+        step = table.out[mine.seat].step
+        if any(d.step == step and s != mine.seat and s not in mine.out
+               for s, d in table.out.items()):
+            return True
+    return False
 
 
 def _end_of(table: Table) -> tuple[object, ...]:

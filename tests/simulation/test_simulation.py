@@ -12,7 +12,7 @@ from condottiere.peer.steps import seating
 from condottiere.peer.steps.seating import MAX_JOINERS
 from tests.simulation.config import FAULTS, Config
 from tests.simulation.shrink import shrink
-from tests.simulation.world import run
+from tests.simulation.world import Peer, World, run
 
 
 @pytest.mark.parametrize(
@@ -195,3 +195,44 @@ def test_a_peer_that_raises_ends_the_run_as_a_broken_promise_naming_the_line() -
 
 def refuse_to_receive(table: Table, signed: bytes, source: str | None = None) -> None:
     raise RuntimeError("a table that takes nothing in")
+
+
+SEED_9437 = (
+    "seed=9437 game=captains edition=standard seats=6 faults=crash,cut,dup budget=5"
+    " seats_do=1:vanisher,4:vanisher strangers=sybil:100 open=1"
+)
+
+
+def test_seed_9437_a_seat_back_from_a_crash_counts_its_steps_deadline_from_when_it_began() -> (
+    None
+):
+    """Two seats crash (45 and 23 s) while a vanisher's move is awaited. Back, each counts
+    that step's deadline from when the step began, as a node's store notes it, so they put
+    the vanisher out with the others and re-key in time; the game finishes."""
+    result = run(Config.parse(SEED_9437))
+    assert result.ended and not result.broken, (result.end, [str(b) for b in result.broken])
+    assert result.end.startswith("finished"), result.end
+
+
+RESTORE = World._restore
+
+
+def restore_counting_afresh(world: World, peer: Peer) -> None:
+    """A restore whose peer counts the step it comes back at from the moment it is back."""
+    RESTORE(world, peer)
+    if peer.table is not None:
+        step = peer.table.step
+        peer.since = (step.number if step is not None else -1, world.now)
+
+
+def test_two_seats_untimely_together_and_put_out_together_are_left_out_of_agreement() -> None:
+    """Seed 9437 with peers that count a step afresh when they come back: the two crashed
+    seats answer the re-key after the others' deadline, and each holds the other's answer.
+    The three timely seats put both out (and abandon: two gone together); the two hold each
+    other in and end apart. Two liars stating two timely seats out look the same to them, so
+    the promises leave them out (docs/promises.md, "Who is covered"), and nothing is broken."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(World, "_restore", restore_counting_afresh)
+        result = run(Config.parse(SEED_9437))
+    assert result.ended and not result.broken, (result.end, [str(b) for b in result.broken])
+    assert result.end.startswith("halted: abandoned"), result.end

@@ -442,7 +442,9 @@ class World:
             peer.identity, peer.keeper, list(peer.keeper.entries)
         )
         step = peer.table.step
-        peer.since = (step.number if step is not None else -1, self.now)
+        number = step.number if step is not None else -1
+        if number != peer.since[0]:  # as the node's store notes when a step began
+            peer.since = (number, self.now)
         self.note(f"restore {peer.name}")
         self.after(peer)
 
