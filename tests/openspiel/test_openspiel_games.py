@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
 import pytest
 
 pyspiel = pytest.importorskip(
     "pyspiel", reason="open-spiel is not installed (pip install 'condottiere[openspiel]')"
 )
+
+import numpy as np  # noqa: E402  (open-spiel's own dependency: after the skip)
 
 from condottiere.openspiel import CAPTAINS, CONDOTTIERE  # noqa: E402  (after the skip)
 
