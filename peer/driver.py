@@ -442,7 +442,10 @@ class Table:
         if self.logs.holds(signed):
             return None
         try:
-            entry = read_entry(signed, table_id=self.table_id)
+            entry = read_entry(
+                signed, table_id=self.table_id,
+                refuse=lambda author: seating.turned_away_unheard(self, author),
+            )
         except Rejection as rejection:
             return rejection
         turned_away = seating.door(self, entry, source)

@@ -39,7 +39,7 @@ from __future__ import annotations
 import enum
 import functools
 import hashlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -278,10 +278,17 @@ def _body_field(body: Message) -> str:
     return kind
 
 
-def read_entry(signed: bytes, *, table_id: bytes | None = None) -> LogEntry:
+def read_entry(
+    signed: bytes,
+    *,
+    table_id: bytes | None = None,
+    refuse: Callable[[bytes], Rejection | None] | None = None,
+) -> LogEntry:
     """Read a signed entry as it arrived; :class:`Rejection` if it is too large, malformed,
     for another table than ``table_id`` (when given), a table definition that does not
-    carry its own id, or its signature does not verify."""
+    carry its own id, its author is one ``refuse`` turns away (asked before the signature is
+    checked: an author turned away whatever it signed costs no check), or its signature
+    does not verify."""
     if len(signed) > MAX_ENTRY_BYTES:
         raise Rejection(Reason.TOO_LARGE, f"{len(signed)} bytes, over {MAX_ENTRY_BYTES}")
     envelope = _parse(log_pb2.SignedEntry(), signed, "signed entry")
@@ -295,6 +302,10 @@ def read_entry(signed: bytes, *, table_id: bytes | None = None) -> LogEntry:
         and entry.table_id != table_id_of(entry.author, entry.table)
     ):
         raise Rejection(Reason.WRONG_TABLE, "the table id is not the hash of its definition")
+    if refuse is not None:
+        refused = refuse(entry.author)
+        if refused is not None:
+            raise refused
     if not author.verifies(_SIGNATURE_DOMAIN + envelope.entry, envelope.signature):
         raise Rejection(Reason.BAD_SIGNATURE, "the signature does not verify", author=None)
     return LogEntry(signed, envelope.entry, entry, entry_hash(envelope.entry))

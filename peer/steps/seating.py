@@ -76,18 +76,9 @@ def door(t: Context, entry: LogEntry, source: str | None = None) -> Rejection | 
     peer's memory. ``source``: the host the entry came from (None: not over the wire, or from
     a record), which a new author without a seat is held to (:func:`_new_from`)."""
     author = entry.author
-    if author in t.logs.full:
-        return Rejection(Reason.TOO_LARGE, "the author's log is full", author=author)
-    if t.lobby.closed:
-        if author not in t.seating:
-            return Rejection(
-                Reason.NOT_SEATED, "the author has no seat at this table", author=author
-            )
-        return None
-    if author in t.lobby.refused:
-        return Rejection(Reason.NOT_SEATED, "the author was refused a seat", author=author)
-    if author in t.lobby.freed:
-        return Rejection(Reason.NOT_SEATED, "the author's seat was freed", author=author)
+    unheard = turned_away_unheard(t, author)
+    if unheard is not None or t.lobby.closed:
+        return unheard
     if (
         author == t.lobby.creator or author in t.seating or author in t._named
         or author in t.lobby.admitted
@@ -119,6 +110,25 @@ def door(t: Context, entry: LogEntry, source: str | None = None) -> Rejection | 
         )
     if not entries and source is not None:
         t.lobby.heard_from[author] = source_named(source)
+    return None
+
+
+def turned_away_unheard(t: Context, author: bytes) -> Rejection | None:
+    """Why an author is turned away whatever its entry says (its log is full, it has no seat
+    at a seated table, or it was refused or freed): asked before the entry's signature is
+    checked, and first by :func:`door`."""
+    if author in t.logs.full:
+        return Rejection(Reason.TOO_LARGE, "the author's log is full", author=author)
+    if t.lobby.closed:
+        if author not in t.seating:
+            return Rejection(
+                Reason.NOT_SEATED, "the author has no seat at this table", author=author
+            )
+        return None
+    if author in t.lobby.refused:
+        return Rejection(Reason.NOT_SEATED, "the author was refused a seat", author=author)
+    if author in t.lobby.freed:
+        return Rejection(Reason.NOT_SEATED, "the author's seat was freed", author=author)
     return None
 
 
