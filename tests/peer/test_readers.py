@@ -31,7 +31,7 @@ WAIT_SECONDS = 120.0
 
 async def until_seated(node: Node) -> None:
     deadline = asyncio.get_running_loop().time() + WAIT_SECONDS
-    while node.table is None or not node.table.seating:
+    while node.table is None or not node.table.seating or not node.table.lobby.closed:
         assert asyncio.get_running_loop().time() < deadline, "the table was never seated"
         await asyncio.sleep(0.05)
 
