@@ -236,3 +236,14 @@ def test_two_seats_untimely_together_and_put_out_together_are_left_out_of_agreem
         result = run(Config.parse(SEED_9437))
     assert result.ended and not result.broken, (result.end, [str(b) for b in result.broken])
     assert result.end.startswith("halted: abandoned"), result.end
+
+
+def test_seed_9855_a_seat_back_at_the_audits_deadline_hears_the_others_put_it_out() -> None:
+    """Three seats: the creator's peer is down through the audit's deadline and comes back
+    as the others put it out there; its own audit ends a moment later. It reads on for a
+    node's goodbye wait, hears both others' word and stops out, as they have it (the run
+    used to end the moment every table was over, before the word reached it)."""
+    result = run(Config.parse(
+        "seed=9855 game=captains edition=standard seats=3 faults=crash,delay,dup budget=4"
+        " seats_do=- strangers=- open=1"))
+    assert result.ended and not result.broken, (result.end, [str(b) for b in result.broken])

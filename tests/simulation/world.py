@@ -54,6 +54,9 @@ TIMELY = 10.0
 longer promised to stay at the table (see docs/promises.md)."""
 THINK = (0.2, 6.0)
 """How long a bot thinks before its move."""
+GOODBYE = 15.0
+"""Seconds a peer whose table is over still reads the others (``cli.finish``'s
+``GOODBYE_SECONDS``): the run ends once every honest table has been over that long."""
 COIN_TIMEOUT = 60.0
 """Seconds a peer waits for a coin reveal before it closes the coin (as a node does)."""
 DROP = 0.15
@@ -134,6 +137,8 @@ class World:
         """Link (pair of peer indices) -> when it heals."""
         self.slow: dict[frozenset[int], float] = {}
         self.budget = config.budget
+        self._over_since: float | None = None
+        """When every honest table was over (None while one is not)."""
         self.spec = TableSpec(
             edition=config.edition, seats=config.seats, options=(), name="sim", player="seat0",
             address="10.0.0.0:5000", game=config.game, deadlines=Deadlines(),
@@ -451,13 +456,17 @@ class World:
     # ------------------------------------------------------------------ the end
 
     def _ended(self) -> bool:
-        """Every honest seat's table is over (with none left, nothing more is promised), or
+        """Every honest seat's table has been over for :data:`GOODBYE` s (with none left,
+        nothing more is promised), or
         every honest seat has waited in the lobby past its bound: seated, for a joiner to take
         a free seat (nobody honest is left to ask), or, at a table whose creator is dishonest,
         for a seat (the creator alone seats): nothing more is promised."""
         honest = self.honest()
         if all(p.live and p.table is not None and p.table.over for p in honest):
-            return True
+            if self._over_since is None:
+                self._over_since = self.now
+            return self.now - self._over_since >= GOODBYE
+        self._over_since = None
         bound = promises.lobby_bound(self)
         return all(
             p.live and p.table is not None and p.table.step is not None
