@@ -118,6 +118,19 @@ def test_a_seat_without_captains_stands_a_province_lower_for_each_neighbouring_c
     assert armed[2] == pytest.approx(open_table[2] - 3 * captains_policy.EXPOSED_WORTH)
 
 
+def test_a_seat_stands_higher_by_the_card_worth_for_each_card_in_its_hand() -> None:
+    from condottiere.bots import captains_policy
+
+    def standing(hand: list[str]) -> float:
+        game = Game.setup(2, cities=["milan", "pisa"], hands=[hand, []], seed=0,
+                          ducats=[10, 10], armies=[{"gonzaga": []}, {}])
+        return captains_policy.standing(game, 0)
+
+    assert standing(["pikemen", "duchy"]) == pytest.approx(
+        standing([]) + 2 * captains_policy.CARD_WORTH
+    )
+
+
 def test_an_exposed_seat_cannot_stand_to_lose_more_provinces_than_it_holds() -> None:
     from condottiere.bots import captains_policy
 
