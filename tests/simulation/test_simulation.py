@@ -247,3 +247,17 @@ def test_seed_9855_a_seat_back_at_the_audits_deadline_hears_the_others_put_it_ou
         "seed=9855 game=captains edition=standard seats=3 faults=crash,delay,dup budget=4"
         " seats_do=- strangers=- open=1"))
     assert result.ended and not result.broken, (result.end, [str(b) for b in result.broken])
+
+
+def test_seed_10021_a_slanderer_whose_restore_fails_on_its_own_entries_dies_and_play_goes_on() -> (
+    None
+):
+    """A slanderer crashes and is restored from its keeper: its own fold, following its own
+    false statements, fills its log on the way back. Its process dies, as a cheating program
+    may (the run used to end there, as if the world had crashed), and the honest seats finish
+    without it."""
+    result = run(Config.parse(
+        "seed=10021 game=captains edition=standard seats=3 faults=crash,cut,delay,drop,dup,slow"
+        " budget=3 seats_do=2:slanderer strangers=sybil:100,streams:1 open=0"))
+    assert result.ended and not result.broken, (result.end, [str(b) for b in result.broken])
+    assert result.end.startswith("finished") and "without seats [2]" in result.end, result.end

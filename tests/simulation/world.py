@@ -443,9 +443,12 @@ class World:
         peer.down_until = None
         if not peer.keeper.entries:
             return
-        peer.table = behaviours.table_kind(peer).restore(
-            peer.identity, peer.keeper, list(peer.keeper.entries)
-        )
+        with self._running(peer):  # a dishonest seat's fold may fail on its own entries
+            peer.table = behaviours.table_kind(peer).restore(
+                peer.identity, peer.keeper, list(peer.keeper.entries)
+            )
+        if peer.table is None:
+            return
         step = peer.table.step
         number = step.number if step is not None else -1
         if number != peer.since[0]:  # as the node's store notes when a step began
