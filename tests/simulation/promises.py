@@ -19,7 +19,7 @@ from condottiere.peer.silence import RELAY_ROUND, rounds
 from condottiere.peer.steps import rule_of
 from condottiere.peer.steps.coins import COIN_REVEAL
 from condottiere.peer.steps.keys import PIECE_CHECKS, REDEALING
-from condottiere.peer.steps.leavers import REKEY
+from condottiere.peer.steps.leavers import REKEY, STAND_IN
 from condottiere.peer.steps.seating import SEATING
 
 if TYPE_CHECKING:
@@ -215,9 +215,12 @@ def _end_of(table: Table) -> tuple[object, ...]:
     )
 
 
-CATCHING_UP = frozenset(rule_of(kind).words for kind in (REKEY, REDEALING, PIECE_CHECKS))
-"""The steps right after a leave that make the next leaver coverable: a seat gone at one of
-them left before the others could act without the one before, so the two left together."""
+CATCHING_UP = frozenset(
+    rule_of(kind).words for kind in (STAND_IN, REKEY, REDEALING, PIECE_CHECKS)
+)
+"""The steps right after a leave that make the next leaver coverable (the stand-in of a deal
+under way, the re-key, the new backups): a seat gone at one of them left before the others
+could act without the one before, so the two left together."""
 
 
 def _check_abandonment(world: World, peer: Peer) -> None:

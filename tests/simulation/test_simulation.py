@@ -261,3 +261,14 @@ def test_seed_10021_a_slanderer_whose_restore_fails_on_its_own_entries_dies_and_
         " budget=3 seats_do=2:slanderer strangers=sybil:100,streams:1 open=0"))
     assert result.ended and not result.broken, (result.end, [str(b) for b in result.broken])
     assert result.end.startswith("finished") and "without seats [2]" in result.end, result.end
+
+
+def test_seed_10545_a_second_seat_gone_at_the_stand_in_after_a_verdict_left_together() -> None:
+    """Four seats: a late seat is put out at the shares of a deal, and a mute one is silent
+    at the stand-in for it that follows. The stand-in needs every remaining seat as the
+    re-key does: the two left together, and the table abandoned is no broken promise."""
+    result = run(Config.parse(
+        "seed=10545 game=captains edition=standard seats=4 faults=crash,drop,slow budget=1"
+        " seats_do=0:late,1:mute,3:late strangers=streams:1 open=1"))
+    assert result.ended and not result.broken, (result.end, [str(b) for b in result.broken])
+    assert result.end.startswith("halted: abandoned"), result.end
