@@ -278,8 +278,11 @@ def _check_verify(world: World, peer: Peer) -> None:
     assert table is not None
     verdict = verify([entry.signed for entry in entries_of(table)], peer.me)
     seen = verdict.table
-    if table.halt is not None and table.halt.cheat:  # the same cheat named, wherever it stops
-        agrees = seen.halt is not None and seen.halt.cheat and seen.halt.seat == table.halt.seat
+    if table.halt is not None and table.halt.cheat:  # a cheat named, wherever it stops
+        named = None if seen.halt is None else _peer_of(world, seen.halt.author)
+        agrees = seen.halt is not None and seen.halt.cheat and (
+            seen.halt.seat == table.halt.seat or (named is not None and not named.honest)
+        )  # with several proofs in the record, verify names the first in the record's order
     else:
         agrees = (seen.halt is None) == (table.halt is None)
         agrees = agrees and seen.record_hash() == table.record_hash()

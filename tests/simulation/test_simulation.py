@@ -272,3 +272,15 @@ def test_seed_10545_a_second_seat_gone_at_the_stand_in_after_a_verdict_left_toge
         " seats_do=0:late,1:mute,3:late strangers=streams:1 open=1"))
     assert result.ended and not result.broken, (result.end, [str(b) for b in result.broken])
     assert result.end.startswith("halted: abandoned"), result.end
+
+
+def test_seed_10503_verify_of_a_table_halted_on_two_liars_names_one_of_them() -> None:
+    """Two liars state the creator answered the ready step at the same moment: each honest
+    peer halts on the proof that reaches it first, and ``verify`` of its record names the
+    first proof in the record's order, a liar too (the record cannot say which came first)."""
+    result = run(Config.parse(
+        "seed=10503 game=captains edition=standard seats=5 faults=dup budget=4"
+        " seats_do=0:equivocator,1:liar,2:liar strangers=squatter:1,connections:8,streams:1"
+        " open=0"))
+    assert result.ended and not result.broken, (result.end, [str(b) for b in result.broken])
+    assert "cheated" in result.end, result.end
