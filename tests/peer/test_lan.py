@@ -93,8 +93,8 @@ def test_a_table_is_listed_joined_by_name_played_and_gone_when_its_peers_stop(
             # the creator, or a bot seated before it: every seated peer advertises the table
             bot.wait_for(r"asked 127\.0\.0\.1:\d+ for a seat", SEEN_SECONDS)
         watcher.wait_for(rf"^~ {name}  zman  3/3 seats  .*not joinable", SEEN_SECONDS)
-        late = peers.start(["join", name, "--wait", "5", "--player", "late"], tmp_path / "late")
-        assert peers.wait_for_exit(late, 30) == 1
+        late = peers.start(["join", name, "--wait", "30", "--player", "late"], tmp_path / "late")
+        assert peers.wait_for_exit(late, 60) == 1  # it stops once it sees the table
         assert re.search(
             rf"cannot join '{name}': (no seat is free|the game has started|the game is over)",
             late.output(),

@@ -35,5 +35,5 @@ def test_admit_completes_from_the_names_and_fingerprints_of_those_who_ask() -> N
     assert [c.text for c in typed] == ["admit "]
     typed = completer.get_completions(Document("admit "), CompleteEvent(text_inserted=True))
     assert [c.text for c in typed] == ["admit bob", f"admit {bob.public.fingerprint()}"]
-    typed = completer.get_completions(Document("refuse b"), CompleteEvent(text_inserted=True))
+    typed = completer.get_completions(Document("refuse bo"), CompleteEvent(text_inserted=True))
     assert [c.text for c in typed] == ["refuse bob"]
