@@ -183,8 +183,7 @@ class Table:
         """Called with each move's turn the moment it is applied, before this seat's own work
         that may follow in the same call (a shuffle at a round's end): a benchmark's clock."""
         self.on_step: Callable[[Step], None] | None = None
-        """Called with each step the moment the table goes on to it (a step that ends in the
-        same call as it began is still told): a trace's record of the steps waited at."""
+        """Called with each step the table goes on to, as it begins: a trace's record."""
         self.on_work: Callable[[Work, int, int, float], None] | None = None
         """Called after each piece of costly crypto work with its kind, the deck, the seat
         whose step it is (the maker, or the author checked) and the CPU seconds the process
@@ -441,16 +440,9 @@ class Table:
         or comes from an author with no place at it (nobody is blamed: it is kept nowhere)."""
         if self.logs.holds(signed):
             return None
-        try:
-            entry = read_entry(
-                signed, table_id=self.table_id,
-                refuse=lambda author: seating.turned_away_unheard(self, author),
-            )
-        except Rejection as rejection:
-            return rejection
-        turned_away = seating.door(self, entry, source)
-        if turned_away is not None:
-            return turned_away
+        entry = seating.read_at_door(self, signed, source)
+        if isinstance(entry, Rejection):
+            return entry
         self._add(entry)
         self._advance()
         return None
@@ -870,10 +862,7 @@ class Table:
         )
         self._say("halt", self.halt.detail, seat)
         if publish_evidence and len(rejection.evidence) == 2 and not self._quiet:
-            first, second = (log_pb2.SignedEntry.FromString(e) for e in rejection.evidence)
-            self._publish(
-                log_pb2.Evidence(equivocation=log_pb2.Equivocation(first=first, second=second))
-            )
+            self._publish(audit.equivocation_evidence(rejection.evidence))
 
     @property
     def _quiet(self) -> bool:

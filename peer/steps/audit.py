@@ -206,6 +206,12 @@ def _check_bad_share(t: Context, entry: LogEntry) -> None:
     )
 
 
+def equivocation_evidence(evidence: tuple[bytes, ...]) -> log_pb2.Evidence:
+    """The evidence entry's body that shows the two signed entries of a forked log."""
+    first, second = (log_pb2.SignedEntry.FromString(e) for e in evidence)
+    return log_pb2.Evidence(equivocation=log_pb2.Equivocation(first=first, second=second))
+
+
 def forked(first: LogEntry, second: LogEntry) -> bool:
     """Whether two entries of one author prove that it forked its log: two different entries
     with one sequence number, or an entry that does not follow the author's entry before it."""

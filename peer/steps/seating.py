@@ -15,7 +15,7 @@ from typing import Protocol
 from google.protobuf.message import Message
 
 from condottiere import crypto
-from condottiere.peer.entries import LogEntry, Reason, Rejection
+from condottiere.peer.entries import LogEntry, Reason, Rejection, read_entry
 from condottiere.peer.limits import host_of, is_loopback, source_named
 from condottiere.peer.lobby import Deadlines, TableSpec
 from condottiere.peer.silence import Departure
@@ -75,10 +75,27 @@ def door(t: Context, entry: LogEntry, source: str | None = None) -> Rejection | 
     owner admitted is let in all the same). Its entries are not kept, so nobody can fill a
     peer's memory. ``source``: the host the entry came from (None: not over the wire, or from
     a record), which a new author without a seat is held to (:func:`_new_from`)."""
+    return turned_away_unheard(t, entry.author) or _turned_away_heard(t, entry, source)
+
+
+def read_at_door(t: Context, signed: bytes, source: str | None) -> LogEntry | Rejection:
+    """An entry that arrived from ``source``, read and let in by :func:`door`; else why
+    not. The author's refusals that need nothing of the entry come before its signature is
+    checked: an author turned away whatever it signs costs no check."""
+    try:
+        entry = read_entry(
+            signed, table_id=t.table_id, refuse=lambda author: turned_away_unheard(t, author)
+        )
+    except Rejection as rejection:
+        return rejection
+    return _turned_away_heard(t, entry, source) or entry
+
+
+def _turned_away_heard(t: Context, entry: LogEntry, source: str | None) -> Rejection | None:
+    """The rest of :func:`door`, once :func:`turned_away_unheard` let the author by."""
     author = entry.author
-    unheard = turned_away_unheard(t, author)
-    if unheard is not None or t.lobby.closed:
-        return unheard
+    if t.lobby.closed:
+        return None
     if (
         author == t.lobby.creator or author in t.seating or author in t._named
         or author in t.lobby.admitted
@@ -116,7 +133,7 @@ def door(t: Context, entry: LogEntry, source: str | None = None) -> Rejection | 
 def turned_away_unheard(t: Context, author: bytes) -> Rejection | None:
     """Why an author is turned away whatever its entry says (its log is full, it has no seat
     at a seated table, or it was refused or freed): asked before the entry's signature is
-    checked, and first by :func:`door`."""
+    checked (:func:`read_at_door`), and first by :func:`door`."""
     if author in t.logs.full:
         return Rejection(Reason.TOO_LARGE, "the author's log is full", author=author)
     if t.lobby.closed:

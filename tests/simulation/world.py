@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from condottiere.bots import make_bot
+from condottiere.cli.finish import GOODBYE_SECONDS
 from condottiere.crypto import Identity
 from condottiere.peer.driver import MemoryKeeper, Step, Table
 from condottiere.peer.entries import LogEntry
@@ -54,9 +55,6 @@ TIMELY = 10.0
 longer promised to stay at the table (see docs/promises.md)."""
 THINK = (0.2, 6.0)
 """How long a bot thinks before its move."""
-GOODBYE = 15.0
-"""Seconds a peer whose table is over still reads the others (``cli.finish``'s
-``GOODBYE_SECONDS``): the run ends once every honest table has been over that long."""
 COIN_TIMEOUT = 60.0
 """Seconds a peer waits for a coin reveal before it closes the coin (as a node does)."""
 DROP = 0.15
@@ -459,16 +457,17 @@ class World:
     # ------------------------------------------------------------------ the end
 
     def _ended(self) -> bool:
-        """Every honest seat's table has been over for :data:`GOODBYE` s (with none left,
-        nothing more is promised), or
-        every honest seat has waited in the lobby past its bound: seated, for a joiner to take
-        a free seat (nobody honest is left to ask), or, at a table whose creator is dishonest,
-        for a seat (the creator alone seats): nothing more is promised."""
+        """Every honest seat's table has been over for a node's goodbye wait (it reads the
+        others that long: ``GOODBYE_SECONDS``; with no honest seat left, nothing more is
+        promised), or every honest seat has waited in the lobby past its bound: seated, for
+        a joiner to take a free seat (nobody honest is left to ask), or, at a table whose
+        creator is dishonest, for a seat (the creator alone seats): nothing more is
+        promised."""
         honest = self.honest()
         if all(p.live and p.table is not None and p.table.over for p in honest):
             if self._over_since is None:
                 self._over_since = self.now
-            return self.now - self._over_since >= GOODBYE
+            return self.now - self._over_since >= GOODBYE_SECONDS
         self._over_since = None
         bound = promises.lobby_bound(self)
         return all(
