@@ -19,7 +19,7 @@ import random
 from collections.abc import Sequence
 
 from condottiere.bots.captains_greedy import greedy_move
-from condottiere.bots.captains_trade import accepts, offers
+from condottiere.bots.captains_trade import accepts, captain_purchases, offers
 from condottiere.games.captains import Game, Move, Phase, Verb
 from condottiere.games.captains.turn import neighbours
 
@@ -87,7 +87,11 @@ def candidates(game: Game, legal: Sequence[Move]) -> Sequence[Move]:
     troop or captain given up."""
     seat = game.to_act
     if game.phase is Phase.DIPLOMACY and seat is not None:
-        return [*offers(game, seat, legal), *(m for m in legal if m.verb is not Verb.OFFER)]
+        return [
+            *offers(game, seat, legal),
+            *captain_purchases(game, seat, legal),
+            *(m for m in legal if m.verb is not Verb.OFFER),
+        ]
     if game.phase is Phase.ANSWER and seat is not None and not accepts(game, seat):
         offer = game.offer
         if offer is not None and offer.get is not None and offer.get.provinces:

@@ -33,6 +33,7 @@ False
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from condottiere.games.captains import (
@@ -50,6 +51,7 @@ __all__ = [
     "PRICE_CAP",
     "PROVINCE_DUCATS",
     "accepts",
+    "captain_purchases",
     "deal_worth",
     "final_share",
     "offers",
@@ -187,6 +189,46 @@ def _province_offers(game: Game, seat: int) -> list[Move]:
         Move(Verb.OFFER, seat=other, give=Bundle(ducats=price), get=Bundle(provinces=1))
         for other in sellers[:1]
     ]
+
+
+def captain_purchases(game: Game, seat: int, legal: Sequence[Move]) -> list[Move]:
+    """Offers of ducats for a rival's captain in play, for the search to weigh (the greedy
+    strategy makes none): of each rival, the strongest captain ``seat`` can pay for while
+    keeping its present upkeep and :data:`RESERVE`, at the captain's worth by
+    :func:`deal_worth` (cards and TFR), the price a seat trading by that measure accepts.
+    A captain bought strengthens the buyer and leaves the seller weaker, or with no blocker
+    at all. Empty outside ``seat``'s diplomacy phase and in the last one.
+
+    >>> game = Game.setup(3, cities=["genoa", "pisa", "milan"], hands=[[], [], []], seed=0,
+    ...                   deck=["duchy"], ducats=[30, 5, 5], turns=[1, 1, 1],
+    ...                   armies=[{}, {"gonzaga": ["pikemen"]}, {"bartolomeo-colleoni": []}])
+    >>> for move in ("done", "done"):
+    ...     game.play(move)
+    >>> [str(move) for move in captain_purchases(game, 0, game.legal_moves())]
+    ['offer 1 give 13d get gonzaga', 'offer 2 give 12d get bartolomeo-colleoni']
+    >>> game.play("offer 1 give 13d get gonzaga")
+    >>> accepts(game, 1)
+    True
+    """
+    if game.phase is not Phase.DIPLOMACY or turns_left(game) == 0:
+        return []
+    if not any(m.verb is Verb.OFFER for m in legal):
+        return []
+    purse = game.ducats[seat] - upkeep_cost(game, seat) - RESERVE
+    found = []
+    for other in _rivals(game, seat):
+        priced = [
+            (math.ceil(_cards_worth(game, Bundle(cards=(captain,)))), captain)
+            for captain in game.army(other)
+        ]
+        affordable = [(price, captain) for price, captain in priced if price <= purse]
+        if not affordable:
+            continue
+        price, captain = max(affordable, key=lambda pair: (game.tfr(pair[1]), -pair[0]))
+        found.append(
+            Move(Verb.OFFER, seat=other, give=Bundle(ducats=price), get=Bundle(cards=(captain,)))
+        )
+    return [move for move in found if _allowed(game, move)]
 
 
 def _card_sales(game: Game, seat: int, legal: Sequence[Move]) -> list[Move]:

@@ -1,12 +1,13 @@
 """Captains bots trade by the victory rule: they never sell a province for ducats unless that
 wins them the game, buy provinces with the ducats they can spare, sell the cards the hand
-limit would discard, and a scripted province buyer gains nothing against them."""
+limit would discard, and a scripted province buyer gains nothing against them; the search may
+also buy a rival's captain in play at the price those bots accept."""
 
 from __future__ import annotations
 
 from condottiere.bots.captains_buyer import ProvinceBuyer
 from condottiere.bots.captains_greedy import CaptainsGreedy
-from condottiere.bots.captains_trade import accepts, offers, turns_left
+from condottiere.bots.captains_trade import accepts, captain_purchases, offers, turns_left
 from condottiere.games.captains import TURNS, Bundle, Game, Move, Phase, Verb
 
 
@@ -103,3 +104,36 @@ def test_the_search_never_sells_a_province_for_ducats_with_turns_left() -> None:
     game.play(_offer(1, Bundle(ducats=50), Bundle(provinces=1)))
     move = IsmctsBot(seed=3, budget=Budget(iterations=30)).choose(game, 1)
     assert move.verb is Verb.REFUSE
+
+
+def _captains_for_sale(genoa_ducats: int) -> Game:
+    return _at_diplomacy(Game.setup(
+        3, cities=["genoa", "pisa", "milan"], hands=[[], [], []], seed=0, deck=["duchy"],
+        ducats=[genoa_ducats, 5, 5], turns=[1, 1, 1],
+        armies=[{}, {"gonzaga": ["pikemen"], "faggiuola": []}, {"bartolomeo-colleoni": []}]))
+
+
+def test_the_search_may_buy_each_rivals_strongest_captain_at_the_price_a_greedy_bot_takes() -> None:
+    game = _captains_for_sale(genoa_ducats=30)
+    purchases = captain_purchases(game, 0, game.legal_moves())
+    assert [str(move) for move in purchases] == [
+        "offer 1 give 13d get gonzaga", "offer 2 give 12d get bartolomeo-colleoni"]
+    game.play(purchases[0])
+    assert CaptainsGreedy(seed=1).choose(game, 1).verb is Verb.ACCEPT
+    game.play("accept")
+    assert "gonzaga" in game.army(0) and game.ducats[0] == 35 - 13
+
+
+def test_a_captain_is_offered_for_only_what_the_purse_spares_and_never_by_a_greedy_bot() -> None:
+    game = _captains_for_sale(genoa_ducats=12)  # 17 after revenue, 14 beyond the reserve
+    assert [str(move) for move in captain_purchases(game, 0, game.legal_moves())] == [
+        "offer 1 give 13d get gonzaga", "offer 2 give 12d get bartolomeo-colleoni"]
+    # 13 after revenue, 10 beyond the reserve: gonzaga (13) and colleoni (12) are too dear
+    game = _captains_for_sale(genoa_ducats=8)
+    assert [str(move) for move in captain_purchases(game, 0, game.legal_moves())] == [
+        "offer 1 give 10d get faggiuola"]
+    greedy = CaptainsGreedy(seed=1)
+    while game.phase is Phase.DIPLOMACY and game.to_act == 0:
+        move = greedy.choose(game, 0)
+        assert move.get is None or not move.get.cards
+        game.play(move)
