@@ -15,6 +15,10 @@ worth exactly what it does to who wins. The bots therefore
   listed price, to the rival that stands lowest; in the last diplomacy phase, whatever price
   buys them the victory.
 
+For the search alone (:mod:`condottiere.bots.captains_policy`), :func:`captain_purchases` also
+lists offers of spare ducats for a rival's captain in play at the price :func:`deal_worth`
+puts on him: a captain bought is a blocker gained and one the seller no longer has.
+
 Everything here reads public facts and the seat's own hand, so it plays the same from a seat's
 own engine as at an open table, and it relies only on the moves the rules offer: an offer it
 composes is made only when the engine would accept it (:func:`offers`).
