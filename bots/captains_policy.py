@@ -83,9 +83,9 @@ def default_move(game: Game, seat: int, legal: Sequence[Move]) -> Move:
 def candidates(game: Game, legal: Sequence[Move]) -> Sequence[Move]:
     """The moves worth searching: in diplomacy, the offers trading by the victory rule
     (:func:`~condottiere.bots.captains_trade.offers`), ducats for a rival's strongest captain
-    in play (:func:`~condottiere.bots.captains_trade.captain_purchases`) and done; in an answer, never an
-    acceptance that gives a province away without winning; while the upkeep can be paid, no
-    troop or captain given up."""
+    in play (:func:`~condottiere.bots.captains_trade.captain_purchases`) and done; in an
+    answer, never an acceptance that gives a province away without winning; while the upkeep
+    can be paid, no troop or captain given up."""
     seat = game.to_act
     if game.phase is Phase.DIPLOMACY and seat is not None:
         return [
