@@ -118,8 +118,8 @@ class Logs:
 
     def holds(self, signed: bytes) -> bool:
         """Whether these exact signed bytes are an entry of a log here: a copy, which changes
-        nothing and need not even be read (every peer relays every entry, so most that arrive
-        are copies)."""
+        nothing and need not even be read (a copy fetched from another peer, or relayed
+        before the table was seated)."""
         return signed in self._signed
 
     def add(self, entry: LogEntry) -> list[LogEntry]:

@@ -8,8 +8,9 @@ call the node takes what the table appended and serves it to its subscribers, le
 peers' addresses, and publishes a new :class:`~condottiere.peer.controller.Snapshot`.
 
 Every peer follows every other peer it knows of (:mod:`condottiere.peer.links`): a
-``Subscribe`` stream sends it every entry that peer holds beyond what it has, then each new
-one, into the inbox the node hands to the table.
+``Subscribe`` stream sends it every entry that peer holds beyond what it has (once the table
+is seated, each seat's log from that seat's own peer), then each new one, into the inbox the
+node hands to the table.
 
 The owner's programs drive the seat through the controller service, which the node serves
 beside the ``Peer`` service (:mod:`condottiere.peer.controller_service`).
@@ -112,6 +113,9 @@ class _Changes:
     ask_again: bool = False
     """A seating named an author whose entries the table turned away before it was seated:
     follow every peer anew, from what the table holds."""
+    seated: bool = False
+    """The table was seated (or its addresses changed since): each seat's log now comes
+    from its own peer (see :mod:`condottiere.peer.links`)."""
 
 
 class JoinError(RuntimeError):
@@ -173,6 +177,7 @@ class Node:
         self._since = (0, time.monotonic())
         self._events_taken = 0
         self._addresses: list[str] = []
+        self._seated = False
         """The table's addresses as the last call on its thread saw them (followed since)."""
         self._dealt_traced = False
         self._caught_up = asyncio.Event()
@@ -213,6 +218,7 @@ class Node:
         self._tasks = [
             asyncio.create_task(self._consume(), name="consume"),
             asyncio.create_task(watch_time(self), name="watch"),
+            asyncio.create_task(self.links.watch(), name="probe"),
         ]
         current = self.store.setting("table")
         if resume and current is not None and current != self.store.setting("closed"):
@@ -470,6 +476,7 @@ class Node:
             table.hold_forced = True
             self.table = table
             self._addresses = []
+            self._seated = False
 
         await self._call(adopt)
 
@@ -553,16 +560,19 @@ class Node:
             named = {*table.seating, *table.lobby.freed, self.identity.public.raw}
             self.served.keep_only(named)  # an author with no seat: nothing of it is served
         addresses = list(table.lobby.addresses.values())
+        seated = table.lobby.closed and not self._seated
+        self._seated = table.lobby.closed
         if addresses == self._addresses:  # each is followed once: only a change is news
             addresses = []
         else:
             self._addresses = addresses
+            seated = seated or table.lobby.closed
         appended_pairs = [(entry.author, entry.signed) for entry in appended]
         turn = table.forced_move()
         forced = None if turn is None else (turn, self._since[1])
         ask_again, table.ask_again = table.ask_again, False
         return _Changes(
-            appended_pairs, suspicions, snapshot, events, addresses, forced, ask_again
+            appended_pairs, suspicions, snapshot, events, addresses, forced, ask_again, seated
         )
 
     def _trace_progress(self, table: Table) -> None:
@@ -584,6 +594,8 @@ class Node:
             self.links.fetch_other_version(suspicion)
         if changes.ask_again:
             self.links.follow_anew()
+        elif changes.seated:
+            self.links.refresh()  # each seat's log comes from its own peer from now on
         for address in changes.addresses:
             self.heard_of(address)
         self.events.extend(changes.events)
@@ -700,9 +712,9 @@ class Node:
                         self.links.turned_away(address)
 
     def _news(self, batch: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
-        """The entries of ``batch`` that are not copies of entries the table holds (every
-        peer relays every entry, so most that come in are such copies); the copies are noted
-        here, without a call on the table's thread, which would find them held too."""
+        """The entries of ``batch`` that are not copies of entries the table holds (a copy
+        fetched from another peer, or relayed before the table was seated); the copies are
+        noted here, without a call on the table's thread, which would find them held too."""
         news = []
         for address, signed in batch:
             if self.served.holds(signed):
