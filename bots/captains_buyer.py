@@ -1,10 +1,12 @@
-"""A scripted Condottieri Captains adversary: the **province buyer**, which offers ducats for a
-province in every one of its diplomacy phases and otherwise plays the greedy strategy.
+"""Scripted Condottieri Captains adversaries that play the greedy strategy but in their
+diplomacy phases: the **province buyer**, which offers ducats for a province every time, and
+the **captain buyer**, which offers ducats for each rival's strongest captain in play.
 
-It is what a friend at a LAN party tries first against bots that weigh a province in ducats:
-buy provinces, since they decide the game. It is not one of the command line's strategies;
-the trading benchmark (``scripts/bench_trading.py``) and the tests seat it, and a tournament
-can, as ``condottiere.bots.captains_buyer:ProvinceBuyer``.
+They are what a friend at a LAN party tries first against bots that weigh a province, or a
+captain, in ducats: buy provinces, since they decide the game, or buy the captains that guard
+them. They are not command line strategies; the trading benchmark
+(``scripts/bench_trading.py``) and the tests seat them, and a tournament can, as
+``condottiere.bots.captains_buyer:ProvinceBuyer`` or ``...:CaptainBuyer``.
 
 Each diplomacy phase it offers to every rival with a province to spare, the richest in
 provinces first, :data:`OFFER` ducats (or all it has, when less, but at least
@@ -24,9 +26,10 @@ from __future__ import annotations
 import random
 
 from condottiere.bots.captains_greedy import greedy_move
+from condottiere.bots.captains_trade import captain_purchases
 from condottiere.games.captains import Bundle, Game, IllegalMoveError, Move, Phase, Verb
 
-__all__ = ["FLOOR", "OFFER", "ProvinceBuyer"]
+__all__ = ["FLOOR", "OFFER", "CaptainBuyer", "ProvinceBuyer"]
 
 OFFER = 12
 """Ducats offered for a province."""
@@ -74,3 +77,37 @@ class ProvinceBuyer:
                 continue
             return move
         return None
+
+
+class CaptainBuyer:
+    """Offers, every diplomacy phase, ducats for each rival's strongest captain in play it can
+    pay for (at the price :func:`~condottiere.bots.captains_trade.captain_purchases` puts on
+    him, a greedy seller's own measure of his worth); the greedy strategy otherwise.
+
+    >>> from condottiere.games.captains import Game
+    >>> game = Game.setup(2, cities=["genoa", "pisa"], hands=[[], []], seed=0, deck=["duchy"],
+    ...                   ducats=[30, 5], armies=[{}, {"gonzaga": ["pikemen"]}])
+    >>> for move in ("done", "done"):
+    ...     game.play(move)
+    >>> str(CaptainBuyer().choose(game, 0))
+    'offer 1 give 13d get gonzaga'
+    """
+
+    name = "captain-buyer"
+
+    def __init__(self, seed: int = 0) -> None:
+        self._rng = random.Random(seed)
+        self._asked: tuple[tuple[int, ...], set[int]] = ((), set())
+
+    def choose(self, game: Game, seat: int) -> Move:
+        moves = game.legal_moves()
+        if game.phase is Phase.DIPLOMACY:
+            when, asked = self._asked
+            if when != game.turns:
+                asked = set()
+                self._asked = (game.turns, asked)
+            for offer in captain_purchases(game, seat, moves):
+                if offer.seat not in asked:
+                    asked.add(offer.seat)
+                    return offer
+        return greedy_move(game, seat, moves, self._rng)

@@ -19,7 +19,7 @@ import random
 from collections.abc import Sequence
 
 from condottiere.bots.captains_greedy import greedy_move
-from condottiere.bots.captains_trade import accepts, captain_purchases, offers
+from condottiere.bots.captains_trade import accepts, offers
 from condottiere.games.captains import Game, Move, Phase, Verb
 from condottiere.games.captains.turn import neighbours
 
@@ -76,21 +76,26 @@ def playout_move(game: Game, seat: int, legal: Sequence[Move], rng: random.Rando
 
 
 def default_move(game: Game, seat: int, legal: Sequence[Move]) -> Move:
-    """The greedy strategy's move (its ties broken the same way every time)."""
+    """The greedy strategy's move (its ties broken the same way every time), but no offer in
+    diplomacy: a seat that never trades beat the greedy bots (34.0% [27.4%, 40.6%] of 4-seat
+    games against three, where a fair share is 25%); an offer is made where the search finds
+    it pays."""
+    if game.phase is Phase.DIPLOMACY:
+        done = [move for move in legal if move.verb is Verb.DONE]
+        if done:
+            return done[0]
     return greedy_move(game, seat, legal, random.Random(0))
 
 
 def candidates(game: Game, legal: Sequence[Move]) -> Sequence[Move]:
     """The moves worth searching: in diplomacy, the offers trading by the victory rule
-    (:func:`~condottiere.bots.captains_trade.offers`), ducats for a rival's strongest captain
-    in play (:func:`~condottiere.bots.captains_trade.captain_purchases`) and done; in an
-    answer, never an acceptance that gives a province away without winning; while the upkeep
-    can be paid, no troop or captain given up."""
+    (:func:`~condottiere.bots.captains_trade.offers`) and done; in an answer, never an
+    acceptance that gives a province away without winning; while the upkeep can be paid, no
+    troop or captain given up."""
     seat = game.to_act
     if game.phase is Phase.DIPLOMACY and seat is not None:
         return [
             *offers(game, seat, legal),
-            *captain_purchases(game, seat, legal),
             *(m for m in legal if m.verb is not Verb.OFFER),
         ]
     if game.phase is Phase.ANSWER and seat is not None and not accepts(game, seat):

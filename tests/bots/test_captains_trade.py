@@ -5,7 +5,7 @@ also buy a rival's captain in play at the price those bots accept."""
 
 from __future__ import annotations
 
-from condottiere.bots.captains_buyer import ProvinceBuyer
+from condottiere.bots.captains_buyer import CaptainBuyer, ProvinceBuyer
 from condottiere.bots.captains_greedy import CaptainsGreedy
 from condottiere.bots.captains_trade import accepts, captain_purchases, offers, turns_left
 from condottiere.games.captains import TURNS, Bundle, Game, Move, Phase, Verb
@@ -113,15 +113,37 @@ def _captains_for_sale(genoa_ducats: int) -> Game:
         armies=[{}, {"gonzaga": ["pikemen"], "faggiuola": []}, {"bartolomeo-colleoni": []}]))
 
 
-def test_the_search_may_buy_each_rivals_strongest_captain_at_the_price_a_greedy_bot_takes() -> None:
+def test_the_search_may_offer_for_each_rivals_strongest_captain_at_his_worth_in_ducats() -> None:
     game = _captains_for_sale(genoa_ducats=30)
     purchases = captain_purchases(game, 0, game.legal_moves())
     assert [str(move) for move in purchases] == [
         "offer 1 give 13d get gonzaga", "offer 2 give 12d get bartolomeo-colleoni"]
-    game.play(purchases[0])
+
+
+def test_a_greedy_bot_sells_no_captain_in_play_while_turns_are_left() -> None:
+    game = _captains_for_sale(genoa_ducats=60)
+    game.play("offer 1 give 40d get gonzaga")
+    assert CaptainsGreedy(seed=1).choose(game, 1).verb is Verb.REFUSE
+
+
+def test_a_greedy_bot_sells_a_captain_in_play_for_a_province() -> None:
+    game = _captains_for_sale(genoa_ducats=30)
+    game.play(_offer(1, Bundle(provinces=1), Bundle(cards=("faggiuola",))))
     assert CaptainsGreedy(seed=1).choose(game, 1).verb is Verb.ACCEPT
-    game.play("accept")
-    assert "gonzaga" in game.army(0) and game.ducats[0] == 35 - 13
+
+
+def test_the_captain_buyer_buys_no_captain_from_greedy_bots() -> None:
+    game = Game.new(4, seed=5)
+    bots = [CaptainBuyer(seed=0), CaptainsGreedy(1), CaptainsGreedy(2), CaptainsGreedy(3)]
+    offered = 0
+    while (seat := game.to_act) is not None:
+        move = bots[seat].choose(game, seat)
+        if seat == 0 and move.verb is Verb.OFFER:
+            offered += 1
+        if game.phase is Phase.ANSWER and game.active == 0:
+            assert move.verb is Verb.REFUSE
+        game.play(move)
+    assert offered > 0
 
 
 def test_a_captain_is_offered_for_only_what_the_purse_spares_and_never_by_a_greedy_bot() -> None:
