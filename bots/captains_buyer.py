@@ -107,7 +107,7 @@ class CaptainBuyer:
                 asked = set()
                 self._asked = (game.turns, asked)
             for offer in captain_purchases(game, seat, moves):
-                if offer.seat not in asked:
+                if offer.seat is not None and offer.seat not in asked:
                     asked.add(offer.seat)
                     return offer
         return greedy_move(game, seat, moves, self._rng)
