@@ -123,11 +123,11 @@ class Links:
         """The addresses whose stream came up and has not failed since."""
         self._skipping: dict[str, frozenset[bytes]] = {}
         """The authors each stream was asked for past their end."""
-        self._fetching: set[bytes] = set()
+        self._fetching: set[tuple[bytes, str]] = set()
+        """(author, address) of every fetch under way."""
         self._fetches: set[asyncio.Task[None]] = set()
         self._channels: dict[str, grpc.aio.Channel] = {}
         """The channel of each stream that is up (a probe asks there)."""
-        """The authors whose entries are being fetched from a peer that holds more."""
         self._junk: dict[str, TokenBucket] = {}
         self._claims = Claims()
 
@@ -350,19 +350,22 @@ class Links:
         reply = await self._hello(channel)
         held = self._host.held()
         for known in reply.peers:
-            if known.entries > held.get(known.author, 0):
+            if known.entries > held.get(known.author, 0) and known.address != address:
+                # an author's own peer already streams this peer all it will send
                 self.fetch(address, known.author, known.entries)
 
     def fetch(self, address: str, author: bytes, upto: int) -> None:
         """Fetch ``author``'s entries up to ``upto`` (exclusive) from the peer at ``address``
-        (once at a time for each author)."""
-        if author in self._fetching or address == self._host.address:
+        (once at a time for each author and peer: a peer that does not send keeps no other
+        from being asked)."""
+        fetching = (author, address)
+        if fetching in self._fetching or address == self._host.address:
             return
-        self._fetching.add(author)
+        self._fetching.add(fetching)
         task = self._spawn(
             lambda: self._read_only(address, author, self._host.held().get(author, 0), upto)
         )
-        task.add_done_callback(lambda _: self._fetching.discard(author))
+        task.add_done_callback(lambda _: self._fetching.discard(fetching))
 
     async def _read_only(self, address: str, author: bytes, start: int, stop: int) -> None:
         """Read the entries ``start`` to ``stop`` (exclusive) of ``author``'s log from the
