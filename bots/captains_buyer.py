@@ -24,6 +24,8 @@ provinces first, :data:`OFFER` ducats (or all it has, when less, but at least
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
 
 from condottiere.bots.captains_greedy import greedy_move
 from condottiere.bots.captains_trade import captain_purchases
@@ -37,10 +39,11 @@ FLOOR = 6
 """The least it offers: with fewer ducats it makes no offer."""
 
 
-class ProvinceBuyer:
-    """Offers ducats for provinces every turn; the greedy strategy otherwise."""
+class _Buyer(ABC):
+    """The greedy strategy but in its diplomacy phases, where it makes its offer to each rival
+    at most once a turn."""
 
-    name = "province-buyer"
+    name = ""
 
     def __init__(self, seed: int = 0) -> None:
         self._rng = random.Random(seed)
@@ -49,16 +52,30 @@ class ProvinceBuyer:
     def choose(self, game: Game, seat: int) -> Move:
         moves = game.legal_moves()
         if game.phase is Phase.DIPLOMACY:
-            offer = self._next_offer(game, seat)
+            when, asked = self._asked
+            if when != game.turns:
+                asked = set()
+                self._asked = (game.turns, asked)
+            offer = self._next_offer(game, seat, moves, asked)
             if offer is not None:
                 return offer
         return greedy_move(game, seat, moves, self._rng)
 
-    def _next_offer(self, game: Game, seat: int) -> Move | None:
-        when, asked = self._asked
-        if when != game.turns:
-            asked = set()
-            self._asked = (game.turns, asked)
+    @abstractmethod
+    def _next_offer(
+        self, game: Game, seat: int, moves: Sequence[Move], asked: set[int]
+    ) -> Move | None:
+        """The next offer to a rival not in ``asked`` this turn (added to it), if any."""
+
+
+class ProvinceBuyer(_Buyer):
+    """Offers ducats for provinces every turn; the greedy strategy otherwise."""
+
+    name = "province-buyer"
+
+    def _next_offer(
+        self, game: Game, seat: int, moves: Sequence[Move], asked: set[int]
+    ) -> Move | None:
         price = min(OFFER, game.ducats[seat])
         if price < FLOOR:
             return None
@@ -79,7 +96,7 @@ class ProvinceBuyer:
         return None
 
 
-class CaptainBuyer:
+class CaptainBuyer(_Buyer):
     """Offers, every diplomacy phase, ducats for each rival's strongest captain in play it can
     pay for (at the price :func:`~condottiere.bots.captains_trade.captain_purchases` puts on
     him, a greedy seller's own measure of his worth); the greedy strategy otherwise.
@@ -95,19 +112,11 @@ class CaptainBuyer:
 
     name = "captain-buyer"
 
-    def __init__(self, seed: int = 0) -> None:
-        self._rng = random.Random(seed)
-        self._asked: tuple[tuple[int, ...], set[int]] = ((), set())
-
-    def choose(self, game: Game, seat: int) -> Move:
-        moves = game.legal_moves()
-        if game.phase is Phase.DIPLOMACY:
-            when, asked = self._asked
-            if when != game.turns:
-                asked = set()
-                self._asked = (game.turns, asked)
-            for offer in captain_purchases(game, seat, moves):
-                if offer.seat is not None and offer.seat not in asked:
-                    asked.add(offer.seat)
-                    return offer
-        return greedy_move(game, seat, moves, self._rng)
+    def _next_offer(
+        self, game: Game, seat: int, moves: Sequence[Move], asked: set[int]
+    ) -> Move | None:
+        for offer in captain_purchases(game, seat, moves):
+            if offer.seat is not None and offer.seat not in asked:
+                asked.add(offer.seat)
+                return offer
+        return None

@@ -1,8 +1,9 @@
 """Condottieri Captains' playouts for the search (:mod:`condottiere.bots.ismcts`): the greedy
 strategy's move with a little randomness, for :data:`PLAYOUT_MOVES` moves (about a round of a
 three-seat table), then scored from provinces, armies, cards in hand, ducats and the provinces
-a seat with no captain is open to lose (:func:`rewards`, :func:`standing`); the greedy move as the
-search's default (:func:`default_move`), and the moves worth searching (:func:`candidates`).
+a seat with no captain is open to lose (:func:`rewards`, :func:`standing`); the greedy move
+(but no offer in diplomacy) as the search's default (:func:`default_move`), and the moves
+worth searching (:func:`candidates`).
 The search compares these moves on common samples rather than growing a tree
 (:attr:`~condottiere.bots.policies.Policy.compare_at_root`).
 
@@ -94,10 +95,7 @@ def candidates(game: Game, legal: Sequence[Move]) -> Sequence[Move]:
     troop or captain given up."""
     seat = game.to_act
     if game.phase is Phase.DIPLOMACY and seat is not None:
-        return [
-            *offers(game, seat, legal),
-            *(m for m in legal if m.verb is not Verb.OFFER),
-        ]
+        return [*offers(game, seat, legal), *(m for m in legal if m.verb is not Verb.OFFER)]
     if game.phase is Phase.ANSWER and seat is not None and not accepts(game, seat):
         offer = game.offer
         if offer is not None and offer.get is not None and offer.get.provinces:

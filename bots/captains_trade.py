@@ -140,7 +140,7 @@ def _good_for(game: Game, seat: int, other: int, give: Bundle, get: Bundle) -> b
         return _wins_by(game, seat, other, give, get)
     if give.provinces > get.provinces:
         return False
-    if get.provinces <= give.provinces and any(game.controller(c) is not None for c in give.cards):
+    if get.provinces == give.provinces and any(game.controller(c) is not None for c in give.cards):
         return False  # a captain in play guards the provinces: not sold for ducats or cards
     return deal_worth(game, get, give) >= 0
 

@@ -147,9 +147,7 @@ class Links:
             for old in dropped:
                 self._followed.pop(old).cancel()
                 self._skipping.pop(old, None)
-                if old in self._direct:
-                    self._direct.discard(old)
-                    self.refresh()
+                self._not_direct(old)
             if not admitted:
                 return
         if address not in self._followed:
@@ -172,6 +170,12 @@ class Links:
         for address, skipped in list(self._skipping.items()):
             if address in self._followed and skipped != self._skipped_at(address):
                 self._restart(address)
+
+    def _not_direct(self, address: str) -> None:
+        """Following ``address`` failed or stopped: the others send its authors again."""
+        if address in self._direct:
+            self._direct.discard(address)
+            self.refresh()
 
     def _restart(self, address: str) -> None:
         self._followed[address].cancel()  # the stream starts again from what this peer holds
@@ -227,9 +231,7 @@ class Links:
                 answered = answered or address in self._connected
                 self._connected.discard(address)
                 self._channels.pop(address, None)
-            if address in self._direct:  # the others send this peer's authors again
-                self._direct.discard(address)
-                self.refresh()
+            self._not_direct(address)
             await asyncio.sleep(pause)
             pause = min(pause * 2, RETRY_SECONDS[1] if answered else NEVER_ANSWERED_SECONDS)
 

@@ -177,8 +177,9 @@ class Node:
         self._since = (0, time.monotonic())
         self._events_taken = 0
         self._addresses: list[str] = []
-        self._seated = False
         """The table's addresses as the last call on its thread saw them (followed since)."""
+        self._seated = False
+        """Whether the last call on the table's thread saw the table seated."""
         self._dealt_traced = False
         self._caught_up = asyncio.Event()
         self._caught_up.set()
