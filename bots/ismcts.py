@@ -60,7 +60,7 @@ from condottiere.bots.budget import Budget
 from condottiere.bots.policies import Searchable, policy_for
 from condottiere.bots.strategy import NotYourTurnError
 
-__all__ = ["Budget", "IsmctsBot", "paired_choice"]
+__all__ = ["Budget", "IsmctsBot", "paired_choice", "playout"]
 
 EXPLORATION = 0.7
 """UCB1's exploration constant; rewards lie in [0, 1]."""
@@ -179,7 +179,7 @@ class IsmctsBot:
             for move in order:
                 trial = sample.copy()
                 trial.play(move)
-                values.append(_play_out(trial, random.Random(seed))[seat])
+                values.append(playout(trial, random.Random(seed))[seat])
                 playouts += 1
                 if clock.iterations_left(playouts) <= 0:
                     spent = True
@@ -234,7 +234,7 @@ class IsmctsBot:
             node = node.select(legal)
             assert node.move is not None
             sample.play(node.move)
-        values = _play_out(sample, self._rng)
+        values = playout(sample, self._rng)
         while node.parent is not None:
             node.visits += 1
             node.reward += values[node.seat]
@@ -305,14 +305,18 @@ def paired_choice(rounds: Sequence[Sequence[float]], confidence: float | None) -
     return best
 
 
-def _play_out(game: Searchable, rng: random.Random) -> list[float]:
+def playout(game: Searchable, rng: random.Random, played: list[Any] | None = None) -> list[float]:
     """Play ``game`` on with its policy's playout move until it ends (at most the policy's
-    number of moves), then evaluate it for every seat."""
+    number of moves), then evaluate it for every seat; each move played is appended to
+    ``played`` when given."""
     policy = policy_for(game)
     move_of = policy.playout_move
     for _ in range(policy.playout_moves):
         seat = game.to_act
         if seat is None:
             break
-        game.play(move_of(game, seat, game.legal_moves(), rng))
+        move = move_of(game, seat, game.legal_moves(), rng)
+        if played is not None:
+            played.append(move)
+        game.play(move)
     return policy.rewards(game)

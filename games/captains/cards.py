@@ -202,7 +202,7 @@ FORCE: dict[str, int] = {card: info.force for card, info in CARDS.items()}
 def captain_force(captain: str, attached: Iterable[str]) -> int:
     """A captain's Total Force Rating: his level and the forces of the cards attached to him
     (RULES.md 16)."""
-    return FORCE[captain] + sum(FORCE[card] for card in attached)
+    return FORCE[captain] + sum(map(FORCE.__getitem__, attached))
 
 
 def card_name(card: str) -> str:

@@ -79,18 +79,24 @@ def _mulligan(game: Game, seat: int) -> list[Move]:
     return moves
 
 
-def _in_hand(game: Game, seat: int, kinds: frozenset[Kind]) -> list[str]:
-    """The cards of ``kinds`` ``seat`` may hold, each once, in notation order."""
-    cards = [card for card in possible_cards(game, seat) if KIND[card] in kinds]
+def _in_hand(game: Game, seat: int, kinds: frozenset[str]) -> list[str]:
+    """The cards of ``kinds`` (:func:`_of_kinds`) ``seat`` may hold, each once, in notation
+    order."""
+    cards = [card for card in possible_cards(game, seat) if card in kinds]
     cards.sort(key=ORDER.__getitem__)
     return cards
 
 
-_CAPTAIN = frozenset({Kind.CAPTAIN})
-_ATTACHABLE = frozenset({Kind.TROOP, Kind.TRAIT})
-_REVENUE = frozenset({Kind.REVENUE})
-_EVENT = frozenset({Kind.EVENT})
-_BATTLE = frozenset({Kind.BATTLE})
+def _of_kinds(*kinds: Kind) -> frozenset[str]:
+    """Every card of ``kinds`` (a set of ids: a card's kind is looked up by hashing its id)."""
+    return frozenset(card for card, kind in KIND.items() if kind in kinds)
+
+
+_CAPTAIN = _of_kinds(Kind.CAPTAIN)
+_ATTACHABLE = _of_kinds(Kind.TROOP, Kind.TRAIT)
+_REVENUE = _of_kinds(Kind.REVENUE)
+_EVENT = _of_kinds(Kind.EVENT)
+_BATTLE = _of_kinds(Kind.BATTLE)
 
 
 def _recruit(game: Game, seat: int) -> list[Move]:
@@ -215,7 +221,7 @@ def _diplomacy(game: Game, seat: int) -> list[Move]:
     return moves
 
 
-_ANY = frozenset(Kind)
+_ANY = _of_kinds(*Kind)
 _PRICE = Bundle(ducats=SALE_PRICE)
 _PROVINCE = Bundle(provinces=1)
 _GOLD = Bundle(ducats=PROVINCE_PRICE)
@@ -397,7 +403,7 @@ def _specific(game: Game, move: Move, seat: int) -> str:
         return "a hand with a captain may not be discarded"
     if verb is Verb.EMERGENCY and move.card is not None:
         return f"{card_name(move.card)} costs {ducats(FORCE[move.card])}"
-    if verb is Verb.ATTACH and move.card is not None and KIND[move.card] not in _ATTACHABLE:
+    if verb is Verb.ATTACH and move.card is not None and move.card not in _ATTACHABLE:
         return "only troops and traits attach to a captain"
     if verb is Verb.REVENUE:
         return "a revenue card goes on a province without one"

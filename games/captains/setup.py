@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from condottiere.games.captains.cards import CAPTAINS, DECK_COUNTS, card_name
@@ -61,8 +62,12 @@ def _first_chosen(game: Game, first: int) -> None:
 
 def turn_order(game: Game, first: int) -> tuple[int, ...]:
     """The seats in the game, in turn order from ``first``."""
-    seated = game.in_game
-    return tuple(sorted(seated, key=lambda seat: (seat - first) % game.players))
+    return _turn_order(game.in_game, game.players, first)
+
+
+@cache
+def _turn_order(seated: tuple[int, ...], players: int, first: int) -> tuple[int, ...]:
+    return tuple(sorted(seated, key=lambda seat: (seat - first) % players))
 
 
 def _next_pick(game: Game) -> None:

@@ -13,6 +13,7 @@ Each ``enter_*`` function begins a phase, or skips it when nothing can be asked 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from functools import cache
 from typing import TYPE_CHECKING
 
 from condottiere.games.captains.cards import FORCE, captain_force, card_name, ducats
@@ -180,7 +181,12 @@ def enter_events(game: Game) -> None:
 
 def neighbours(game: Game, seat: int) -> tuple[int, ...]:
     """The nearest seats in the game on the left and on the right (RULES.md 27)."""
-    order = turn_order(game, seat)
+    return _neighbours(turn_order(game, seat))
+
+
+@cache
+def _neighbours(order: tuple[int, ...]) -> tuple[int, ...]:
+    """The neighbours of the first seat of ``order`` (a turn order)."""
     if len(order) < 2:
         return ()
     return tuple(sorted({order[1], order[-1]}))

@@ -10,7 +10,7 @@ import pytest
 from condottiere.bots import Budget, IsmctsBot, make_bot, play_out
 from condottiere.bots.captains_greedy import CaptainsGreedy
 from condottiere.bots.policies import policy_for
-from condottiere.games.captains import CARDS, Game, Phase, Verb
+from condottiere.games.captains import CARDS, Game, Move, Phase, Verb
 
 
 @pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 2), (5, 3), (8, 4)])
@@ -90,15 +90,16 @@ def test_ismcts_without_a_budget_runs_the_games_own_number_of_iterations() -> No
 
 def test_a_captains_playout_is_cut_at_its_move_limit_and_scored_by_the_estimate() -> None:
     from condottiere.bots import captains_policy
-    from condottiere.bots.ismcts import _play_out
+    from condottiere.bots.ismcts import playout
 
     def moves_played(game: Game) -> int:
         return sum(1 for event in game.record()["events"] if event[0] == "move")
 
     game = Game.new(3, seed=9)
-    values = _play_out(game, random.Random(9))
+    played: list[Move] = []
+    values = playout(game, random.Random(9), played)
     assert game.phase != Phase.OVER
-    assert moves_played(game) == captains_policy.PLAYOUT_MOVES
+    assert moves_played(game) == len(played) == captains_policy.PLAYOUT_MOVES
     assert values == captains_policy.rewards(game)
     assert sum(values) == pytest.approx(1.0) and all(0 < value < 1 for value in values)
 
