@@ -6,7 +6,9 @@ table's record (the game's ``observe`` and ``follow``, which turn other seats' d
 counts); on the network it is handed that engine. Each iteration of the search then
 
 1. **determinises**: samples an open table consistent with the seat's knowledge (the game's
-   ``determinise``: hidden hands and draw pile dealt from the unseen cards);
+   ``determinise``: hidden hands and draw pile dealt from the unseen cards; or the game
+   policy's sampler, which may keep more of what the record shows: Captains keeps a captain
+   in every hand proven to hold one);
 2. **selects** down one tree shared by every sample (single-observer ISMCTS): at each decision,
    of whichever seat, the moves legal in this sample compete by UCB1 on that seat's own
    rewards, counting a child's chances by how often it was *available*, not by the parent's
@@ -53,7 +55,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 from condottiere.bots.budget import Budget
@@ -64,6 +66,10 @@ __all__ = ["Budget", "IsmctsBot", "paired_choice", "playout"]
 
 EXPLORATION = 0.7
 """UCB1's exploration constant; rewards lie in [0, 1]."""
+Sampler = Callable[[random.Random], Searchable]
+"""Draws one open table consistent with the seat's view (its engine's ``determinise``, or the
+game policy's sampler)."""
+
 PRIOR_MARGIN = 0.1
 """Where a game's policy names a default move, the search plays another only when that one's
 mean reward beats the default's by more than this."""
@@ -135,13 +141,14 @@ class IsmctsBot:
         prior = policy.default_move
         self._default = None if prior is None else prior(view, seat, moves)
         budget = self.budget or Budget(iterations=policy.iterations)
+        sample = view.determinise if policy.sampler is None else policy.sampler(view)
         if policy.compare_at_root:
-            return self._compare(view, seat, moves, budget)
+            return self._compare(sample, seat, moves, budget)
         root = _Node(None, seat, None)
         clock = _Clock(budget)
         iterations = 0
         while True:
-            self._iterate(view, root)
+            self._iterate(sample, root)
             iterations += 1
             left = clock.iterations_left(iterations)
             if left <= 0 or _decided(root, left):
@@ -160,7 +167,7 @@ class IsmctsBot:
         return best.move
 
     def _compare(
-        self, view: Searchable, seat: int, moves: Sequence[Any], budget: Budget
+        self, sample_of: Sampler, seat: int, moves: Sequence[Any], budget: Budget
     ) -> Any:
         """Flat Monte Carlo on common samples: every candidate is played on the same
         determinised table and played out with the same random numbers, round after round,
@@ -173,7 +180,7 @@ class IsmctsBot:
         playouts = 0
         spent = False
         while not spent:
-            sample = view.determinise(self._rng)
+            sample = sample_of(self._rng)
             seed = self._rng.getrandbits(64)
             values: list[float] = []
             for move in order:
@@ -213,8 +220,8 @@ class IsmctsBot:
         self._last_event = events[-1] if events else []
         return view
 
-    def _iterate(self, view: Searchable, root: _Node) -> None:
-        sample = view.determinise(self._rng)
+    def _iterate(self, sample_of: Sampler, root: _Node) -> None:
+        sample = sample_of(self._rng)
         candidates = policy_for(sample).candidates
         node = root
         while sample.to_act is not None:

@@ -64,6 +64,9 @@ class Policy:
     default_move: Callable[[Any, int, Sequence[Any]], Any] | None = None
     """The move the game's rules of thumb would play, which the search keeps unless another
     does clearly better; None: no default."""
+    sampler: Callable[[Any], Callable[[random.Random], Any]] | None = None
+    """How to sample open tables from a seat's engine (given that engine, the function that
+    draws one sample from a random stream); None: the engine's own ``determinise``."""
     compare_at_root: bool = False
     """Search by comparing the root's moves on common samples (flat Monte Carlo, every move
     played out on the same determinised table with the same random numbers) rather than by
@@ -84,6 +87,7 @@ POLICIES: dict[str, Policy] = {
         captains_policy.ITERATIONS,
         captains_policy.candidates,
         captains_policy.default_move,
+        captains_policy.sampler,
         compare_at_root=True,
     ),
 }

@@ -10,7 +10,7 @@ import pytest
 from condottiere.bots import Budget, IsmctsBot, make_bot, play_out
 from condottiere.bots.captains_greedy import CaptainsGreedy
 from condottiere.bots.policies import policy_for
-from condottiere.games.captains import CARDS, Game, Move, Phase, Verb
+from condottiere.games.captains import CARDS, Game, Kind, Move, Phase, Verb
 
 
 @pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 2), (5, 3), (8, 4)])
@@ -190,3 +190,35 @@ def test_the_captains_search_trades_only_where_the_search_finds_it_pays() -> Non
     legal = game.legal_moves()
     assert default_move(game, 0, legal).verb is Verb.DONE
     assert "offer 1 give 12d get 1p" in {str(move) for move in candidates(game, legal)}
+
+
+def test_a_kept_hand_must_hold_a_captain_until_a_captain_leaves_it() -> None:
+    from condottiere.bots.captains_policy import captain_holders
+
+    game = Game.new(3, seed=5)
+    for move in ("city naples", "city genoa", "city milan", "keep", "mulligan"):
+        game.play(move)
+    assert captain_holders(game.seen_by(0)) == [1]  # seat 2 showed a hand with no captain
+    for move in ("keep", "keep", "revenue republican-regime"):
+        game.play(move)
+    assert captain_holders(game.seen_by(0)) == [0, 1, 2]
+    game.play("captain erasmo-de-narni")  # seat 1's hand may hold no captain now
+    assert captain_holders(game.seen_by(0)) == [0, 2]
+
+
+def test_the_captains_sampler_deals_a_captain_to_every_hand_proven_to_hold_one() -> None:
+    from condottiere.bots.captains_policy import sampler
+
+    game = Game.new(3, seed=5)
+    for move in ("city naples", "city genoa", "city milan", "keep", "mulligan", "keep", "keep"):
+        game.play(move)
+    view = game.seen_by(0)
+    captains = {card for card, info in CARDS.items() if info.kind is Kind.CAPTAIN}
+    rng = random.Random(1)
+    unconstrained = [view.determinise(rng) for _ in range(60)]
+    assert any(not captains.intersection(table.hand(1)) for table in unconstrained)
+    sample = sampler(view)
+    for _ in range(60):
+        table = sample(rng)
+        assert captains.intersection(table.hand(1)) and captains.intersection(table.hand(2))
+        assert table.hand(0) == view.hand(0)
