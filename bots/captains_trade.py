@@ -256,7 +256,8 @@ def _card_sales(game: Game, seat: int, legal: Sequence[Move]) -> list[Move]:
     if not sales:
         return []
     buyer = _rivals(game, seat)[-1]
-    cheapest = sorted({str(m.give.cards[0]) for m in sales if m.give}, key=card_worth)
+    listed = dict.fromkeys(str(m.give.cards[0]) for m in sales if m.give)  # notation order
+    cheapest = sorted(listed, key=card_worth)
     chosen = cheapest[:surplus]
     return [m for card in chosen for m in sales if m.seat == buyer and m.give
             and m.give.cards == (card,)]

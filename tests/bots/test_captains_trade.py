@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from condottiere.bots.captains_buyer import CaptainBuyer, ProvinceBuyer
-from condottiere.bots.captains_greedy import CaptainsGreedy
+from condottiere.bots.captains_greedy import CaptainsGreedy, card_worth
 from condottiere.bots.captains_trade import accepts, captain_purchases, offers, turns_left
 from condottiere.games.captains import TURNS, Bundle, Game, Move, Phase, Verb
 
@@ -152,3 +152,16 @@ def test_a_captain_is_offered_for_only_what_the_purse_spares_and_never_by_a_gree
         move = greedy.choose(game, 0)
         assert move.get is None or not move.get.cards
         game.play(move)
+
+
+def test_of_cards_equally_cheap_a_bot_sells_the_first_in_notation_order() -> None:
+    # spies and assess-the-situation are worth the same to keep: the choice between them
+    # must not hang on the order of a set (which changes with the process's hash seed).
+    hand = ["assess-the-situation", "spies", "duchy", "stalemate", "gonzaga"]
+    game = _at_diplomacy(Game.setup(2, cities=["milan", "pisa"], hands=[hand, []], seed=0,
+                                    ducats=[0, 10], provinces=[5, 1],
+                                    deck=["trade-routes"]))
+    assert card_worth("spies") == card_worth("assess-the-situation")
+    assert [str(move) for move in offers(game, 0, game.legal_moves())] == [
+        "offer 1 give spies get 2d"
+    ]
