@@ -53,6 +53,8 @@ PAY = Move(Verb.PAY)
 NO_BLOCK = Move(Verb.NO_BLOCK)
 ACCEPT, REFUSE = Move(Verb.ACCEPT), Move(Verb.REFUSE)
 MULLIGAN, KEEP = Move(Verb.MULLIGAN), Move(Verb.KEEP)
+_move = cache(Move)
+"""A move of the lists, made once (a move is a value: the lists share it)."""
 SALE_PRICE = 2
 """The listed offers sell a card of the hand for this many ducats..."""
 PROVINCE_PRICE = 6
@@ -68,7 +70,7 @@ def legal_moves(game: Game) -> list[Move]:
 
 def _city(game: Game, seat: int) -> list[Move]:
     taken = set(game._city)
-    return [Move(Verb.CITY, city) for city in CITIES if city not in taken]
+    return [_move(Verb.CITY, city) for city in CITIES if city not in taken]
 
 
 def _mulligan(game: Game, seat: int) -> list[Move]:
@@ -105,13 +107,13 @@ def _recruit(game: Game, seat: int) -> list[Move]:
     ducats = game._ducats[seat]
     for captain in _in_hand(game, seat, _CAPTAIN):
         if not game._recruited:
-            moves.append(Move(Verb.CAPTAIN, captain))
+            moves.append(_move(Verb.CAPTAIN, captain))
         if ducats >= FORCE[captain]:
-            moves.append(Move(Verb.EMERGENCY, captain))
+            moves.append(_move(Verb.EMERGENCY, captain))
     for card in _in_hand(game, seat, _ATTACHABLE):
-        moves += [Move(Verb.ATTACH, card, captain) for captain in army]
+        moves += [_move(Verb.ATTACH, card, captain) for captain in army]
     if game._provinces[seat] > len(game._revenues[seat]):
-        moves += [Move(Verb.REVENUE, card) for card in _in_hand(game, seat, _REVENUE)]
+        moves += [_move(Verb.REVENUE, card) for card in _in_hand(game, seat, _REVENUE)]
     moves.append(DONE)
     return moves
 
@@ -121,8 +123,8 @@ def _upkeep(game: Game, seat: int) -> list[Move]:
     for captain, cards in game._army[seat].items():
         for troop in sort_cards(set(cards)):
             if KIND[troop] is Kind.TROOP:
-                moves.append(Move(Verb.DISMISS, troop, captain))
-    moves += [Move(Verb.DISBAND, captain=captain) for captain in game._army[seat]]
+                moves.append(_move(Verb.DISMISS, troop, captain))
+    moves += [_move(Verb.DISBAND, captain=captain) for captain in game._army[seat]]
     return moves
 
 
@@ -156,11 +158,11 @@ def _events(game: Game, seat: int) -> list[Move]:
     for card in _in_hand(game, seat, _EVENT):
         effect = CARDS[card].effect
         if effect in (Effect.LOSE_FIVE, Effect.STEAL_THREE, Effect.NO_ATTACK, Effect.LOOK):
-            moves += [Move(Verb.EVENT, card, seat=other) for other in others]
+            moves += [_move(Verb.EVENT, card, seat=other) for other in others]
         elif effect is Effect.SEARCH:
-            moves += [Move(Verb.EVENT, card, captain) for captain in searchable(game, seat)]
+            moves += [_move(Verb.EVENT, card, captain) for captain in searchable(game, seat)]
         elif effect is not Effect.CONTROL or game._ducats[seat] >= CONTROL_PRICE:
-            moves += [Move(Verb.EVENT, card, captain) for captain in enemies]
+            moves += [_move(Verb.EVENT, card, captain) for captain in enemies]
     moves.append(DONE)
     return moves
 
@@ -168,7 +170,7 @@ def _events(game: Game, seat: int) -> list[Move]:
 def _battle(game: Game, seat: int) -> list[Move]:
     targets = neighbours(game, seat)
     moves = [
-        Move(Verb.ATTACK, captain=captain, seat=target)
+        _move(Verb.ATTACK, captain=captain, seat=target)
         for captain in game._army[seat]
         if captain not in game._attacked
         for target in targets
@@ -185,12 +187,12 @@ def _must_still_attack(game: Game, seat: int) -> list[str]:
 def _block(game: Game, seat: int) -> list[Move]:
     army = game._army[seat]
     forced = [c for c in army if c in game._must_block]
-    moves = [Move(Verb.BLOCK, captain=c) for c in (forced[:1] or army)]
+    moves = [_move(Verb.BLOCK, captain=c) for c in (forced[:1] or army)]
     if not forced:
         moves.append(NO_BLOCK)
     ducats = game._ducats[seat]
     moves += [
-        Move(Verb.EMERGENCY, captain)
+        _move(Verb.EMERGENCY, captain)
         for captain in _in_hand(game, seat, _CAPTAIN)
         if ducats >= FORCE[captain]
     ]
@@ -202,7 +204,7 @@ def _clash(game: Game, seat: int) -> list[Move]:
     assert battle is not None
     banned = Side.DEFENDER if seat == battle.attacker else Side.ATTACKER
     cards = _in_hand(game, seat, _BATTLE)
-    return [Move(Verb.PLAY, card) for card in cards if CARDS[card].side is not banned] + [PASS]
+    return [_move(Verb.PLAY, card) for card in cards if CARDS[card].side is not banned] + [PASS]
 
 
 def _diplomacy(game: Game, seat: int) -> list[Move]:
@@ -246,14 +248,14 @@ def _answer(game: Game, seat: int) -> list[Move]:
 
 
 def _hand_limit(game: Game, seat: int) -> list[Move]:
-    return [Move(Verb.DISCARD, card) for card in _in_hand(game, seat, _ANY)]
+    return [_move(Verb.DISCARD, card) for card in _in_hand(game, seat, _ANY)]
 
 
 def _loss(game: Game, seat: int) -> list[Move]:
     battle = game._battle
     assert battle is not None and battle.beaten is not None
     beaten = battle.beaten
-    return [Move(Verb.DISMISS, troop, beaten) for troop in losable_troops(game, seat, beaten)]
+    return [_move(Verb.DISMISS, troop, beaten) for troop in losable_troops(game, seat, beaten)]
 
 
 _BY_PHASE = {
