@@ -15,7 +15,9 @@ one core:
   playouts a move it fitted (mean and median).
 
 A fingerprint of the playouts' moves is printed too: the same for a checkout before and after
-a change that must not alter them (``git stash``-free: run the script of each checkout).
+a change that must not alter them (run each checkout's script with its own ``.venv``, and
+``PYTHONHASHSEED=0`` for a checkout older than the greedy bots' fixed order of sales, whose
+games changed with the hash seed).
 
 Usage: ``nice -n 10 .venv/bin/python scripts/bench_captains_search.py [--games 4]
 [--cpu-seconds 0.1] [--repeat 3]``
