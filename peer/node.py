@@ -333,7 +333,7 @@ class Node:
 
         reason = await self.call(decide)
         if reason is None and not admit:
-            await self.served.notify()  # the refused joiner's streams end (entries_from)
+            self.served.notify()  # the refused joiner's streams end (entries_from)
         return reason
 
     async def join_table(
@@ -526,7 +526,7 @@ class Node:
             self.failure = conflict
             self._failed.set()
             raise
-        await self._publish(changes)
+        self._publish(changes)
         if changes.forced is not None and changes.forced[0] not in self._forced_turns:
             self._forced_turns.add(changes.forced[0])
             self._tasks.append(asyncio.create_task(play_forced(self, *changes.forced)))
@@ -586,9 +586,9 @@ class Node:
         if table.audited:
             self.trace.write("audited")
 
-    async def _publish(self, changes: _Changes) -> None:
-        # Everything before the first await: calls publish in the order the table's thread
-        # ran them (waiting for the lock below would let a later call's snapshot overtake).
+    def _publish(self, changes: _Changes) -> None:
+        # Nothing here awaits: calls publish in the order the table's thread ran them (a
+        # later call's snapshot never overtakes an earlier one's).
         for author, signed in changes.appended:
             self.served.append(author, signed)
         for suspicion in changes.suspicions:
@@ -609,7 +609,7 @@ class Node:
                 queue.put_nowait(snapshot)
         if changes.appended:
             self.trace.write("pub")
-            await self.served.notify()
+            self.served.notify(author for author, _ in changes.appended)
 
     # ------------------------------------------------------------------ serving
 
