@@ -94,6 +94,11 @@ SERVER_OPTIONS = [
     ("grpc.max_concurrent_streams", STREAMS_PER_CONNECTION),
     ("grpc.max_connection_idle_ms", IDLE_CONNECTION_MS),
 ]
+SPARE_SECONDS = 0.05
+"""The longest one call on the table's thread does spare-time work (it stops sooner, as soon
+as an entry comes in or another call waits for the thread): each call costs a hop between
+threads and a look at what changed, about as much as two cards' shares verified."""
+
 JOIN_PATIENCE = 10.0
 """Seconds a joiner keeps asking a peer that does not answer yet."""
 
@@ -168,6 +173,10 @@ class Node:
         (:mod:`condottiere.peer.controller_service`)."""
         self.trace = Trace(trace)
         self._executor = ThreadPoolExecutor(1, thread_name_prefix="table")
+        self._calls_made = 0
+        """Calls handed to the table's thread (counted on the event loop's thread)."""
+        self._calls_begun = 0
+        """Calls the table's thread began (counted on that thread)."""
         self._server: grpc.aio.Server | None = None
         self.served = Served()
         """What this peer serves its subscribers (:mod:`condottiere.peer.served`)."""
@@ -517,9 +526,11 @@ class Node:
 
     async def _call(self, action: Callable[[], T]) -> T:
         def run() -> tuple[T, _Changes]:
+            self._calls_begun += 1
             result = action()
             return result, self._collect()
 
+        self._calls_made += 1
         try:
             result, changes = await self._in_thread(run)
         except SigningConflict as conflict:
@@ -690,7 +701,7 @@ class Node:
         spare_work = False
         while True:
             if spare_work and not self.links.inbox:
-                spare_work = await self._on_table(lambda table: table.spare_time())
+                spare_work = await self._on_table(self._spare_time)
                 continue
             await self.links.inbox_ready.wait()
             self.links.inbox_ready.clear()
@@ -711,6 +722,20 @@ class Node:
                     self.wire.note(address, rejection, copy)
                     if rejection is not None:
                         self.links.turned_away(address)
+
+    def _spare_time(self, table: Table) -> bool:
+        """On the table's thread: spare-time work (:meth:`Table.spare_time`) until an entry
+        comes in, another call waits for the thread, or :data:`SPARE_SECONDS` pass; whether
+        more remains."""
+        ends = time.monotonic() + SPARE_SECONDS
+        while table.spare_time():
+            if (
+                self.links.inbox
+                or self._calls_made != self._calls_begun
+                or time.monotonic() >= ends
+            ):
+                return True
+        return False
 
     def _news(self, batch: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
         """The entries of ``batch`` that are not copies of entries the table holds (a copy
