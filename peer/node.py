@@ -94,6 +94,11 @@ SERVER_OPTIONS = [
     ("grpc.max_concurrent_streams", STREAMS_PER_CONNECTION),
     ("grpc.max_connection_idle_ms", IDLE_CONNECTION_MS),
 ]
+SPARE_SECONDS = 0.05
+"""The longest one call on the table's thread does spare-time work (it stops sooner, as soon
+as an entry comes in or another call waits for the thread): each call costs a hop between
+threads and a look at what changed, about as much as two cards' shares verified."""
+
 JOIN_PATIENCE = 10.0
 """Seconds a joiner keeps asking a peer that does not answer yet."""
 
@@ -168,6 +173,10 @@ class Node:
         (:mod:`condottiere.peer.controller_service`)."""
         self.trace = Trace(trace)
         self._executor = ThreadPoolExecutor(1, thread_name_prefix="table")
+        self._calls_made = 0
+        """Calls handed to the table's thread (counted on the event loop's thread)."""
+        self._calls_begun = 0
+        """Calls the table's thread began (counted on that thread)."""
         self._server: grpc.aio.Server | None = None
         self.served = Served()
         """What this peer serves its subscribers (:mod:`condottiere.peer.served`)."""
@@ -333,7 +342,7 @@ class Node:
 
         reason = await self.call(decide)
         if reason is None and not admit:
-            await self.served.notify()  # the refused joiner's streams end (entries_from)
+            self.served.notify()  # the refused joiner's streams end (entries_from)
         return reason
 
     async def join_table(
@@ -517,16 +526,18 @@ class Node:
 
     async def _call(self, action: Callable[[], T]) -> T:
         def run() -> tuple[T, _Changes]:
+            self._calls_begun += 1
             result = action()
             return result, self._collect()
 
+        self._calls_made += 1
         try:
             result, changes = await self._in_thread(run)
         except SigningConflict as conflict:
             self.failure = conflict
             self._failed.set()
             raise
-        await self._publish(changes)
+        self._publish(changes)
         if changes.forced is not None and changes.forced[0] not in self._forced_turns:
             self._forced_turns.add(changes.forced[0])
             self._tasks.append(asyncio.create_task(play_forced(self, *changes.forced)))
@@ -586,9 +597,9 @@ class Node:
         if table.audited:
             self.trace.write("audited")
 
-    async def _publish(self, changes: _Changes) -> None:
-        # Everything before the first await: calls publish in the order the table's thread
-        # ran them (waiting for the lock below would let a later call's snapshot overtake).
+    def _publish(self, changes: _Changes) -> None:
+        # Nothing here awaits: calls publish in the order the table's thread ran them (a
+        # later call's snapshot never overtakes an earlier one's).
         for author, signed in changes.appended:
             self.served.append(author, signed)
         for suspicion in changes.suspicions:
@@ -609,7 +620,7 @@ class Node:
                 queue.put_nowait(snapshot)
         if changes.appended:
             self.trace.write("pub")
-            await self.served.notify()
+            self.served.notify(author for author, _ in changes.appended)
 
     # ------------------------------------------------------------------ serving
 
@@ -690,7 +701,7 @@ class Node:
         spare_work = False
         while True:
             if spare_work and not self.links.inbox:
-                spare_work = await self._on_table(lambda table: table.spare_time())
+                spare_work = await self._on_table(self._spare_time)
                 continue
             await self.links.inbox_ready.wait()
             self.links.inbox_ready.clear()
@@ -711,6 +722,20 @@ class Node:
                     self.wire.note(address, rejection, copy)
                     if rejection is not None:
                         self.links.turned_away(address)
+
+    def _spare_time(self, table: Table) -> bool:
+        """On the table's thread: spare-time work (:meth:`Table.spare_time`) until an entry
+        comes in, another call waits for the thread, or :data:`SPARE_SECONDS` pass; whether
+        more remains."""
+        ends = time.monotonic() + SPARE_SECONDS
+        while table.spare_time():
+            if (
+                self.links.inbox
+                or self._calls_made != self._calls_begun
+                or time.monotonic() >= ends
+            ):
+                return True
+        return False
 
     def _news(self, batch: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
         """The entries of ``batch`` that are not copies of entries the table holds (a copy

@@ -4,7 +4,7 @@ sent beyond each subscriber's cursors, then each new entry as it comes."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Collection
+from collections.abc import AsyncIterator, Callable, Collection, Iterable
 
 __all__ = ["Served"]
 
@@ -15,9 +15,9 @@ class Served:
     def __init__(self) -> None:
         self._copies: dict[bytes, list[bytes]] = {}
         self._held: set[bytes] = set()
-        self._version = 0
-        self.changed = asyncio.Condition()
-        """Held by a subscriber's stream between entries; notified at each change."""
+        self._waiting: dict[asyncio.Event, tuple[dict[bytes, int], bytes]] = {}
+        """Every stream open: its wake-up, the next entry it sends of each author, its
+        subscriber."""
 
     def append(self, author: bytes, signed: bytes) -> None:
         """Serve ``signed``, the next entry of ``author``'s log (subscribers hear of it at
@@ -43,11 +43,25 @@ class Served:
         for author in [a for a in self._copies if a not in named]:
             self._held.difference_update(self._copies.pop(author))
 
-    async def notify(self) -> None:
-        """Wake every subscriber's stream: something changed."""
-        async with self.changed:
-            self._version += 1
-            self.changed.notify_all()
+    def notify(self, authors: Iterable[bytes] | None = None) -> None:
+        """Wake the streams that have something new of ``authors`` to send (entries of them
+        appended); None: every stream (whether its subscriber may still read changed). A
+        stream that skips an author's log (its cursor past the end) or is its subscriber's
+        own sleeps on: most streams of a seated table have nothing to send of most entries."""
+        if authors is None:
+            wakes = list(self._waiting)
+        else:
+            authors = set(authors)
+            wakes = [
+                wake
+                for wake, (sent, skip) in self._waiting.items()
+                if any(
+                    author != skip and sent.get(author, 0) < len(self._copies.get(author, ()))
+                    for author in authors
+                )
+            ]
+        for wake in wakes:
+            wake.set()
 
     async def entries_from(
         self, cursors: dict[bytes, int], skip: bytes, may_read: Callable[[], bool]
@@ -57,20 +71,22 @@ class Served:
         subscriber that lost the end of its own log gets it back), not as they come."""
         sent = dict(cursors)
         held_now = True
-        while True:
-            if not may_read():
-                return
-            seen = self._version
-            for author, copies in list(self._copies.items()):
-                start = sent.get(author, 0)
-                if start >= len(copies):
-                    continue
-                batch = copies[start:]
-                sent[author] = start + len(batch)  # more may come while these are sent
-                if author == skip and not held_now:
-                    continue
-                for signed in batch:
-                    yield signed
-            held_now = False
-            async with self.changed:
-                await self.changed.wait_for(lambda: self._version != seen)  # noqa: B023
+        wake = asyncio.Event()
+        self._waiting[wake] = (sent, skip)
+        try:
+            while may_read():
+                wake.clear()  # set again by an entry appended from here on
+                for author, copies in list(self._copies.items()):
+                    start = sent.get(author, 0)
+                    if start >= len(copies):
+                        continue
+                    batch = copies[start:]
+                    sent[author] = start + len(batch)  # more may come while these are sent
+                    if author == skip and not held_now:
+                        continue
+                    for signed in batch:
+                        yield signed
+                held_now = False
+                await wake.wait()
+        finally:
+            del self._waiting[wake]

@@ -17,12 +17,12 @@ from condottiere.peer.node import Node
 from condottiere.peer.store import Store
 
 
-def test_a_change_is_published_before_any_later_one_even_while_subscribers_hold_the_lock(
+def test_a_change_is_published_before_any_later_one_even_while_a_subscriber_waits(
     tmp_path: Path,
 ) -> None:
-    """A subscriber stream holding the node's lock must not keep an earlier call's events and
-    snapshot from the controller while later calls go on (a client would show an older table
-    after a newer one)."""
+    """A subscriber's stream waiting between entries must not keep an earlier call's events
+    and snapshot from the controller while later calls go on (a client would show an older
+    table after a newer one)."""
 
     async def scenario() -> None:
         node = Node(Store(tmp_path))
@@ -31,16 +31,20 @@ def test_a_change_is_published_before_any_later_one_even_while_subscribers_hold_
             await node.host_table(TableSpec("zman", 3, (), "t", "ada", ""))
             queue: asyncio.Queue[object] = asyncio.Queue()
             node.listeners.add(queue)
-            async with node.served.changed:  # what a subscriber's stream does between entries
-                chat = asyncio.create_task(node.call(lambda table: table.chat("first")))
-                await asyncio.sleep(0.05)
-                await asyncio.wait_for(node.call(lambda table: None), 5)
-                assert [event.text for event in node.events][-1:] == ["ada: first"]
-                # the chat's snapshot, put before its entry is announced (the later call
-                # changed nothing the owner sees: it wakes no listener)
-                assert queue.qsize() == 1
-                assert queue.get_nowait() is node.snapshot
+            stream = node.served.entries_from({}, b"", lambda: True)
+            await asyncio.wait_for(anext(stream), 5)  # the creator's first entry
+            waiting = asyncio.create_task(anext(stream))
+            chat = asyncio.create_task(node.call(lambda table: table.chat("first")))
+            await asyncio.wait_for(node.call(lambda table: None), 5)
             await chat
+            assert [event.text for event in node.events][-1:] == ["ada: first"]
+            # the chat's snapshot, put before its entry is announced (the later call
+            # changed nothing the owner sees: it wakes no listener)
+            assert queue.qsize() == 1
+            assert queue.get_nowait() is node.snapshot
+            chat_entry = await asyncio.wait_for(waiting, 5)
+            assert node.served.holds(chat_entry)
+            await stream.aclose()
         finally:
             await node.stop()
 
