@@ -59,11 +59,10 @@ import math
 import random
 import time
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import replace
 from typing import Any
 
 from condottiere.bots.budget import Budget
-from condottiere.bots.policies import Policy, Searchable, policy_for
+from condottiere.bots.policies import Searchable, policy_for
 from condottiere.bots.strategy import NotYourTurnError
 
 __all__ = ["Budget", "IsmctsBot", "paired_choice", "playout"]
@@ -77,14 +76,6 @@ game policy's sampler)."""
 PRIOR_MARGIN = 0.1
 """Where a game's policy names a default move, the search plays another only when that one's
 mean reward beats the default's by more than this."""
-BANK_DRAW = 2.0
-"""For a game whose policy banks time (:attr:`~condottiere.bots.policies.Policy.banked`): a
-searched move draws at most this many moves' budgets from the bank on top of its own."""
-BANK_FLOOR = 0.25
-"""... and, the bank overdrawn, is given no less than this share of its own budget."""
-BANK_CAP = 10.0
-"""The bank keeps at most this many moves' budgets (a long run of forced moves would else
-buy one search many times the budget of a move)."""
 PAIRED_CONFIDENCE = 1.0
 """For a game searched by comparing its root moves on common samples: the search plays
 another move than the default only when its mean gain over the default, sample by sample,
@@ -139,39 +130,20 @@ class IsmctsBot:
         """How many iterations the last search ran (0 when the move was forced)."""
         self._default: Hashable | None = None
         """The policy's default move at the root of the search under way, if it names one."""
-        self.bank = 0.0
-        """For a game whose policy banks time: the moves' budgets saved so far (a forced
-        move saves nearly a whole one, a search that overran draws it below zero)."""
 
     def choose(self, game: Any, seat: int) -> Any:
         """The move the search prefers for ``seat``, from what ``seat`` can see."""
         if game.to_act != seat:
             raise NotYourTurnError(f"seat {seat} is not to act (seat {game.to_act} is)")
         policy = policy_for(game)
-        budget = self.budget
-        spent = None
-        if policy.banked and budget is not None and (budget.seconds or budget.cpu_seconds):
-            spent = _Clock(budget)
         moves = policy.candidates(game, game.legal_moves())
         self.last_iterations = 0
         if len(moves) == 1:
-            move = moves[0]
-        else:
-            budget = budget or Budget(iterations=policy.iterations)
-            if spent is not None:
-                budget = _drawn(budget, self.bank)
-            move = self._search(game, seat, policy, moves, budget)
-        if spent is not None:
-            self.bank = min(BANK_CAP, self.bank + 1 - spent.share_spent())
-        return move
-
-    def _search(
-        self, game: Any, seat: int, policy: Policy, moves: Sequence[Any], budget: Budget
-    ) -> Any:
-        """The search proper, among ``moves`` (two at least) within ``budget``."""
+            return moves[0]
         view = self._seat_view(game, seat)
         prior = policy.default_move
         self._default = None if prior is None else prior(view, seat, moves)
+        budget = self.budget or Budget(iterations=policy.iterations)
         sample = view.determinise if policy.sampler is None else policy.sampler(view)
         if policy.compare_at_root:
             return self._compare(sample, seat, moves, budget)
@@ -287,18 +259,6 @@ def _decided(root: _Node, iterations_left: float) -> bool:
     return first - second > iterations_left
 
 
-def _drawn(budget: Budget, bank: float) -> Budget:
-    """``budget``'s time limits for a searched move with ``bank`` moves' budgets saved: half
-    the bank drawn on top of the move's own budget, at most :data:`BANK_DRAW` budgets, and
-    no less than :data:`BANK_FLOOR` of its own when the bank is overdrawn."""
-    scale = max(BANK_FLOOR, 1 + min(bank / 2, BANK_DRAW))
-    return replace(
-        budget,
-        seconds=None if budget.seconds is None else budget.seconds * scale,
-        cpu_seconds=None if budget.cpu_seconds is None else budget.cpu_seconds * scale,
-    )
-
-
 class _Clock:
     """What is left of a move's budget, counted in iterations at the pace so far."""
 
@@ -320,11 +280,6 @@ class _Clock:
                 return 0
             left = min(left, done * (seconds - spent) / max(spent, 1e-9))
         return left
-
-    def share_spent(self) -> float:
-        """The largest share of a time limit spent since the clock started (0: none set)."""
-        return max(((clock() - started) / seconds for clock, seconds, started in self.clocks),
-                   default=0.0)
 
 
 def paired_choice(rounds: Sequence[Sequence[float]], confidence: float | None) -> int:

@@ -67,10 +67,6 @@ class Policy:
     sampler: Callable[[Any], Callable[[random.Random], Any]] | None = None
     """How to sample open tables from a seat's engine (given that engine, the function that
     draws one sample from a random stream); None: the engine's own ``determinise``."""
-    banked: bool = False
-    """With a budget of seconds or CPU seconds, the time a move may take is a mean over the
-    bot's moves of the game: the budget a forced move (one candidate) leaves unspent is
-    banked and drawn by the searched moves that follow (:mod:`condottiere.bots.ismcts`)."""
     compare_at_root: bool = False
     """Search by comparing the root's moves on common samples (flat Monte Carlo, every move
     played out on the same determinised table with the same random numbers) rather than by
@@ -92,7 +88,6 @@ POLICIES: dict[str, Policy] = {
         captains_policy.candidates,
         captains_policy.default_move,
         captains_policy.sampler,
-        banked=True,
         compare_at_root=True,
     ),
 }

@@ -222,17 +222,3 @@ def test_the_captains_sampler_deals_a_captain_to_every_hand_proven_to_hold_one()
         table = sample(rng)
         assert captains.intersection(table.hand(1)) and captains.intersection(table.hand(2))
         assert table.hand(0) == view.hand(0)
-
-
-def test_a_forced_move_banks_its_budget_for_the_captains_search_that_follows() -> None:
-    bot = IsmctsBot(seed=1, budget=Budget(cpu_seconds=0.01))
-    game = Game.new(3, seed=5)
-    for move in ("city naples", "city genoa", "city milan", "keep", "mulligan", "keep", "keep",
-                 "revenue republican-regime", "captain erasmo-de-narni", "done", "pay", "done",
-                 "offer 0 give 6d get 1p"):
-        game.play(move)
-    assert str(bot.choose(game, 0)) == "refuse"  # no province sold for ducats: forced
-    assert bot.last_iterations == 0 and 0.5 < bot.bank <= 1
-    banked = bot.bank
-    bot.choose(Game.new(3, seed=5), 0)  # eight cities to choose from: searched
-    assert bot.last_iterations > 0 and bot.bank < banked
