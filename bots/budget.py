@@ -13,9 +13,7 @@ __all__ = ["Budget"]
 class Budget:
     """How long the bot thinks per move: ``iterations`` (reproducible for a seed), or
     ``seconds`` of wall clock, or ``cpu_seconds`` of this process's CPU time (what a move
-    costs whatever else the machine runs), or several (whichever runs out first). A game's
-    search may take a time as a mean a move over its game (Captains:
-    :attr:`~condottiere.bots.policies.Policy.banked`)."""
+    costs whatever else the machine runs), or several (whichever runs out first)."""
 
     iterations: int | None = None
     seconds: float | None = None

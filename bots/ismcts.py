@@ -39,10 +39,7 @@ view come from the game's state; the playout move and the rewards from its polic
 
 The move played is the root's most visited. The budget is a number of iterations (the
 default, so a seed replays a game exactly: each game's policy names how many), seconds per
-move of wall clock, or of CPU time (:class:`Budget`). Where the game's policy banks time
-(Captains), a time budget is a mean a move over the bot's game: a forced move banks what it
-leaves unspent, and each searched move draws half the bank on top of its own budget (at most
-:data:`BANK_DRAW` budgets more).
+move of wall clock, or of CPU time (:class:`Budget`).
 
 >>> from condottiere.games.condottiere import Game
 >>> game = Game.setup("zman", players=2, hands=[["10", "3", "turncoat"], ["5", "6"]], first=1,
