@@ -81,10 +81,10 @@ def _mulligan(game: Game, seat: int) -> list[Move]:
     return moves
 
 
-def _in_hand(game: Game, seat: int, kinds: frozenset[str]) -> list[str]:
-    """The cards of ``kinds`` (:func:`_of_kinds`) ``seat`` may hold, each once, in notation
-    order."""
-    cards = [card for card in possible_cards(game, seat) if card in kinds]
+def _in_hand(game: Game, seat: int, wanted: frozenset[str]) -> list[str]:
+    """The cards of ``wanted`` (a set of :func:`_of_kinds`) ``seat`` may hold, each once, in
+    notation order."""
+    cards = [card for card in possible_cards(game, seat) if card in wanted]
     cards.sort(key=ORDER.__getitem__)
     return cards
 

@@ -23,6 +23,16 @@ async def _asleep(task: asyncio.Task[bytes]) -> bool:
     return not task.done()
 
 
+async def _woken_by(
+    served: Served, author: bytes, signed: bytes, waiting: asyncio.Task[bytes]
+) -> bytes:
+    """What the stream ``waiting`` for its next entry sends once ``signed``, of ``author``'s
+    log, is appended and announced."""
+    served.append(author, signed)
+    served.notify([author])
+    return await asyncio.wait_for(waiting, 5)
+
+
 def test_a_stream_sends_what_is_held_beyond_its_cursors_then_each_new_entry() -> None:
     async def scenario() -> None:
         served = Served()
@@ -32,9 +42,7 @@ def test_a_stream_sends_what_is_held_beyond_its_cursors_then_each_new_entry() ->
         assert await _next(stream) == b"ada1"
         waiting = asyncio.create_task(anext(stream))
         assert await _asleep(waiting)
-        served.append(BOB, b"bob0")
-        served.notify([BOB])
-        assert await asyncio.wait_for(waiting, 5) == b"bob0"
+        assert await _woken_by(served, BOB, b"bob0", waiting) == b"bob0"
         await stream.aclose()
 
     asyncio.run(scenario())
@@ -50,9 +58,7 @@ def test_a_stream_sleeps_through_the_entries_of_a_log_it_skips_and_of_its_own_su
         served.append(CAT, b"cat0")
         served.notify([ADA, CAT])
         assert await _asleep(waiting)
-        served.append(BOB, b"bob0")
-        served.notify([BOB])
-        assert await asyncio.wait_for(waiting, 5) == b"bob0"
+        assert await _woken_by(served, BOB, b"bob0", waiting) == b"bob0"
         await stream.aclose()
 
     asyncio.run(scenario())
