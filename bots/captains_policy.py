@@ -1,7 +1,9 @@
 """Condottieri Captains' playouts for the search (:mod:`condottiere.bots.ismcts`): the greedy
 strategy's move with a little randomness, for :data:`PLAYOUT_MOVES` moves (about a round of a
-three-seat table), then scored from provinces, armies, cards in hand, ducats and the provinces
-a seat with no captain is open to lose (:func:`rewards`, :func:`standing`); the greedy move
+three-seat table), then scored by an estimate of each seat's chances fitted to who wins in
+greedy games: provinces, armies, cards in hand, ducats and the provinces a seat with no captain
+(or a single one) is open to lose, weighed by the stage of the game (:func:`rewards`,
+:func:`standing`); the greedy move
 (but no offer in diplomacy) as the search's default (:func:`default_move`), and the moves
 worth searching (:func:`candidates`).
 The search compares these moves on common samples rather than growing a tree
@@ -10,7 +12,7 @@ The search compares these moves on common samples rather than growing a tree
 >>> from condottiere.games.captains import Game
 >>> game = Game.setup(2, cities=["naples", "pisa"], hands=[[], []], seed=0, deck=["duchy"])
 >>> [round(r, 2) for r in rewards(game)]
-[0.72, 0.28]
+[0.65, 0.35]
 """
 
 from __future__ import annotations
@@ -21,22 +23,27 @@ from collections.abc import Callable, Sequence
 
 from condottiere.bots.captains_greedy import greedy_move
 from condottiere.bots.captains_trade import accepts, offers
+from condottiere.bots.fitting import shares
 from condottiere.games.captains import Game, Move, Phase, Verb
 from condottiere.games.captains.cards import CAPTAINS
 from condottiere.games.captains.turn import neighbours
 from condottiere.interface.events import HandProved, MovePlayed
 
 __all__ = [
-    "CARD_WORTH",
     "ITERATIONS",
     "PLAYOUT_MOVES",
+    "STAGES",
+    "STANDING_FEATURES",
+    "STANDING_WEIGHTS",
     "candidates",
     "captain_holders",
     "default_move",
     "playout_move",
     "rewards",
     "sampler",
+    "stage",
     "standing",
+    "standing_features",
 ]
 
 PLAYOUT_MOVES = 30
@@ -45,30 +52,44 @@ where it stands. A game between greedy players runs 130 to 300 moves and ends, m
 than not, in one seat conquering the others, which seat depending much on the cards drawn: a
 playout to the end says little about the move at its root. Cut short, a playout is cheaper
 (more playouts for the same time) and its score answers the question that matters a round
-ahead, who holds the provinces and who is open to losing them (:data:`EXPOSED_WORTH`)."""
+ahead, who holds the provinces and who is open to losing them (:func:`standing`)."""
 ITERATIONS = 120
 """The search's playouts a move when it is given no budget (a seed then replays a game)."""
 EXPLORE_IN_PLAYOUT = 0.05
 """The share of playout moves chosen uniformly among the legal ones."""
-SHARPNESS = 0.6
-"""How sharply the estimate favours the seat with the best standing, per province."""
-DUCAT_WORTH = 0.05
-"""Provinces a ducat is worth in the estimate. Ducats only break ties at the end; a purse
-kept rather than spent on troops and captains is what leaves a seat the weakest army, the one
-both neighbours attack (measured at 0.1 s of CPU a move against two greedy bots: 0.1 a ducat,
-with :data:`FORCE_WORTH` at 0.08 and no worth for :data:`CARD_WORTH`, won 50.0% of 96 games
-where these weights won 59.4% of the same; on seeds 1-200, 46.0% and 47.5%, within the
-noise)."""
-FORCE_WORTH = 0.15
-"""Provinces a point of TFR in play is worth in the estimate: the strongest army is the one
-its neighbours cannot take provinces from."""
-CARD_WORTH = 0.3
-"""Provinces a card in hand is worth in the estimate: captains for an emergency defence,
-troops to come, battle cards to win a blocked battle. Without it a card played is free, and
-the search spends its hand on battles it loses anyway."""
-EXPOSED_WORTH = 1.0
-"""Provinces a seat with no captain in play stands to lose to each captain of its neighbours
-(an unblocked attack takes a province), counted against it in the estimate."""
+STANDING_FEATURES = (
+    "provinces",
+    "force",
+    "cards",
+    "ducats",
+    "exposed",
+    "captains",
+    "best captain",
+    "captains in hand",
+    "thin",
+    "revenue cards",
+)
+"""What the estimate knows of a seat (:func:`standing_features`, in this order): its
+provinces; the force (TFR) of its captains in play, summed; the cards in its hand; its ducats;
+with no captain in play, the provinces it is open to lose (a province for each captain its
+neighbours could attack it with, at most all it holds), else 0; its captains in play; the
+force of its strongest; the captains in its hand (known to the sample the search plays on;
+on a seat's own engine, those it has seen); with exactly one captain in play, the provinces it
+would be open to lose if that one went (bought, assassinated, beaten with no troop), else 0;
+the revenue cards on its provinces."""
+STAGES = (2, 5, 10)
+"""The last round of each stage of the game the estimate weighs on its own (a round is done
+when every seat in the game has had that many turns): the opening, the middle, the end."""
+STANDING_WEIGHTS: tuple[tuple[float, ...], ...] = (
+    (0.3560, 0.1400, 0.2073, 0.0085, -0.2847, -0.3818, 0.0522, 0.1618, -0.1539, 0.1146),
+    (0.3466, 0.0520, 0.1568, 0.0098, -0.5856, 0.0744, 0.1583, 0.0813, -0.1718, 0.1258),
+    (0.7337, 0.0965, 0.0565, 0.0205, -0.8329, 0.0151, 0.0643, 0.3373, -0.2326, 0.0357),
+)
+"""Each stage's weight of each of :data:`STANDING_FEATURES`, fitted to who wins by
+``scripts/fit_captains_standing.py`` (a conditional logit over the seats, from positions of
+6,000 three-seat games of greedy bots, seeds 100000 on): the weights under which the
+victories that followed those positions were most likely. The figures the script printed
+are in the docstring of :func:`standing`."""
 
 
 def playout_move(game: Game, seat: int, legal: Sequence[Move], rng: random.Random) -> Move:
@@ -177,26 +198,59 @@ def rewards(game: Game) -> list[float]:
         winners = game.winners
         return [1 / len(winners) if seat in winners else 0.0 for seat in range(players)]
     in_game = set(game.in_game)
-    standings = [standing(game, seat) if seat in in_game else -math.inf for seat in range(players)]
-    top = max(standings)
-    weights = [math.exp(SHARPNESS * (value - top)) for value in standings]
-    total = sum(weights)
-    return [weight / total for weight in weights]
+    return shares(
+        [standing(game, seat) if seat in in_game else -math.inf for seat in range(players)]
+    )
+
+
+def stage(game: Game) -> int:
+    """The stage of the game (an index of :data:`STAGES`): by the rounds every seat still in
+    the game has played."""
+    rounds = min((game.turns[seat] for seat in game.in_game), default=STAGES[-1])
+    return next((index for index, last in enumerate(STAGES) if rounds <= last), len(STAGES) - 1)
 
 
 def standing(game: Game, seat: int) -> float:
-    """How well ``seat`` stands, in provinces: its provinces, a little for the force of its
-    captains, for each card in its hand and for its ducats; without a captain in play, less a
-    province for each captain its neighbours could attack it with (at most all it holds)."""
+    """How well ``seat`` stands: its features (:func:`standing_features`) weighed by the
+    weights of the game's stage (:data:`STANDING_WEIGHTS`), in the units of a log-odds of
+    winning (:func:`rewards` takes the softmax over the seats).
+
+    STANDING_NOTE
+    """
+    weights = STANDING_WEIGHTS[stage(game)]
+    return sum(weight * value for weight, value in zip(weights, standing_features(game, seat),
+                                                       strict=True))
+
+
+def standing_features(game: Game, seat: int) -> tuple[float, ...]:
+    """``seat``'s values of :data:`STANDING_FEATURES`, in that order.
+
+    >>> game = Game.setup(2, cities=["milan", "pisa"], hands=[["gonzaga", "duchy"], []],
+    ...                   seed=0, ducats=[12, 10], armies=[{}, {"faggiuola": ["pikemen"]}],
+    ...                   deck=["spies"])
+    >>> game.hand(0), game.ducats  # seat 0's turn began: it drew, and took its revenue
+    (('spies', 'duchy', 'gonzaga'), (17, 10))
+    >>> standing_features(game, 0)  # no captain in play: open to a province's loss
+    (5, 0, 3, 17, 1, 0, 0, 1, 0, 0)
+    >>> standing_features(game, 1)  # one captain of 2 + 2, and no captain across the border
+    (5, 4, 0, 10, 0, 1, 4, 0, 0, 0)
+    """
     army = game.army(seat)
-    force = sum(game.tfr(captain) for captain in army)
-    value = (
-        game.provinces[seat]
-        + FORCE_WORTH * force
-        + CARD_WORTH * game.hand_size(seat)
-        + DUCAT_WORTH * game.ducats[seat]
-    )
-    if not army:
+    forces = [game.tfr(captain) for captain in army]
+    provinces = game.provinces[seat]
+    open_to = 0
+    if len(army) <= 1:
         attackers = sum(len(game.army(other)) for other in neighbours(game, seat))
-        value -= EXPOSED_WORTH * min(attackers, game.provinces[seat])
-    return value
+        open_to = min(attackers, provinces)
+    return (
+        provinces,
+        sum(forces),
+        game.hand_size(seat),
+        game.ducats[seat],
+        open_to if not army else 0,
+        len(army),
+        max(forces, default=0),
+        len(_CAPTAINS.intersection(game.known_cards(seat))),
+        open_to if len(army) == 1 else 0,
+        len(game.revenues(seat)),
+    )

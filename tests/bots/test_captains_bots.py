@@ -104,40 +104,52 @@ def test_a_captains_playout_is_cut_at_its_move_limit_and_scored_by_the_estimate(
     assert sum(values) == pytest.approx(1.0) and all(0 < value < 1 for value in values)
 
 
-def test_a_seat_without_captains_stands_a_province_lower_for_each_neighbouring_captain() -> None:
+@pytest.mark.parametrize("turns", [0, 4, 8])
+def test_a_seat_with_no_captain_in_play_stands_lower_than_with_one_at_every_stage(
+    turns: int,
+) -> None:
+    """The fitted estimate agrees with the rulebook's threat: every unblocked attack takes a
+    province, so a seat open to its neighbours' captains stands lower than an armed one."""
     from condottiere.bots import captains_policy
 
     def standings(armies: list[dict[str, list[str]]]) -> list[float]:
         game = Game.setup(3, cities=["milan", "pisa", "savoy"], hands=[[], [], []], seed=0,
-                          ducats=[10, 10, 10], armies=armies)
+                          ducats=[10, 10, 10], armies=armies, turns=[turns] * 3)
         return [captains_policy.standing(game, seat) for seat in range(3)]
 
-    open_table = standings([{}, {}, {}])
-    armed = standings([{"gonzaga": []}, {"faggiuola": [], "carmagnola": []}, {}])
-    force = captains_policy.FORCE_WORTH
-    assert armed[0] == pytest.approx(open_table[0] + force * CARDS["gonzaga"].force)
-    assert armed[2] == pytest.approx(open_table[2] - 3 * captains_policy.EXPOSED_WORTH)
+    armed = {"faggiuola": ["pikemen"]}
+    open_seat = standings([{"gonzaga": []}, {"carmagnola": []}, {}])
+    armed_seat = standings([{"gonzaga": []}, {"carmagnola": []}, armed])
+    assert armed_seat[2] > open_seat[2]
 
 
-def test_a_seat_stands_higher_by_the_card_worth_for_each_card_in_its_hand() -> None:
+def test_the_threat_to_a_seat_counts_its_neighbours_captains_up_to_its_provinces() -> None:
+    from condottiere.bots.captains_policy import STANDING_FEATURES, standing_features
+
+    exposed, thin = STANDING_FEATURES.index("exposed"), STANDING_FEATURES.index("thin")
+    game = Game.setup(3, cities=["milan", "pisa", "savoy"], hands=[[], [], []], seed=0,
+                      provinces=[5, 1, 5],
+                      armies=[{"gonzaga": [], "faggiuola": []}, {}, {"carmagnola": []}])
+    assert standing_features(game, 1)[exposed] == 1  # three captains around, one province
+    assert standing_features(game, 2)[thin] == 2  # one captain: two around if it went
+    assert standing_features(game, 0)[exposed] == standing_features(game, 0)[thin] == 0
+
+
+def test_the_estimate_weighs_each_stage_of_the_game_by_its_own_weights() -> None:
     from condottiere.bots import captains_policy
+    from condottiere.bots.fitting import shares
 
-    def standing(hand: list[str]) -> float:
-        game = Game.setup(2, cities=["milan", "pisa"], hands=[hand, []], seed=0,
-                          ducats=[10, 10], armies=[{"gonzaga": []}, {}])
-        return captains_policy.standing(game, 0)
-
-    assert standing(["pikemen", "duchy"]) == pytest.approx(
-        standing([]) + 2 * captains_policy.CARD_WORTH
-    )
-
-
-def test_an_exposed_seat_cannot_stand_to_lose_more_provinces_than_it_holds() -> None:
-    from condottiere.bots import captains_policy
-
-    game = Game.setup(2, cities=["milan", "pisa"], hands=[[], []], seed=0, ducats=[0, 0],
-                      provinces=[5, 1], armies=[{"gonzaga": [], "faggiuola": []}, {}])
-    assert captains_policy.standing(game, 1) == pytest.approx(1 - captains_policy.EXPOSED_WORTH)
+    for turns, expected in ((0, 0), (2, 0), (3, 1), (5, 1), (6, 2), (9, 2)):
+        game = Game.setup(2, cities=["milan", "pisa"], hands=[["pikemen"], []], seed=0,
+                          ducats=[10, 15], armies=[{"gonzaga": []}, {}], turns=[turns] * 2)
+        assert captains_policy.stage(game) == expected
+        weights = captains_policy.STANDING_WEIGHTS[expected]
+        standings = [
+            sum(w * x for w, x in zip(weights, captains_policy.standing_features(game, seat),
+                                       strict=True))
+            for seat in range(2)
+        ]
+        assert captains_policy.rewards(game) == pytest.approx(shares(standings))
 
 
 def test_the_captains_search_compares_root_moves_within_its_iteration_budget() -> None:
