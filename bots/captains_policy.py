@@ -88,8 +88,8 @@ STANDING_WEIGHTS: tuple[tuple[float, ...], ...] = (
 """Each stage's weight of each of :data:`STANDING_FEATURES`, fitted to who wins by
 ``scripts/fit_captains_standing.py`` (a conditional logit over the seats, from positions of
 6,000 three-seat games of greedy bots, seeds 100000 on): the weights under which the
-victories that followed those positions were most likely. The figures the script printed
-are in the docstring of :func:`standing`."""
+victories that followed those positions were most likely (the figures are in the docstring
+of :func:`standing`)."""
 
 
 def playout_move(game: Game, seat: int, legal: Sequence[Move], rng: random.Random) -> Move:
@@ -215,7 +215,13 @@ def standing(game: Game, seat: int) -> float:
     weights of the game's stage (:data:`STANDING_WEIGHTS`), in the units of a log-odds of
     winning (:func:`rewards` takes the softmax over the seats).
 
-    STANDING_NOTE
+    Fitted, it predicts who wins better than the worths set by hand before it (a province
+    1, a point of force 0.15, a card 0.3, a ducat 0.05, less a province for each captain a
+    seat with none in play was open to, the whole times 0.6): on positions of 1,200 greedy
+    games kept out of the fit, the mean log loss of who won (equal shares 1.092, 0.887,
+    0.716 in the opening, middle and end) was 0.992, 0.636 and 0.334 by hand, 0.948, 0.565
+    and 0.305 fitted. A ducat weighs about a fiftieth of a province (a twentieth by hand):
+    ducats only break ties, and a purse kept is an army not raised.
     """
     weights = STANDING_WEIGHTS[stage(game)]
     return sum(weight * value for weight, value in zip(weights, standing_features(game, seat),
