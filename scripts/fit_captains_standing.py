@@ -90,6 +90,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     for index, last in enumerate(STAGES):
         train = [position for kept in games[:cut] for when, position in kept if when == index]
         test = [position for kept in games[cut:] for when, position in kept if when == index]
+        if not train or not test:
+            print(f"too few games: rounds up to {last} left no positions to "
+                  f"{'fit' if not train else 'compare'} (raise --games or --keep)",
+                  file=sys.stderr)
+            return 2
         weights = fit(train, progress=lambda step, loss: print(
             f"    step {step}: {loss:.4f}", file=sys.stderr, flush=True))
         fitted.append(weights)
