@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 
 from condottiere.bots.captains_greedy import greedy_move
 from condottiere.bots.captains_trade import accepts, offers
-from condottiere.bots.fitting import shares
+from condottiere.bots.fitting import shares, weighed
 from condottiere.games.captains import Game, Move, Phase, Verb
 from condottiere.games.captains.cards import CAPTAINS
 from condottiere.games.captains.turn import neighbours
@@ -223,9 +223,7 @@ def standing(game: Game, seat: int) -> float:
     and 0.305 fitted. A ducat weighs about a fiftieth of a province (a twentieth by hand):
     ducats only break ties, and a purse kept is an army not raised.
     """
-    weights = STANDING_WEIGHTS[stage(game)]
-    return sum(weight * value for weight, value in zip(weights, standing_features(game, seat),
-                                                       strict=True))
+    return weighed(STANDING_WEIGHTS[stage(game)], standing_features(game, seat))
 
 
 def standing_features(game: Game, seat: int) -> tuple[float, ...]:

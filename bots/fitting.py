@@ -22,7 +22,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-__all__ = ["FitError", "Position", "fit", "mean_log_loss", "shares"]
+__all__ = ["FitError", "Position", "fit", "mean_log_loss", "shares", "weighed"]
 
 
 class FitError(ValueError):
@@ -51,8 +51,23 @@ def shares(standings: Sequence[float]) -> list[float]:
     return [weight / total for weight in weights]
 
 
+def weighed(weights: Sequence[float], features: Sequence[float]) -> float:
+    """A seat's standing: its ``features`` weighed by ``weights``.
+
+    >>> weighed((1.0, -0.5), (3, 2))
+    2.0
+    """
+    return sum(w * x for w, x in zip(weights, features, strict=True))
+
+
 def _standings(position: Position, weights: Sequence[float]) -> list[float]:
-    return [sum(w * x for w, x in zip(weights, seat, strict=True)) for seat in position.features]
+    return [weighed(weights, seat) for seat in position.features]
+
+
+def _surprise(position: Position, estimated: Sequence[float]) -> float:
+    """Minus the log-likelihood of who won ``position``, the shares ``estimated``."""
+    return -sum(won * math.log(max(share, 1e-300))
+                for won, share in zip(position.won, estimated, strict=True) if won)
 
 
 def mean_log_loss(positions: Sequence[Position], weights: Sequence[float]) -> float:
@@ -60,12 +75,7 @@ def mean_log_loss(positions: Sequence[Position], weights: Sequence[float]) -> fl
     (log n for a guess of equal shares at every n-seat table; lower is better)."""
     if not positions:
         raise FitError("no positions")
-    loss = 0.0
-    for position in positions:
-        estimated = shares(_standings(position, weights))
-        loss -= sum(won * math.log(max(share, 1e-300))
-                    for won, share in zip(position.won, estimated, strict=True) if won)
-    return loss / len(positions)
+    return sum(_surprise(p, shares(_standings(p, weights))) for p in positions) / len(positions)
 
 
 def fit(
@@ -87,9 +97,9 @@ def fit(
         ):
             raise FitError("every seat needs the same features, and one share of the victory")
     weights = [0.0] * width
+    count = len(positions)
     for step in range(steps):
         gradient, hessian, loss = _derivatives(positions, weights, width)
-        count = len(positions)
         for j in range(width):
             gradient[j] = gradient[j] / count - ridge * weights[j]
             for k in range(width):
@@ -113,8 +123,7 @@ def _derivatives(
     loss = 0.0
     for position in positions:
         estimated = shares(_standings(position, weights))
-        loss -= sum(won * math.log(max(share, 1e-300))
-                    for won, share in zip(position.won, estimated, strict=True) if won)
+        loss += _surprise(position, estimated)
         mean = [sum(share * seat[j] for share, seat in zip(estimated, position.features,
                                                            strict=True))
                 for j in range(width)]
