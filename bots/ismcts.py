@@ -20,6 +20,10 @@ counts); on the network it is handed that engine. Each iteration of the search t
    estimate of each seat's chances;
 5. **backs up** each seat's reward through the nodes where that seat chose.
 
+Where the game's policy plays a move by rule (Captains: a look at a rival's hand, which an
+open sample cannot value, and offers for what a look showed;
+:mod:`condottiere.bots.captains_intel`), the bot plays it without searching.
+
 Where the game's policy names a default move (Captains: its greedy move), the root tries it
 first and the search departs from it only for a move whose mean reward is clearly higher
 (:data:`PRIOR_MARGIN`).
@@ -138,6 +142,9 @@ class IsmctsBot:
         if len(moves) == 1:
             return moves[0]
         view = self._seat_view(game, seat)
+        ruled = None if policy.by_rule is None else policy.by_rule(view, seat, moves)
+        if ruled is not None:
+            return ruled
         prior = policy.default_move
         self._default = None if prior is None else prior(view, seat, moves)
         budget = self.budget or Budget(iterations=policy.iterations)

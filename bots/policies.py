@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, Self
 
-from condottiere.bots import captains_policy, condottiere_policy
+from condottiere.bots import captains_intel, captains_policy, condottiere_policy
 from condottiere.interface import game_of
 
 __all__ = ["Policy", "Searchable", "policy_for"]
@@ -67,6 +67,10 @@ class Policy:
     sampler: Callable[[Any], Callable[[random.Random], Any]] | None = None
     """How to sample open tables from a seat's engine (given that engine, the function that
     draws one sample from a random stream); None: the engine's own ``determinise``."""
+    by_rule: Callable[[Any, int, Sequence[Any]], Any | None] | None = None
+    """A move played by rule before any search, given the seat's own engine, the seat and the
+    candidates (or None: search): what a search over determinised tables cannot value, such as
+    looking at a hidden hand. None: always search."""
     compare_at_root: bool = False
     """Search by comparing the root's moves on common samples (flat Monte Carlo, every move
     played out on the same determinised table with the same random numbers) rather than by
@@ -88,6 +92,7 @@ POLICIES: dict[str, Policy] = {
         captains_policy.candidates,
         captains_policy.default_move,
         captains_policy.sampler,
+        captains_intel.by_rule,
         compare_at_root=True,
     ),
 }
