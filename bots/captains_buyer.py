@@ -1,12 +1,13 @@
 """Scripted Condottieri Captains adversaries that play the greedy strategy but in their
-diplomacy phases: the **province buyer**, which offers ducats for a province every time, and
-the **captain buyer**, which offers ducats for each rival's strongest captain in play.
+diplomacy phases: the **province buyer**, which offers ducats for a province every time, the
+**captain buyer**, which offers ducats for each rival's strongest captain in play, and the
+**card buyer**, which looks at a rival's hand whenever it holds a look and buys what it saw.
 
 They are what a friend at a LAN party tries first against bots that weigh a province, or a
 captain, in ducats: buy provinces, since they decide the game, or buy the captains that guard
 them. They are not command line strategies; the trading benchmark
 (``scripts/bench_trading.py``) and the tests seat them, and a tournament can, as
-``condottiere.bots.captains_buyer:ProvinceBuyer`` or ``...:CaptainBuyer``.
+``condottiere.bots.captains_buyer:ProvinceBuyer``, ``...:CaptainBuyer`` or ``...:CardBuyer``.
 
 Each diplomacy phase it offers to every rival with a province to spare, the richest in
 provinces first, :data:`OFFER` ducats (or all it has, when less, but at least
@@ -27,11 +28,12 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
-from condottiere.bots.captains_greedy import greedy_move
+from condottiere.bots.captains_greedy import CaptainsGreedy, greedy_move
+from condottiere.bots.captains_intel import by_rule
 from condottiere.bots.captains_trade import captain_purchases
 from condottiere.games.captains import Bundle, Game, IllegalMoveError, Move, Phase, Verb
 
-__all__ = ["FLOOR", "OFFER", "CaptainBuyer", "ProvinceBuyer"]
+__all__ = ["FLOOR", "OFFER", "CaptainBuyer", "CardBuyer", "ProvinceBuyer"]
 
 OFFER = 12
 """Ducats offered for a province."""
@@ -120,3 +122,33 @@ class CaptainBuyer(_Buyer):
                 asked.add(offer.seat)
                 return offer
         return None
+
+
+class CardBuyer:
+    """The greedy strategy, but playing the search's moves by rule
+    (:func:`~condottiere.bots.captains_intel.by_rule`): a look at the hand of the rival who
+    hides the most cards whenever it holds a look, then offers for the treachery,
+    assassination, captains and looks it saw there, at the price the greedy rules put on a
+    card, which they accept.
+
+    >>> from condottiere.games.captains import Game
+    >>> game = Game.setup(3, cities=["milan", "pisa", "genoa"], seed=0, deck=["crossbowmen"],
+    ...                   hands=[["spies"], ["gonzaga"], ["pikemen"]], ducats=[30, 5, 5])
+    >>> buyer = CardBuyer()
+    >>> for _ in range(3):
+    ...     game.play(buyer.choose(game, 0))
+    >>> str(buyer.choose(game, 0))
+    'offer 1 give 8d get gonzaga'
+    """
+
+    name = "card-buyer"
+
+    def __init__(self, seed: int = 0) -> None:
+        self._greedy = CaptainsGreedy(seed)
+
+    def choose(self, game: Game, seat: int) -> Move:
+        if game.phase in (Phase.EVENTS, Phase.DIPLOMACY) and game.to_act == seat:
+            move = by_rule(game.seen_by(seat), seat, game.legal_moves())
+            if move is not None:
+                return move
+        return self._greedy.choose(game, seat)
