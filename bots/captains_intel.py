@@ -17,8 +17,9 @@ its cards stay in it. So its seat plays by rule, before it searches:
   strongest captain began several of the search's lost games), then captains from the
   strongest down (a captain in hand is a blocker to come), then looks.
 
-Against the greedy bots, which sell a card of their hand at that price, the purchases are
-most of what these rules gain (the README's "Looking, and buying what a look shows").
+Against the greedy bots, which sell a card of their hand at that price, the purchases are what
+these rules gain; against bots that keep such cards, they gain nothing measurable (the README's
+"Looking, and buying what a look shows").
 
 >>> from condottiere.games.captains import Game
 >>> table = Game.setup(3, cities=["milan", "pisa", "genoa"], seed=0, deck=["crossbowmen"],
