@@ -40,15 +40,13 @@ import math
 from collections.abc import Sequence
 
 from condottiere.bots.captains_greedy import card_worth
+from condottiere.bots.captains_trade import RESERVE
 from condottiere.games.captains import CARDS, Bundle, Effect, Game, Kind, Move, Phase, Verb
 from condottiere.games.captains.legality import offer_ok
 from condottiere.games.captains.turn import neighbours, upkeep_cost
 from condottiere.interface.events import ForcedMove, MovePlayed
 
-__all__ = ["RESERVE", "by_rule", "look_move", "purchases"]
-
-RESERVE = 3
-"""Ducats kept beyond the next upkeep when buying (as the trading rules keep)."""
+__all__ = ["by_rule", "look_move", "purchases"]
 
 _THREATS = frozenset({Effect.CONTROL, Effect.ASSASSINATE})
 
@@ -90,8 +88,9 @@ def purchases(view: Game, seat: int, legal: Sequence[Move]) -> list[Move]:
     """The offers ``seat`` makes now for cards ``view`` knows a rival holds, best first: each
     at the price the greedy rules put on the card (:func:`~condottiere.bots.captains_greedy.
     card_worth`, rounded up: a seat that plays by them accepts it), while ``seat`` keeps its
-    next upkeep and :data:`RESERVE`; only offers the engine accepts. Empty outside its
-    diplomacy phase, or when it may make no more offers."""
+    next upkeep and the trading rules' reserve (:data:`~condottiere.bots.captains_trade.
+    RESERVE`); only offers the engine accepts. Empty outside its diplomacy phase, or when it
+    may make no more offers."""
     if view.phase is not Phase.DIPLOMACY or not any(m.verb is Verb.OFFER for m in legal):
         return []
     spare = view.ducats[seat] - upkeep_cost(view, seat) - RESERVE
