@@ -27,6 +27,8 @@ Shared by the commands that host or join a table:
 - :mod:`~condottiere.cli.table_options`: the options of a hosted table (game, edition, seats,
   house rules, name) and their defaults, from the game's registry;
 - :mod:`~condottiere.cli.bot_peers`: bot peers started as processes of their own;
+- :mod:`~condottiere.cli.launcher`: a command-line peer in a process of its own, forked
+  from one process that imported the peer once where the system can fork;
 - :mod:`~condottiere.cli.lan`: where a peer is on the LAN, and the join of a table by address,
   name or id;
 - :mod:`~condottiere.cli.arguments`: argument types, and a peer's default data directory.

@@ -12,11 +12,12 @@ or chose a move the rules refuse, and the safe move was played instead), up to
 :data:`TROUBLES_TOLD` times a bot: the bot writes those lines with :data:`TROUBLE` before
 them, and the host reads its log as it grows.
 
-A bot dies with the process that started it: it is told that process's PID
-(``--stop-with``) and stops as soon as it is no longer its parent (:func:`stop_with`), even
-when the host was killed with ``kill -9`` and could stop nobody. A host started again at once
-may find a bot of its previous run still stopping: the new bot waits for it to let go of its
-data directory (:data:`PREDECESSOR_SECONDS`).
+Each bot is started by :func:`condottiere.cli.launcher.start_peer`: forked from a process that
+imported the peer once, where the system can fork. A bot dies with the process that started
+it: it is told that process's PID (``--stop-with``) and stops as soon as it is gone
+(:func:`stop_with`), even when the host was killed with ``kill -9`` and could stop nobody. A
+host started again at once may find a bot of its previous run still stopping: the new bot
+waits for it to let go of its data directory (:data:`PREDECESSOR_SECONDS`).
 """
 
 from __future__ import annotations
@@ -25,15 +26,16 @@ import asyncio
 import hashlib
 import json
 import os
+import select
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from condottiere.bots.player import DEFAULT_TIME_LIMIT
+from condottiere.cli.launcher import PeerProcess, start_peer
 from condottiere.peer.store import Store
 
 __all__ = [
@@ -43,8 +45,10 @@ __all__ = [
     "TROUBLES_TOLD",
     "BotPeers",
     "BotSeat",
+    "Starter",
     "bot_name",
     "bot_names",
+    "bot_trace",
     "stop_with",
 ]
 
@@ -92,6 +96,15 @@ def bot_name(key: bytes) -> str:
     return BOT_NAMES[int.from_bytes(hashlib.sha256(key).digest()[:4], "big") % len(BOT_NAMES)]
 
 
+def bot_trace(trace: Path, bot: str) -> Path:
+    """Where the bot ``bot`` (its number) of a host tracing to ``trace`` traces.
+
+    >>> bot_trace(Path("runs/trace.jsonl"), "2").as_posix()
+    'runs/trace.bot2.jsonl'
+    """
+    return trace.with_name(f"{trace.stem}.bot{bot}{trace.suffix}")
+
+
 class BotPeers:
     """The bot processes of one hosted table."""
 
@@ -103,15 +116,18 @@ class BotPeers:
         interface: str,
         coin_timeout: float,
         time_limit: float = DEFAULT_TIME_LIMIT,
+        trace: Path | None = None,
     ) -> None:
         """The bots serve on ``listen`` and look for tables on ``interface`` (an address), as
-        the host does; each thinks at most ``time_limit`` seconds about a move."""
+        the host does; each thinks at most ``time_limit`` seconds about a move; with a
+        ``trace`` (the host's), bot N traces to :func:`bot_trace` of it."""
         self.root = root
         self.listen = listen
         self.interface = interface
         self.coin_timeout = coin_timeout
         self.time_limit = time_limit
-        self.processes: list[subprocess.Popen[bytes]] = []
+        self.trace = trace
+        self.processes: list[PeerProcess] = []
         self._seats: list[BotSeat] = []
         self._reported: set[int] = set()
         self._read: dict[int, int] = {}
@@ -167,8 +183,8 @@ class BotPeers:
         return len(bots)
 
     def _spawn(self, bot: BotSeat, address: str, *, new: bool) -> None:
-        command = [
-            sys.executable, "-m", "condottiere.cli.main", "bot",
+        argv = [
+            "bot",
             "--join", address,
             "--strategy", bot.strategy,
             "--player", bot.name,
@@ -181,12 +197,9 @@ class BotPeers:
             "--stop-with", str(os.getpid()),
             *(["--new"] if new else []),
         ]
-        with Path(f"{bot.data}.log").open("ab") as log:
-            self.processes.append(
-                subprocess.Popen(
-                    command, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT
-                )
-            )
+        if self.trace is not None:
+            argv += ["--trace", str(bot_trace(self.trace, Path(bot.data).name))]
+        self.processes.append(start_peer(argv, Path(f"{bot.data}.log")))
         self._seats.append(bot)
 
     def failures(self) -> list[str]:
@@ -259,10 +272,55 @@ class BotPeers:
                 process.wait()
 
 
-async def stop_with(parent: int, stop: Callable[[], None]) -> None:
-    """Call ``stop`` once the process ``parent`` is no longer this process's parent (it ended,
-    however it ended: this process was handed to another); check every
-    :data:`PARENT_CHECK_SECONDS` until then, or until cancelled."""
-    while os.getppid() == parent:
-        await asyncio.sleep(PARENT_CHECK_SECONDS)
+async def stop_with(starter: int, stop: Callable[[], None]) -> None:
+    """Call ``stop`` once the process ``starter`` is gone, however it ended (checked every
+    :data:`PARENT_CHECK_SECONDS`: see :class:`Starter`), or until cancelled."""
+    watched = Starter(starter)
+    try:
+        while watched.alive():
+            await asyncio.sleep(PARENT_CHECK_SECONDS)
+    finally:
+        watched.close()
     stop()
+
+
+class Starter:
+    """The process that started this one, watched. It is this process's parent (a parent that
+    is gone has handed its children to another), or the process that had this one forked by
+    the fork server (:mod:`condottiere.cli.launcher`), watched through a handle on it where
+    the system has one (Linux's pidfd), else by its PID."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self._handle: int | None = None
+        self._parent = os.getppid() == pid
+        self._gone = False
+        if not self._parent:
+            try:
+                self._handle = os.pidfd_open(pid)
+            except ProcessLookupError:
+                self._gone = True
+            except (AttributeError, OSError):  # no pidfd here: by PID
+                pass
+
+    def alive(self) -> bool:
+        """Whether the starter still runs."""
+        if self._parent:
+            return os.getppid() == self.pid
+        if self._gone:
+            return False
+        if self._handle is not None:
+            return not select.select([self._handle], [], [], 0)[0]
+        try:
+            os.kill(self.pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:  # another user's
+            pass
+        return True
+
+    def close(self) -> None:
+        """Let go of the handle on the starter."""
+        if self._handle is not None:
+            os.close(self._handle)
+            self._handle = None

@@ -157,6 +157,7 @@ async def _peer(settings: PeerSettings, store: Store, out: TextIO) -> int:
         interface=settings.placement.interface.addresses[0],
         coin_timeout=settings.coin_timeout,
         time_limit=settings.time_limit,
+        trace=settings.trace,
     )
     watching = asyncio.create_task(bots.watch(say), name="peer-bots")
     finished = False

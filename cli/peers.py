@@ -192,7 +192,8 @@ def _peer_options(parser: argparse.ArgumentParser, role: str) -> None:
         "--trace",
         type=Path,
         metavar="FILE",
-        help="append timestamped progress lines (JSON) to FILE, for benchmarks",
+        help="append timestamped progress lines (JSON) to FILE, for benchmarks (a host's "
+        "--bots each to FILE's name with .botN before its suffix: trace.bot1.jsonl)",
     )
     parser.set_defaults(role=role)
 

@@ -59,8 +59,15 @@ games' own after / before ratios of the peers' CPU.
 The peers keep their compiled modules (in :data:`BYTECODE`, compiled before the first run),
 as an installed copy of the project does, even where the environment says not to write any.
 
+``--compare-launches`` plays games whose bots are peers started one by one (each a fresh
+interpreter, as the players of other machines start theirs) and games whose bots the host
+starts (``host --bots``: forked from one process that imported the peer once, see
+:mod:`condottiere.cli.launcher`), alternating: the CPU of every process of each game (this
+process reaps them all, those the host started included, and reads their CPU from the
+kernel's accounting of its children) beside the counted arithmetic's CPU.
+
 Usage: ``.venv/bin/python scripts/bench_net.py [--seats 2,4,6] [--games N] [--edition ID]
-[--leavers] [--game captains] [--compare PYTHON]``
+[--leavers] [--game captains] [--compare PYTHON] [--compare-launches]``
 """
 
 from __future__ import annotations
@@ -68,9 +75,11 @@ from __future__ import annotations
 import argparse
 import bisect
 import contextlib
+import ctypes
 import itertools
 import json
 import os
+import resource
 import signal
 import statistics
 import subprocess
@@ -118,15 +127,27 @@ class Run:
     """The first deal's critical path on a LAN (see :func:`lan_path`)."""
     chains: int
     """Shuffle chains the game ran (the first deal's and every reshuffle's)."""
+    tree_cpu: float
+    """CPU seconds of every process of the game, from its start to its end (those the peers
+    started included: see :func:`adopt_orphans`)."""
 
 
 def run_table(
-    edition: str, seats: int, seed: int, folder: Path, python: str = sys.executable
+    edition: str,
+    seats: int,
+    seed: int,
+    folder: Path,
+    python: str = sys.executable,
+    by_host: bool = False,
 ) -> Run:
-    """One game between ``seats`` peer processes; its figures from their traces."""
+    """One game between ``seats`` peer processes (the bots the host's own with ``by_host``);
+    its figures from their traces, and the CPU of every process of the game."""
+    adopt_orphans()
+    children_before = children_cpu()
     launched = time.time()
     processes, traces = launch_traced(
-        edition, seats, seed, folder, peer_options=["--coin-timeout", "60"], python=python
+        edition, seats, seed, folder, peer_options=["--coin-timeout", "60"], python=python,
+        by_host=by_host,
     )
     try:
         for process in processes:
@@ -134,6 +155,8 @@ def run_table(
                 raise RuntimeError(f"a peer exited with {process.returncode}")
     finally:
         stop_all(processes)
+    reap_orphans(time.monotonic() + 60)
+    tree_cpu = children_cpu() - children_before
     lines = read_traces(traces)
     dealt = max(next(e["t"] for e in trace if e["what"] == "dealt") for trace in lines)
     audited = max(next(e["t"] for e in trace if e["what"] == "audited") for trace in lines)
@@ -152,8 +175,42 @@ def run_table(
     )
     return Run(
         seats, dealt - launched, latencies, audited - launched, cpu, started - launched,
-        move_stages(lines), lan_path(lines), shuffles // seats,
+        move_stages(lines), lan_path(lines), shuffles // seats, tree_cpu,
     )
+
+
+PR_SET_CHILD_SUBREAPER = 36
+"""Linux's ``prctl`` option that makes a process the reaper of its descendants' orphans."""
+
+
+def adopt_orphans() -> None:
+    """Have the processes a game's peers start (the host's fork server and bots) come back to
+    this process when their parent ends before them, so that this process reaps them and
+    their CPU is counted in :func:`children_cpu` (Linux)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_CHILD_SUBREAPER)")
+
+
+def reap_orphans(deadline: float) -> None:
+    """Wait for every child of this process to end (those adopted included) and reap it; a
+    RuntimeError at ``deadline`` (``time.monotonic``)."""
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            if time.monotonic() > deadline:
+                raise RuntimeError("processes a game started never ended")
+            time.sleep(0.02)
+
+
+def children_cpu() -> float:
+    """CPU seconds (user and system) of every descendant of this process that ended and was
+    reaped, theirs included."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def lan_path(lines: Sequence[Sequence[dict[str, Any]]]) -> float:
@@ -436,15 +493,21 @@ def launch_traced(
     host_options: Sequence[str] = (),
     peer_options: Sequence[str] = (),
     python: str = sys.executable,
+    by_host: bool = False,
 ) -> tuple[list[subprocess.Popen[bytes]], list[Path]]:
     """A host and ``seats - 1`` greedy bot peers run by ``python``, with traces (the host
     also given ``host_options``, every peer ``peer_options``); the processes (the caller
     stops them with ``stop_all``) and their trace files. Each peer leads a process group of
     its own, so that ``stop_all`` also stops what it started (``python`` may be a wrapper,
-    as the profiler, whose peer is its child)."""
+    as the profiler, whose peer is its child). With ``by_host`` the bots are the host's own
+    (``host --bots``), started as the host starts them (:mod:`condottiere.cli.launcher`),
+    in the host's process group; the only process returned is the host."""
     command = [python, "-m", "condottiere.cli.main"]
     traces = [folder / f"trace{seat}.jsonl" for seat in range(seats)]
     common = ["--strategy", "greedy", "--new", "--interface", "127.0.0.1", *peer_options]
+    if by_host:
+        traces[1:] = [folder / f"trace0.bot{seat}.jsonl" for seat in range(1, seats)]
+        host_options = [*host_options, "--bots", ",".join(["greedy"] * (seats - 1))]
     output = folder / "host.log"
     with output.open("w") as log:
         host = subprocess.Popen(
@@ -454,6 +517,8 @@ def launch_traced(
             env=peer_environment(),
         )
     processes = [host]
+    if by_host:
+        return processes, traces
     address = ""
     deadline = time.monotonic() + 30
     while not address and time.monotonic() < deadline:
@@ -987,6 +1052,37 @@ def captains_compare(seats: int, games: int, other: str) -> None:
     print(f"  the peers' CPU, after / before: {paired:.2f} (median of the games' own ratios)")
 
 
+def compare_launches(edition: str, seats: int, games: int) -> None:
+    """Games whose bots are peers started one by one (as players of other machines start
+    theirs) and games whose bots the host started (``host --bots``, forked from one process
+    that imported the peer once), alternating: every process's CPU beside the counted
+    arithmetic's (see --compare-launches)."""
+    game_counts, chains = game_in_process(edition, seats)
+    ratios: dict[str, list[float]] = {"one by one": [], "by the host": []}
+    print(f"{seats} seats: chains; the CPU of every process of the game, ratio to the counted"
+          " arithmetic's CPU; from launch to the last peer started")
+    for game in range(games):
+        order = [("one by one", False), ("by the host", True)]
+        for label, by_host in order if game % 2 == 0 else order[::-1]:
+            with tempfile.TemporaryDirectory() as folder:
+                run = run_table(edition, seats, game, Path(folder), by_host=by_host)
+            arithmetic = floor_cpu_seconds(game_counts) / max(chains, 1) * run.chains
+            ratios[label].append(run.tree_cpu / arithmetic)
+            print(
+                f"  game {game + 1} {label:>11}: {run.chains} chains, CPU {run.tree_cpu:5.2f} s"
+                f" ({run.tree_cpu / arithmetic:4.2f}x {arithmetic:5.2f} s); started"
+                f" {run.started:4.2f} s",
+                flush=True,
+            )
+    for label, values in ratios.items():
+        print(f"  median {label:>11}: {statistics.median(values):4.2f}x the arithmetic")
+    paired = statistics.median(
+        host / one
+        for one, host in zip(ratios["one by one"], ratios["by the host"], strict=True)
+    )
+    print(f"  by the host / one by one: {paired:.2f} (median over the games of the ratios)")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -1000,6 +1096,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="instead, time the deal and the game of peers run by PYTHON (another checkout's"
         " venv: the code before a change) and of this checkout's, game by game, alternating"
         " which goes first, each beside this checkout's floor timed right after it",
+    )
+    parser.add_argument(
+        "--compare-launches", action="store_true",
+        help="instead, play games whose bots are started one by one and games whose bots the"
+        " host starts (host --bots), alternating: the CPU of every process of the game beside"
+        " the counted arithmetic's CPU",
     )
     parser.add_argument(
         "--game", choices=("condottiere", CAPTAINS), default="condottiere",
@@ -1039,6 +1141,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.compare:
         for seats in sizes:
             compare(args.edition, seats, args.games, args.compare)
+        return 0
+    if args.compare_launches:
+        for seats in sizes:
+            compare_launches(args.edition, seats, args.games)
         return 0
     results: dict[int, dict[str, float]] = {}
     breakdown: dict[int, tuple[float, float, dict[str, list[float]]]] = {}

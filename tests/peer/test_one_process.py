@@ -119,11 +119,21 @@ def process_state(pid: int) -> tuple[int, int] | None:
     return int(fields[1]), int(fields[19])
 
 
+def started_by(pid: int, host: int) -> bool:
+    """Whether the live process ``pid`` is ``host``'s child, or its fork server's (the process
+    :mod:`condottiere.cli.launcher` forks peers from, itself the host's child)."""
+    state = process_state(pid)
+    if state is None:
+        return False
+    server = process_state(state[0])
+    return state[0] == host or (server is not None and server[0] == host)
+
+
 @contextmanager
 def bots_of(host: PeerProcess, count: int) -> Iterator[dict[int, int]]:
     """The bot processes ``host`` started (PID -> start time), from the PID each wrote in its
-    data directory's lock and checked to be the host's child; any still alive at the end are
-    killed, and only those."""
+    data directory's lock and checked to be the host's child or its fork server's; any still
+    alive at the end are killed, and only those."""
     bots: dict[int, int] = {}
 
     def found() -> bool:
@@ -133,7 +143,7 @@ def bots_of(host: PeerProcess, count: int) -> Iterator[dict[int, int]]:
             except (OSError, ValueError, KeyError):
                 return False
             state = process_state(pid)
-            if state is None or state[0] != host.pid:
+            if state is None or not started_by(pid, host.pid):
                 return False
             bots[pid] = state[1]
         return True
