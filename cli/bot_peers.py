@@ -35,7 +35,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from condottiere.bots.player import DEFAULT_TIME_LIMIT
-from condottiere.cli.launcher import PeerProcess, start_peer
+from condottiere.cli.launcher import PeerProcess, start_peer, warm
 from condottiere.peer.store import Store
 
 __all__ = [
@@ -134,6 +134,13 @@ class BotPeers:
         """How far each bot's log has been read for its strategy's troubles."""
         self._troubles: dict[int, int] = {}
 
+    def prepare(self, strategies: Sequence[str]) -> None:
+        """Get the bots' launcher ready now, while this process starts, if bots may be
+        started: ``strategies`` to plan, or the bots kept of a table that may be taken up
+        (:func:`condottiere.cli.launcher.warm`)."""
+        if strategies or (self.root / "bots.json").exists():
+            warm()
+
     def plan(self, strategies: Sequence[str], player: str, seed: int) -> list[BotSeat]:
         """A bot for each strategy, with names and seeds of its own."""
         names = bot_names(len(strategies), player)
@@ -199,14 +206,15 @@ class BotPeers:
         ]
         if self.trace is not None:
             argv += ["--trace", str(bot_trace(self.trace, Path(bot.data).name))]
+        self._seats.append(bot)  # first: a bot's seat is known before its process
         self.processes.append(start_peer(argv, Path(f"{bot.data}.log")))
-        self._seats.append(bot)
 
     def failures(self) -> list[str]:
         """What to tell the player of each bot that stopped with an error since the last call:
         its name, its exit status, the last line of its log and where the log is."""
         said = []
-        for index, (process, bot) in enumerate(zip(self.processes, self._seats, strict=True)):
+        # bots may be starting on another thread: only those with a process so far
+        for index, (process, bot) in enumerate(zip(self.processes, self._seats, strict=False)):
             status = process.poll()
             if status in (None, 0) or index in self._reported:
                 continue

@@ -23,11 +23,12 @@ import subprocess
 import sys
 from collections.abc import Sequence
 from functools import cache
+from multiprocessing import forkserver
 from multiprocessing.context import ForkServerContext
 from pathlib import Path
 from typing import Protocol
 
-__all__ = ["PRELOADED", "PeerProcess", "forks", "start_peer"]
+__all__ = ["PRELOADED", "PeerProcess", "forks", "start_peer", "warm"]
 
 PRELOADED = (
     "condottiere.cli.main",
@@ -70,6 +71,14 @@ class PeerProcess(Protocol):
 def forks() -> bool:
     """True where peers are forked from the fork server (the system has one)."""
     return _fork_server() is not None
+
+
+def warm() -> None:
+    """Start the fork server now, without waiting for it: it imports the peer while this
+    process goes on, so that the first :func:`start_peer` need not wait for that (nothing where
+    there is no fork server)."""
+    if _fork_server() is not None:
+        forkserver.ensure_running()
 
 
 def start_peer(argv: Sequence[str], log: Path) -> PeerProcess:

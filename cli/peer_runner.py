@@ -159,6 +159,7 @@ async def _peer(settings: PeerSettings, store: Store, out: TextIO) -> int:
         time_limit=settings.time_limit,
         trace=settings.trace,
     )
+    bots.prepare(settings.bots)
     watching = asyncio.create_task(bots.watch(say), name="peer-bots")
     finished = False
     presence = None

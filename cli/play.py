@@ -29,8 +29,9 @@ import io
 import os
 import random
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -162,11 +163,24 @@ async def _play(settings: PlaySettings, store: Store, out: TextIO) -> int:
         settings.placement.interface.addresses[0])
     bots = BotPeers(settings.data / "bots", listen=settings.listen, interface=interface,
                     coin_timeout=settings.coin_timeout)
+    bots.prepare(settings.bots if settings.spec is not None else ())
     model = TableModel()
     verdict: list[str] = []
     """What verifying the record said, for a table watched without a seat."""
     outcome: Outcome | None = None
     presence = None
+    starting: asyncio.Task[object] | None = None
+    """The bots being started, on a thread of their own: the screen need not wait for them."""
+
+    def start_bots(start: Callable[[], object]) -> asyncio.Task[object]:
+        def told(done: asyncio.Task[object]) -> None:
+            if not done.cancelled() and done.exception() is not None:
+                model.note(f"The bots could not be started: {done.exception()}")
+
+        task = asyncio.create_task(asyncio.to_thread(start), name="play-bots-start")
+        task.add_done_callback(told)
+        return task
+
     try:
         await node.start(resume=not settings.new)
         if settings.placement is not None:
@@ -175,14 +189,16 @@ async def _play(settings: PlaySettings, store: Store, out: TextIO) -> int:
             table = node.table
             model.note(f"Taking up table {table.spec.name!r} ({table.spec.edition}) where it"
                        " stopped; 'play --new' starts another game.")
-            bots.resume(node.address, table.table_id.hex())
+            starting = start_bots(partial(bots.resume, node.address, table.table_id.hex()))
         elif settings.spec is not None:
             await node.host_table(settings.spec)
             assert node.table is not None
             plan = bots.plan(settings.bots, settings.player, settings.seed)
             for key in bots.keys(plan):
                 await node.admit(key)
-            bots.start(plan, node.address, node.table.table_id.hex())
+            starting = start_bots(
+                partial(bots.start, plan, node.address, node.table.table_id.hex())
+            )
         elif settings.watch:
             if not is_address(settings.watch):
                 print(f"looking for the table {settings.watch!r} on the LAN...", file=out,
@@ -223,6 +239,8 @@ async def _play(settings: PlaySettings, store: Store, out: TextIO) -> int:
         if presence is not None:
             await presence.stop()
         await node.stop()
+        if starting is not None:
+            await asyncio.wait([starting])  # every bot started is known before they stop
         bots.stop(wait=GOODBYE_SECONDS + 5 if outcome is Outcome.LEFT else 0.0)
         await settle()
     for line in [*_farewell(model, outcome, settings.data), *verdict]:
