@@ -112,12 +112,13 @@ def _fork_server() -> ForkServerContext | None:
 
 def _run(argv: list[str], log: str, cwd: str, environment: dict[str, str]) -> None:
     """In the forked process: the starting process's directory, environment and module path
-    (``python -m`` puts the working directory first), the output to ``log``, then the command
-    line, whose status is the process's."""
+    (``python -m`` puts the working directory first), the command line as ``sys.argv``, the
+    output to ``log``, then the command line, whose status is the process's."""
     os.chdir(cwd)
     os.environ.clear()
     os.environ.update(environment)
     sys.path.insert(0, cwd)
+    sys.argv = ["condottiere", *argv]
     output = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
     os.dup2(output, 1)
     os.dup2(output, 2)
