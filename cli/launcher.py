@@ -4,13 +4,12 @@ each.
 A peer's process spends about 0.2 s of CPU importing the command, the peer, gRPC, zeroconf and
 a game before it does anything; a host with five bots paid that five times more. Where the
 system can fork (Linux, macOS), :func:`start_peer` forks each peer from one server process
-that imported all of that once (:mod:`multiprocessing`'s fork server, started on first use,
-holding no thread, no socket and no event loop of its own), so a bot costs a fork; where it
-cannot (Windows), it runs ``python -m condottiere.cli.main`` as before. Either way the peer is
-an ordinary ``condottiere`` command line (``argv``) in a process of its own, with its output
-(standard output and error) appended to ``log``, the starting process's working directory and
-environment, and no standard input; what it does is the same to the byte.
-
+that imported all of that once (:mod:`multiprocessing`'s fork server, started by :func:`warm`
+or on first use, holding no thread, no socket and no event loop of its own), so a bot costs a
+fork; where it cannot (Windows), it runs ``python -m condottiere.cli.main`` as before. Either
+way the peer is an ordinary ``condottiere`` command line (``argv``) in a process of its own,
+with its output (standard output and error) appended to ``log``, the starting process's
+working directory and environment, and no standard input.
 """
 
 from __future__ import annotations
