@@ -64,7 +64,9 @@ interpreter, as the players of other machines start theirs) and games whose bots
 starts (``host --bots``: forked from one process that imported the peer once, see
 :mod:`condottiere.cli.launcher`), alternating: the CPU of every process of each game (this
 process reaps them all, those the host started included, and reads their CPU from the
-kernel's accounting of its children) beside the counted arithmetic's CPU.
+kernel's accounting of its children) beside the counted arithmetic's CPU; with ``--game
+captains``, the first hand dealt, the CPU of every process of the table (read from ``/proc``)
+beside its floor.
 
 Usage: ``.venv/bin/python scripts/bench_net.py [--seats 2,4,6] [--games N] [--edition ID]
 [--leavers] [--game captains] [--compare PYTHON] [--compare-launches]``
@@ -883,24 +885,24 @@ def _calls(pieces: Sequence[Piece]) -> Counter[str]:
 
 
 def captains_deal_seconds(
-    seats: int, seed: int, python: str = sys.executable
+    seats: int, seed: int, python: str = sys.executable, by_host: bool = False
 ) -> tuple[float, float]:
-    """Peer processes at a Captains table: seconds from their launch to the first hand dealt
-    at every peer (the first step after the first shares step, in each peer's trace), and the
-    CPU seconds the peers had used when it was seen (read from ``/proc``, polled every 50 ms,
-    so a little over)."""
+    """Peer processes at a Captains table (the bots the host's own with ``by_host``): seconds
+    from their launch to the first hand dealt at every peer (the first step after the first
+    shares step, in each peer's trace), and the CPU seconds every process of the game had used
+    when it was seen (read from ``/proc``, polled every 50 ms, so a little over)."""
     with tempfile.TemporaryDirectory() as folder:
         launched = time.time()
         processes, traces = launch_traced(
             CAPTAINS_VARIANT, seats, seed, Path(folder), host_options=["--game", CAPTAINS],
-            peer_options=["--coin-timeout", "60"], python=python,
+            peer_options=["--coin-timeout", "60"], python=python, by_host=by_host,
         )
         try:
             deadline = time.monotonic() + GAME_SECONDS
             while time.monotonic() < deadline:
                 dealt = [_first_dealt(trace) for trace in read_traces(traces)]
                 if all(moment is not None for moment in dealt):
-                    cpu = sum(process_cpu(process.pid) for process in processes)
+                    cpu = sum(session_cpu(process.pid) for process in processes)
                     return max(float(m) for m in dealt if m is not None) - launched, cpu
                 time.sleep(0.05)
             raise RuntimeError("the peers never dealt a hand")
@@ -908,10 +910,18 @@ def captains_deal_seconds(
             stop_all(processes)
 
 
-def process_cpu(pid: int) -> float:
-    """CPU seconds (user and system) a running process has used, from ``/proc``."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+def session_cpu(leader: int) -> float:
+    """CPU seconds (user and system) the running processes of the session ``leader`` leads (a
+    peer ``launch_traced`` started, and every process it started) have used, from ``/proc``."""
+    ticks = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rpartition(")")[2].split()
+        except OSError:  # gone meanwhile
+            continue
+        if int(fields[3]) == leader:
+            ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def _first_dealt(trace: Sequence[dict[str, Any]]) -> float | None:
@@ -1052,6 +1062,30 @@ def captains_compare(seats: int, games: int, other: str) -> None:
     print(f"  the peers' CPU, after / before: {paired:.2f} (median of the games' own ratios)")
 
 
+def captains_compare_launches(seats: int, games: int) -> None:
+    """The first Captains hand dealt at tables whose bots are peers started one by one and at
+    tables whose bots the host started, alternating; every process's CPU beside the floor."""
+    counts = captains_deal_in_process(seats)
+    print(f"Captains, {seats} seats: the first hand dealt; the CPU s of every process of the"
+          " game beside the CPU of its counted arithmetic on one thread")
+    ratios: dict[str, list[float]] = {"one by one": [], "by the host": []}
+    for game in range(games):
+        order = [("one by one", False), ("by the host", True)]
+        for label, by_host in order if game % 2 == 0 else order[::-1]:
+            dealt, cpu = captains_deal_seconds(seats, game, by_host=by_host)
+            floor = floor_cpu_seconds(counts)
+            ratios[label].append(cpu / floor)
+            print(f"  game {game + 1} {label:>11}: dealt {dealt:6.2f} s; CPU {cpu:5.2f} s"
+                  f" ({cpu / floor:4.2f}x {floor:4.2f} s)", flush=True)
+    for label, values in ratios.items():
+        print(f"  median {label:>11}: {statistics.median(values):4.2f}x its floor")
+    paired = statistics.median(
+        host / one
+        for one, host in zip(ratios["one by one"], ratios["by the host"], strict=True)
+    )
+    print(f"  by the host / one by one: {paired:.2f} (median over the games of the ratios)")
+
+
 def compare_launches(edition: str, seats: int, games: int) -> None:
     """Games whose bots are peers started one by one (as players of other machines start
     theirs) and games whose bots the host started (``host --bots``, forked from one process
@@ -1128,6 +1162,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     warm_bytecode(sys.executable)
     if args.compare:
         warm_bytecode(args.compare)
+    if args.game == CAPTAINS and args.compare_launches:
+        for seats in sizes:
+            captains_compare_launches(seats, args.games)
+        return 0
     if args.game == CAPTAINS and args.compare:
         for seats in sizes:
             captains_compare(seats, args.games, args.compare)
