@@ -902,7 +902,7 @@ def captains_deal_seconds(
             while time.monotonic() < deadline:
                 dealt = [_first_dealt(trace) for trace in read_traces(traces)]
                 if all(moment is not None for moment in dealt):
-                    cpu = sum(session_cpu(process.pid) for process in processes)
+                    cpu = sessions_cpu({process.pid for process in processes})
                     return max(float(m) for m in dealt if m is not None) - launched, cpu
                 time.sleep(0.05)
             raise RuntimeError("the peers never dealt a hand")
@@ -910,16 +910,17 @@ def captains_deal_seconds(
             stop_all(processes)
 
 
-def session_cpu(leader: int) -> float:
-    """CPU seconds (user and system) the running processes of the session ``leader`` leads (a
-    peer ``launch_traced`` started, and every process it started) have used, from ``/proc``."""
+def sessions_cpu(leaders: set[int]) -> float:
+    """CPU seconds (user and system) the running processes of the sessions ``leaders`` lead
+    (the peers ``launch_traced`` started, and every process they started) have used, from
+    ``/proc``, read once."""
     ticks = 0
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             fields = stat.read_text().rpartition(")")[2].split()
         except OSError:  # gone meanwhile
             continue
-        if int(fields[3]) == leader:
+        if int(fields[3]) in leaders:
             ticks += int(fields[11]) + int(fields[12])
     return ticks / os.sysconf("SC_CLK_TCK")
 
@@ -1062,28 +1063,46 @@ def captains_compare(seats: int, games: int, other: str) -> None:
     print(f"  the peers' CPU, after / before: {paired:.2f} (median of the games' own ratios)")
 
 
+LAUNCHES = (("one by one", False), ("by the host", True))
+"""How the bots of a game are started in ``--compare-launches``, and whether by the host."""
+
+
+def _launches_in_turn(
+    games: int, measure: Callable[[int, bool], tuple[float, str]], against: str
+) -> None:
+    """Each game played with the bots started both ways (:data:`LAUNCHES`), alternating which
+    goes first; ``measure(game, by_host)`` plays it and gives its ratio and its line. Then each
+    way's median ratio (to ``against``) and the median of the games' paired ratios."""
+    ratios: dict[str, list[float]] = {label: [] for label, _ in LAUNCHES}
+    for game in range(games):
+        for label, by_host in LAUNCHES if game % 2 == 0 else LAUNCHES[::-1]:
+            ratio, line = measure(game, by_host)
+            ratios[label].append(ratio)
+            print(f"  game {game + 1} {label:>11}: {line}", flush=True)
+    for label, values in ratios.items():
+        print(f"  median {label:>11}: {statistics.median(values):4.2f}x {against}")
+    paired = statistics.median(
+        host / one
+        for one, host in zip(ratios["one by one"], ratios["by the host"], strict=True)
+    )
+    print(f"  by the host / one by one: {paired:.2f} (median over the games of the ratios)")
+
+
 def captains_compare_launches(seats: int, games: int) -> None:
     """The first Captains hand dealt at tables whose bots are peers started one by one and at
     tables whose bots the host started, alternating; every process's CPU beside the floor."""
     counts = captains_deal_in_process(seats)
     print(f"Captains, {seats} seats: the first hand dealt; the CPU s of every process of the"
           " game beside the CPU of its counted arithmetic on one thread")
-    ratios: dict[str, list[float]] = {"one by one": [], "by the host": []}
-    for game in range(games):
-        order = [("one by one", False), ("by the host", True)]
-        for label, by_host in order if game % 2 == 0 else order[::-1]:
-            dealt, cpu = captains_deal_seconds(seats, game, by_host=by_host)
-            floor = floor_cpu_seconds(counts)
-            ratios[label].append(cpu / floor)
-            print(f"  game {game + 1} {label:>11}: dealt {dealt:6.2f} s; CPU {cpu:5.2f} s"
-                  f" ({cpu / floor:4.2f}x {floor:4.2f} s)", flush=True)
-    for label, values in ratios.items():
-        print(f"  median {label:>11}: {statistics.median(values):4.2f}x its floor")
-    paired = statistics.median(
-        host / one
-        for one, host in zip(ratios["one by one"], ratios["by the host"], strict=True)
-    )
-    print(f"  by the host / one by one: {paired:.2f} (median over the games of the ratios)")
+
+    def measure(game: int, by_host: bool) -> tuple[float, str]:
+        dealt, cpu = captains_deal_seconds(seats, game, by_host=by_host)
+        floor = floor_cpu_seconds(counts)
+        return cpu / floor, (
+            f"dealt {dealt:6.2f} s; CPU {cpu:5.2f} s ({cpu / floor:4.2f}x {floor:4.2f} s)"
+        )
+
+    _launches_in_turn(games, measure, "its floor")
 
 
 def compare_launches(edition: str, seats: int, games: int) -> None:
@@ -1092,29 +1111,20 @@ def compare_launches(edition: str, seats: int, games: int) -> None:
     that imported the peer once), alternating: every process's CPU beside the counted
     arithmetic's (see --compare-launches)."""
     game_counts, chains = game_in_process(edition, seats)
-    ratios: dict[str, list[float]] = {"one by one": [], "by the host": []}
     print(f"{seats} seats: chains; the CPU of every process of the game, ratio to the counted"
           " arithmetic's CPU; from launch to the last peer started")
-    for game in range(games):
-        order = [("one by one", False), ("by the host", True)]
-        for label, by_host in order if game % 2 == 0 else order[::-1]:
-            with tempfile.TemporaryDirectory() as folder:
-                run = run_table(edition, seats, game, Path(folder), by_host=by_host)
-            arithmetic = floor_cpu_seconds(game_counts) / max(chains, 1) * run.chains
-            ratios[label].append(run.tree_cpu / arithmetic)
-            print(
-                f"  game {game + 1} {label:>11}: {run.chains} chains, CPU {run.tree_cpu:5.2f} s"
-                f" ({run.tree_cpu / arithmetic:4.2f}x {arithmetic:5.2f} s); started"
-                f" {run.started:4.2f} s",
-                flush=True,
-            )
-    for label, values in ratios.items():
-        print(f"  median {label:>11}: {statistics.median(values):4.2f}x the arithmetic")
-    paired = statistics.median(
-        host / one
-        for one, host in zip(ratios["one by one"], ratios["by the host"], strict=True)
-    )
-    print(f"  by the host / one by one: {paired:.2f} (median over the games of the ratios)")
+
+    def measure(game: int, by_host: bool) -> tuple[float, str]:
+        with tempfile.TemporaryDirectory() as folder:
+            run = run_table(edition, seats, game, Path(folder), by_host=by_host)
+        arithmetic = floor_cpu_seconds(game_counts) / max(chains, 1) * run.chains
+        return run.tree_cpu / arithmetic, (
+            f"{run.chains} chains, CPU {run.tree_cpu:5.2f} s"
+            f" ({run.tree_cpu / arithmetic:4.2f}x {arithmetic:5.2f} s); started"
+            f" {run.started:4.2f} s"
+        )
+
+    _launches_in_turn(games, measure, "the arithmetic")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
