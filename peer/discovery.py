@@ -196,6 +196,9 @@ class Browser:
         self._lan = lan
         self._check = check
         self.sightings: dict[str, Sighting] = {}
+        self.withdrawn: dict[str, Sighting] = {}
+        """Services withdrawn since (goodbye packets, or records that lived out their time),
+        as last seen: the newest :data:`MAX_SIGHTINGS`, a service seen again dropped."""
         self.ignored = 0
         """Services not followed because :data:`MAX_SIGHTINGS` were already."""
         self._browser: AsyncServiceBrowser | None = None
@@ -260,9 +263,14 @@ class Browser:
         if previous is not None:
             previous.cancel()
         if state_change is ServiceStateChange.Removed:
-            if self.sightings.pop(service, None) is not None:
+            last = self.sightings.pop(service, None)
+            if last is not None:
+                self.withdrawn[service] = last
+                if len(self.withdrawn) > MAX_SIGHTINGS:
+                    del self.withdrawn[next(iter(self.withdrawn))]
                 self._notify()
             return
+        self.withdrawn.pop(service, None)
         if service not in self.sightings and len(self.sightings) >= MAX_SIGHTINGS:
             self.ignored += 1
             return

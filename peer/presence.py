@@ -27,6 +27,7 @@ from condottiere.peer.discovery import (
     Listing,
     answering_first,
     find,
+    listings,
     named,
 )
 from condottiere.peer.lobby import PROTOCOL
@@ -117,8 +118,7 @@ class Presence:
                 f"{interface} in {timeout:g} s ({seen} other table{'s' * (seen != 1)} seen"
                 f"{flood})"
             )
-        # a table withdrawn meanwhile (its game over, its peers stopped): as it was last seen
-        candidates = named(self.browser.listings(), query) or first_seen
+        candidates = named(self.browser.listings(), query) or self._last_seen(first_seen)
         if len(candidates) > 1:  # tables of one name: the one whose peers answer, if one
             answering = [
                 table for table in candidates if await _answers(table)
@@ -126,6 +126,14 @@ class Presence:
             if len(answering) == 1:
                 return answering[0]
         return find(candidates, query)
+
+    def _last_seen(self, first_seen: list[Listing]) -> list[Listing]:
+        """The tables ``first_seen`` as last seen, once all their peers have withdrawn them
+        (the game over, the peers stopped): not as first seen, which may be one peer's record
+        from before it caught up (a lobby with a free seat while the game is played)."""
+        wanted = {table.table_id for table in first_seen}
+        withdrawn = listings(self.browser.withdrawn.values())
+        return [table for table in withdrawn if table.table_id in wanted] or first_seen
 
     def attend(self) -> None:
         """Advertise the node's table from now on, as it changes (the node has a table)."""

@@ -69,7 +69,7 @@ def listed(browser: Browser, table_id: str) -> Listing | None:
     return next((t for t in browser.listings() if t.table_id == table_id), None)
 
 
-def test_an_advertised_table_is_listed_updated_and_gone_at_its_goodbye() -> None:
+def test_an_advertised_table_is_listed_updated_and_gone_at_its_goodbye_as_last_seen() -> None:
     async def test() -> None:
         host, guest = Lan(LOOPBACK), Lan(LOOPBACK)
         browser = Browser(guest)
@@ -96,6 +96,14 @@ def test_an_advertised_table_is_listed_updated_and_gone_at_its_goodbye() -> None
             assert await browser.wait_for(lambda: listed(browser, table.table_id) is None,
                                           SEEN_SECONDS)
             assert time.monotonic() - started < 3, "the goodbye packets are not heard"
+            (withdrawn,) = [t for t in listings(browser.withdrawn.values())
+                            if t.table_id == table.table_id]
+            assert withdrawn.advert == full  # as last seen, not as first seen
+            await advertiser.publish(full)
+            assert await browser.wait_for(lambda: listed(browser, table.table_id) is not None,
+                                          SEEN_SECONDS)
+            assert not [s for s in browser.withdrawn.values()
+                        if s.advert is not None and s.advert.table_id == table.table_id]
         finally:
             await browser.stop()
             await host.close()

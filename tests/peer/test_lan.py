@@ -69,7 +69,13 @@ def test_a_table_is_listed_joined_by_name_played_and_gone_when_its_peers_stop(
     name = unique("Friday")
     with peers_in(tmp_path) as peers:
         watcher = peers.start(["tables"], tmp_path, store=False)
-        creator = host(peers, tmp_path, name, seats=3, seed=3)
+        # played at its console, so that the game cannot end before the late joiner is done
+        creator = peers.start(
+            ["host", "--edition", "zman", "--seats", "3", "--name", name, "--open",
+             "--player", "ada"],
+            tmp_path / f"host-{name}",
+            console=True,
+        )
         address = creator.address()
         creator_key = creator.wait_for(FINGERPRINT, SEEN_SECONDS).group(1)
         watcher.wait_for(rf"^\+ {name}  zman  1/3 seats  lobby", SEEN_SECONDS)
@@ -99,6 +105,7 @@ def test_a_table_is_listed_joined_by_name_played_and_gone_when_its_peers_stop(
             rf"cannot join '{name}': (no seat is free|the game has started|the game is over)",
             late.output(),
         ), late.output()
+        creator.play_first_moves(GAME_SECONDS)
         peers.wait_all(seated, GAME_SECONDS)
         watcher.wait_for(rf"^- {name} is gone", SEEN_SECONDS)
     assert_same_game(seated)

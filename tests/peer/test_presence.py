@@ -5,10 +5,14 @@ withdrawn when it stops."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 import socket
 from pathlib import Path
 
+import pytest
+
+import condottiere.peer.presence as presence_module
 from condottiere.peer.advert import Advert
 from condottiere.peer.discovery import Advertiser, Browser, Lan, Listing
 from condottiere.peer.interfaces import Interface
@@ -114,6 +118,56 @@ def test_a_node_follows_the_addresses_advertised_for_its_table_only(tmp_path: Pa
                 await presence.stop()
             await other.close()
             await node.stop()
+            store.close()
+
+    asyncio.run(asyncio.wait_for(test(), 60))
+
+
+def test_a_table_withdrawn_while_it_is_looked_for_is_found_as_last_seen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A joiner may first see one peer's record from before that peer caught up (a lobby
+    with a free seat, while the game is played); if every peer then withdraws the table (the
+    game over, the peers stopped), the joiner is told what it last saw, not asked to join."""
+    monkeypatch.setattr(presence_module, "SETTLE_BROWSED", 8.0)  # the test's steps fit in
+    monkeypatch.setattr(presence_module, "SETTLE_LIMIT", 16.0)
+
+    async def test() -> None:
+        store = Store(tmp_path / "joiner")
+        joiner = Node(store, host="127.0.0.1")
+        other = Lan(LOOPBACK)
+        presence: Presence | None = None
+        try:
+            await joiner.start()
+            presence = Presence(joiner, Lan(LOOPBACK), say=print)
+            await presence.start()
+            name = f"Gone-{os.urandom(3).hex()}"
+            peer = os.urandom(10).hex("-", 2)
+            stale = Advert(PROTOCOL, os.urandom(32).hex(), name, "condottiere", "zman", (), 3,
+                           2, "lobby", peer, peer)
+            advertiser = Advertiser(other, "127.0.0.1", closed_port(), peer)
+            await advertiser.publish(stale)
+            looking = asyncio.create_task(presence.find(name, SEEN_SECONDS))
+            browser = presence.browser
+
+            def seen(stage: str) -> bool:
+                shown = [t.advert.stage for t in browser.listings() if t.advert.name == name]
+                return shown == [stage]
+
+            assert await browser.wait_for(lambda: seen("lobby"), SEEN_SECONDS)
+            await advertiser.publish(dataclasses.replace(stale, taken=3, stage="over"))
+            assert await browser.wait_for(lambda: seen("over"), SEEN_SECONDS)
+            await advertiser.withdraw()
+            assert await browser.wait_for(lambda: not seen("over"), SEEN_SECONDS)
+            assert not looking.done()
+            found = await looking
+            assert found.table_id == stale.table_id
+            assert found.why_not_joinable() == "the game is over"
+        finally:
+            if presence is not None:
+                await presence.stop()
+            await other.close()
+            await joiner.stop()
             store.close()
 
     asyncio.run(asyncio.wait_for(test(), 60))
