@@ -16,6 +16,7 @@ import pytest
 from condottiere.cli import launcher
 from condottiere.cli.bot_peers import Starter, stop_with
 from condottiere.cli.launcher import forks, start_peer
+from tests.peer.test_one_process import process_state
 
 SECONDS = 60
 
@@ -30,8 +31,9 @@ def way(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
 
 
 def parent_of(pid: int) -> int:
-    text = Path(f"/proc/{pid}/stat").read_text()
-    return int(text[text.rindex(")") + 2 :].split()[1])
+    state = process_state(pid)
+    assert state is not None, f"process {pid} is gone"
+    return state[0]
 
 
 def test_a_peer_runs_its_command_line_in_the_starters_directory_and_environment(

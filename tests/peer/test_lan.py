@@ -29,11 +29,17 @@ def unique(name: str) -> str:
     return f"{name}-{os.urandom(3).hex()}"
 
 
-def host(peers: Peers, root: Path, name: str, seats: int, seed: int = 0) -> PeerProcess:
+def host(
+    peers: Peers, root: Path, name: str, seats: int, seed: int = 0, *, console: bool = False
+) -> PeerProcess:
+    """A host played by the greedy bot, or with ``console`` at its console (open to the first
+    joiners), whose moves the test types."""
+    played = ["--open"] if console else ["--strategy", "greedy", "--seed", str(seed)]
     return peers.start(
-        ["host", "--edition", "zman", "--seats", str(seats), "--strategy", "greedy",
-         "--name", name, "--seed", str(seed), "--player", "ada"],
+        ["host", "--edition", "zman", "--seats", str(seats), "--name", name, *played,
+         "--player", "ada"],
         root / f"host-{name}",
+        console=console,
     )
 
 
@@ -70,12 +76,7 @@ def test_a_table_is_listed_joined_by_name_played_and_gone_when_its_peers_stop(
     with peers_in(tmp_path) as peers:
         watcher = peers.start(["tables"], tmp_path, store=False)
         # played at its console, so that the game cannot end before the late joiner is done
-        creator = peers.start(
-            ["host", "--edition", "zman", "--seats", "3", "--name", name, "--open",
-             "--player", "ada"],
-            tmp_path / f"host-{name}",
-            console=True,
-        )
+        creator = host(peers, tmp_path, name, seats=3, console=True)
         address = creator.address()
         creator_key = creator.wait_for(FINGERPRINT, SEEN_SECONDS).group(1)
         watcher.wait_for(rf"^\+ {name}  zman  1/3 seats  lobby", SEEN_SECONDS)

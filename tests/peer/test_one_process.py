@@ -119,14 +119,12 @@ def process_state(pid: int) -> tuple[int, int] | None:
     return int(fields[1]), int(fields[19])
 
 
-def started_by(pid: int, host: int) -> bool:
-    """Whether the live process ``pid`` is ``host``'s child, or its fork server's (the process
-    :mod:`condottiere.cli.launcher` forks peers from, itself the host's child)."""
-    state = process_state(pid)
-    if state is None:
-        return False
-    server = process_state(state[0])
-    return state[0] == host or (server is not None and server[0] == host)
+def started_by(parent: int, host: int) -> bool:
+    """Whether a process whose parent is ``parent`` was started by ``host``: ``host`` is its
+    parent, or its fork server is (the process :mod:`condottiere.cli.launcher` forks peers
+    from, itself the host's child)."""
+    server = process_state(parent)
+    return parent == host or (server is not None and server[0] == host)
 
 
 @contextmanager
@@ -143,7 +141,7 @@ def bots_of(host: PeerProcess, count: int) -> Iterator[dict[int, int]]:
             except (OSError, ValueError, KeyError):
                 return False
             state = process_state(pid)
-            if state is None or not started_by(pid, host.pid):
+            if state is None or not started_by(state[0], host.pid):
                 return False
             bots[pid] = state[1]
         return True
